@@ -1,0 +1,41 @@
+"""Steps (one checker, one die) and moves (a whole turn)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nardy.position import BAR, OFF, Position
+
+
+def point_name(point: int) -> str:
+    """Return the canonical text of a point: ``bar`` for 25, ``off`` for 0, else the number."""
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Step:
+    """One checker moved by one die, in the mover's frame: ``src`` 1..25 (25 = bar), ``dst`` 0..24 (0 = off)."""
+
+    src: int
+    dst: int
+    die: int
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A legal turn: its steps in play order, the position after it (mover's frame, not swapped), its notation."""
+
+    steps: tuple[Step, ...]
+    position: Position
+    notation: str
+
+    def __str__(self) -> str:
+        return self.notation
