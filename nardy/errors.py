@@ -29,3 +29,14 @@ class GameStateError(NardyError):
 
 class InvalidIdError(NardyError):
     """A position or match id cannot be decoded."""
+
+
+class IncompleteMoveError(IllegalMoveError):
+    """A move text that plays only part of the roll while the rest is not forced.
+
+    ``steps`` holds the steps read so far, so that a UI can offer to finish the turn.
+    """
+
+    def __init__(self, message: str, steps: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        self.steps = steps

@@ -31,11 +31,22 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A legal turn: its steps in play order, the position after it (mover's frame, not swapped), its notation."""
+    """A legal turn: its steps in play order and the position after it (mover's frame, not swapped)."""
 
     steps: tuple[Step, ...]
     position: Position
-    notation: str
+
+    @property
+    def notation(self) -> str:
+        """Return the canonical notation of the turn (RULES.md §5)."""
+        from nardy.notation import format_steps
+
+        return format_steps(self.steps)
+
+    @property
+    def hits(self) -> int:
+        """Return how many opponent checkers the turn hits."""
+        return sum(step.hit for step in self.steps)
 
     def __str__(self) -> str:
         return self.notation

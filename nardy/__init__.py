@@ -1,0 +1,48 @@
+"""nardy: a pure rules engine for long nardy and short nardy (backgammon).
+
+Standard library only, synchronous, immutable values. Start with :func:`get_variant`, :class:`Position`,
+:func:`legal_moves`, :class:`TurnPlan` (step-wise API for button UIs) and :class:`Game`.
+"""
+
+from nardy.errors import (
+    AmbiguousMoveError,
+    GameStateError,
+    IllegalMoveError,
+    IncompleteMoveError,
+    InvalidIdError,
+    InvalidMoveError,
+    InvalidPositionError,
+    NardyError,
+)
+from nardy.matching import match_move
+from nardy.move import Move, Step
+from nardy.movegen import TurnPlan, count_legal_moves, legal_moves
+from nardy.notation import format_steps, parse_segments
+from nardy.options import InvalidOptionError, Options
+from nardy.position import Position
+from nardy.variants import UnknownVariantError, Variant, get_variant
+
+__all__ = [
+    "AmbiguousMoveError",
+    "GameStateError",
+    "IllegalMoveError",
+    "IncompleteMoveError",
+    "InvalidIdError",
+    "InvalidMoveError",
+    "InvalidOptionError",
+    "InvalidPositionError",
+    "Move",
+    "NardyError",
+    "Options",
+    "Position",
+    "Step",
+    "TurnPlan",
+    "UnknownVariantError",
+    "Variant",
+    "count_legal_moves",
+    "format_steps",
+    "get_variant",
+    "legal_moves",
+    "match_move",
+    "parse_segments",
+]

@@ -1,0 +1,315 @@
+"""Legal moves: full turns (one per distinct resulting position) and single steps for button UIs.
+
+The generator works level by level over the dice, keeping one entry per distinct state at each level, so doubles
+cost no more than the positions they can reach. Must-play rules are enforced while generating: the turn uses as many
+dice as possible, and when only one die of two can be used, the larger one if it can be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from nardy.errors import IllegalMoveError
+from nardy.move import Move, Step
+from nardy.options import Options
+from nardy.position import Position
+from nardy.variants import Variant, get_variant
+from nardy.variants.base import State, TurnContext, from_state, to_state
+
+Path = tuple[tuple[int, int, int, bool], ...]  # (src, dst, die, hit) per step
+Level = dict[State, Path]
+
+DEFAULT_OPTIONS = Options()
+
+
+def _expand(variant: Variant, level: Level, die: int, ctx: TurnContext) -> Level:
+    successors = variant.successors
+    out: Level = {}
+    for state, path in level.items():
+        for src, dst, hit, new in successors(state, die, ctx):
+            if new not in out:
+                out[new] = (*path, (src, dst, die, hit))
+    return out
+
+
+def _keep_ending(variant: Variant, level: Level, ctx: TurnContext) -> Level:
+    if ctx.block_per_move:
+        return level
+    return {state: path for state, path in level.items() if variant.turn_end_ok(state, ctx)}
+
+
+def _turns_in_context(variant: Variant, start: State, dice: tuple[int, int], ctx: TurnContext) -> tuple[Level, int]:
+    """Return the legal end states (with one step path each) and the number of dice they use."""
+    d1, d2 = dice
+    levels: list[Level] = [{start: ()}]
+    if d1 == d2:
+        for _ in range(4):
+            nxt = _expand(variant, levels[-1], d1, ctx)
+            if not nxt:
+                break
+            levels.append(nxt)
+        for used in range(len(levels) - 1, -1, -1):
+            ending = _keep_ending(variant, levels[used], ctx)
+            if ending:
+                return ending, used
+        return {}, 0
+    high, low = (d1, d2) if d1 > d2 else (d2, d1)
+    first_high = _expand(variant, levels[0], high, ctx)
+    first_low = _expand(variant, levels[0], low, ctx)
+    both = _expand(variant, first_high, low, ctx)
+    for state, path in _expand(variant, first_low, high, ctx).items():
+        both.setdefault(state, path)
+    for candidate, used in ((both, 2), (first_high, 1), (first_low, 1), (levels[0], 0)):
+        ending = _keep_ending(variant, candidate, ctx)
+        if ending:
+            return ending, used
+    return {}, 0
+
+
+def turn_context_and_turns(
+    variant: Variant, position: Position, dice: tuple[int, int], first_turn: bool, options: Options
+) -> tuple[TurnContext, Level, int]:
+    """Return the rule context in force, the legal end states with a step path each, and the dice they use."""
+    start = to_state(position)
+    full = 4 if dice[0] == dice[1] else 2
+    result: tuple[TurnContext, Level, int] | None = None
+    for ctx in variant.turn_contexts(position, dice, first_turn, options):
+        level, used = _turns_in_context(variant, start, dice, ctx)
+        result = (ctx, level, used)
+        if used == full:
+            break
+    assert result is not None
+    return result
+
+
+def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
+        raise IllegalMoveError(f"dice must be two integers 1..6, got {list(dice)!r}")
+    return dice[0], dice[1]
+
+
+def legal_moves(
+    variant: Variant | str,
+    position: Position,
+    dice: Sequence[int],
+    *,
+    first_turn: bool = False,
+    options: Options = DEFAULT_OPTIONS,
+) -> list[Move]:
+    """Return every legal turn for ``position`` and ``dice``, one per distinct resulting position.
+
+    The list is empty when the roll is forfeited (no step can be played). The order is the generator's own
+    (deterministic); sort by ``notation`` for display.
+
+    Raises:
+        IllegalMoveError: the dice are not two values in 1..6.
+    """
+    var = get_variant(variant)
+    roll = _check_dice(dice)
+    _, level, used = turn_context_and_turns(var, position, roll, first_turn, options)
+    if used == 0:
+        return []
+    return [_make_move(path, state) for state, path in level.items()]
+
+
+def _make_move(path: Path, state: State) -> Move:
+    steps = tuple(Step(src, dst, die, hit) for src, dst, die, hit in path)
+    return Move(steps, from_state(state))
+
+
+def count_legal_moves(
+    variant: Variant | str,
+    position: Position,
+    dice: Sequence[int],
+    *,
+    first_turn: bool = False,
+    options: Options = DEFAULT_OPTIONS,
+) -> int:
+    """Return how many distinct legal turns exist (0 when the roll is forfeited), without building Move objects.
+
+    Raises:
+        IllegalMoveError: the dice are not two values in 1..6.
+    """
+    _, level, used = turn_context_and_turns(get_variant(variant), position, _check_dice(dice), first_turn, options)
+    return len(level) if used else 0
+
+
+class TurnPlan:
+    """The legal turns of one position and roll, answering step-wise questions for button UIs.
+
+    Build it once per roll; :meth:`next_steps` tells which single steps may follow the steps already played so that
+    the turn can still be completed into a legal (maximal) turn.
+    """
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        position: Position,
+        dice: Sequence[int],
+        *,
+        first_turn: bool = False,
+        options: Options = DEFAULT_OPTIONS,
+    ) -> None:
+        """Compute the legal turns of ``position`` and ``dice``.
+
+        Raises:
+            IllegalMoveError: the dice are not two values in 1..6.
+        """
+        self.variant = get_variant(variant)
+        self.position = position
+        self.dice = _check_dice(dice)
+        self.ctx, level, self.length = turn_context_and_turns(self.variant, position, self.dice, first_turn, options)
+        self._ends = frozenset(level) if self.length else frozenset()
+        self._level = level
+        self._start = to_state(position)
+        self._reach_cache: dict[tuple[State, tuple[int, ...]], bool] = {}
+
+    @property
+    def forfeited(self) -> bool:
+        """Return whether no step at all can be played with this roll."""
+        return self.length == 0
+
+    def moves(self) -> list[Move]:
+        """Return the legal turns (as :func:`legal_moves` does)."""
+        if not self.length:
+            return []
+        return [_make_move(p, s) for s, p in self._level.items()]
+
+    def _dice_pool(self) -> tuple[int, ...]:
+        d1, d2 = self.dice
+        return (d1,) * 4 if d1 == d2 else (d1, d2)
+
+    def _can_finish(self, state: State, remaining: tuple[int, ...], steps_left: int) -> bool:
+        if steps_left == 0:
+            return state in self._ends
+        key = (state, remaining)
+        cached = self._reach_cache.get(key)
+        if cached is not None:
+            return cached
+        found = False
+        for die in set(remaining):
+            rest = _without(remaining, die)
+            for *_, new in self.variant.successors(state, die, self.ctx):
+                if self._can_finish(new, rest, steps_left - 1):
+                    found = True
+                    break
+            if found:
+                break
+        self._reach_cache[key] = found
+        return found
+
+    def _walk(self, played: Sequence[Step]) -> tuple[State, tuple[int, ...]]:
+        state, remaining = self._start, self._dice_pool()
+        for index, step in enumerate(played):
+            options = dict(self._next(state, remaining, index))
+            new = options.get(step)
+            if new is None:
+                shown = " ".join(map(str, played[: index + 1]))
+                raise IllegalMoveError(
+                    f"step {step} cannot be played after {shown or 'nothing'} with dice "
+                    f"{self.dice[0]}-{self.dice[1]} (position {self.position.key()})"
+                )
+            state, remaining = new, _without(remaining, step.die)
+        return state, remaining
+
+    def _next(self, state: State, remaining: tuple[int, ...], done: int) -> list[tuple[Step, State]]:
+        left = self.length - done - 1
+        if left < 0:
+            return []
+        out: list[tuple[Step, State]] = []
+        for die in sorted(set(remaining), reverse=True):
+            rest = _without(remaining, die)
+            for src, dst, hit, new in self.variant.successors(state, die, self.ctx):
+                if self._can_finish(new, rest, left):
+                    out.append((Step(src, dst, die, hit), new))
+        return out
+
+    def next_steps(self, played: Sequence[Step] = ()) -> list[Step]:
+        """Return the single steps that can follow ``played`` and still complete a legal turn.
+
+        Empty when the turn is complete (or the roll is forfeited).
+
+        Raises:
+            IllegalMoveError: ``played`` is not a valid start of a legal turn.
+        """
+        state, remaining = self._walk(played)
+        return [step for step, _ in self._next(state, remaining, len(played))]
+
+    def is_complete(self, played: Sequence[Step]) -> bool:
+        """Return whether ``played`` is a whole legal turn.
+
+        Raises:
+            IllegalMoveError: ``played`` is not a valid start of a legal turn.
+        """
+        self._walk(played)
+        return len(played) == self.length
+
+    def position_after(self, played: Sequence[Step]) -> Position:
+        """Return the position after ``played`` (a valid start of a legal turn), mover's frame, not swapped.
+
+        Raises:
+            IllegalMoveError: ``played`` is not a valid start of a legal turn.
+        """
+        return from_state(self._walk(played)[0])
+
+    def move_for(self, played: Sequence[Step]) -> Move:
+        """Return the legal turn made of exactly ``played``.
+
+        Raises:
+            IllegalMoveError: ``played`` is not a whole legal turn.
+        """
+        state, _ = self._walk(played)
+        if len(played) != self.length:
+            raise IllegalMoveError(
+                f"the turn is not complete: {len(played)} of {self.length} dice played (position {self.position.key()})"
+            )
+        steps = tuple(played)
+        return Move(steps, from_state(state))
+
+    def completions(self, played: Sequence[Step]) -> list[Move]:
+        """Return the distinct legal turns that start with ``played`` (one per resulting position).
+
+        Raises:
+            IllegalMoveError: ``played`` is not a valid start of a legal turn.
+        """
+        results: dict[State, tuple[Step, ...]] = {}
+        self._collect(tuple(played), results)
+        return sorted(
+            (Move(steps, from_state(state)) for state, steps in results.items()),
+            key=lambda m: m.notation,
+        )
+
+    def _collect(self, played: tuple[Step, ...], results: dict[State, tuple[Step, ...]]) -> None:
+        state, remaining = self._walk(played)
+        if len(played) == self.length:
+            results.setdefault(state, played)
+            return
+        for step, _ in self._next(state, remaining, len(played)):
+            self._collect((*played, step), results)
+
+
+def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
+    index = dice.index(die)
+    return dice[:index] + dice[index + 1 :]
+
+
+@lru_cache(maxsize=256)
+def turn_plan(
+    variant: Variant, position: Position, dice: tuple[int, int], first_turn: bool, options: Options
+) -> TurnPlan:
+    """Return a (cached) :class:`TurnPlan`; UIs call this on every button press of a turn."""
+    return TurnPlan(variant, position, dice, first_turn=first_turn, options=options)
+
+
+def all_step_sequences(plan: TurnPlan) -> Iterable[tuple[Step, ...]]:
+    """Yield every full step sequence of a legal turn (every order, every path): for tests and analysis."""
+    stack: list[tuple[Step, ...]] = [()]
+    while stack:
+        played = stack.pop()
+        nxt = plan.next_steps(played)
+        if not nxt:
+            if played or plan.forfeited:
+                yield played
+            continue
+        stack.extend((*played, step) for step in nxt)

@@ -1,0 +1,131 @@
+"""Move notation of RULES.md §5: canonical output, forgiving input.
+
+Output: one-die moves of a turn, separated by spaces, a checker's consecutive moves joined (``24/18/13``), hits
+marked with ``*``, repeated moves counted (``13/7(2)``), sorted from the farthest point; ``bar`` and ``off``.
+
+Input accepts ``/`` or ``-`` or a space between points, ``bar``/``бар``/``25``, ``off``/``борт``/``0``, upper or
+lower case, Latin or Cyrillic letters, ``(n)`` repeats and ``*`` marks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nardy.errors import InvalidMoveError
+from nardy.move import Step, point_name
+from nardy.position import BAR, OFF
+
+
+def _chains(steps: Sequence[Step]) -> list[list[Step]]:
+    chains: list[list[Step]] = []
+    for step in steps:
+        for chain in reversed(chains):
+            if chain[-1].dst == step.src and step.src != OFF:
+                chain.append(step)
+                break
+        else:
+            chains.append([step])
+    return chains
+
+
+def _chain_text(chain: list[Step]) -> str:
+    parts = [point_name(chain[0].src)]
+    parts.extend(point_name(s.dst) + ("*" if s.hit else "") for s in chain)
+    return "/".join(parts)
+
+
+def format_steps(steps: Sequence[Step]) -> str:
+    """Return the canonical notation of a turn given as its steps in play order (``""`` for no steps)."""
+    counted: dict[str, tuple[tuple[int, ...], int]] = {}
+    for chain in _chains(steps):
+        text = _chain_text(chain)
+        key = (chain[0].src, *(s.dst for s in chain))
+        prev = counted.get(text)
+        counted[text] = (key, (prev[1] if prev else 0) + 1)
+    ordered = sorted(counted.items(), key=lambda item: tuple(-p for p in item[1][0]))
+    return " ".join(text if n == 1 else f"{text}({n})" for text, (_, n) in ordered)
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One written move of a checker: its points from start to end, the points marked as hits, and a repeat count."""
+
+    points: tuple[int, ...]
+    hits: frozenset[int]
+    count: int = 1
+
+    def hops(self) -> list[tuple[int, int]]:
+        """Return the consecutive point pairs of the segment."""
+        return list(zip(self.points, self.points[1:], strict=False))
+
+
+# Cyrillic letters that look like Latin ones, so that "оff" or "bаr" typed on a Russian keyboard still parse
+_LOOKALIKES = str.maketrans("аеорсхукмтвн", "aeopcxykmtbh")
+_BAR_WORDS = {"bar", "b", "бар", "бap", "25"}
+_OFF_WORDS = {"off", "o", "борт", "бортик", "вне", "0", "x"}
+_TOKEN = re.compile(r"\s*(?P<body>[^\s(]+)(?:\((?P<count>\d+)\))?")
+MAX_TEXT = 200
+
+
+def _point(word: str, text: str) -> tuple[int, bool]:
+    hit = word.endswith("*")
+    word = word.rstrip("*")
+    low = word.casefold()
+    if low in _BAR_WORDS or low.translate(_LOOKALIKES) in _BAR_WORDS:
+        return BAR, hit
+    if low in _OFF_WORDS or low.translate(_LOOKALIKES) in _OFF_WORDS:
+        return OFF, hit
+    if word.isdigit() and 1 <= int(word) <= 24:
+        return int(word), hit
+    raise InvalidMoveError(f"{word!r} is not a point (1..24, bar or off) in move {text!r}")
+
+
+def parse_segments(text: str) -> list[Segment]:
+    """Return the written moves of a turn text, in the order written.
+
+    Raises:
+        InvalidMoveError: the text is empty, too long, or holds something that is not a move.
+    """
+    if len(text) > MAX_TEXT:
+        raise InvalidMoveError(f"move text is too long ({len(text)} characters, at most {MAX_TEXT})")
+    cleaned = re.sub(r"\s*[/\-–—>→:]+\s*", "/", text.strip()).replace(",", " ").replace(";", " ")
+    if not cleaned:
+        raise InvalidMoveError("empty move")
+    bare: list[str] = []
+    segments: list[Segment] = []
+    pos = 0
+    while pos < len(cleaned):
+        match = _TOKEN.match(cleaned, pos)
+        if not match or not match.group("body"):
+            if cleaned[pos:].strip():
+                raise InvalidMoveError(f"cannot read {cleaned[pos:]!r} in move {text!r}")
+            break
+        pos = match.end()
+        body, count_text = match.group("body"), match.group("count")
+        count = int(count_text) if count_text else 1
+        if not 1 <= count <= 4:
+            raise InvalidMoveError(f"repeat count ({count}) must be 1..4 in move {text!r}")
+        words = [w for w in body.split("/") if w]
+        if len(words) == 1 and count == 1 and "/" not in body:
+            bare.append(words[0])
+            continue
+        if len(words) < 2:
+            raise InvalidMoveError(f"{body!r} needs a start and an end point in move {text!r}")
+        segments.append(_segment(words, count, text))
+    if bare:
+        if segments or len(bare) % 2:
+            raise InvalidMoveError(f"cannot pair the points {' '.join(bare)!r} in move {text!r}")
+        segments = [_segment(bare[i : i + 2], 1, text) for i in range(0, len(bare), 2)]
+    return segments
+
+
+def _segment(words: list[str], count: int, text: str) -> Segment:
+    read = [_point(w, text) for w in words]
+    points = tuple(p for p, _ in read)
+    for a, b in itertools.pairwise(points):
+        if b >= a or a == OFF or b == BAR:
+            raise InvalidMoveError(f"{point_name(a)}/{point_name(b)} does not move towards home in move {text!r}")
+    return Segment(points, frozenset(p for p, h in read if h), count)

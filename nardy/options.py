@@ -1,0 +1,85 @@
+"""Rule options of RULES.md with their defaults. Values are immutable; unknown names or values are refused."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+from nardy.errors import NardyError
+
+Opening = Literal["standard", "reroll", "winner_starts"]
+HeadException = Literal["blocked", "classic", "none"]
+BlockCheck = Literal["per_move", "end_of_turn"]
+LongScoring = Literal["federation", "extended"]
+CubeProgression = Literal["geometric", "arithmetic"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "opening": ("standard", "reroll", "winner_starts"),
+    "head_exception": ("blocked", "classic", "none"),
+    "block_check": ("per_move", "end_of_turn"),
+    "long_scoring": ("federation", "extended"),
+    "cube_progression": ("geometric", "arithmetic"),
+}
+
+
+class InvalidOptionError(NardyError):
+    """An option name or value that RULES.md does not define."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Every rule option of RULES.md. ``cube=None`` means the variant's default (on for short, off for long)."""
+
+    opening: Opening = "standard"
+    head_exception: HeadException = "blocked"
+    block_check: BlockCheck = "per_move"
+    long_scoring: LongScoring = "federation"
+    last_roll_draw: bool = False
+    cube: bool | None = None
+    jacoby: bool = False
+    beaver: bool = False
+    raccoon: bool = False
+    auto_doubles: int = 0
+    cube_progression: CubeProgression = "geometric"
+    max_cube: int = 64
+    crawford: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the options as a JSON-compatible dict."""
+        return asdict(self)
+
+    def updated(self, **changes: Any) -> Options:
+        """Return a copy with ``changes`` applied and checked.
+
+        Raises:
+            InvalidOptionError: an unknown option name or a value it does not accept.
+        """
+        return Options.from_dict({**self.to_dict(), **changes})
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Options:
+        """Return options read from a dict (missing names take their defaults).
+
+        Raises:
+            InvalidOptionError: an unknown option name or a value it does not accept.
+        """
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidOptionError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        for name, choices in _CHOICES.items():
+            if name in data and data[name] not in choices:
+                raise InvalidOptionError(f"option {name}={data[name]!r} must be one of {', '.join(choices)}")
+        for name in ("last_roll_draw", "jacoby", "beaver", "raccoon", "crawford"):
+            if name in data and not isinstance(data[name], bool):
+                raise InvalidOptionError(f"option {name}={data[name]!r} must be true or false")
+        if "cube" in data and data["cube"] is not None and not isinstance(data["cube"], bool):
+            raise InvalidOptionError(f"option cube={data['cube']!r} must be true, false or null")
+        for name, low, high in (("auto_doubles", 0, 6), ("max_cube", 1, 4096)):
+            value = data.get(name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
+            ):
+                raise InvalidOptionError(f"option {name}={value!r} must be an integer in {low}..{high}")
+        return replace(cls(), **data)

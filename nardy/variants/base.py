@@ -1,0 +1,122 @@
+"""The variant interface: a few hooks over the shared move generator.
+
+Inside the generator a position is a 50-byte ``bytes`` *state*: bytes 0..24 are the mover's side, 25..49 the
+opponent's, both in their own frames (the same layout as :class:`~nardy.position.Position`). Bytes hash fast and
+are cached, which keeps the generator quick in pure Python.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from nardy.errors import InvalidPositionError
+from nardy.options import Options
+from nardy.position import CHECKERS, SIDE_LENGTH, Position, Side
+
+State = bytes
+# (source point, destination point, hit, state after the step)
+Successor = tuple[int, int, bool, State]
+OPP = SIDE_LENGTH  # offset of the opponent's side in a state
+
+
+def to_state(position: Position) -> State:
+    """Return the generator's byte state of ``position``."""
+    return bytes(position.me) + bytes(position.opp)
+
+
+def from_state(state: State) -> Position:
+    """Return the position held in a generator state."""
+    return Position(tuple(state[:OPP]), tuple(state[OPP:]))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """What the rules of one turn depend on besides the position and the dice.
+
+    ``head_limit`` is how many checkers may leave the head this turn (long nardy), ``head_start`` how many stood
+    there when the turn began, ``block_per_move`` whether the block rule is checked after every step.
+    """
+
+    head_limit: int = 15
+    head_start: int = 0
+    block_per_move: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class GameValue:
+    """How a finished game is scored before the cube: its kind (``single``, ``gammon``, ``oin``, ...) and points."""
+
+    kind: str
+    points: int
+
+
+class Variant(ABC):
+    """A game of the nardy family. Subclasses set the class attributes and implement the hooks."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]]
+    titles: ClassVar[dict[str, str]]
+    has_bar: ClassVar[bool]
+    cube_by_default: ClassVar[bool]
+    resign_levels: ClassVar[tuple[str, ...]]
+    # opponent-counter byte index in a state for each mover point 1..24 (index 0 unused)
+    opp_index: ClassVar[tuple[int, ...]]
+
+    @abstractmethod
+    def initial_side(self) -> Side:
+        """Return one side's counters at the start of a game, in its own frame."""
+
+    def initial_position(self) -> Position:
+        """Return the starting position (both sides set up, either may be the mover)."""
+        side = self.initial_side()
+        return Position(side, side)
+
+    @abstractmethod
+    def to_mover_point(self, opp_point: int) -> int:
+        """Return the mover's number of the opponent's point ``opp_point`` (1..24)."""
+
+    def turn_contexts(
+        self, position: Position, dice: tuple[int, int], first_turn: bool, options: Options
+    ) -> Sequence[TurnContext]:
+        """Return the rule contexts to try in order; the first that lets the whole roll be played is used,
+        else the last one."""
+        return (TurnContext(),)
+
+    @abstractmethod
+    def successors(self, state: State, die: int, ctx: TurnContext) -> list[Successor]:
+        """Return every single legal step of ``die`` from ``state`` (one per distinct source point)."""
+
+    def turn_end_ok(self, state: State, ctx: TurnContext) -> bool:
+        """Return whether a turn may end in ``state`` (rules checked only at the end of a turn)."""
+        return True
+
+    @abstractmethod
+    def game_value(self, position: Position, options: Options) -> GameValue:
+        """Return the value of a game the mover of ``position`` has just won by bearing off the last checker."""
+
+    def cube_enabled(self, options: Options) -> bool:
+        """Return whether the doubling cube is in play under ``options``."""
+        return self.cube_by_default if options.cube is None else options.cube
+
+    def validate(self, position: Position) -> None:
+        """Check the shape of a position and that no point holds both colours.
+
+        Raises:
+            InvalidPositionError: with what is wrong and the position's key.
+        """
+        for label, side in (("mover", position.me), ("opponent", position.opp)):
+            if len(side) != SIDE_LENGTH:
+                raise InvalidPositionError(f"{label} side has {len(side)} counters, not 25 ({position.key()})")
+            if any(not isinstance(c, int) or c < 0 for c in side):
+                raise InvalidPositionError(f"{label} side has a negative or non-integer count ({position.key()})")
+            if sum(side) > CHECKERS:
+                raise InvalidPositionError(f"{label} side has {sum(side)} checkers, more than 15 ({position.key()})")
+            if side[24] and not self.has_bar:
+                raise InvalidPositionError(f"{label} side has checkers on the bar in {self.name} nardy")
+        for point in range(1, 25):
+            opp_count = position.opp[self.opp_index[point] - SIDE_LENGTH]
+            if position.me[point - 1] and opp_count:
+                raise InvalidPositionError(f"point {point} holds checkers of both colours ({position.key()})")
