@@ -1,0 +1,443 @@
+"""The board image: :func:`render_board` and :func:`render_board_image`.
+
+A board is drawn for a *viewer*, the player whose checkers move toward the bottom right; with no viewer (a
+spectator) it is drawn from the side to move. Points are numbered in the viewer's frame. See the package docstring
+for every option.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from nardy.move import Step
+from nardy.position import Position
+from rendering import sprites
+from rendering.background import background
+from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
+from rendering.fonts import fit_text
+from rendering.frames import VariantLike, VariantName, other_frame, variant_name
+from rendering.layout import VISIBLE_BAR, VISIBLE_STACK, Layout, layout
+from rendering.theme import RGB, Theme, get_theme
+
+BAR = 25
+OFF = 0
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {"pips": "pips", "to_move": "to move", "off": "off"},
+    "ru": {"pips": "пипсы", "to_move": "ходит", "off": "вне"},
+}
+DEFAULT_NAMES = ("Player 1", "Player 2")
+
+Location = tuple[str, int]
+"""Where a checker is, as the viewer sees it: ``("point", 1..24)``, ``("bar", player)`` or ``("off", player)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Marks:
+    """Highlight marks of one turn, per location in the viewer's frame."""
+
+    sources: Counter[Location]
+    targets: Counter[Location]
+    touched: frozenset[Location]
+    hits: Counter[Location]
+    victims: Counter[Location]
+
+
+def _check_player(value: int, what: str) -> int:
+    if value not in (0, 1):
+        raise ValueError(f"{what} must be player 0 or 1, not {value!r}")
+    return value
+
+
+def _check_side(side: Sequence[int], what: str) -> None:
+    if len(side) != 25 or any(count < 0 for count in side) or sum(side) > 15:
+        raise ValueError(f"{what} side must be 25 non-negative counts totalling at most 15: {tuple(side)!r}")
+
+
+def _to_viewer(point: int, owner: int, bottom: int, variant: VariantName) -> int:
+    """Return the viewer-frame number of board point ``point`` given in ``owner``'s frame."""
+    return point if owner == bottom else other_frame(point, variant)
+
+
+def _locate(point: int, owner: int, bottom: int, variant: VariantName) -> Location:
+    if point == BAR:
+        return ("bar", owner)
+    if point == OFF:
+        return ("off", owner)
+    if not 1 <= point <= 24:
+        raise ValueError(f"step point {point} is outside 0..25")
+    return ("point", _to_viewer(point, owner, bottom, variant))
+
+
+def _marks(steps: Sequence[Step], player: int, bottom: int, variant: VariantName) -> _Marks:
+    net: Counter[Location] = Counter()
+    hits: Counter[Location] = Counter()
+    victims: Counter[Location] = Counter()
+    touched: set[Location] = set()
+    for step in steps:
+        src = _locate(step.src, player, bottom, variant)
+        dst = _locate(step.dst, player, bottom, variant)
+        net[src] -= 1
+        net[dst] += 1
+        touched.update((src, dst))
+        if step.hit:
+            hits[dst] += 1
+            victims[("bar", 1 - player)] += 1
+    sources = Counter({loc: -n for loc, n in net.items() if n < 0})
+    targets = Counter({loc: n for loc, n in net.items() if n > 0})
+    return _Marks(sources, targets, frozenset(touched), hits, victims)
+
+
+def _dice_faces(dice: tuple[int, int], used: Sequence[int]) -> list[tuple[int, bool]]:
+    """Return ``(value, dimmed)`` for each die to draw: two, or four for a double, used ones dimmed."""
+    for value in dice:
+        if not 1 <= value <= 6:
+            raise ValueError(f"die value {value} is not 1..6")
+    faces = [dice[0]] * 4 if dice[0] == dice[1] else [max(dice), min(dice)]
+    dimmed = [False] * len(faces)
+    for value in used:
+        for index, face in enumerate(faces):
+            if face == value and not dimmed[index]:
+                dimmed[index] = True
+                break
+        else:
+            raise ValueError(f"used die {value} is not among the unused dice of the roll {dice}")
+    return list(zip(faces, dimmed, strict=True))
+
+
+class _Board:
+    """One board being drawn: the canvas plus everything needed to place things on it."""
+
+    def __init__(self, theme: Theme, geo: Layout, bottom: int) -> None:
+        self.theme = theme
+        self.geo = geo
+        self.bottom = bottom
+        self.canvas = background(theme.name, geo.width).copy()
+        self.points: dict[int, list[int]] = {p: [] for p in range(1, 25)}  # viewer point -> players bottom-up
+        self.bar: dict[int, int] = {0: 0, 1: 0}
+        self.off: dict[int, int] = {0: 0, 1: 0}
+
+    def is_top(self, player: int) -> bool:
+        return player != self.bottom
+
+    def place(self, side: Sequence[int], owner: int, variant: VariantName) -> None:
+        for index in range(24):
+            if side[index]:
+                self.points[_to_viewer(index + 1, owner, self.bottom, variant)].extend([owner] * side[index])
+        self.bar[owner] = side[24]
+        self.off[owner] = 15 - sum(side)
+
+    # -- location geometry -------------------------------------------------------------------------------------
+    def slot_center(self, location: Location, index: int) -> tuple[int, int] | None:
+        """Return the centre of the ``index``-th checker of a point or bar, or None if it is not drawn."""
+        kind, value = location
+        if kind == "point":
+            return self.geo.checker_center(value, index) if 0 <= index < VISIBLE_STACK else None
+        if kind == "bar":
+            return self.geo.bar_checker_center(self.is_top(value), index) if 0 <= index < VISIBLE_BAR else None
+        return None
+
+    def count(self, location: Location) -> int:
+        kind, value = location
+        if kind == "point":
+            return len(self.points[value])
+        if kind == "bar":
+            return self.bar[value]
+        return self.off[value]
+
+    # -- drawing -----------------------------------------------------------------------------------------------
+    def tint(self, marks: _Marks, colour: RGB) -> None:
+        geo = self.geo
+        for kind, value in marks.touched:
+            if kind == "point":
+                x, top = geo.point_column(value)
+                sprite = sprites.triangle(geo.point_width, geo.triangle_length, colour, 120, top)
+                y = geo.inner_top if top else geo.inner_bottom - geo.triangle_length
+                self.canvas.paste(sprite, (x, y), sprite)
+
+    def checkers(self) -> None:
+        geo = self.geo
+        size = geo.checker
+        for point, owners in self.points.items():
+            for index, owner in enumerate(owners[:VISIBLE_STACK]):
+                sprites.paste_center(self.canvas, sprites.checker(self.theme.name, owner, size), geo.checker_center(point, index))
+            if len(owners) > VISIBLE_STACK:
+                self.stack_label(len(owners), owners[-1], geo.checker_center(point, VISIBLE_STACK - 1))
+        for player, count in self.bar.items():
+            top = self.is_top(player)
+            for index in range(min(count, VISIBLE_BAR)):
+                centre = geo.bar_checker_center(top, index)
+                sprites.paste_center(self.canvas, sprites.checker(self.theme.name, player, size), centre)
+            if count > VISIBLE_BAR:
+                self.stack_label(count, player, geo.bar_checker_center(top, VISIBLE_BAR - 1))
+
+    def stack_label(self, count: int, owner: int, centre: tuple[int, int]) -> None:
+        colour = self.theme.checkers[owner].text
+        label = sprites.text(str(count), int(self.geo.checker * 0.42), colour, bold=True)
+        sprites.paste_center(self.canvas, label, centre)
+
+    def trays(self) -> None:
+        geo = self.geo
+        for player, count in self.off.items():
+            top = self.is_top(player)
+            if count <= 0:
+                continue
+            box = geo.slab_box(top, 0)
+            slab = sprites.slab(self.theme.name, player, box[2] - box[0], box[3] - box[1])
+            for index in range(min(count, 15)):
+                left, upper, _, _ = geo.slab_box(top, index)
+                self.canvas.paste(slab, (left, upper), slab)
+            label = sprites.text(str(count), int(geo.checker * 0.34), self.theme.number, bold=True)
+            sprites.paste_center(self.canvas, label, geo.tray_label_center(top))
+
+    def marks(self, marks: _Marks, colour: RGB) -> None:
+        geo = self.geo
+        size = geo.checker
+        hit_colour = self.theme.hit
+        for location, moved in marks.sources.items():
+            start = self.count(location)
+            for j in range(moved):
+                centre = self.slot_center(location, start + j)
+                if centre is not None:
+                    sprites.paste_center(self.canvas, sprites.ring(colour, size, ghost=True), centre)
+        for location, arrived in marks.targets.items():
+            if location[0] == "off":
+                self.outline_slabs(location[1], arrived, colour)
+                continue
+            top_index = min(self.count(location), VISIBLE_STACK) - 1
+            hit_here = marks.hits[location]
+            for j in range(arrived):
+                centre = self.slot_center(location, top_index - j)
+                if centre is not None:
+                    ring_colour = hit_colour if j < hit_here else colour
+                    sprites.paste_center(self.canvas, sprites.ring(ring_colour, size), centre)
+        for location, hit in marks.victims.items():
+            top_index = min(self.count(location), VISIBLE_BAR) - 1
+            for j in range(hit):
+                centre = self.slot_center(location, top_index - j)
+                if centre is not None:
+                    sprites.paste_center(self.canvas, sprites.ring(hit_colour, size), centre)
+
+    def outline_slabs(self, player: int, arrived: int, colour: RGB) -> None:
+        count = self.off[player]
+        if count <= 0:
+            return
+        top = self.is_top(player)
+        first = self.geo.slab_box(top, count - 1)
+        last = self.geo.slab_box(top, max(0, count - arrived))
+        box = (
+            first[0] - 2,
+            min(first[1], last[1]) - 2,
+            first[2] + 1,
+            max(first[3], last[3]) + 1,
+        )
+        ImageDraw.Draw(self.canvas).rounded_rectangle(
+            box, radius=3, outline=colour, width=max(2, self.geo.checker // 22)
+        )
+
+    def dice(self, faces: list[tuple[int, bool]], right: bool) -> None:
+        centres = self.geo.dice_centers(len(faces), right)
+        for (value, dimmed), centre in zip(faces, centres, strict=True):
+            sprites.paste_center(self.canvas, sprites.die(self.theme.name, value, self.geo.die, dimmed), centre)
+
+    def cube(self, value: int, owner: int | None) -> None:
+        owner_top = None if owner is None else self.is_top(owner)
+        sprite = sprites.cube(self.theme.name, value, self.geo.cube)
+        sprites.paste_center(self.canvas, sprite, self.geo.cube_center(owner_top))
+
+    def strip(
+        self,
+        player: int,
+        name: str,
+        pips: int,
+        to_move: bool,
+        score: int | None,
+        length: int | None,
+        labels: dict[str, str],
+    ) -> None:
+        geo = self.geo
+        theme = self.theme
+        top = self.is_top(player)
+        box = geo.top_strip() if top else geo.bottom_strip()
+        draw = ImageDraw.Draw(self.canvas)
+        height = box[3] - box[1]
+        mid = (box[1] + box[3]) // 2
+        if to_move:
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=theme.strip_active)
+            bar_h = max(3, height // 14)
+            y = box[3] - bar_h if top else box[1]
+            draw.rectangle((box[0], y, box[2] - 1, y + bar_h - 1), fill=theme.accent)
+        disc_size = int(height * 0.62)
+        disc_x, disc_y = geo.strip_disc_center(top)
+        sprites.paste_center(self.canvas, sprites.checker(theme.name, player, disc_size), (disc_x, disc_y))
+        x = disc_x + disc_size // 2 + int(height * 0.3)
+        right = box[2] - geo.frame_v
+
+        # Right-hand side, right to left: match score, pip count.
+        if score is not None:
+            score_text = str(score) if length is None else f"{score}/{length}"
+            score_sprite = sprites.text(score_text, int(height * 0.44), theme.strip_text, bold=True)
+            pad = int(height * 0.18)
+            box_w = score_sprite.width + 2 * pad
+            box_h = int(height * 0.66)
+            sbox = (right - box_w, mid - box_h // 2, right, mid + box_h // 2)
+            draw.rounded_rectangle(sbox, radius=box_h // 4, outline=theme.strip_muted, width=max(1, height // 30))
+            sprites.paste_center(self.canvas, score_sprite, ((sbox[0] + sbox[2]) // 2, mid))
+            right = sbox[0] - int(height * 0.35)
+        pip_value = sprites.text(str(pips), int(height * 0.42), theme.strip_text, bold=True)
+        pip_caption = sprites.text(labels["pips"], int(height * 0.28), theme.strip_muted)
+        self.canvas.paste(pip_value, (right - pip_value.width, mid - pip_value.height // 2), pip_value)
+        right -= pip_value.width + int(height * 0.15)
+        self.canvas.paste(pip_caption, (right - pip_caption.width, mid - pip_caption.height // 2), pip_caption)
+        right -= pip_caption.width + int(height * 0.45)
+
+        # Left-hand side: name, then "to move".
+        name_size = int(height * 0.44)
+        move_sprite = sprites.text(labels["to_move"], int(height * 0.3), theme.accent, bold=True) if to_move else None
+        room = right - x - (move_sprite.width + int(height * 0.3) if move_sprite else 0)
+        shown = fit_text(name or "—", name_size, max(room, height), bold=True)
+        name_sprite = sprites.text(shown, name_size, theme.strip_text, bold=True)
+        self.canvas.paste(name_sprite, (x, mid - name_sprite.height // 2 - int(height * 0.02)), name_sprite)
+        if move_sprite is not None:
+            mx = x + name_sprite.width + int(height * 0.3)
+            self.canvas.paste(move_sprite, (mx, mid - move_sprite.height // 2), move_sprite)
+
+
+def render_board_image(
+    position: Position,
+    variant: VariantLike,
+    *,
+    mover: int = 0,
+    viewer: int | None = None,
+    dice: tuple[int, int] | None = None,
+    used_dice: Sequence[int] = (),
+    cube_value: int = 1,
+    cube_owner: int | None = None,
+    show_cube: bool = False,
+    last_move: Sequence[Step] | None = None,
+    last_move_player: int | None = None,
+    pending_steps: Sequence[Step] | None = None,
+    names: tuple[str, str] = DEFAULT_NAMES,
+    match_score: tuple[int, int] | None = None,
+    match_length: int | None = None,
+    theme: str = "classic",
+    width: int = 1280,
+    lang: str = "en",
+) -> Image.Image:
+    """Return the board as an RGB :class:`PIL.Image.Image`; options as for :func:`rendering.render_board`.
+
+    Raises:
+        ValueError: an option is out of range (unknown variant, theme or language; a player index other than 0/1;
+            a malformed side; a die outside 1..6 or a used die not in the roll; a cube value below 1; a width outside
+            320..4096; a step point outside 0..25).
+    """
+    name = variant_name(variant)
+    colours = get_theme(theme)
+    geo = layout(width)
+    mover = _check_player(mover, "mover")
+    bottom = mover if viewer is None else _check_player(viewer, "viewer")
+    if lang not in LABELS:
+        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LABELS)}")
+    if cube_value < 1:
+        raise ValueError(f"cube value {cube_value} is below 1")
+    if cube_owner is not None:
+        _check_player(cube_owner, "cube_owner")
+    _check_side(position.me, "mover's")
+    _check_side(position.opp, "opponent's")
+    faces = _dice_faces(dice, used_dice) if dice is not None else None
+    if dice is None and used_dice:
+        raise ValueError("used_dice given without dice")
+
+    board = _Board(colours, geo, bottom)
+    board.place(position.me, mover, name)
+    board.place(position.opp, 1 - mover, name)
+
+    last_marks = None
+    if last_move:
+        maker = 1 - mover if last_move_player is None else _check_player(last_move_player, "last_move_player")
+        last_marks = _marks(last_move, maker, bottom, name)
+    pending_marks = _marks(pending_steps, mover, bottom, name) if pending_steps else None
+
+    for marks, colour in ((last_marks, colours.last_move), (pending_marks, colours.pending)):
+        if marks is not None:
+            board.tint(marks, colour)
+    board.checkers()
+    board.trays()
+    for marks, colour in ((last_marks, colours.last_move), (pending_marks, colours.pending)):
+        if marks is not None:
+            board.marks(marks, colour)
+    if faces is not None:
+        board.dice(faces, right=not board.is_top(mover))
+    if show_cube:
+        board.cube(cube_value, cube_owner)
+
+    mover_pips, opp_pips = position.pips()
+    pips = {mover: mover_pips, 1 - mover: opp_pips}
+    for player in (0, 1):
+        board.strip(
+            player,
+            names[player],
+            pips[player],
+            player == mover,
+            None if match_score is None else match_score[player],
+            match_length,
+            LABELS[lang],
+        )
+    return board.canvas
+
+
+def render_board(
+    position: Position,
+    variant: VariantLike,
+    *,
+    mover: int = 0,
+    viewer: int | None = None,
+    dice: tuple[int, int] | None = None,
+    used_dice: Sequence[int] = (),
+    cube_value: int = 1,
+    cube_owner: int | None = None,
+    show_cube: bool = False,
+    last_move: Sequence[Step] | None = None,
+    last_move_player: int | None = None,
+    pending_steps: Sequence[Step] | None = None,
+    names: tuple[str, str] = DEFAULT_NAMES,
+    match_score: tuple[int, int] | None = None,
+    match_length: int | None = None,
+    theme: str = "classic",
+    width: int = 1280,
+    lang: str = "en",
+    fmt: ImageFormat = "jpeg",
+    quality: int = JPEG_QUALITY,
+) -> bytes:
+    """Return the board image encoded as JPEG (default) or PNG bytes; see the package docstring for the options.
+
+    Raises:
+        ValueError: an option is out of range (see :func:`render_board_image`), an unknown ``fmt`` or a JPEG
+            ``quality`` outside 1..95.
+    """
+    fmt = check_format(fmt)
+    image = render_board_image(
+        position,
+        variant,
+        mover=mover,
+        viewer=viewer,
+        dice=dice,
+        used_dice=used_dice,
+        cube_value=cube_value,
+        cube_owner=cube_owner,
+        show_cube=show_cube,
+        last_move=last_move,
+        last_move_player=last_move_player,
+        pending_steps=pending_steps,
+        names=names,
+        match_score=match_score,
+        match_length=match_length,
+        theme=theme,
+        width=width,
+        lang=lang,
+    )
+    return encode(image, fmt, quality=quality)

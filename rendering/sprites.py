@@ -1,0 +1,293 @@
+"""Cached sprites: checkers, borne-off slabs, dice, the cube, highlight marks and text.
+
+Every sprite is drawn once at ``SUPERSAMPLE`` times its size and downsampled with a Lanczos filter, which gives smooth,
+antialiased edges; the result is an RGBA image kept in an LRU cache and pasted (with its alpha as the mask) on every
+board. Drawing a board therefore costs a few dozen pastes, not any shape rasterising.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image, ImageDraw, ImageFilter
+
+from rendering.fonts import font
+from rendering.theme import RGB, get_theme
+
+SUPERSAMPLE = 4
+
+FloatArray = NDArray[np.float64]
+
+# Pip layout of a die face on a 3x3 grid (column, row), 0..2.
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+def _downsample(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return image.resize(size, Image.Resampling.LANCZOS)
+
+
+def _mix(colour: RGB, other: RGB, amount: float) -> RGB:
+    r, g, b = (round(c + (o - c) * amount) for c, o in zip(colour, other, strict=True))
+    return r, g, b
+
+
+def shadow_pad(size: int) -> int:
+    """Return the transparent margin around a checker sprite of diameter ``size`` (room for its shadow)."""
+    return max(2, size // 12)
+
+
+def _shaded_disc(size: int, body: RGB, rim: RGB) -> Image.Image:
+    """Draw a shaded, bevelled checker of diameter ``size`` (RGBA, supersampled then reduced)."""
+    n = size * SUPERSAMPLE
+    coords = (np.arange(n, dtype=np.float64) + 0.5) / n * 2.0 - 1.0
+    x, y = np.meshgrid(coords, coords)
+    r = np.hypot(x, y)
+    inside = r <= 1.0
+    light = (-x - y) / np.sqrt(2.0)  # +1 toward the top left, where the light comes from
+
+    base = np.array(body, dtype=np.float64)
+    rim_colour = np.array(rim, dtype=np.float64)
+    shade: FloatArray = 1.0 + 0.10 * light * np.clip(r, 0.0, 1.0)
+    colour = base[None, None, :] * shade[:, :, None]
+
+    # Bevelled outer rim: darker band whose shading follows the light.
+    rim_band = r > 0.86
+    rim_light = 1.0 + 0.35 * light
+    rim_rgb = (0.5 * rim_colour + 0.5 * base)[None, None, :] * rim_light[:, :, None]
+    colour = np.where(rim_band[:, :, None], rim_rgb, colour)
+    # Edge line.
+    edge = r > 0.965
+    colour = np.where(edge[:, :, None], (rim_colour * 0.75)[None, None, :], colour)
+    # Engraved inner ring: a dark groove with a light lip just inside it.
+    groove = (r > 0.60) & (r < 0.65)
+    lip = (r >= 0.65) & (r < 0.69)
+    groove_rgb = (base * 0.82)[None, None, :] * (1.0 - 0.25 * light)[:, :, None]
+    lip_rgb = np.minimum(255.0, base * 1.06 + 10.0)[None, None, :] * (1.0 + 0.15 * light)[:, :, None]
+    colour = np.where(groove[:, :, None], groove_rgb, colour)
+    colour = np.where(lip[:, :, None], lip_rgb, colour)
+    # Soft specular highlight toward the top left.
+    spot = np.exp(-(((x + 0.38) ** 2 + (y + 0.42) ** 2) / 0.10))
+    colour = colour + (255.0 - colour) * (0.28 * spot)[:, :, None]
+
+    rgba = np.zeros((n, n, 4), dtype=np.uint8)
+    rgba[:, :, :3] = np.clip(colour, 0, 255).astype(np.uint8)
+    rgba[:, :, 3] = np.where(inside, 255, 0).astype(np.uint8)
+    return _downsample(Image.fromarray(rgba, "RGBA"), (size, size))
+
+
+@lru_cache(maxsize=64)
+def checker(theme_name: str, player: int, size: int) -> Image.Image:
+    """Return the checker of ``player`` (0 light, 1 dark) with a soft drop shadow, ``size + 2 * shadow_pad`` square.
+
+    Raises:
+        ValueError: unknown theme.
+    """
+    colours = get_theme(theme_name).checkers[player]
+    disc = _shaded_disc(size, colours.body, colours.rim)
+    pad = shadow_pad(size)
+    full = size + 2 * pad
+    shadow_alpha = Image.new("L", (full, full), 0)
+    offset = max(1, size // 30)
+    shadow_alpha.paste(disc.getchannel("A").point(lambda a: a * 45 // 100), (pad + offset, pad + 2 * offset))
+    shadow_alpha = shadow_alpha.filter(ImageFilter.GaussianBlur(max(1.0, size / 28)))
+    sprite = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    sprite.putalpha(shadow_alpha)
+    sprite.alpha_composite(disc, (pad, pad))
+    return sprite
+
+
+@lru_cache(maxsize=32)
+def slab(theme_name: str, player: int, width: int, height: int) -> Image.Image:
+    """Return a borne-off checker seen edge-on: a rounded bar ``width`` x ``height`` in the player's colour.
+
+    Raises:
+        ValueError: unknown theme.
+    """
+    colours = get_theme(theme_name).checkers[player]
+    s = SUPERSAMPLE
+    big = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    inset = max(1, height * s // 10)
+    draw.rounded_rectangle(
+        (0, inset, width * s - 1, height * s - 1 - inset),
+        radius=height * s // 3,
+        fill=colours.body,
+        outline=_mix(colours.rim, (0, 0, 0), 0.3),
+        width=max(1, s),
+    )
+    shine_y = height * s // 3
+    draw.line(
+        (height * s // 2, shine_y, width * s - height * s // 2, shine_y),
+        fill=_mix(colours.body, (255, 255, 255), 0.35),
+        width=max(1, s),
+    )
+    return _downsample(big, (width, height))
+
+
+@lru_cache(maxsize=64)
+def die(theme_name: str, value: int, size: int, dimmed: bool, body: RGB | None = None) -> Image.Image:
+    """Return a die showing ``value`` (1..6), ``size`` square with a small shadow margin; ``dimmed`` fades it.
+
+    ``body`` overrides the theme's die colour (used to give each player's opening die their checker colour).
+
+    Raises:
+        ValueError: ``value`` is not 1..6, or unknown theme.
+    """
+    if value not in PIPS:
+        raise ValueError(f"die value {value} is not 1..6")
+    theme = get_theme(theme_name)
+    face = body or theme.die_body
+    pip = theme.die_pip if sum(face) > 382 else (250, 250, 250)
+    s = SUPERSAMPLE
+    pad = shadow_pad(size)
+    full = (size + 2 * pad) * s
+    big = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    o = pad * s
+    side = size * s
+    radius = side // 6
+    if not dimmed:
+        shadow = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+        ImageDraw.Draw(shadow).rounded_rectangle(
+            (o + s * 2, o + s * 3, o + side + s * 2, o + side + s * 3), radius=radius, fill=(0, 0, 0, 110)
+        )
+        big.alpha_composite(shadow.filter(ImageFilter.GaussianBlur(s * 2)))
+    draw.rounded_rectangle(
+        (o, o, o + side - 1, o + side - 1), radius=radius, fill=face, outline=_mix(face, (0, 0, 0), 0.45), width=s
+    )
+    draw.rounded_rectangle(
+        (o + 2 * s, o + 2 * s, o + side - 1 - 3 * s, o + side - 1 - 3 * s),
+        radius=radius,
+        outline=_mix(face, (255, 255, 255), 0.6),
+        width=s,
+    )
+    cell = side / 4
+    pip_r = side * 0.085
+    for col, row in PIPS[value]:
+        cx = o + cell * (col + 1)
+        cy = o + cell * (row + 1)
+        draw.ellipse((cx - pip_r, cy - pip_r, cx + pip_r, cy + pip_r), fill=pip)
+    sprite = _downsample(big, (size + 2 * pad, size + 2 * pad))
+    if dimmed:
+        alpha = sprite.getchannel("A").point(lambda a: a * 38 // 100)
+        sprite.putalpha(alpha)
+    return sprite
+
+
+@lru_cache(maxsize=32)
+def cube(theme_name: str, value: int, size: int) -> Image.Image:
+    """Return the doubling cube showing ``value`` (a centred cube at 1 shows 64), ``size`` square plus shadow margin.
+
+    Raises:
+        ValueError: unknown theme.
+    """
+    theme = get_theme(theme_name)
+    s = SUPERSAMPLE
+    pad = shadow_pad(size)
+    full = (size + 2 * pad) * s
+    big = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    o = pad * s
+    side = size * s
+    radius = side // 7
+    shadow = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    ImageDraw.Draw(shadow).rounded_rectangle(
+        (o + s * 2, o + s * 3, o + side + s * 2, o + side + s * 3), radius=radius, fill=(0, 0, 0, 120)
+    )
+    big.alpha_composite(shadow.filter(ImageFilter.GaussianBlur(s * 2)))
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle(
+        (o, o, o + side - 1, o + side - 1),
+        radius=radius,
+        fill=theme.cube_body,
+        outline=_mix(theme.cube_body, (0, 0, 0), 0.5),
+        width=s,
+    )
+    text = str(64 if value <= 1 else value)
+    size_px = int(side * (0.52 if len(text) == 1 else 0.44 if len(text) == 2 else 0.34))
+    draw.text((o + side / 2, o + side / 2), text, font=font(size_px, bold=True), fill=theme.cube_text, anchor="mm")
+    return _downsample(big, (size + 2 * pad, size + 2 * pad))
+
+
+@lru_cache(maxsize=64)
+def ring(colour: RGB, size: int, *, ghost: bool = False) -> Image.Image:
+    """Return a highlight ring for a checker of diameter ``size`` (``ghost``: a faint disc where a checker was).
+
+    The image is ``size + 2 * shadow_pad(size)`` square, so it pastes at the same place as a checker sprite.
+    """
+    s = SUPERSAMPLE
+    pad = shadow_pad(size)
+    full = (size + 2 * pad) * s
+    big = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    o = pad * s
+    width = max(s, int(size * s * 0.085))
+    box = (o + width // 2, o + width // 2, o + size * s - width // 2, o + size * s - width // 2)
+    if ghost:
+        draw.ellipse(box, fill=(*colour, 70), outline=(*colour, 235), width=width * 2 // 3)
+        # A dashed look: cut the outline with transparent spokes.
+        centre = o + size * s / 2
+        for k in range(12):
+            angle = np.pi * 2 * (k + 0.5) / 12
+            dx = float(np.cos(angle)) * size * s
+            dy = float(np.sin(angle)) * size * s
+            draw.line((centre, centre, centre + dx, centre + dy), fill=(*colour, 0), width=width)
+        draw.ellipse(
+            (o + width * 2, o + width * 2, o + size * s - width * 2, o + size * s - width * 2), fill=(*colour, 70)
+        )
+    else:
+        draw.ellipse(box, outline=(*colour, 255), width=width)
+    return _downsample(big, (size + 2 * pad, size + 2 * pad))
+
+
+@lru_cache(maxsize=256)
+def triangle(width: int, length: int, colour: RGB, alpha: int, pointing_down: bool) -> Image.Image:
+    """Return an antialiased triangle ``width`` x ``length`` in ``colour`` at opacity ``alpha`` (0..255).
+
+    A lighter centre line along the triangle gives it a little relief when ``alpha`` is 255.
+    """
+    s = SUPERSAMPLE
+    big = Image.new("RGBA", (width * s, length * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    inset = s * max(1, width // 40)
+    if pointing_down:
+        corners = [(inset, 0), (width * s - inset, 0), (width * s / 2, length * s)]
+    else:
+        corners = [(inset, length * s), (width * s - inset, length * s), (width * s / 2, 0)]
+    draw.polygon(corners, fill=(*colour, alpha))
+    if alpha == 255:
+        edge = _mix(colour, (0, 0, 0), 0.35)
+        draw.line([*corners, corners[0]], fill=(*edge, 255), width=s)
+        half = [(width * s / 2, corners[0][1]), corners[1], corners[2]]
+        draw.polygon(half, fill=(*_mix(colour, (0, 0, 0), 0.12), 255))
+        draw.line([half[1], half[2]], fill=(*edge, 255), width=s)
+    return _downsample(big, (width, length))
+
+
+@lru_cache(maxsize=512)
+def text(value: str, size: int, colour: RGB, *, bold: bool = False) -> Image.Image:
+    """Return ``value`` set in DejaVu Sans at ``size`` pixels as a tightly cropped RGBA sprite."""
+    face = font(size, bold=bold)
+    left, top, right, bottom = face.getbbox(value)
+    width = max(1, right - left)
+    height = max(1, bottom - top)
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).text((-left, -top), value, font=face, fill=255)
+    sprite = Image.new("RGBA", (width, height), (*colour, 0))
+    sprite.putalpha(mask)
+    return sprite
+
+
+def paste_center(canvas: Image.Image, sprite: Image.Image, centre: tuple[int, int]) -> None:
+    """Paste ``sprite`` (RGBA) onto ``canvas`` with its centre at ``centre``, using its alpha as the mask."""
+    x = centre[0] - sprite.width // 2
+    y = centre[1] - sprite.height // 2
+    canvas.paste(sprite, (x, y), sprite)
