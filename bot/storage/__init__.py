@@ -1,0 +1,26 @@
+"""Game storage: the ``GameStore`` protocol, its Redis and SQLite implementations, and the factory."""
+
+from .base import UNSET, GameStore, JSONDict, Stats, StoredChallenge, StoredGame
+from .errors import GameNotFoundError, StoreError, StoreUnavailableError, map_store_errors
+from .factory import open_store
+from .ids import is_valid_id, new_id
+from .redis_store import RedisGameStore
+from .sqlite_store import SqliteGameStore
+
+__all__ = [
+    "UNSET",
+    "GameNotFoundError",
+    "GameStore",
+    "JSONDict",
+    "RedisGameStore",
+    "SqliteGameStore",
+    "Stats",
+    "StoreError",
+    "StoreUnavailableError",
+    "StoredChallenge",
+    "StoredGame",
+    "is_valid_id",
+    "map_store_errors",
+    "new_id",
+    "open_store",
+]

@@ -1,0 +1,217 @@
+"""The ``GameStore`` protocol: what the bot keeps, and the guarantees every implementation gives.
+
+A game is stored as an opaque JSON-compatible ``dict`` (the engine's ``Game.to_dict()`` plus bot metadata)
+together with an integer *version*. ``create_game`` gives version 1; every successful ``update_game`` or
+``finish_game`` increments it by one and only succeeds when the caller names the current version
+(compare-and-set), so a change based on a stale read is refused instead of overwriting a concurrent one.
+
+Indices (which games a chat or a user has, which turns are overdue, which challenges are open in a chat) are
+maintained by the store. On Redis they live outside the game's hash tag and are updated right after the game
+itself, so after a crash they can briefly name a finished or vanished game: callers always re-read the game
+(``get_game``) before acting on an id taken from an index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+JSONDict = dict[str, Any]
+"""A JSON-compatible dictionary (str keys; values are dicts, lists, str, int, float, bool or None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One game as read from a store.
+
+    Attributes:
+        game_id: the id given by ``create_game`` (short, URL- and callback-safe: ``[A-Za-z0-9_-]``).
+        version: the current version; pass it to ``update_game``/``finish_game`` as ``expected_version``.
+        data: the record (a fresh copy; mutating it changes nothing in the store).
+        finished: True once ``finish_game`` has been applied (the game then expires after its TTL).
+        chat_ids: the chats the game is shown in (as given to ``create_game``).
+        user_ids: the players' user ids (as given to ``create_game``).
+        deadline: the unix time after which the turn counts as overdue, or None.
+    """
+
+    game_id: str
+    version: int
+    data: JSONDict
+    finished: bool = False
+    chat_ids: tuple[int, ...] = ()
+    user_ids: tuple[int, ...] = ()
+    deadline: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChallenge:
+    """An open challenge: opaque ``data`` and the chat it was posted in (``chat_id``; None for a link)."""
+
+    challenge_id: str
+    data: JSONDict
+    chat_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Per-chat, per-user result counters."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def played(self) -> int:
+        """Return the number of finished games counted (wins + losses + draws)."""
+        return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True, slots=True)
+class _Unset:
+    """Marker type for "leave this value unchanged"."""
+
+    tag: str = field(default="UNSET")
+
+
+UNSET: Any = _Unset()
+"""Pass as ``deadline`` to ``update_game`` to keep the current deadline (the default)."""
+
+
+@runtime_checkable
+class GameStore(Protocol):
+    """Persistent storage of games, challenges, settings and stats. All methods are coroutines.
+
+    Every method raises :class:`~bot.storage.errors.StoreUnavailableError` when the back end cannot be
+    reached; nothing else is raised for connection trouble.
+    """
+
+    # ---- games -------------------------------------------------------------------------------------------
+    async def create_game(
+        self,
+        data: JSONDict,
+        *,
+        chat_ids: Iterable[int] = (),
+        user_ids: Iterable[int] = (),
+        deadline: float | None = None,
+    ) -> str:
+        """Store a new game at version 1 and index it under its chats and users (and the deadline).
+
+        Returns: the new game id (unique, ``[A-Za-z0-9_-]{10}``).
+        """
+        ...
+
+    async def get_game(self, game_id: str) -> StoredGame | None:
+        """Return the game, or None when no such game exists (or it expired)."""
+        ...
+
+    async def update_game(
+        self,
+        game_id: str,
+        expected_version: int,
+        data: JSONDict,
+        *,
+        deadline: float | None = UNSET,
+    ) -> int | None:
+        """Replace the record if the stored version equals ``expected_version`` (atomic compare-and-set).
+
+        ``deadline``: a new turn deadline (unix time), None to clear it, or omitted to keep it.
+        Returns: the new version (``expected_version + 1``) on success, None when the version differs
+            (someone else changed the game first; nothing was written).
+        Raises: GameNotFoundError when the game does not exist.
+        """
+        ...
+
+    async def finish_game(self, game_id: str, expected_version: int, data: JSONDict, *, ttl: float) -> int | None:
+        """Like ``update_game``, and also mark the game finished: it leaves the active indices of its users
+        and chats and the deadline index, joins its chats' history, and expires ``ttl`` seconds from now.
+
+        Returns: the new version on success, None on a version conflict or when already finished.
+        Raises: GameNotFoundError when the game does not exist.
+        """
+        ...
+
+    async def chat_games(self, chat_id: int) -> list[str]:
+        """Return the ids of the chat's active (unfinished) games, oldest first (ties in any order)."""
+        ...
+
+    async def chat_history(self, chat_id: int, limit: int = 20) -> list[str]:
+        """Return the ids of the chat's finished, unexpired games, most recently finished first."""
+        ...
+
+    async def user_games(self, user_id: int) -> list[str]:
+        """Return the ids of the user's active (unfinished) games, oldest first (ties in any order)."""
+        ...
+
+    async def due_games(self, now: float, limit: int = 100) -> list[str]:
+        """Return ids of active games whose deadline is at or before ``now``, earliest deadline first."""
+        ...
+
+    # ---- challenges --------------------------------------------------------------------------------------
+    async def create_challenge(self, data: JSONDict, *, ttl: float, chat_id: int | None = None) -> str:
+        """Store an open challenge that expires ``ttl`` seconds from now.
+
+        Returns: the challenge id (``[A-Za-z0-9_-]{10}``, fit for a ``?start=`` deep link payload).
+        """
+        ...
+
+    async def get_challenge(self, challenge_id: str) -> StoredChallenge | None:
+        """Return the open challenge, or None when it does not exist, expired or was claimed."""
+        ...
+
+    async def claim_challenge(self, challenge_id: str) -> StoredChallenge | None:
+        """Atomically take the challenge out of the store (accept, decline or cancel it).
+
+        Of any number of concurrent claims exactly one gets the challenge; the others get None.
+        Returns: the challenge, or None when it does not exist, expired or was already claimed.
+        """
+        ...
+
+    async def chat_challenges(self, chat_id: int) -> list[StoredChallenge]:
+        """Return the open, unexpired challenges posted in the chat, soonest expiry first."""
+        ...
+
+    # ---- settings ----------------------------------------------------------------------------------------
+    async def get_chat_settings(self, chat_id: int) -> JSONDict:
+        """Return the chat's settings (an empty dict when none were stored)."""
+        ...
+
+    async def set_chat_settings(self, chat_id: int, settings: Mapping[str, Any]) -> None:
+        """Replace the chat's settings with ``settings``."""
+        ...
+
+    async def get_user_settings(self, user_id: int) -> JSONDict:
+        """Return the user's settings, e.g. ``{"lang": "en"}`` (an empty dict when none were stored)."""
+        ...
+
+    async def set_user_settings(self, user_id: int, settings: Mapping[str, Any]) -> None:
+        """Replace the user's settings with ``settings``."""
+        ...
+
+    # ---- stats -------------------------------------------------------------------------------------------
+    async def add_stats(self, chat_id: int, user_id: int, *, wins: int = 0, losses: int = 0, draws: int = 0) -> Stats:
+        """Atomically add to the user's counters in the chat.
+
+        Returns: the counters after the increment.
+        """
+        ...
+
+    async def get_stats(self, chat_id: int, user_id: int) -> Stats:
+        """Return the user's counters in the chat (zeros when none)."""
+        ...
+
+    async def chat_stats(self, chat_id: int) -> dict[int, Stats]:
+        """Return every user's counters in the chat, keyed by user id."""
+        ...
+
+    # ---- lifecycle ---------------------------------------------------------------------------------------
+    async def ping(self) -> None:
+        """Check that the back end answers.
+
+        Raises: StoreUnavailableError when it does not.
+        """
+        ...
+
+    async def close(self) -> None:
+        """Release connections and threads. The store must not be used afterwards."""
+        ...

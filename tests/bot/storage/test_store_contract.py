@@ -1,0 +1,281 @@
+"""The contract every ``GameStore`` keeps, run against real Redis and against the embedded SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.storage import (
+    GameNotFoundError,
+    GameStore,
+    RedisGameStore,
+    SqliteGameStore,
+    Stats,
+    is_valid_id,
+)
+
+SHORT_TTL = 0.3
+"""Expiry used in the expiry tests (seconds); Redis expires keys on its own clock, so it must really pass."""
+
+
+@dataclass
+class Backend:
+    """Opens stores of one kind on one location, and moves time forward for them."""
+
+    kind: str
+    location: str
+    now: float = field(default_factory=time.time)
+    opened: list[GameStore] = field(default_factory=list)
+
+    def clock(self) -> float:
+        return self.now
+
+    def open(self) -> GameStore:
+        store: GameStore
+        if self.kind == "redis":
+            store = RedisGameStore.from_url(self.location, clock=self.clock)
+        else:
+            store = SqliteGameStore(self.location, clock=self.clock)
+        self.opened.append(store)
+        return store
+
+    async def advance(self, seconds: float) -> None:
+        self.now += seconds
+        if self.kind == "redis":
+            await asyncio.sleep(seconds)
+
+
+@pytest.fixture(params=["redis", "sqlite"])
+async def backend(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[Backend]:
+    if request.param == "redis":
+        location = request.getfixturevalue("redis_url")
+    else:
+        location = request.getfixturevalue("sqlite_path")
+    b = Backend(kind=request.param, location=location)
+    yield b
+    for store in b.opened:
+        await store.close()
+
+
+@pytest.fixture
+def store(backend: Backend) -> GameStore:
+    return backend.open()
+
+
+GAME = {"variant": "long", "board": [0, 1, 2], "players": {"white": 1, "black": 2}, "text": "нарды"}
+
+
+async def test_implements_protocol(store: GameStore) -> None:
+    assert isinstance(store, GameStore)
+    await store.ping()
+
+
+async def test_create_and_get(store: GameStore) -> None:
+    game_id = await store.create_game(GAME, chat_ids=[-100, 5], user_ids=[5, 6], deadline=123.5)
+    assert is_valid_id(game_id)
+    game = await store.get_game(game_id)
+    assert game is not None
+    assert game.game_id == game_id
+    assert game.version == 1
+    assert game.data == GAME
+    assert not game.finished
+    assert game.chat_ids == (-100, 5)
+    assert game.user_ids == (5, 6)
+    assert game.deadline == 123.5
+    assert await store.get_game("nope-nope-") is None
+
+
+async def test_ids_are_distinct(store: GameStore) -> None:
+    ids = {await store.create_game({"n": i}) for i in range(30)}
+    assert len(ids) == 30
+
+
+async def test_update_cas(store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0})
+    assert await store.update_game(game_id, 1, {"n": 1}) == 2
+    # A stale version is refused and changes nothing.
+    assert await store.update_game(game_id, 1, {"n": 99}) is None
+    assert await store.update_game(game_id, 3, {"n": 99}) is None
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == 2 and game.data == {"n": 1}
+    assert await store.update_game(game_id, 2, {"n": 2}) == 3
+
+
+async def test_update_missing_game_raises(store: GameStore) -> None:
+    with pytest.raises(GameNotFoundError):
+        await store.update_game("missing123", 1, {})
+    with pytest.raises(GameNotFoundError):
+        await store.finish_game("missing123", 1, {}, ttl=10)
+
+
+async def test_returned_data_is_a_copy(store: GameStore) -> None:
+    game_id = await store.create_game({"list": [1]})
+    game = await store.get_game(game_id)
+    assert game is not None
+    game.data["list"].append(2)
+    again = await store.get_game(game_id)
+    assert again is not None and again.data == {"list": [1]}
+
+
+async def test_concurrent_cas_exactly_one_wins(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0})
+    others = [backend.open() for _ in range(4)]
+    stores = [store, *others]
+    results = await asyncio.gather(*(stores[i % len(stores)].update_game(game_id, 1, {"n": i}) for i in range(50)))
+    winners = [i for i, r in enumerate(results) if r is not None]
+    assert len(winners) == 1
+    assert results[winners[0]] == 2
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == 2 and game.data == {"n": winners[0]}
+
+
+async def test_indices_and_finish(backend: Backend, store: GameStore) -> None:
+    a = await store.create_game({"g": "a"}, chat_ids=[-1], user_ids=[10, 11])
+    await backend.advance(0.001)
+    b = await store.create_game({"g": "b"}, chat_ids=[-1, 10], user_ids=[10, 12])
+    assert await store.chat_games(-1) == [a, b]
+    assert await store.chat_games(10) == [b]
+    assert await store.user_games(10) == [a, b]
+    assert await store.user_games(11) == [a]
+    assert await store.user_games(99) == []
+
+    assert await store.finish_game(a, 1, {"g": "a", "over": True}, ttl=3600) == 2
+    assert await store.chat_games(-1) == [b]
+    assert await store.user_games(10) == [b]
+    assert await store.user_games(11) == []
+    assert await store.chat_history(-1) == [a]
+    game = await store.get_game(a)
+    assert game is not None and game.finished and game.version == 2 and game.data["over"] is True
+    # Finishing twice is refused; an update of a finished game still works (e.g. a rematch offer).
+    assert await store.finish_game(a, 2, {"g": "a"}, ttl=3600) is None
+    assert await store.update_game(a, 2, {"g": "a", "rematch": True}) == 3
+
+    await backend.advance(0.001)
+    assert await store.finish_game(b, 1, {"g": "b"}, ttl=3600) == 2
+    assert await store.chat_history(-1) == [b, a]
+    assert await store.chat_history(-1, limit=1) == [b]
+    assert await store.chat_games(-1) == []
+
+
+async def test_finished_game_expires(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-5], user_ids=[1])
+    assert await store.finish_game(game_id, 1, {"n": 1}, ttl=SHORT_TTL) == 2
+    assert await store.get_game(game_id) is not None
+    await backend.advance(SHORT_TTL * 3)
+    assert await store.get_game(game_id) is None
+    assert await store.chat_history(-5) == []
+    with pytest.raises(GameNotFoundError):
+        await store.update_game(game_id, 2, {})
+
+
+async def test_deadlines(store: GameStore) -> None:
+    a = await store.create_game({"g": "a"}, deadline=100.0)
+    b = await store.create_game({"g": "b"}, deadline=50.0)
+    c = await store.create_game({"g": "c"})
+    assert await store.due_games(now=10.0) == []
+    assert await store.due_games(now=75.0) == [b]
+    assert await store.due_games(now=100.0) == [b, a]
+    assert await store.due_games(now=100.0, limit=1) == [b]
+    # Moving, clearing and keeping deadlines.
+    assert await store.update_game(b, 1, {"g": "b"}, deadline=200.0) == 2
+    assert await store.update_game(a, 1, {"g": "a"}, deadline=None) == 2
+    assert await store.update_game(c, 1, {"g": "c"}, deadline=150.0) == 2
+    assert await store.update_game(c, 2, {"g": "c2"}) == 3
+    game = await store.get_game(c)
+    assert game is not None and game.deadline == 150.0
+    assert await store.due_games(now=175.0) == [c]
+    assert await store.due_games(now=1000.0) == [c, b]
+    # A finished game is never due.
+    assert await store.finish_game(c, 3, {"g": "c"}, ttl=60) == 4
+    assert await store.due_games(now=1000.0) == [b]
+    # A refused CAS does not move the deadline.
+    assert await store.update_game(b, 1, {"g": "b"}, deadline=1.0) is None
+    assert await store.due_games(now=100.0) == []
+
+
+async def test_challenges(store: GameStore) -> None:
+    c2 = await store.create_challenge({"by": 2}, ttl=3600, chat_id=-7)
+    c1 = await store.create_challenge({"by": 1, "variant": "short"}, ttl=1800, chat_id=-7)
+    c3 = await store.create_challenge({"by": 3}, ttl=3600)
+    assert is_valid_id(c1) and len({c1, c2, c3}) == 3
+    ch = await store.get_challenge(c1)
+    assert ch is not None and ch.data == {"by": 1, "variant": "short"} and ch.chat_id == -7
+    private = await store.get_challenge(c3)
+    assert private is not None and private.chat_id is None
+    assert [c.challenge_id for c in await store.chat_challenges(-7)] == [c1, c2]
+    claimed = await store.claim_challenge(c1)
+    assert claimed is not None and claimed.data["by"] == 1
+    assert await store.claim_challenge(c1) is None
+    assert await store.get_challenge(c1) is None
+    assert [c.challenge_id for c in await store.chat_challenges(-7)] == [c2]
+    assert await store.claim_challenge("unknown000") is None
+
+
+async def test_challenge_claimed_once_under_concurrency(backend: Backend, store: GameStore) -> None:
+    challenge_id = await store.create_challenge({"by": 1}, ttl=3600, chat_id=-3)
+    stores = [store, *(backend.open() for _ in range(3))]
+    results = await asyncio.gather(*(stores[i % 4].claim_challenge(challenge_id) for i in range(40)))
+    assert sum(r is not None for r in results) == 1
+    assert await store.chat_challenges(-3) == []
+
+
+async def test_challenge_expires(backend: Backend, store: GameStore) -> None:
+    challenge_id = await store.create_challenge({"by": 1}, ttl=SHORT_TTL, chat_id=-9)
+    await backend.advance(SHORT_TTL * 3)
+    assert await store.get_challenge(challenge_id) is None
+    assert await store.claim_challenge(challenge_id) is None
+    assert await store.chat_challenges(-9) == []
+
+
+async def test_settings(store: GameStore) -> None:
+    assert await store.get_chat_settings(-1) == {}
+    assert await store.get_user_settings(1) == {}
+    await store.set_chat_settings(-1, {"variant": "short", "confirm": True})
+    await store.set_user_settings(1, {"lang": "en"})
+    assert await store.get_chat_settings(-1) == {"variant": "short", "confirm": True}
+    assert await store.get_user_settings(1) == {"lang": "en"}
+    await store.set_user_settings(1, {"lang": "ru"})
+    assert await store.get_user_settings(1) == {"lang": "ru"}
+    assert await store.get_user_settings(2) == {}
+
+
+async def test_stats(store: GameStore) -> None:
+    assert await store.get_stats(-1, 5) == Stats()
+    assert await store.add_stats(-1, 5, wins=1) == Stats(wins=1)
+    assert await store.add_stats(-1, 5, losses=2, draws=1) == Stats(wins=1, losses=2, draws=1)
+    await store.add_stats(-1, 6, wins=3)
+    await store.add_stats(-2, 5, wins=7)
+    assert await store.get_stats(-1, 5) == Stats(1, 2, 1)
+    assert (await store.get_stats(-1, 5)).played == 4
+    assert await store.chat_stats(-1) == {5: Stats(1, 2, 1), 6: Stats(3, 0, 0)}
+    assert await store.chat_stats(-3) == {}
+
+
+async def test_stats_concurrent_increments(backend: Backend, store: GameStore) -> None:
+    stores = [store, backend.open()]
+    await asyncio.gather(*(stores[i % 2].add_stats(-1, 5, wins=1) for i in range(40)))
+    assert await store.get_stats(-1, 5) == Stats(wins=40)
+
+
+async def test_reopen_keeps_data(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1], user_ids=[1], deadline=5.0)
+    assert await store.update_game(game_id, 1, {"n": 1}) == 2
+    challenge_id = await store.create_challenge({"by": 1}, ttl=3600, chat_id=-1)
+    await store.set_user_settings(1, {"lang": "en"})
+    await store.add_stats(-1, 1, wins=2)
+    await store.close()
+
+    reopened = backend.open()
+    game = await reopened.get_game(game_id)
+    assert game is not None and game.version == 2 and game.data == {"n": 1}
+    assert await reopened.chat_games(-1) == [game_id]
+    assert await reopened.user_games(1) == [game_id]
+    assert await reopened.due_games(now=10.0) == [game_id]
+    assert (await reopened.get_challenge(challenge_id)) is not None
+    assert await reopened.get_user_settings(1) == {"lang": "en"}
+    assert await reopened.get_stats(-1, 1) == Stats(wins=2)
+    assert await reopened.update_game(game_id, 2, {"n": 2}) == 3
