@@ -20,10 +20,12 @@ its manual ("A technical description of the Position ID"):
 * The *id* is the standard base64 encoding (alphabet ``A-Z a-z 0-9 + /``) of those 10 bytes without the
   ``==`` padding: 14 characters. The last character carries 4 unused bits, which must be zero.
 
-Which side comes first is not settled by the symmetric example in the manual, so it was established against
-GNU Backgammon's own evaluator (the ``gnubg_nn`` package, used only as a test oracle): a board there is
-``[side 0, side 1]`` with side 1 the player on roll, and the key encodes side 0 first. So the **side not on
-roll (``Position.opp``) is encoded first and the side on roll (``Position.me``) second**. The opening
+Which side comes first: the manual's worked example labels the first half "player on roll", but that
+example (the opening position) is symmetric and cannot tell. GNU Backgammon's own engine (the ``gnubg_nn``
+package, used only as a test oracle) was checked instead: a board there is ``[side 0, side 1]`` with side 1
+the player on roll (it is the side ``moves`` moves), and its ids encode side 0 first. So the **side not on
+roll (``Position.opp``) is encoded first and the side on roll (``Position.me``) second**; the tests pin
+this against ``gnubg_nn`` on a thousand random positions. The opening
 position is ``4HPwATDgc/ABMA``. Both sides use the same frame as :class:`~nardy.position.Position`, so no
 mirroring is involved.
 
@@ -55,8 +57,8 @@ bits   width field
 The bits are packed little-endian into 9 bytes exactly as the position key (the 6 bits after bit 66 are
 zero) and the id is the standard base64 encoding of those 9 bytes: 12 characters, no padding. The manual's
 example, a 9-point match at 2-4 where player 0 owns a 2-cube and player 1 has rolled 52, is
-``QYkqASAAIAAA``. When decoding, the 6 spare bits are ignored, as GNU Backgammon itself does (some programs
-use them for extensions such as a Jacoby flag); every other field is checked.
+``QYkqASAAIAAA``. When decoding, the 6 spare bits are ignored, as GNU Backgammon and other readers do
+(extensions such as a Jacoby flag have been proposed for them); every other field is checked.
 
 Long nardy position id (this project's own format, version 1)
 ==============================================================
@@ -119,7 +121,6 @@ __all__ = [
 _STANDARD_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _URLSAFE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
-_POSITION_KEY_BITS = 80
 _POSITION_KEY_BYTES = 10
 _POSITION_ID_LENGTH = 14
 
@@ -163,28 +164,29 @@ def _encode_key(key: int, n_bytes: int, length: int, alphabet: str) -> str:
     return "".join(alphabet[(stream >> (6 * (length - 1 - i))) & 0x3F] for i in range(length))
 
 
-def _decode_key(text: str, n_bytes: int, length: int, alphabet: str, what: str) -> int:
+def _decode_key(text: str, n_bytes: int, length: int, alphabet: str, label: str, offset: int = 0) -> int:
     """Return the bit string (as an int, bit ``i`` = bit ``i``) encoded by ``length`` base64 characters.
+
+    ``label`` names the id in error messages; ``offset`` is added to reported character positions.
 
     Raises:
         InvalidIdError: ``text`` has the wrong length, holds characters outside ``alphabet`` or sets the
             unused bits of its last character.
     """
     if len(text) != length:
-        raise InvalidIdError(f"{what} {text!r} has {len(text)} characters, expected {length}")
+        raise InvalidIdError(f"{label} has {len(text)} characters, expected {length}")
     bad = [(index, char) for index, char in enumerate(text) if char not in alphabet]
     if bad:
-        listed = ", ".join(f"{char!r} at {index}" for index, char in bad)
+        listed = ", ".join(f"{char!r} at {offset + index}" for index, char in bad)
         kind = "URL-safe base64" if alphabet == _URLSAFE_ALPHABET else "base64"
-        raise InvalidIdError(f"{what} {text!r} has characters outside the {kind} alphabet: {listed}")
+        raise InvalidIdError(f"{label} has characters outside the {kind} alphabet: {listed}")
     stream = 0
     for char in text:
         stream = (stream << 6) | alphabet.index(char)
     pad_bits = 6 * length - 8 * n_bytes
     if stream & ((1 << pad_bits) - 1):
         raise InvalidIdError(
-            f"{what} {text!r} is not canonical: the {pad_bits} unused low bits of its last character "
-            f"{text[-1]!r} must be zero"
+            f"{label} is not canonical: the {pad_bits} unused low bits of its last character {text[-1]!r} must be zero"
         )
     data = (stream >> pad_bits).to_bytes(n_bytes, "big")
     return int.from_bytes(data, "little")
@@ -227,7 +229,7 @@ def _position_key(first: Side, second: Side) -> int:
     return key
 
 
-def _sides_from_key(key: int, text: str, what: str, names: tuple[str, str]) -> tuple[Side, Side]:
+def _sides_from_key(key: int, label: str, names: tuple[str, str]) -> tuple[Side, Side]:
     """Return the two sides (in key order) of a run-length key.
 
     Raises:
@@ -235,7 +237,7 @@ def _sides_from_key(key: int, text: str, what: str, names: tuple[str, str]) -> t
     """
     ones = key.bit_count()
     if ones > 2 * CHECKERS:
-        raise InvalidIdError(f"{what} {text!r} holds {ones} checkers, more than {2 * CHECKERS} ({CHECKERS} per side)")
+        raise InvalidIdError(f"{label} holds {ones} checkers, more than {2 * CHECKERS} ({CHECKERS} per side)")
     sides: list[Side] = []
     bit = 0
     for name in names:
@@ -249,13 +251,14 @@ def _sides_from_key(key: int, text: str, what: str, names: tuple[str, str]) -> t
             counts.append(count)
         total = sum(counts)
         if total > CHECKERS:
-            raise InvalidIdError(
-                f"{what} {text!r} puts {total} checkers on side {name}, more than {CHECKERS}: {tuple(counts)}"
-            )
+            raise InvalidIdError(f"{label} puts {total} checkers on side {name}, more than {CHECKERS}: {tuple(counts)}")
         sides.append(tuple(counts))
-    if key >> bit:
+    rest = key >> bit
+    if rest:
+        stray = bit + (rest & -rest).bit_length() - 1
         raise InvalidIdError(
-            f"{what} {text!r} has 1-bits after the last point of both sides (bit {bit} on): the key must end in 0-bits"
+            f"{label} has a 1-bit at key bit {stray} (counting from 0), after the last point of both sides "
+            f"ended at bit {bit - 1}: the rest of the key must be 0-bits"
         )
     return sides[0], sides[1]
 
@@ -296,8 +299,9 @@ def position_from_id(text: str) -> Position:
     """
     what = "position id"
     cleaned = _text(text, what)
-    key = _decode_key(cleaned, _POSITION_KEY_BYTES, _POSITION_ID_LENGTH, _STANDARD_ALPHABET, what)
-    opp, me = _sides_from_key(key, cleaned, what, ("opp (not on roll)", "me (on roll)"))
+    label = f"{what} {cleaned!r}"
+    key = _decode_key(cleaned, _POSITION_KEY_BYTES, _POSITION_ID_LENGTH, _STANDARD_ALPHABET, label)
+    opp, me = _sides_from_key(key, label, ("opp (not on roll)", "me (on roll)"))
     return Position(me, opp)
 
 
@@ -328,21 +332,22 @@ def long_position_from_id(text: str) -> Position:
     what = "long nardy id"
     cleaned = _text(text, what)
     expected = len(LONG_ID_PREFIX) + _POSITION_ID_LENGTH
+    looks_gnubg = len(cleaned) == _POSITION_ID_LENGTH and all(char in _STANDARD_ALPHABET for char in cleaned)
+    hint = " (this looks like a GNU Backgammon position id: use position_from_id)" if looks_gnubg else ""
     if not cleaned.startswith(LONG_ID_PREFIX[0]):
-        hint = " (a GNU Backgammon position id? use position_from_id)" if len(cleaned) == 14 else ""
         raise InvalidIdError(f"{what} {cleaned!r} does not start with {LONG_ID_PREFIX[0]!r}{hint}")
     if len(cleaned) >= 2 and cleaned[1] != LONG_ID_PREFIX[1]:
         raise InvalidIdError(
-            f"{what} {cleaned!r} has format version {cleaned[1]!r}; only version {LONG_ID_PREFIX[1]!r} is known"
+            f"{what} {cleaned!r} has format version {cleaned[1]!r}; only version {LONG_ID_PREFIX[1]!r} is known{hint}"
         )
     if len(cleaned) != expected:
-        raise InvalidIdError(f"{what} {cleaned!r} has {len(cleaned)} characters, expected {expected}")
+        raise InvalidIdError(f"{what} {cleaned!r} has {len(cleaned)} characters, expected {expected}{hint}")
+    label = f"{what} {cleaned!r}"
     body = cleaned[len(LONG_ID_PREFIX) :]
-    try:
-        key = _decode_key(body, _POSITION_KEY_BYTES, _POSITION_ID_LENGTH, _URLSAFE_ALPHABET, f"{what} body")
-        me, opp = _sides_from_key(key, body, f"{what} body", ("me (on roll)", "opp (not on roll)"))
-    except InvalidIdError as error:
-        raise InvalidIdError(f"{what} {cleaned!r}: {error}") from None
+    key = _decode_key(
+        body, _POSITION_KEY_BYTES, _POSITION_ID_LENGTH, _URLSAFE_ALPHABET, label, offset=len(LONG_ID_PREFIX)
+    )
+    me, opp = _sides_from_key(key, label, ("me (on roll)", "opp (not on roll)"))
     return Position(me, opp)
 
 
@@ -502,7 +507,7 @@ def match_state_from_id(text: str) -> MatchState:
     """
     what = "match id"
     cleaned = _text(text, what)
-    key = _decode_key(cleaned, _MATCH_KEY_BYTES, _MATCH_ID_LENGTH, _STANDARD_ALPHABET, what)
+    key = _decode_key(cleaned, _MATCH_KEY_BYTES, _MATCH_ID_LENGTH, _STANDARD_ALPHABET, f"{what} {cleaned!r}")
     values: dict[str, int] = {}
     bit = 0
     for name, width in _MATCH_FIELDS:
