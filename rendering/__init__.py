@@ -1,9 +1,46 @@
-"""Board images for nardy: pure functions from engine values to encoded images (floor 2; imports nardy and Pillow).
+"""Board images for nardy: pure functions from engine values to encoded images.
 
-Placeholder docstring; see README.
+Floor 2 of the project: imports :mod:`nardy` and Pillow only (never aiogram or redis). Nothing here keeps state
+beyond caches of fonts, sprites and board backgrounds.
+
+``render_board(position, variant, *, ...) -> bytes``
+    ``position`` is a :class:`nardy.position.Position` (``me`` = the side to move, each side in its own frame,
+    index 24 = bar); ``variant`` is ``"short"``/``"long"`` or any object whose ``.name`` is one of them. Keyword-only
+    options:
+
+    - ``mover`` (0 or 1, default 0): which player ``position.me`` belongs to. Player 0 has the light checkers,
+      player 1 the dark (or, in the ``dark`` theme, red) ones.
+    - ``viewer`` (0, 1 or None): the player drawn at the bottom, whose frame gives the point numbers (1 at the bottom
+      right, 1..12 right to left along the bottom, 13..24 left to right along the top). None (a spectator) draws
+      from the side to move.
+    - ``dice`` ((d1, d2) or None) and ``used_dice`` (die values already played this turn, dimmed; a double shows four
+      dice). The dice lie in the mover's right-hand half (as the mover sits).
+    - ``show_cube``, ``cube_value`` (1 = centred cube showing 64), ``cube_owner`` (player or None = centred): the
+      cube sits between the bear-off trays, in the middle or toward its owner.
+    - ``last_move`` (steps of the last turn, in the frame of ``last_move_player``, default the opponent of the
+      mover) and ``pending_steps`` (steps already played in the turn being built, in the mover's frame): each
+      touched point's number gets a coloured badge, a dashed ghost shows where a checker left, a ring marks where
+      it arrived; a hit is ringed in red, on the point and on the bar.
+    - ``names`` (player 0, player 1), ``match_score`` (player 0, player 1) and ``match_length``: the strip above the
+      board belongs to the top player, the one below to the bottom player; each shows the colour, the name
+      (shortened with an ellipsis if too long), the pip count and the match score; the side to move is lit.
+    - ``theme`` (``"classic"`` wood or ``"dark"`` high contrast), ``width`` (320..4096, default 1280; the height
+      follows), ``lang`` (``"en"`` or ``"ru"`` for the two captions), ``fmt`` (``"jpeg"`` default or ``"png"``),
+      ``quality`` (JPEG quality, default 85).
+
+    Raises ``ValueError`` for any out-of-range option.
+
+``render_board_image(...) -> PIL.Image.Image``
+    The same, before encoding (no ``fmt``/``quality``).
+
+``render_dice(d1, d2, *, names=None, theme="classic", width=640, fmt="jpeg", quality=85) -> bytes``
+    A roll on its own; with ``names`` it is the opening roll (each die in its player's colour, names below).
+
+Review images: ``python -m rendering.gallery OUTDIR [--png]``. See ``rendering/README.md``.
 """
 
 from rendering.board import render_board, render_board_image
-from rendering.dice import render_dice
+from rendering.dice import render_dice, render_dice_image
+from rendering.theme import theme_names
 
-__all__ = ["render_board", "render_board_image", "render_dice"]
+__all__ = ["render_board", "render_board_image", "render_dice", "render_dice_image", "theme_names"]

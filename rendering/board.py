@@ -151,20 +151,22 @@ class _Board:
 
     # -- drawing -----------------------------------------------------------------------------------------------
     def tint(self, marks: _Marks, colour: RGB) -> None:
+        """Mark the number of every point the turn touched with a badge in ``colour``."""
         geo = self.geo
+        dark = (24, 20, 16) if sum(colour) > 382 else (255, 255, 255)
         for kind, value in marks.touched:
             if kind == "point":
-                x, top = geo.point_column(value)
-                sprite = sprites.triangle(geo.point_width, geo.triangle_length, colour, 120, top)
-                y = geo.inner_top if top else geo.inner_bottom - geo.triangle_length
-                self.canvas.paste(sprite, (x, y), sprite)
+                badge = sprites.pill(str(value), int(geo.frame_v * 0.84), colour, dark)
+                sprites.paste_center(self.canvas, badge, geo.number_center(value))
 
     def checkers(self) -> None:
         geo = self.geo
         size = geo.checker
         for point, owners in self.points.items():
             for index, owner in enumerate(owners[:VISIBLE_STACK]):
-                sprites.paste_center(self.canvas, sprites.checker(self.theme.name, owner, size), geo.checker_center(point, index))
+                sprites.paste_center(
+                    self.canvas, sprites.checker(self.theme.name, owner, size), geo.checker_center(point, index)
+                )
             if len(owners) > VISIBLE_STACK:
                 self.stack_label(len(owners), owners[-1], geo.checker_center(point, VISIBLE_STACK - 1))
         for player, count in self.bar.items():

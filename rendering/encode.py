@@ -37,7 +37,8 @@ def encode(image: Image.Image, fmt: ImageFormat = "jpeg", *, quality: int = JPEG
         if not 1 <= quality <= 95:
             raise ValueError(f"JPEG quality {quality} is outside 1..95")
         (image if image.mode == "RGB" else image.convert("RGB")).save(
-            buffer, "JPEG", quality=quality, subsampling="4:2:0")
+            buffer, "JPEG", quality=quality, subsampling="4:2:0"
+        )
     else:
         image.save(buffer, "PNG", compress_level=3)
     return buffer.getvalue()

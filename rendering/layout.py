@@ -121,7 +121,7 @@ class Layout:
         return self.point_center_x(point), y
 
     def bar_checker_center(self, top: bool, index: int) -> Point2:
-        """Return the centre of the ``index``-th checker on the top or bottom half of the bar (0 = nearest the middle)."""
+        """Return the centre of the ``index``-th checker on the top or bottom half of the bar (0 = by the middle)."""
         left, _, right, _ = self.bar_box
         x = (left + right) // 2
         offset = self.checker // 2 + int(self.checker * 0.35) + index * self.checker
@@ -138,10 +138,8 @@ class Layout:
         """Return the ``index``-th borne-off checker (0 = against the frame), seen edge-on in a tray."""
         left, tray_top, right, tray_bottom = self.tray_box(top)
         pad = max(2, (right - left) // 10)
-        if top:
-            y = tray_top + pad + index * self.slab_height
-        else:
-            y = tray_bottom - pad - (index + 1) * self.slab_height
+        step = index * self.slab_height
+        y = tray_top + pad + step if top else tray_bottom - pad - step - self.slab_height
         return (left + pad, y, right - pad, y + self.slab_height)
 
     def tray_label_center(self, top: bool) -> Point2:

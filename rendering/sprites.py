@@ -277,8 +277,8 @@ def text(value: str, size: int, colour: RGB, *, bold: bool = False) -> Image.Ima
     """Return ``value`` set in DejaVu Sans at ``size`` pixels as a tightly cropped RGBA sprite."""
     face = font(size, bold=bold)
     left, top, right, bottom = face.getbbox(value)
-    width = max(1, right - left)
-    height = max(1, bottom - top)
+    width = max(1, int(right - left))
+    height = max(1, int(bottom - top))
     mask = Image.new("L", (width, height), 0)
     ImageDraw.Draw(mask).text((-left, -top), value, font=face, fill=255)
     sprite = Image.new("RGBA", (width, height), (*colour, 0))
@@ -291,3 +291,17 @@ def paste_center(canvas: Image.Image, sprite: Image.Image, centre: tuple[int, in
     x = centre[0] - sprite.width // 2
     y = centre[1] - sprite.height // 2
     canvas.paste(sprite, (x, y), sprite)
+
+
+@lru_cache(maxsize=256)
+def pill(value: str, height: int, fill: RGB, colour: RGB) -> Image.Image:
+    """Return ``value`` in bold on a rounded ``fill`` badge ``height`` pixels high (marks a point's number)."""
+    s = SUPERSAMPLE
+    face = font(int(height * 0.66) * s, bold=True)
+    text_width = int(face.getlength(value)) // s
+    width = max(height, text_width + height // 2)
+    big = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle((0, 0, width * s - 1, height * s - 1), radius=height * s // 2, fill=(*fill, 255))
+    draw.text((width * s / 2, height * s / 2), value, font=face, fill=(*colour, 255), anchor="mm")
+    return _downsample(big, (width, height))
