@@ -4,6 +4,7 @@ Standard library only, synchronous, immutable values. Start with :func:`get_vari
 :func:`legal_moves`, :class:`TurnPlan` (step-wise API for button UIs) and :class:`Game`.
 """
 
+from nardy.dice import DiceSource, FixedDice, SeededDice, SystemDice, dice_name
 from nardy.errors import (
     AmbiguousMoveError,
     GameStateError,
@@ -14,6 +15,9 @@ from nardy.errors import (
     InvalidPositionError,
     NardyError,
 )
+from nardy.game import Game, GameResult, Phase
+from nardy.ids import position_from_any_id, variant_position_id
+from nardy.match import Match
 from nardy.matching import match_move
 from nardy.move import Move, Step
 from nardy.movegen import TurnPlan, count_legal_moves, legal_moves
@@ -24,6 +28,10 @@ from nardy.variants import UnknownVariantError, Variant, get_variant
 
 __all__ = [
     "AmbiguousMoveError",
+    "DiceSource",
+    "FixedDice",
+    "Game",
+    "GameResult",
     "GameStateError",
     "IllegalMoveError",
     "IncompleteMoveError",
@@ -31,18 +39,25 @@ __all__ = [
     "InvalidMoveError",
     "InvalidOptionError",
     "InvalidPositionError",
+    "Match",
     "Move",
     "NardyError",
     "Options",
+    "Phase",
     "Position",
+    "SeededDice",
     "Step",
+    "SystemDice",
     "TurnPlan",
     "UnknownVariantError",
     "Variant",
     "count_legal_moves",
+    "dice_name",
     "format_steps",
     "get_variant",
     "legal_moves",
     "match_move",
     "parse_segments",
+    "position_from_any_id",
+    "variant_position_id",
 ]

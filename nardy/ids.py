@@ -532,3 +532,24 @@ def match_state_from_id(text: str) -> MatchState:
         )
     except NardyError as error:
         raise InvalidIdError(f"{what} {cleaned!r} decodes to an {error}") from None
+
+
+def variant_position_id(variant_name: str, position: Position) -> str:
+    """Return the id of ``position`` used for ``variant_name``: the GNU Backgammon Position ID for short nardy,
+    the ``L1`` id otherwise. Falls back to the readable key for a position that cannot be encoded."""
+    try:
+        return position_id(position) if variant_name == "short" else long_position_id(position)
+    except NardyError:
+        return position.key()
+
+
+def position_from_any_id(text: str) -> tuple[str, Position]:
+    """Return ``(variant name, position)`` decoded from a short-nardy (gnubg) or long-nardy (``L1``) id.
+
+    Raises:
+        InvalidIdError: the text is neither kind of id.
+    """
+    stripped = text.strip()
+    if stripped.startswith(LONG_ID_PREFIX):
+        return "long", long_position_from_id(stripped)
+    return "short", position_from_id(stripped)

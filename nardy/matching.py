@@ -56,7 +56,7 @@ def match_move(plan: TurnPlan, text: str) -> Move:
         AmbiguousMoveError: the text matches several legal turns (they are listed).
     """
     segments = parse_segments(text)
-    where = f"(dice {plan.dice[0]}-{plan.dice[1]}, position {plan.position.key()})"
+    where = f"(dice {plan.dice[0]}-{plan.dice[1]}, position {plan.position_id})"
     if plan.forfeited:
         raise IllegalMoveError(f"no move is possible with this roll {where}")
     hops = [(a, b, b in seg.hits) for seg in segments for _ in range(seg.count) for a, b in seg.hops()]

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from nardy.errors import IllegalMoveError
+from nardy.ids import variant_position_id
 from nardy.move import Move, Step
 from nardy.options import Options
 from nardy.position import Position
@@ -166,6 +167,11 @@ class TurnPlan:
         self._reach_cache: dict[tuple[State, tuple[int, ...]], bool] = {}
 
     @property
+    def position_id(self) -> str:
+        """Return the id of the plan's position (gnubg Position ID for short nardy, ``L1`` id for long)."""
+        return variant_position_id(self.variant.name, self.position)
+
+    @property
     def forfeited(self) -> bool:
         """Return whether no step at all can be played with this roll."""
         return self.length == 0
@@ -208,7 +214,7 @@ class TurnPlan:
                 shown = " ".join(map(str, played[: index + 1]))
                 raise IllegalMoveError(
                     f"step {step} cannot be played after {shown or 'nothing'} with dice "
-                    f"{self.dice[0]}-{self.dice[1]} (position {self.position.key()})"
+                    f"{self.dice[0]}-{self.dice[1]} (position {self.position_id})"
                 )
             state, remaining = new, _without(remaining, step.die)
         return state, remaining
@@ -262,7 +268,7 @@ class TurnPlan:
         state, _ = self._walk(played)
         if len(played) != self.length:
             raise IllegalMoveError(
-                f"the turn is not complete: {len(played)} of {self.length} dice played (position {self.position.key()})"
+                f"the turn is not complete: {len(played)} of {self.length} dice played (position {self.position_id})"
             )
         steps = tuple(played)
         return Move(steps, from_state(state))

@@ -1,0 +1,640 @@
+"""A game of nardy as a state machine: opening roll, rolls, turns, forfeits, doubling cube, resignation, result.
+
+Every change is a *record* appended to the game's history; the state is what replaying the history gives, so a
+game serialises to its history (plus a snapshot that is checked on load) and can always be rebuilt and replayed.
+Players are 0 and 1. ``turn`` is the player whose action the game waits for; ``roller`` the player whose turn it is
+(they differ while a double or a resignation waits for an answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from nardy.dice import DiceSource, SystemDice
+from nardy.errors import GameStateError, IllegalMoveError
+from nardy.matching import match_move
+from nardy.move import Move, Step
+from nardy.movegen import TurnPlan, turn_plan
+from nardy.options import Options
+from nardy.position import Position, Side
+from nardy.variants import Variant, get_variant
+
+SCHEMA_VERSION = 1
+RESIGN_VALUES = {"single": 1, "gammon": 2, "backgammon": 3, "oin": 1, "mars": 2}
+
+
+class Phase(StrEnum):
+    """What the game waits for."""
+
+    OPENING = "opening"  # the opening roll
+    ROLL = "roll"  # the roller to roll (or double)
+    MOVE = "move"  # the roller to play the dice
+    DOUBLED = "doubled"  # the other player to answer a double (or, after a beaver, the doubler to answer it)
+    RESIGN = "resign"  # the other player to answer a resignation offer
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended. ``winner`` is None for a draw; ``points`` is what the winner scores (a draw: each gets
+    ``points``). ``kind`` is single/gammon/backgammon, oin/mars/home_mars/koks, or draw; ``reason`` is
+    bearoff, drop, resign, abandon or draw."""
+
+    winner: int | None
+    kind: str
+    value: int
+    cube: int
+    points: float
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the result as a JSON-compatible dict."""
+        return {
+            "winner": self.winner,
+            "kind": self.kind,
+            "value": self.value,
+            "cube": self.cube,
+            "points": self.points,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameResult:
+        """Return a result read from :meth:`to_dict` output.
+
+        Raises:
+            KeyError: a field is missing.
+        """
+        return cls(data["winner"], data["kind"], data["value"], data["cube"], data["points"], data["reason"])
+
+
+def next_cube_value(value: int, options: Options) -> int:
+    """Return the cube value after one more double under the option ``cube_progression``."""
+    return value * 2 if options.cube_progression == "geometric" or value == 1 else value + 1
+
+
+class Game:
+    """One game of a variant, from the opening roll to its result."""
+
+    def __init__(
+        self,
+        variant: str | Variant = "short",
+        *,
+        options: Options | None = None,
+        dice: DiceSource | None = None,
+        match_length: int = 0,
+        score: tuple[float, float] = (0, 0),
+        crawford: bool = False,
+        first_player: int | None = None,
+    ) -> None:
+        """Start a game at its opening roll.
+
+        ``match_length`` 0 is a money game; ``score`` the match score before this game; ``crawford`` marks the
+        Crawford game (no cube); ``first_player`` skips the opening roll (option ``opening=winner_starts``).
+
+        Raises:
+            UnknownVariantError: no such variant.
+            GameStateError: an impossible match setting.
+        """
+        self.variant = get_variant(variant)
+        self.options = options or Options()
+        self.dice_source: DiceSource = dice or SystemDice()
+        if match_length < 0 or first_player not in (None, 0, 1):
+            raise GameStateError(f"bad game settings: match_length={match_length}, first_player={first_player}")
+        self.match_length = match_length
+        self.score = (score[0], score[1])
+        self.crawford = crawford
+        self.initial_first_player = first_player
+        self.history: list[dict[str, Any]] = []
+        side = self.variant.initial_side()
+        self.sides: list[Side] = [side, side]
+        self.phase = Phase.OPENING
+        self.roller = 0
+        self.turn = 0
+        self.dice: tuple[int, int] | None = None
+        self.cube_value = 1
+        self.cube_owner: int | None = None
+        self.first_player: int | None = None
+        self.turns_taken = [0, 0]
+        self.moves_played = 0
+        self.result: GameResult | None = None
+        self.last_move: Move | None = None
+        self.last_mover: int | None = None
+        self.resign_offer: tuple[int, str] | None = None
+        self._offer: tuple[int, str] | None = None  # (doubler, "double" | "beaver")
+        self._before_resign: tuple[Phase, int] | None = None
+        self._last_chance = False
+        self._auto_doubles = 0
+        if first_player is not None:
+            self._start_with(first_player)
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def cube_enabled(self) -> bool:
+        """Return whether the doubling cube is used in this game (variant option, and not the Crawford game)."""
+        return self.variant.cube_enabled(self.options) and not self.crawford
+
+    @property
+    def position(self) -> Position:
+        """Return the position in the roller's frame (``me`` = the roller)."""
+        return self.position_for(self.roller)
+
+    def position_for(self, player: int) -> Position:
+        """Return the position with ``player`` as ``me``."""
+        return Position(self.sides[player], self.sides[1 - player])
+
+    def is_first_turn(self, player: int) -> bool:
+        """Return whether ``player`` has not yet taken a turn in this game."""
+        return self.turns_taken[player] == 0
+
+    def plan(self) -> TurnPlan:
+        """Return the step-wise plan of the current roll.
+
+        Raises:
+            GameStateError: the game is not waiting for a move.
+        """
+        if self.phase is not Phase.MOVE or self.dice is None:
+            raise GameStateError(f"no roll to play: the game is in phase {self.phase.value}")
+        return turn_plan(self.variant, self.position, self.dice, self.is_first_turn(self.roller), self.options)
+
+    def legal_moves(self) -> list[Move]:
+        """Return the legal turns of the current roll.
+
+        Raises:
+            GameStateError: the game is not waiting for a move.
+        """
+        return self.plan().moves()
+
+    def next_steps(self, played: Sequence[Step] = ()) -> list[Step]:
+        """Return the single steps that may follow ``played`` in the current turn (step-wise API).
+
+        Raises:
+            GameStateError: the game is not waiting for a move.
+            IllegalMoveError: ``played`` is not a valid start of a legal turn.
+        """
+        return self.plan().next_steps(played)
+
+    def can_double(self, player: int | None = None) -> bool:
+        """Return whether ``player`` (default: the roller) may offer a double now."""
+        player = self.roller if player is None else player
+        return (
+            self.phase is Phase.ROLL
+            and self.cube_enabled
+            and player == self.roller
+            and self.moves_played > 0
+            and not self._last_chance
+            and self.cube_owner in (None, player)
+            and next_cube_value(self.cube_value, self.options) <= self.options.max_cube
+        )
+
+    def can_beaver(self) -> bool:
+        """Return whether the player answering a double may beaver it."""
+        return (
+            self.phase is Phase.DOUBLED
+            and self._offer is not None
+            and self._offer[1] == "double"
+            and self.options.beaver
+            and self._cube_after(2) <= self.options.max_cube
+        )
+
+    def can_raccoon(self) -> bool:
+        """Return whether the doubler, answering a beaver, may raccoon it."""
+        return (
+            self.phase is Phase.DOUBLED
+            and self._offer is not None
+            and self._offer[1] == "beaver"
+            and self.options.raccoon
+            and self._cube_after(1) <= self.options.max_cube
+        )
+
+    def resign_levels(self) -> tuple[str, ...]:
+        """Return the resignation levels of the variant, smallest first."""
+        return self.variant.resign_levels
+
+    def to_match_state_fields(self) -> dict[str, Any]:
+        """Return the fields a GNU Backgammon Match ID needs (short nardy interchange)."""
+        return {
+            "cube_value": self.cube_value,
+            "cube_owner": self.cube_owner,
+            "player_on_roll": self.roller,
+            "crawford": self.crawford,
+            "turn": self.turn,
+            "double_offered": self.phase is Phase.DOUBLED,
+            "dice": self.dice or (0, 0),
+            "match_length": self.match_length,
+            "score": self.score,
+        }
+
+    # ----------------------------------------------------------------- actions
+
+    def roll(self) -> tuple[int, int]:
+        """Roll the dice: the opening roll at the start, else the roller's roll. A roll with no legal move is
+        forfeited at once (the turn passes). Return the dice rolled (at the opening: the first player's dice, or
+        the opening dice when the first player rolls again).
+
+        Raises:
+            GameStateError: the game is not waiting for a roll.
+        """
+        if self.phase is Phase.OPENING:
+            while self.phase is Phase.OPENING:
+                self._record({"t": "open", "dice": [self.dice_source.roll_die(), self.dice_source.roll_die()]})
+            assert self.history[-1]["dice"]
+            last = self.history[-1]["dice"]
+            return self.dice or (max(last), min(last))
+        if self.phase is not Phase.ROLL:
+            raise GameStateError(f"cannot roll now: the game is in phase {self.phase.value}")
+        rolled = (self.dice_source.roll_die(), self.dice_source.roll_die())
+        self._record({"t": "roll", "dice": list(rolled)})
+        return rolled
+
+    def play(self, move: Move | str | Sequence[Step]) -> Move:
+        """Play the roller's turn, given as a Move, its notation, or its steps; return the Move played.
+
+        Raises:
+            GameStateError: the game is not waiting for a move.
+            InvalidMoveError, IllegalMoveError, AmbiguousMoveError, IncompleteMoveError: the move is not legal.
+        """
+        plan = self.plan()
+        if isinstance(move, str):
+            chosen = match_move(plan, move)
+        elif isinstance(move, Move):
+            chosen = plan.move_for(move.steps)
+        else:
+            chosen = plan.move_for(tuple(move))
+        self._record({"t": "move", "steps": [[s.src, s.dst, s.die, s.hit] for s in chosen.steps]})
+        return chosen
+
+    def double(self) -> None:
+        """Offer a double (the roller, before rolling).
+
+        Raises:
+            GameStateError: doubling is not allowed now.
+        """
+        if not self.can_double():
+            raise GameStateError(self._why_no_double())
+        self._record({"t": "double"})
+
+    def take(self) -> None:
+        """Take the double on offer (or, after a beaver, accept the beavered cube).
+
+        Raises:
+            GameStateError: no double waits for an answer.
+        """
+        self._need(Phase.DOUBLED)
+        self._record({"t": "take"})
+
+    def drop(self) -> None:
+        """Pass (drop) the double on offer: the answering player loses the current cube value.
+
+        Raises:
+            GameStateError: no double waits for an answer, or a beaver cannot be dropped.
+        """
+        self._need(Phase.DOUBLED)
+        if self._offer and self._offer[1] == "beaver":
+            raise GameStateError("a beaver cannot be dropped: take it or raccoon")
+        self._record({"t": "drop"})
+
+    def beaver(self) -> None:
+        """Take the double and at once redouble, keeping the cube (option ``beaver``).
+
+        Raises:
+            GameStateError: a beaver is not allowed now.
+        """
+        if not self.can_beaver():
+            raise GameStateError("a beaver is not allowed now (option beaver is off, or no double was offered)")
+        self._record({"t": "beaver"})
+
+    def raccoon(self) -> None:
+        """Answer a beaver with another redouble (option ``raccoon``).
+
+        Raises:
+            GameStateError: a raccoon is not allowed now.
+        """
+        if not self.can_raccoon():
+            raise GameStateError("a raccoon is not allowed now (option raccoon is off, or no beaver was made)")
+        self._record({"t": "raccoon"})
+
+    def resign(self, player: int, level: str) -> None:
+        """Offer to resign the game at ``level`` (see :meth:`resign_levels`); the opponent answers.
+
+        Raises:
+            GameStateError: the game is over, an offer is already open, or the level is unknown.
+        """
+        if self.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
+            raise GameStateError(f"cannot resign now: the game is in phase {self.phase.value}")
+        if level not in self.variant.resign_levels or player not in (0, 1):
+            raise GameStateError(f"unknown resignation {level!r}; levels: {', '.join(self.variant.resign_levels)}")
+        self._record({"t": "resign", "player": player, "level": level})
+
+    def accept_resignation(self) -> None:
+        """Accept the resignation on offer: the game ends.
+
+        Raises:
+            GameStateError: no resignation is on offer.
+        """
+        self._need(Phase.RESIGN)
+        self._record({"t": "accept"})
+
+    def decline_resignation(self) -> None:
+        """Decline the resignation on offer: play goes on where it was.
+
+        Raises:
+            GameStateError: no resignation is on offer.
+        """
+        self._need(Phase.RESIGN)
+        self._record({"t": "decline"})
+
+    def abandon(self, player: int) -> None:
+        """End the game as lost by ``player`` (timeout or leaving): a single game times the cube.
+
+        Raises:
+            GameStateError: the game is already over.
+        """
+        if self.phase is Phase.OVER or player not in (0, 1):
+            raise GameStateError("the game is already over" if self.phase is Phase.OVER else "no such player")
+        self._record({"t": "abandon", "player": player})
+
+    # ----------------------------------------------------------------- records
+
+    def _record(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+        self.history.append(record)
+        if record["t"] == "roll" and self.phase is Phase.MOVE and self.plan().forfeited:
+            self._record({"t": "pass"})
+
+    def _apply(self, record: dict[str, Any]) -> None:
+        kind = record.get("t")
+        handler = getattr(self, f"_apply_{kind}", None)
+        if handler is None:
+            raise GameStateError(f"unknown history record {record!r}")
+        handler(record)
+
+    def _apply_open(self, record: dict[str, Any]) -> None:
+        self._need(Phase.OPENING)
+        a, b = _dice_pair(record["dice"])
+        if a == b:
+            if self.cube_enabled and self.match_length == 0 and self._auto_doubles < self.options.auto_doubles:
+                self._auto_doubles += 1
+                self.cube_value = next_cube_value(self.cube_value, self.options)
+            return
+        first = 0 if a > b else 1
+        rolls_again = self.variant.name == "long" or self.options.opening == "reroll"
+        if rolls_again:
+            self._start_with(first)
+        else:
+            self.first_player = self.roller = self.turn = first
+            self.dice = (max(a, b), min(a, b))
+            self.phase = Phase.MOVE
+
+    def _start_with(self, first: int) -> None:
+        self.first_player = self.roller = self.turn = first
+        self.phase = Phase.ROLL
+
+    def _apply_roll(self, record: dict[str, Any]) -> None:
+        self._need(Phase.ROLL)
+        self.dice = _dice_pair(record["dice"])
+        self.phase = Phase.MOVE
+
+    def _apply_pass(self, record: dict[str, Any]) -> None:
+        self._need(Phase.MOVE)
+        if not self.plan().forfeited:
+            raise IllegalMoveError(f"the roll {self.dice} can be played, it cannot be passed")
+        self._end_turn()
+
+    def _apply_move(self, record: dict[str, Any]) -> None:
+        plan = self.plan()
+        steps = tuple(Step(int(s), int(d), int(die), bool(h)) for s, d, die, h in record["steps"])
+        move = plan.move_for(steps)
+        mover = self.roller
+        self.sides[mover] = move.position.me
+        self.sides[1 - mover] = move.position.opp
+        self.last_move, self.last_mover = move, mover
+        self.moves_played += 1
+        if sum(move.position.me) == 0:
+            self._finished(mover)
+        elif self._last_chance:
+            self._award_bearoff(1 - mover)
+        else:
+            self._end_turn()
+
+    def _finished(self, mover: int) -> None:
+        other = 1 - mover
+        if self._last_chance:
+            self.turns_taken[mover] += 1
+            self._end(GameResult(None, "draw", 1, self.cube_value, 0.5 * self.cube_value, "draw"))
+        elif self.options.last_roll_draw and mover == self.first_player and sum(self.sides[other]) > 0:
+            self._last_chance = True
+            self._end_turn()
+        else:
+            self._award_bearoff(mover)
+
+    def _award_bearoff(self, winner: int) -> None:
+        value = self.variant.game_value(self.position_for(winner), self.options)
+        base = self._jacoby(value.points)
+        kind = value.kind if base == value.points else self.variant.resign_levels[0]
+        self._end(GameResult(winner, kind, base, self.cube_value, base * self.cube_value, "bearoff"))
+
+    def _jacoby(self, points: int) -> int:
+        if self.options.jacoby and self.match_length == 0 and self.cube_owner is None and self.cube_enabled:
+            return 1
+        return points
+
+    def _end_turn(self) -> None:
+        if self._last_chance and self.roller != self.first_player:
+            # the second player's last roll was forfeited
+            self.turns_taken[self.roller] += 1
+            self._award_bearoff(1 - self.roller)
+            return
+        self.turns_taken[self.roller] += 1
+        self.roller = self.turn = 1 - self.roller
+        self.dice = None
+        self.phase = Phase.ROLL
+
+    def _apply_double(self, record: dict[str, Any]) -> None:
+        if not self.can_double():
+            raise GameStateError(self._why_no_double())
+        self._offer = (self.roller, "double")
+        self.phase = Phase.DOUBLED
+        self.turn = 1 - self.roller
+
+    def _cube_after(self, doubles: int) -> int:
+        value = self.cube_value
+        for _ in range(doubles):
+            value = next_cube_value(value, self.options)
+        return value
+
+    def _apply_take(self, record: dict[str, Any]) -> None:
+        self._need(Phase.DOUBLED)
+        assert self._offer is not None
+        doubler, stage = self._offer
+        if stage == "double":
+            self.cube_value = self._cube_after(1)
+            self.cube_owner = 1 - doubler
+        self._offer = None
+        self.phase = Phase.ROLL
+        self.turn = self.roller
+
+    def _apply_drop(self, record: dict[str, Any]) -> None:
+        self._need(Phase.DOUBLED)
+        assert self._offer is not None
+        doubler = self._offer[0]
+        self._offer = None
+        self._end(GameResult(doubler, "drop", 1, self.cube_value, float(self.cube_value), "drop"))
+
+    def _apply_beaver(self, record: dict[str, Any]) -> None:
+        if not self.can_beaver():
+            raise GameStateError("a beaver is not allowed now")
+        assert self._offer is not None
+        doubler = self._offer[0]
+        self.cube_value = self._cube_after(2)
+        self.cube_owner = 1 - doubler
+        if self.options.raccoon:
+            self._offer = (doubler, "beaver")
+            self.turn = doubler
+        else:
+            self._offer = None
+            self.phase = Phase.ROLL
+            self.turn = self.roller
+
+    def _apply_raccoon(self, record: dict[str, Any]) -> None:
+        if not self.can_raccoon():
+            raise GameStateError("a raccoon is not allowed now")
+        assert self._offer is not None
+        self.cube_value = self._cube_after(1)
+        self.cube_owner = self._offer[0]
+        self._offer = None
+        self.phase = Phase.ROLL
+        self.turn = self.roller
+
+    def _apply_resign(self, record: dict[str, Any]) -> None:
+        player, level = int(record["player"]), str(record["level"])
+        if self.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING) or level not in self.variant.resign_levels:
+            raise GameStateError(f"cannot resign {level!r} in phase {self.phase.value}")
+        self._before_resign = (self.phase, self.turn)
+        self.resign_offer = (player, level)
+        self.phase = Phase.RESIGN
+        self.turn = 1 - player
+
+    def _apply_accept(self, record: dict[str, Any]) -> None:
+        self._need(Phase.RESIGN)
+        assert self.resign_offer is not None
+        player, level = self.resign_offer
+        base = self._jacoby(RESIGN_VALUES[level])
+        self._end(GameResult(1 - player, level, base, self.cube_value, float(base * self.cube_value), "resign"))
+
+    def _apply_decline(self, record: dict[str, Any]) -> None:
+        self._need(Phase.RESIGN)
+        assert self._before_resign is not None
+        self.phase, self.turn = self._before_resign
+        self.resign_offer = self._before_resign = None
+
+    def _apply_abandon(self, record: dict[str, Any]) -> None:
+        player = int(record["player"])
+        if self.phase is Phase.OVER:
+            raise GameStateError("the game is already over")
+        level = self.variant.resign_levels[0]
+        self._end(GameResult(1 - player, level, 1, self.cube_value, float(self.cube_value), "abandon"))
+
+    def _end(self, result: GameResult) -> None:
+        self.result = result
+        self.phase = Phase.OVER
+        self.dice = None
+        self.resign_offer = None
+        self._offer = None
+
+    def _need(self, phase: Phase) -> None:
+        if self.phase is not phase:
+            raise GameStateError(f"the game is in phase {self.phase.value}, not {phase.value}")
+
+    def _why_no_double(self) -> str:
+        if not self.cube_enabled:
+            return "the cube is not in play in this game"
+        if self.phase is not Phase.ROLL:
+            return f"a double can be offered only before rolling (phase is {self.phase.value})"
+        if self.moves_played == 0:
+            return "no double before the first move of the game"
+        if self.cube_owner not in (None, self.roller):
+            return "the cube belongs to the opponent"
+        return f"the cube cannot go above {self.options.max_cube}"
+
+    # ----------------------------------------------------------------- serialisation
+
+    def snapshot(self) -> dict[str, Any]:
+        """Return the derived state (checked when a saved game is loaded)."""
+        return {
+            "phase": self.phase.value,
+            "roller": self.roller,
+            "turn": self.turn,
+            "dice": list(self.dice) if self.dice else None,
+            "cube": [self.cube_value, self.cube_owner],
+            "sides": [list(self.sides[0]), list(self.sides[1])],
+            "result": self.result.to_dict() if self.result else None,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the game as a JSON-compatible dict (schema version, settings, history, snapshot)."""
+        return {
+            "schema": SCHEMA_VERSION,
+            "variant": self.variant.name,
+            "options": self.options.to_dict(),
+            "match_length": self.match_length,
+            "score": list(self.score),
+            "crawford": self.crawford,
+            "first_player": self.initial_first_player,
+            "history": [dict(r) for r in self.history],
+            "state": self.snapshot(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None) -> Game:
+        """Return the game saved by :meth:`to_dict`, rebuilt by replaying its history.
+
+        Raises:
+            GameStateError: an unknown schema, a history that cannot be replayed, or a snapshot that disagrees.
+        """
+        if data.get("schema") != SCHEMA_VERSION:
+            raise GameStateError(f"unknown game schema {data.get('schema')!r} (expected {SCHEMA_VERSION})")
+        try:
+            game = cls(
+                data["variant"],
+                options=Options.from_dict(data["options"]),
+                dice=dice,
+                match_length=int(data["match_length"]),
+                score=(data["score"][0], data["score"][1]),
+                crawford=bool(data["crawford"]),
+                first_player=data["first_player"],
+            )
+            for record in data["history"]:
+                game._apply(record)
+                game.history.append(dict(record))
+        except (KeyError, TypeError, IndexError, ValueError) as error:
+            raise GameStateError(f"saved game cannot be replayed: {error}") from error
+        if "state" in data and data["state"] != game.snapshot():
+            raise GameStateError("saved game snapshot disagrees with its replayed history")
+        return game
+
+
+def _dice_pair(values: Any) -> tuple[int, int]:
+    a, b = values
+    if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (a, b)):
+        raise GameStateError(f"dice {values!r} are not two values in 1..6")
+    return int(a), int(b)
+
+
+def replay(data: dict[str, Any]) -> list[Game]:
+    """Return the game after each record of a saved game's history (the first entry is the fresh game).
+
+    Raises:
+        GameStateError: the saved game cannot be replayed.
+    """
+    final = Game.from_dict(data)
+    states: list[Game] = []
+    for count in range(len(final.history) + 1):
+        partial = {**data, "history": final.history[:count]}
+        partial.pop("state", None)
+        states.append(Game.from_dict(partial))
+    return states
