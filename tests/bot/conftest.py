@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 import os
-from urllib.parse import urlsplit, urlunsplit
 from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from redis import Redis

@@ -1,0 +1,70 @@
+"""Settings of the bot, read from the environment and ``.env`` (pydantic-settings). Every one is in .env.example."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Language = Literal["ru", "en"]
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class Settings(BaseSettings):
+    """All configuration of the bot. Field ``foo_bar`` is read from the variable ``FOO_BAR``."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False)
+
+    bot_token: SecretStr
+    """The token from @BotFather (required)."""
+    redis_url: str | None = None
+    """Redis URL (``redis://host:6379/0``); when unset, games are kept in the embedded SQLite file."""
+    embedded_db_path: Path = Path("data/nardy.sqlite3")
+    """The SQLite file of the embedded store (used only when REDIS_URL is unset)."""
+    telegram_api_url: str | None = None
+    """Base URL of a custom Bot API server (e.g. a local ``telegram-bot-api``); unset = Telegram's."""
+    telegram_api_local: bool = False
+    """True when the custom Bot API server runs in ``--local`` mode."""
+    default_language: Language = "ru"
+    """Language for users whose Telegram language is neither Russian nor English."""
+    log_level: LogLevel = "INFO"
+    """Logging level."""
+
+    challenge_ttl: float = Field(default=3600.0, gt=0)
+    """Seconds an open challenge waits for an opponent."""
+    turn_reminder_after: float = Field(default=6 * 3600.0, gt=0)
+    """Seconds of inactivity after which the player to move is reminded."""
+    turn_timeout: float = Field(default=24 * 3600.0, gt=0)
+    """Seconds of inactivity after which the player to move loses the game."""
+    timeout_sweep_interval: float = Field(default=60.0, gt=0)
+    """Seconds between two checks for overdue turns."""
+    bot_move_delay: float = Field(default=1.0, ge=0)
+    """Seconds to wait before the bot plays forced or automatic moves, so players can follow them."""
+    finished_game_ttl: float = Field(default=30 * 24 * 3600.0, gt=0)
+    """Seconds a finished game is kept (for /stats and history)."""
+
+    request_timeout: float = Field(default=30.0, gt=0)
+    """Timeout of one request to the Bot API, in seconds."""
+    polling_timeout: int = Field(default=30, ge=0)
+    """Long-polling timeout of getUpdates, in seconds."""
+    store_timeout: float = Field(default=5.0, gt=0)
+    """Timeout of one storage operation (Redis socket / SQLite lock), in seconds."""
+
+    send_interval_private: float = Field(default=1.0, ge=0)
+    """Minimum seconds between two outgoing messages or edits in one private chat."""
+    send_interval_group: float = Field(default=1.0, ge=0)
+    """Minimum seconds between two outgoing messages or edits in one group chat."""
+    group_messages_per_minute: int = Field(default=20, gt=0)
+    """At most this many outgoing messages or edits per minute in one group chat."""
+    max_text_move_length: int = Field(default=200, gt=0)
+    """Typed moves longer than this many characters are refused without parsing."""
+
+    @field_validator("redis_url", "telegram_api_url", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        """Return None for an empty string, so ``REDIS_URL=`` in .env means "unset"."""
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value

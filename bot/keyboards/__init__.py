@@ -1,0 +1,1 @@
+"""Inline keyboards (plain functions returning ``InlineKeyboardMarkup``) and their callback data classes."""

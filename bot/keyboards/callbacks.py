@@ -1,0 +1,85 @@
+"""Callback data of every inline button (aiogram ``CallbackData``), and a safe parser.
+
+Buttons carry only ids, a state version and a short action, never game state: the whole packed string is at
+most 64 bytes (Telegram's limit), which ``tests/bot/test_callbacks.py`` checks with the longest values.
+Every field is validated on unpacking, so forged or garbled data never reaches a handler as a valid object.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH, CallbackData
+from pydantic import Field, ValidationError
+
+GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{10}$")]
+"""A game or challenge id as made by :func:`bot.storage.ids.new_id`."""
+Version = Annotated[int, Field(ge=1, le=999_999_999)]
+"""A game state version (the store's version number)."""
+Action = Annotated[str, Field(pattern=r"^[A-Za-z0-9_./+>-]{1,20}$")]
+"""A short action or step, e.g. ``13/7``, ``bar/22``, ``undo``, ``confirm``, ``double``, ``resign2``."""
+Word = Annotated[str, Field(pattern=r"^[a-z0-9_]{1,16}$")]
+"""A short lowercase word (menu and settings keys and values)."""
+
+
+class GameCb(CallbackData, prefix="g"):
+    """A press on a game's keyboard: step, undo, confirm, cube and resignation buttons.
+
+    ``version`` is the game version the keyboard was built for; a press whose version differs from the stored
+    one is stale and must be refused with a toast.
+    """
+
+    game_id: GameId
+    version: Version
+    action: Action
+
+
+class ChallengeCb(CallbackData, prefix="c"):
+    """A press on a challenge card: ``join``, ``accept``, ``decline`` or ``cancel``."""
+
+    challenge_id: GameId
+    action: Literal["join", "accept", "decline", "cancel"]
+
+
+class LangCb(CallbackData, prefix="lang"):
+    """A press on the /lang keyboard."""
+
+    code: Literal["ru", "en"]
+
+
+class MenuCb(CallbackData, prefix="m"):
+    """A press on a menu button (e.g. ``new_long``, ``new_short``, ``rules_long``, ``help``)."""
+
+    action: Word
+
+
+class SettingsCb(CallbackData, prefix="s"):
+    """A press on the /settings keyboard of a chat: set ``key`` to ``value``."""
+
+    key: Word
+    value: Word
+
+
+AnyCallback = GameCb | ChallengeCb | LangCb | MenuCb | SettingsCb
+"""Every callback data class of the bot."""
+
+CALLBACK_CLASSES: Final[tuple[type[CallbackData], ...]] = (GameCb, ChallengeCb, LangCb, MenuCb, SettingsCb)
+_BY_PREFIX: Final[dict[str, type[CallbackData]]] = {cls.__prefix__: cls for cls in CALLBACK_CLASSES}
+
+
+def parse_callback(data: str | None) -> AnyCallback | None:
+    """Return the callback object packed in ``data``, or None when it is missing, too long, of an unknown kind,
+    or malformed in any way (wrong number of parts, bad id, version or action). Never raises."""
+    if not data or len(data.encode("utf-8", errors="replace")) > MAX_CALLBACK_LENGTH:
+        return None
+    prefix, sep, _ = data.partition(":")
+    cls = _BY_PREFIX.get(prefix)
+    if cls is None or not sep:
+        return None
+    try:
+        parsed = cls.unpack(data)
+    except (ValueError, TypeError, ValidationError):
+        return None
+    if not isinstance(parsed, AnyCallback):  # pragma: no cover - every class above is in the union
+        return None
+    return parsed
