@@ -333,9 +333,9 @@ def render_board_image(
     """Return the board as an RGB :class:`PIL.Image.Image`; options as for :func:`rendering.render_board`.
 
     Raises:
-        ValueError: an option is out of range (unknown variant, theme or language; a player index other than 0/1;
-            a malformed side; a die outside 1..6 or a used die not in the roll; a cube value below 1; a width outside
-            320..4096; a step point outside 0..25).
+        ValueError: an option is out of range: unknown variant, theme or language; a player index other than
+            0/1; a malformed side or both players on one point; a die outside 1..6 or a used die not in the roll;
+            a cube value below 1; a width outside 320..4096; a step point outside 0..25.
     """
     name = variant_name(variant)
     colours = get_theme(theme)
@@ -357,6 +357,9 @@ def render_board_image(
     board = _Board(colours, geo, bottom)
     board.place(position.me, mover, name)
     board.place(position.opp, 1 - mover, name)
+    for point, owners in board.points.items():
+        if len(set(owners)) > 1:
+            raise ValueError(f"point {point} (viewer's frame) holds checkers of both players")
 
     last_marks = None
     if last_move:

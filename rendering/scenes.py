@@ -149,7 +149,7 @@ def short_bearoff(theme: str, width: int, fmt: ImageFormat) -> bytes:
 def stack15(theme: str, width: int, fmt: ImageFormat) -> bytes:
     """Return all 15 of the mover's checkers on one point (6) and a cube on 4 owned by the mover."""
     me = make_side({6: 15})
-    opp = make_side({19: 15})
+    opp = make_side({1: 15})
     return render_board(
         Position(me, opp),
         "short",

@@ -1,0 +1,133 @@
+"""The public interface: formats, sizes, variants given by name or object, option validation, frame mapping."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import pytest
+from PIL import Image
+
+from nardy.move import Step
+from nardy.position import Position, make_side
+from rendering import render_board, render_board_image, render_dice, theme_names
+from rendering.frames import other_frame, variant_name
+from rendering.layout import layout
+from rendering.scenes import SCENES
+
+SHORT = make_side({24: 2, 13: 5, 8: 3, 6: 5})
+OPENING = Position(SHORT, SHORT)
+
+
+@dataclass(frozen=True)
+class FakeVariant:
+    name: str
+
+
+def test_default_is_a_phone_sized_jpeg_under_200_kb() -> None:
+    data = render_board(OPENING, "short", dice=(3, 1), show_cube=True, names=("Анна", "Boris"))
+    assert data[:3] == b"\xff\xd8\xff"
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "JPEG"
+    assert image.width == 1280
+    assert image.size == (layout(1280).width, layout(1280).height)
+    assert len(data) < 200 * 1024
+
+
+@pytest.mark.parametrize("theme", theme_names())
+@pytest.mark.parametrize("scene", sorted(SCENES))
+def test_every_gallery_scene_is_a_small_jpeg(scene: str, theme: str) -> None:
+    data = SCENES[scene](theme, 1280, "jpeg")
+    assert len(data) < 200 * 1024
+    assert Image.open(io.BytesIO(data)).format == "JPEG"
+
+
+def test_png_on_request_and_other_widths() -> None:
+    data = render_board(OPENING, "short", fmt="png", width=640)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    assert image.size == (640, layout(640).height)
+
+
+def test_variant_object_with_a_name() -> None:
+    by_name = render_board_image(Position(make_side({24: 15}), make_side({24: 15})), "long", width=480)
+    by_object = render_board_image(Position(make_side({24: 15}), make_side({24: 15})), FakeVariant("long"), width=480)
+    assert by_name.tobytes() == by_object.tobytes()
+
+
+def test_engine_variant_objects_are_accepted() -> None:
+    variants = pytest.importorskip("nardy.variants")
+    assert variant_name(variants.get_variant("long")) == "long"
+    assert variant_name(variants.get_variant("short")) == "short"
+
+
+def test_frame_mapping() -> None:
+    assert other_frame(24, "long") == 12
+    assert other_frame(12, "long") == 24
+    assert other_frame(1, "long") == 13
+    assert other_frame(24, "short") == 1
+    for variant in ("short", "long"):
+        assert all(other_frame(other_frame(p, variant), variant) == p for p in range(1, 25))  # type: ignore[arg-type]
+
+
+def test_themes() -> None:
+    assert theme_names()[0] == "classic"
+    assert len(theme_names()) >= 2
+    classic = render_board_image(OPENING, "short", width=480, theme="classic")
+    dark = render_board_image(OPENING, "short", width=480, theme="dark")
+    assert classic.tobytes() != dark.tobytes()
+
+
+def test_render_dice() -> None:
+    data = render_dice(6, 5)
+    assert Image.open(io.BytesIO(data)).format == "JPEG"
+    opening = Image.open(io.BytesIO(render_dice(5, 3, names=("Анна", "Boris"), fmt="png")))
+    assert opening.format == "PNG"
+    with pytest.raises(ValueError):
+        render_dice(0, 3)
+
+
+def test_spectator_sees_the_side_to_move_at_the_bottom() -> None:
+    me = make_side({24: 13, 10: 2})
+    opp = make_side({24: 14, 7: 1})
+    spectator = render_board_image(Position(me, opp), "long", mover=1, width=480)
+    player1 = render_board_image(Position(me, opp), "long", mover=1, viewer=1, width=480)
+    assert spectator.tobytes() == player1.tobytes()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"mover": 2},
+        {"viewer": -1},
+        {"dice": (0, 3)},
+        {"dice": (3, 1), "used_dice": (5,)},
+        {"dice": (3, 1), "used_dice": (3, 3)},
+        {"used_dice": (3,)},
+        {"cube_value": 0},
+        {"cube_owner": 3},
+        {"theme": "neon"},
+        {"width": 100},
+        {"lang": "de"},
+        {"fmt": "gif"},
+        {"quality": 0},
+        {"pending_steps": (Step(30, 3, 1),)},
+    ],
+)
+def test_bad_options_raise_value_error(options: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        render_board(OPENING, "short", **options)  # type: ignore[arg-type]
+
+
+def test_bad_positions_raise_value_error() -> None:
+    with pytest.raises(ValueError):
+        render_board(OPENING, "backgammon-ish")
+    with pytest.raises(ValueError):
+        render_board(Position(SHORT[:24], SHORT), "short")
+    with pytest.raises(ValueError):  # both players on the mover's point 6 (the opponent's 19)
+        render_board(Position(make_side({6: 15}), make_side({19: 15})), "short")
+
+
+def test_names_may_be_long_or_empty() -> None:
+    image = render_board_image(OPENING, "short", names=("Ж" * 200, ""), width=480)
+    assert image.width == 480

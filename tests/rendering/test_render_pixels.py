@@ -1,0 +1,221 @@
+"""Every element appears where the layout says, for both viewers: sample pixel colours of PNG renders.
+
+Coordinates come from :mod:`rendering.layout` (never hard-coded); colours from :mod:`rendering.theme`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+from render_helpers import decode, distance, pixel, share_near
+
+from nardy.move import Step
+from nardy.position import Position, make_side
+from rendering import render_board
+from rendering.background import background
+from rendering.frames import other_frame
+from rendering.layout import VISIBLE_STACK, layout
+from rendering.theme import get_theme
+
+WIDTH = 960
+SHORT = make_side({24: 2, 13: 5, 8: 3, 6: 5})
+LONG = make_side({24: 15})
+TOLERANCE = 14
+
+
+def board(position: Position, variant: str, **options: object) -> Image.Image:
+    options.setdefault("width", WIDTH)
+    return decode(render_board(position, variant, fmt="png", **options))  # type: ignore[arg-type]
+
+
+def assert_checker(image: Image.Image, point: int, player: int, index: int = 0, theme: str = "classic") -> None:
+    geo = layout(image.width)
+    colour = pixel(image, geo.checker_center(point, index))
+    expected = get_theme(theme).checkers[player].body
+    assert distance(colour, expected) <= TOLERANCE, (point, player, colour, expected)
+
+
+def assert_empty(image: Image.Image, point: int, index: int = 0, theme: str = "classic") -> None:
+    geo = layout(image.width)
+    xy = geo.checker_center(point, index)
+    assert pixel(image, xy) == pixel(background(theme, image.width), xy), (point, index)
+
+
+@pytest.mark.parametrize("theme", ["classic", "dark"])
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_short_opening_checkers_for_each_viewer(viewer: int, theme: str) -> None:
+    image = board(Position(SHORT, SHORT), "short", mover=0, viewer=viewer, theme=theme)
+    own, other = viewer, 1 - viewer
+    for point, count in {24: 2, 13: 5, 8: 3, 6: 5}.items():
+        # The viewer's checkers on its own points, the other player's on the mirrored points.
+        assert_checker(image, point, own, 0, theme)
+        assert_checker(image, point, own, count - 1, theme)
+        assert_checker(image, 25 - point, other, count - 1, theme)
+        if count < VISIBLE_STACK:
+            assert_empty(image, point, count, theme)
+    for point in (2, 3, 4, 5, 7, 9, 10, 11, 14, 15, 16, 18, 20, 21, 22, 23):
+        assert_empty(image, point, 0, theme)
+
+
+@pytest.mark.parametrize("viewer", [0, 1, None])
+def test_long_opening_heads_diagonally_opposite(viewer: int | None) -> None:
+    image = board(Position(LONG, LONG), "long", mover=1, viewer=viewer)
+    bottom = 1 if viewer is None else viewer  # a spectator sees the board from the side to move
+    assert_checker(image, 24, bottom, VISIBLE_STACK - 1)
+    assert_checker(image, other_frame(24, "long"), 1 - bottom, VISIBLE_STACK - 1)
+    geo = layout(WIDTH)
+    assert geo.is_top(24) and not geo.is_top(12)
+    assert geo.point_center_x(24) > geo.point_center_x(12)
+    for point in range(1, 24):
+        if point != 12:
+            assert_empty(image, point)
+
+
+def test_long_midgame_points_map_to_the_viewer_frame() -> None:
+    me = make_side({24: 13, 10: 2})
+    opp = make_side({24: 14, 7: 1})
+    for viewer in (0, 1):
+        image = board(Position(me, opp), "long", mover=0, viewer=viewer)
+        if viewer == 0:
+            assert_checker(image, 10, 0)
+            assert_checker(image, other_frame(7, "long"), 1)
+        else:
+            assert_checker(image, other_frame(10, "long"), 0)
+            assert_checker(image, 7, 1)
+
+
+def test_stack_of_fifteen_shows_its_count() -> None:
+    me = make_side({6: 15})
+    opp = make_side({1: 15})
+    image = board(Position(me, opp), "short")
+    geo = layout(WIDTH)
+    top_checker = geo.checker_center(6, VISIBLE_STACK - 1)
+    half = geo.checker // 4
+    box = (top_checker[0] - half, top_checker[1] - half, top_checker[0] + half, top_checker[1] + half)
+    # The count "15" is written on the top checker in the player's text colour.
+    assert share_near(image, box, get_theme("classic").checkers[0].text, 60) > 0.08
+    assert_checker(image, 6, 0, 0)
+
+
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_dice_in_the_movers_half_with_used_dice_dimmed(viewer: int) -> None:
+    theme = get_theme("classic")
+    image = board(Position(SHORT, SHORT), "short", mover=0, viewer=viewer, dice=(6, 1), used_dice=(1,))
+    geo = layout(WIDTH)
+    mover_at_bottom = viewer == 0
+    six, one = geo.dice_centers(2, right=mover_at_bottom)
+    assert distance(pixel(image, six), theme.die_body) <= 8  # a six has no centre pip
+    dimmed_one = pixel(image, one)
+    assert distance(dimmed_one, theme.die_pip) > 60  # the used 1 is faded toward the felt
+    other_half = geo.dice_centers(2, right=not mover_at_bottom)[0]
+    assert pixel(image, other_half) == pixel(background("classic", WIDTH), other_half)
+
+
+def test_unused_die_shows_its_pip() -> None:
+    theme = get_theme("classic")
+    image = board(Position(SHORT, SHORT), "short", dice=(6, 1))
+    _, one = layout(WIDTH).dice_centers(2, right=True)
+    assert distance(pixel(image, one), theme.die_pip) <= 20
+
+
+def test_double_shows_four_dice() -> None:
+    theme = get_theme("classic")
+    image = board(Position(SHORT, SHORT), "short", dice=(4, 4), used_dice=(4,))
+    centres = layout(WIDTH).dice_centers(4, right=True)
+    colours = [pixel(image, c) for c in centres]  # a four has no centre pip: body colour, or faded if used
+    assert distance(colours[0], theme.die_body) > 30
+    for colour in colours[1:]:
+        assert distance(colour, theme.die_body) <= 8
+
+
+@pytest.mark.parametrize("viewer", [0, 1])
+@pytest.mark.parametrize("owner", [None, 0, 1])
+def test_cube_position(viewer: int, owner: int | None) -> None:
+    theme = get_theme("classic")
+    image = board(Position(SHORT, SHORT), "short", viewer=viewer, show_cube=True, cube_value=2, cube_owner=owner)
+    geo = layout(WIDTH)
+    owner_top = None if owner is None else owner != viewer
+    x, y = geo.cube_center(owner_top)
+    probe = (x, y + geo.cube // 2 - geo.cube // 8)  # below the figure, inside the cube
+    assert distance(pixel(image, probe), theme.cube_body) <= 10
+    for other in (None, True, False):
+        if other != owner_top:
+            ox, oy = geo.cube_center(other)
+            assert pixel(image, (ox, oy + geo.cube // 2 - geo.cube // 8)) != pixel(image, probe)
+
+
+def test_no_cube_unless_shown() -> None:
+    image = board(Position(SHORT, SHORT), "short")
+    xy = layout(WIDTH).cube_center(None)
+    assert pixel(image, xy) == pixel(background("classic", WIDTH), xy)
+
+
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_bar_and_borne_off(viewer: int) -> None:
+    theme = get_theme("classic")
+    me = make_side({25: 2, 6: 5})  # 8 borne off
+    opp = make_side({25: 1, 6: 10})  # 4 borne off
+    image = board(Position(me, opp), "short", mover=0, viewer=viewer)
+    geo = layout(WIDTH)
+    mover_top = viewer != 0
+    for index in (0, 1):
+        colour = pixel(image, geo.bar_checker_center(mover_top, index))
+        assert distance(colour, theme.checkers[0].body) <= TOLERANCE
+    colour = pixel(image, geo.bar_checker_center(not mover_top, 0))
+    assert distance(colour, theme.checkers[1].body) <= TOLERANCE
+    assert pixel(image, geo.bar_checker_center(not mover_top, 1)) == pixel(
+        background("classic", WIDTH), geo.bar_checker_center(not mover_top, 1)
+    )
+    for top, player, count in ((mover_top, 0, 8), (not mover_top, 1, 4)):
+        left, upper, right, lower = geo.slab_box(top, count - 1)
+        assert (
+            distance(pixel(image, ((left + right) // 2, (upper + lower) // 2 + 1)), theme.checkers[player].body) <= 40
+        )
+        left, upper, right, lower = geo.slab_box(top, count)
+        middle = ((left + right) // 2, (upper + lower) // 2)
+        assert distance(pixel(image, middle), theme.tray) <= 30
+
+
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_highlights_mark_the_turn_and_the_hit(viewer: int) -> None:
+    theme = get_theme("classic")
+    me = make_side({24: 2, 13: 4, 8: 3, 7: 1, 6: 5})
+    opp = make_side({25: 1, 24: 2, 13: 5, 8: 2, 6: 3, 5: 2})
+    plain = board(Position(me, opp), "short", viewer=viewer)
+    image = board(
+        Position(me, opp),
+        "short",
+        viewer=viewer,
+        last_move=(Step(8, 5, 3), Step(6, 5, 1)),
+        last_move_player=1,
+        pending_steps=(Step(13, 7, 6, hit=True),),
+    )
+    geo = layout(WIDTH)
+
+    def to_view(point: int, player: int) -> int:
+        return point if player == viewer else 25 - point
+
+    def badge_box(point: int) -> tuple[int, int, int, int]:
+        x, y = geo.number_center(point)
+        half = geo.frame_v // 3
+        return (x - half, y - half, x + half, y + half)
+
+    for point in (13, 7):
+        assert share_near(image, badge_box(to_view(point, 0)), theme.pending) > 0.3
+    for point in (8, 6, 5):
+        assert share_near(image, badge_box(to_view(point, 1)), theme.last_move) > 0.3
+    assert share_near(plain, badge_box(to_view(13, 0)), theme.pending) < 0.05
+
+    def checker_box(centre: tuple[int, int]) -> tuple[int, int, int, int]:
+        half = geo.checker // 2
+        return (centre[0] - half, centre[1] - half, centre[0] + half, centre[1] + half)
+
+    hitter = geo.checker_center(to_view(7, 0), 0)
+    victim = geo.bar_checker_center(viewer == 0, 0)  # player 1's bar checker
+    assert share_near(image, checker_box(hitter), theme.hit) > 0.1
+    assert share_near(image, checker_box(victim), theme.hit) > 0.1
+    assert share_near(plain, checker_box(hitter), theme.hit) < 0.01
+    arrived = geo.checker_center(to_view(5, 1), 1)
+    assert share_near(image, checker_box(arrived), theme.last_move) > 0.1
+    ghost = geo.checker_center(to_view(13, 0), 4)  # where the checker that left 13 stood
+    assert share_near(image, checker_box(ghost), theme.pending, 60) > 0.05
