@@ -1,0 +1,201 @@
+"""The command line: ``moves`` (JSON lines), ``show`` (a text board) and ``play`` (a terminal game)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from nardy.dice import SeededDice, SystemDice, dice_name
+from nardy.errors import NardyError
+from nardy.game import Game, Phase
+from nardy.ids import position_from_any_id, position_from_id
+from nardy.move import Move
+from nardy.movegen import legal_moves
+from nardy.options import Options
+from nardy.position import CHECKERS, Position
+from nardy.textboard import draw_position
+from nardy.variants import get_variant
+
+
+class RequestError(ValueError):
+    """A ``moves`` request that cannot be answered."""
+
+
+def _side(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != 25:
+        raise RequestError(f"{name} must be a list of 25 integers")
+    if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= CHECKERS for c in value):
+        raise RequestError(f"{name} must hold integers 0..15")
+    return tuple(value)
+
+
+def answer_request(request: Any) -> dict[str, Any]:
+    """Return the answer to one ``moves`` request (see the README); a bad request gives ``{"error": ...}``."""
+    try:
+        if not isinstance(request, dict):
+            raise RequestError("a request must be a JSON object")
+        variant = get_variant(str(request.get("variant", "")))
+        if "position_id" in request:
+            if variant.name != "short":
+                raise RequestError("position_id is accepted for short nardy only")
+            position = position_from_id(str(request["position_id"]))
+        else:
+            position = Position(_side(request.get("me"), "me"), _side(request.get("opp"), "opp"))
+        variant.validate(position)
+        dice = request.get("dice")
+        if not isinstance(dice, list) or len(dice) != 2:
+            raise RequestError("dice must be a list of two integers 1..6")
+        options = Options.from_dict(request.get("options"))
+        first_turn = request.get("first_turn", False)
+        if not isinstance(first_turn, bool):
+            raise RequestError("first_turn must be true or false")
+        moves = sorted(legal_moves(variant, position, dice, first_turn=first_turn, options=options), key=str)
+    except (NardyError, RequestError) as error:
+        return {"error": str(error)}
+    return {
+        "count": len(moves),
+        "moves": [{"move": m.notation, "me": list(m.position.me), "opp": list(m.position.opp)} for m in moves],
+    }
+
+
+def run_moves(lines: Iterable[str], out: TextIO) -> int:
+    """Answer each JSON line of ``lines`` with one JSON line on ``out``; return the number of errors."""
+    errors = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            answer: dict[str, Any] = {"error": f"not JSON: {error.msg} at column {error.colno}"}
+        else:
+            answer = answer_request(request)
+        errors += "error" in answer
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.flush()
+    return errors
+
+
+def show(text: str, variant_name: str | None) -> str:
+    """Return the text board of a position given as an id or as JSON ``{"variant", "me", "opp"}``.
+
+    Raises:
+        NardyError, RequestError: the position cannot be read.
+    """
+    text = text.strip()
+    if text.startswith("{"):
+        data = json.loads(text)
+        variant = get_variant(str(data.get("variant", variant_name or "short")))
+        position = Position(_side(data.get("me"), "me"), _side(data.get("opp"), "opp"))
+    else:
+        name, position = position_from_any_id(text)
+        variant = get_variant(variant_name or name)
+    variant.validate(position)
+    return draw_position(position, variant)
+
+
+def simple_mover(game: Game) -> Move:
+    """Return a plausible move for the computer in ``play``: hit, make points, avoid blots, race."""
+    variant = game.variant
+
+    def score(move: Move) -> float:
+        me = move.position.me
+        blots = sum(1 for i in range(24) if me[i] == 1)
+        made = sum(1 for i in range(24) if me[i] >= 2)
+        race = 0.05 * move.position.pips()[0]
+        return (3 * move.hits if variant.has_bar else 0) + made - 1.5 * blots - race
+
+    return max(game.legal_moves(), key=score)
+
+
+def play(
+    variant_name: str,
+    computer: int | None,
+    seed: int | None,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> Game:
+    """Play a terminal game; ``computer`` is the player index the built-in mover plays (None: two humans).
+
+    Returns the finished (or abandoned) game.
+    """
+    game = Game(variant_name, dice=SeededDice(seed) if seed is not None else SystemDice())
+    names = ["Player 1 (X at start)", "Player 2"]
+    if computer is not None:
+        names[computer] = "Computer"
+    write(f"{game.variant.titles['en']} — type moves like '13/7 8/7', 'moves' to list, 'quit' to stop")
+    while game.phase is not Phase.OVER:
+        if game.phase in (Phase.OPENING, Phase.ROLL):
+            before = len(game.history)
+            game.roll()
+            for record in game.history[before:]:
+                if record["t"] == "open":
+                    a, b = record["dice"]
+                    write(f"Opening roll: {names[0]} {a}, {names[1]} {b}")
+                if record["t"] == "pass":
+                    write(f"{names[1 - game.roller]} cannot move and passes.")
+            continue
+        if game.phase is not Phase.MOVE or game.dice is None:
+            break
+        player = game.roller
+        name = dice_name(*game.dice) or ""
+        write("\n" + draw_position(game.position, game.variant, dice=game.dice))
+        write(f"{names[player]} to move, dice {game.dice[0]}-{game.dice[1]} {name}".rstrip())
+        if player == computer:
+            move = simple_mover(game)
+            game.play(move)
+            write(f"Computer plays {move.notation}")
+            continue
+        text = read("move> ").strip()
+        if text in ("quit", "exit", "q"):
+            game.abandon(player)
+            break
+        if text in ("moves", "?", "help"):
+            write("Legal: " + ", ".join(sorted(m.notation for m in game.legal_moves())))
+            continue
+        try:
+            played = game.play(text)
+            write(f"{names[player]} plays {played.notation}")
+        except NardyError as error:
+            write(f"Not played: {error}")
+    if game.result:
+        winner = "nobody (draw)" if game.result.winner is None else names[game.result.winner]
+        write(f"Game over: {winner} wins {game.result.kind}, {game.result.points:g} point(s)")
+    return game
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m nardy", description="The nardy rules engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("moves", help="answer JSON-line move requests from stdin")
+    show_parser = sub.add_parser("show", help="draw a position given as an id or JSON")
+    show_parser.add_argument("position", help="gnubg Position ID, L1 id, or JSON {variant, me, opp}")
+    show_parser.add_argument("--variant", choices=["short", "long"])
+    play_parser = sub.add_parser("play", help="play a game in the terminal")
+    play_parser.add_argument("variant", nargs="?", default="short", help="short or long (any alias)")
+    play_parser.add_argument("--computer", type=int, choices=[1, 2], help="the player the computer plays")
+    play_parser.add_argument("--seed", type=int, help="seed the dice")
+    args = parser.parse_args(argv)
+    if args.command == "moves":
+        run_moves(sys.stdin, sys.stdout)
+        return 0
+    if args.command == "show":
+        try:
+            print(show(args.position, args.variant))
+        except (NardyError, RequestError, json.JSONDecodeError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        return 0
+    try:
+        get_variant(args.variant)
+        play(args.variant, None if args.computer is None else args.computer - 1, args.seed)
+    except NardyError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (EOFError, KeyboardInterrupt):
+        print()
+    return 0

@@ -1,0 +1,70 @@
+"""The command line: moves (JSON lines), show, play."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from nardy.cli import main, play, run_moves, show
+
+OPENING = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+HEAD = [0] * 23 + [15, 0]
+
+
+def _answers(*requests: object) -> list[dict[str, object]]:
+    lines = [r if isinstance(r, str) else json.dumps(r) for r in requests]
+    out = io.StringIO()
+    run_moves(lines, out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_moves_answers_each_line_in_order_and_survives_bad_requests() -> None:
+    answers = _answers(
+        {"variant": "short", "me": OPENING, "opp": OPENING, "dice": [3, 1]},
+        "not json",
+        {"variant": "long", "me": HEAD, "opp": HEAD, "dice": [6, 6], "first_turn": True},
+        {"variant": "short", "position_id": "4HPwATDgc/ABMA", "dice": [6, 5]},
+        {"variant": "chess", "me": OPENING, "opp": OPENING, "dice": [1, 2]},
+        {"variant": "short", "me": OPENING, "opp": OPENING, "dice": [0, 7]},
+        {"variant": "short", "me": OPENING, "opp": OPENING, "dice": [3, 1], "options": {"nope": 1}},
+    )
+    assert answers[0]["count"] == 16
+    assert any(m["move"] == "8/5 6/5" for m in answers[0]["moves"])  # type: ignore[union-attr]
+    assert "error" in answers[1]
+    assert answers[2] == {
+        "count": 1,
+        "moves": [{"move": "24/18(2)", "me": [0] * 17 + [2] + [0] * 5 + [13, 0], "opp": HEAD}],
+    }
+    assert answers[3]["count"] == 7  # GNU Backgammon lists 7 plays of an opening 6-5
+    assert all("error" in a for a in answers[4:])
+
+
+def test_forfeit_gives_zero_moves() -> None:
+    me = [0] * 24 + [2]
+    me[12] = 13
+    closed = [2, 2, 2, 2, 2, 2, 0, 3] + [0] * 17
+    (answer,) = _answers({"variant": "short", "me": me, "opp": closed, "dice": [6, 5]})
+    assert answer == {"count": 0, "moves": []}
+
+
+def test_show_draws_points_and_checkers() -> None:
+    text = show("4HPwATDgc/ABMA", None)
+    assert "24" in text and "X5" in text and "O5" in text and "pips 167" in text
+    assert "X15" in show(json.dumps({"variant": "long", "me": HEAD, "opp": HEAD}), None)
+    assert main(["show", "not-an-id"]) == 2
+
+
+def test_play_lists_moves_plays_a_typed_move_and_quits() -> None:
+    lines: list[str] = []
+    typed = iter(["moves", "8/5 6/5", "24/23 24/20", "quit"])
+    game = play("short", computer=None, seed=11, read=lambda _: next(typed), write=lines.append)
+    assert any(line.startswith("Legal: ") for line in lines)
+    assert game.result is not None and game.result.reason == "abandon"
+    assert any("Game over" in line for line in lines)
+
+
+def test_play_against_the_computer() -> None:
+    lines: list[str] = []
+    game = play("long", computer=0, seed=7, read=lambda _: "quit", write=lines.append)
+    assert game.result is not None
+    assert any("Computer plays" in line for line in lines) or game.roller == 1
