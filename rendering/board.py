@@ -193,7 +193,7 @@ class _Board:
             for index in range(min(count, 15)):
                 left, upper, _, _ = geo.slab_box(top, index)
                 self.canvas.paste(slab, (left, upper), slab)
-            label = sprites.text(str(count), int(geo.checker * 0.34), self.theme.number, bold=True)
+            label = sprites.text(str(count), int(geo.checker * 0.34), self.theme.tray_text, bold=True)
             sprites.paste_center(self.canvas, label, geo.tray_label_center(top))
 
     def marks(self, marks: _Marks, colour: RGB) -> None:

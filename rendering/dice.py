@@ -61,7 +61,7 @@ def render_dice_image(
         if names:
             text_size = max(10, height // 11)
             shown = fit_text(names[index] or "—", text_size, int(width * 0.42), bold=True)
-            label = sprites.text(shown, text_size, colours.number, bold=True)
+            label = sprites.text(shown, text_size, colours.felt_text, bold=True)
             sprites.paste_center(canvas, label, (x, centre_y + size // 2 + int(height * 0.16)))
     return canvas
 

@@ -203,7 +203,7 @@ def layout(width: int) -> Layout:
     bar_x = left_half_x + 6 * point_width
     right_half_x = bar_x + bar_width
     tray_left = right_half_x + 6 * point_width + between
-    slab_height = max(3, int(checker * 0.2))
+    slab_height = max(3, int(checker * 0.21))
     tray_height = 15 * slab_height + 2 * max(2, tray_width // 10) + int(checker * 0.62)
     return Layout(
         width=width,

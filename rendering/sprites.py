@@ -116,12 +116,14 @@ def slab(theme_name: str, player: int, width: int, height: int) -> Image.Image:
     s = SUPERSAMPLE
     big = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
-    inset = max(1, height * s // 10)
+    inset = max(1, height * s // 14)
+    dark_body = sum(colours.body) < 382
+    outline = _mix(colours.body, (255, 255, 255), 0.35) if dark_body else _mix(colours.rim, (0, 0, 0), 0.3)
     draw.rounded_rectangle(
         (0, inset, width * s - 1, height * s - 1 - inset),
         radius=height * s // 3,
         fill=colours.body,
-        outline=_mix(colours.rim, (0, 0, 0), 0.3),
+        outline=outline,
         width=max(1, s),
     )
     shine_y = height * s // 3

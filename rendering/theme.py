@@ -34,6 +34,8 @@ class Theme:
     point_b: RGB
     bar: RGB
     tray: RGB
+    tray_text: RGB
+    felt_text: RGB
     number: RGB
     strip: RGB
     strip_active: RGB
@@ -60,7 +62,9 @@ CLASSIC = Theme(
     point_a=(150, 40, 32),
     point_b=(46, 74, 56),
     bar=(110, 66, 35),
-    tray=(96, 58, 30),
+    tray=(176, 146, 100),
+    tray_text=(62, 36, 18),
+    felt_text=(74, 44, 22),
     number=(246, 226, 190),
     strip=(52, 34, 22),
     strip_active=(92, 58, 30),
@@ -90,7 +94,9 @@ DARK = Theme(
     point_a=(0, 150, 170),
     point_b=(150, 158, 172),
     bar=(34, 38, 48),
-    tray=(24, 27, 34),
+    tray=(70, 80, 98),
+    tray_text=(245, 247, 252),
+    felt_text=(235, 240, 248),
     number=(220, 226, 236),
     strip=(14, 16, 22),
     strip_active=(40, 48, 66),
