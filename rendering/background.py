@@ -90,7 +90,7 @@ def _draw_points(canvas: Image.Image, theme: Theme, geo: Layout) -> None:
 
 def _draw_numbers(canvas: Image.Image, theme: Theme, geo: Layout) -> None:
     draw = ImageDraw.Draw(canvas)
-    face = font(int(geo.frame_v * 0.62), bold=True)
+    face = font(int(geo.frame_v * 0.64), bold=True)
     for point in range(1, 25):
         draw.text(geo.number_center(point), str(point), font=face, fill=theme.number, anchor="mm")
 

@@ -192,8 +192,8 @@ def layout(width: int) -> Layout:
     tray_width = int(point_width * 1.15)
     used = 12 * point_width + bar_width + between + tray_width
     frame_left = (width - used) // 2
-    strip_height = int(point_width * 0.85)
-    frame_v = int(point_width * 0.5)
+    strip_height = int(point_width * 0.95)
+    frame_v = int(point_width * 0.56)
     inner_height = int(checker * 11.3)
     height = 2 * strip_height + 2 * frame_v + inner_height
     board_box = (0, strip_height, width, height - strip_height)

@@ -246,7 +246,13 @@ def ring(colour: RGB, size: int, *, ghost: bool = False) -> Image.Image:
             (o + width * 2, o + width * 2, o + size * s - width * 2, o + size * s - width * 2), fill=(*colour, 70)
         )
     else:
-        draw.ellipse(box, outline=(*colour, 255), width=width)
+        # A dark contour on both sides keeps the ring visible on light and dark checkers alike.
+        draw.ellipse(box, outline=(20, 16, 12, 190), width=width + 2 * s)
+        draw.ellipse(
+            (box[0] + s, box[1] + s, box[2] - s, box[3] - s),
+            outline=(*colour, 255),
+            width=width,
+        )
     return _downsample(big, (size + 2 * pad, size + 2 * pad))
 
 

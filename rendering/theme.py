@@ -113,7 +113,7 @@ DARK = Theme(
     cube_text=(10, 12, 16),
     last_move=(255, 210, 0),
     pending=(80, 200, 255),
-    hit=(255, 40, 90),
+    hit=(255, 70, 170),
 )
 
 THEMES: dict[str, Theme] = {theme.name: theme for theme in (CLASSIC, DARK)}
