@@ -15,6 +15,16 @@ from typing import Any
 
 from nardy.dice import DiceSource, SystemDice
 from nardy.errors import GameStateError, IllegalMoveError
+from nardy.ids import (
+    GAME_DROPPED,
+    GAME_NONE,
+    GAME_OVER,
+    GAME_PLAYING,
+    GAME_RESIGNED,
+    MatchState,
+    match_id,
+    variant_position_id,
+)
 from nardy.matching import match_move
 from nardy.move import Move, Step
 from nardy.movegen import TurnPlan, turn_plan
@@ -215,19 +225,45 @@ class Game:
         """Return the resignation levels of the variant, smallest first."""
         return self.variant.resign_levels
 
-    def to_match_state_fields(self) -> dict[str, Any]:
-        """Return the fields a GNU Backgammon Match ID needs (short nardy interchange)."""
-        return {
-            "cube_value": self.cube_value,
-            "cube_owner": self.cube_owner,
-            "player_on_roll": self.roller,
-            "crawford": self.crawford,
-            "turn": self.turn,
-            "double_offered": self.phase is Phase.DOUBLED,
-            "dice": self.dice or (0, 0),
-            "match_length": self.match_length,
-            "score": self.score,
-        }
+    def match_state(self) -> MatchState:
+        """Return the game's cube and match state as GNU Backgammon's Match ID carries it.
+
+        Raises:
+            NardyError: the state cannot be expressed (an arithmetic cube value, a draw's half point).
+        """
+        if self.phase is Phase.OVER:
+            reason = self.result.reason if self.result else ""
+            state = {"drop": GAME_DROPPED, "resign": GAME_RESIGNED}.get(reason, GAME_OVER)
+        else:
+            state = GAME_NONE if self.phase is Phase.OPENING else GAME_PLAYING
+        resignation = 0
+        if self.resign_offer is not None:
+            resignation = RESIGN_VALUES[self.resign_offer[1]]
+        return MatchState(
+            cube_value=self.cube_value,
+            cube_owner=self.cube_owner,
+            player_on_roll=self.roller,
+            crawford=self.crawford,
+            game_state=state,
+            turn=self.turn,
+            double_offered=self.phase is Phase.DOUBLED,
+            resignation=resignation,
+            dice=self.dice or (0, 0),
+            match_length=self.match_length,
+            score=(int(self.score[0]), int(self.score[1])),
+        )
+
+    def match_id(self) -> str:
+        """Return the GNU Backgammon Match ID of the game's state.
+
+        Raises:
+            NardyError: the state cannot be expressed in a Match ID.
+        """
+        return match_id(self.match_state())
+
+    def position_id(self) -> str:
+        """Return the id of the position in the roller's frame (gnubg Position ID for short, ``L1`` for long)."""
+        return variant_position_id(self.variant.name, self.position)
 
     # ----------------------------------------------------------------- actions
 

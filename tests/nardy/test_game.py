@@ -294,3 +294,14 @@ def test_games_in_progress_round_trip_and_replay(seed: int, variant: str, stop: 
         for side in state.sides:
             assert sum(side) <= 15
         state.variant.validate(Position(state.sides[0], state.sides[1]))
+
+
+def test_gnubg_match_id_and_position_id_of_a_game() -> None:
+    from nardy.ids import match_state_from_id
+
+    game = Game("short", match_length=7, score=(2, 4), dice=FixedDice([5, 2]))
+    game.roll()
+    assert game.position_id() == "4HPwATDgc/ABMA"
+    state = match_state_from_id(game.match_id())
+    assert (state.match_length, state.score, state.dice, state.player_on_roll) == (7, (2, 4), (5, 2), 0)
+    assert state.cube_owner is None and state.cube_value == 1
