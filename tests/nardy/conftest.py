@@ -98,10 +98,33 @@ def pip_drop(step: Step) -> int:
     return step.die
 
 
-def _choose(moves: list[Move], rng: random.Random, greed: float) -> Move:
+# the mover's points along the long-nardy opponent's path, the opponent's point 1 first
+_LONG_OPP_PATH = tuple(q + 12 if q <= 12 else q - 12 for q in range(1, 25))
+
+
+def long_block_length(side: tuple[int, ...]) -> int:
+    """Return the longest run of points ``side`` holds along the long-nardy opponent's path."""
+    best = run = 0
+    for point in _LONG_OPP_PATH:
+        run = run + 1 if side[point - 1] else 0
+        best = max(best, run)
+    return best
+
+
+def _runner(move: Move) -> int:
+    return -move.position.pips()[0] + 3 * move.hits
+
+
+def _blocker(move: Move) -> int:
+    side = move.position.me
+    return 4 * long_block_length(side) + sum(1 for c in side[:24] if c)
+
+
+def _choose(moves: list[Move], rng: random.Random, greed: float, blocker: bool) -> Move:
     if rng.random() < greed:
-        best = min(m.position.pips()[0] - 3 * m.hits for m in moves)
-        return rng.choice([m for m in moves if m.position.pips()[0] - 3 * m.hits == best])
+        score = _blocker if blocker else _runner
+        best = max(map(score, moves))
+        return rng.choice([m for m in moves if score(m) == best])
     return rng.choice(moves)
 
 
@@ -111,6 +134,8 @@ def play_game(
     """Return the plies of one seeded random self-play game (it stops when a side has borne off all 15)."""
     rng = random.Random(f"{variant.name}-{seed}")
     greed = rng.choice((0.0, 0.0, 0.5, 0.9))
+    # long nardy: half of the games build blocks (primes) greedily, so that the block rule is often in play
+    blocker = variant.name == "long" and seed % 2 == 1
     position = variant.initial_position()
     turns: list[Turn] = []
     for ply in range(max_plies):
@@ -118,7 +143,7 @@ def play_game(
         turn = Turn(variant, position, dice, variant.name == "long" and ply < 2, options, ply)
         turns.append(turn)
         moves = turn.moves()
-        after = _choose(moves, rng, greed).position if moves else position
+        after = _choose(moves, rng, greed, blocker).position if moves else position
         if sum(after.me) == 0:
             break
         position = after.swapped()

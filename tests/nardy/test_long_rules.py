@@ -7,6 +7,8 @@ set of results. It is slow but easy to check by eye; the engine must give exactl
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import LONG, LONG_OPTIONS, Turn, game_turns, notations, pos
 
@@ -63,7 +65,7 @@ def ref_step(me: list[int], opp: tuple[int, ...], src: int, die: int, per_move: 
     return new
 
 
-def ref_turns(position: Position, dice: tuple[int, int], head_limit: int, per_move: bool) -> dict[int, set]:
+def ref_turns(position: Position, dice: tuple[int, int], head_limit: int, block: str) -> dict[int, set]:
     """Return ``{dice used: {(first die, end side)}}`` over every way to play ``dice`` step by step."""
     opp = position.opp
     pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
@@ -77,7 +79,7 @@ def ref_turns(position: Position, dice: tuple[int, int], head_limit: int, per_mo
             for src in range(1, 25):
                 if src == 24 and head_left == 0:
                     continue
-                new = ref_step(me, opp, src, die, per_move)
+                new = ref_step(me, opp, src, die, block == "per_move")
                 if new is not None:
                     walk(new, rest, used + 1, first or die, head_left - (src == 24))
 
@@ -85,12 +87,15 @@ def ref_turns(position: Position, dice: tuple[int, int], head_limit: int, per_mo
     return out
 
 
-def ref_ends(position: Position, dice: tuple[int, int], head_limit: int, per_move: bool) -> tuple[int, set[Position]]:
-    """Return the number of dice the turn uses and its legal end positions, must-play rules applied."""
-    found = ref_turns(position, dice, head_limit, per_move)
+def ref_ends(position: Position, dice: tuple[int, int], head_limit: int, block: str) -> tuple[int, set[Position]]:
+    """Return the number of dice the turn uses and its legal end positions, must-play rules applied.
+
+    ``block`` is when the block rule is checked: ``per_move``, ``end_of_turn`` or ``never`` (to measure the corpus).
+    """
+    found = ref_turns(position, dice, head_limit, block)
 
     def ok(side: tuple[int, ...]) -> bool:
-        return per_move or not unsupported_block(list(side), position.opp)
+        return block != "end_of_turn" or not unsupported_block(list(side), position.opp)
 
     def result(used: int, sides: set) -> tuple[int, set[Position]]:
         return used, {Position(side, position.opp) for side in sides}
@@ -111,19 +116,61 @@ def ref_ends(position: Position, dice: tuple[int, int], head_limit: int, per_mov
     return 0, set()
 
 
-def ref_legal(position: Position, dice: tuple[int, int], first_turn: bool, options: Options) -> set[Position]:
+def ref_legal(
+    position: Position, dice: tuple[int, int], first_turn: bool, options: Options, block: str | None = None
+) -> set[Position]:
     """Return the set of positions the reference allows after ``dice`` (empty: the roll is forfeited)."""
-    per_move = options.block_check == "per_move"
+    when = block or options.block_check
     full = 4 if dice[0] == dice[1] else 2
     if not first_turn or options.head_exception == "none":
-        return ref_ends(position, dice, 1, per_move)[1]
+        return ref_ends(position, dice, 1, when)[1]
     if options.head_exception == "classic":
         two = dice[0] == dice[1] and dice[0] in (3, 4, 6)
-        return ref_ends(position, dice, 2 if two else 1, per_move)[1]
-    used, ends = ref_ends(position, dice, 1, per_move)
+        return ref_ends(position, dice, 2 if two else 1, when)[1]
+    used, ends = ref_ends(position, dice, 1, when)
     if used == full:
         return ends
-    return ref_ends(position, dice, 2, per_move)[1]
+    return ref_ends(position, dice, 2, when)[1]
+
+
+def _spread(rng: random.Random, points: list[int], checkers: int) -> dict[int, int]:
+    counts = dict.fromkeys(points, 1)
+    for _ in range(checkers - len(points)):
+        point = rng.choice(points)
+        counts[point] += 1
+    return counts
+
+
+def crafted_positions(count: int, seed: int) -> list[Turn]:
+    """Return made-up long-nardy positions full of near-blocks (runs of 4..7 points along the opponent's path),
+    sometimes with the mover bearing off; each is valid and holds no unsupported block yet."""
+    rng = random.Random(seed)
+    out: list[Turn] = []
+    while len(out) < count:
+        if rng.random() < 0.2:  # bearing off, the opponent anywhere
+            me_points = rng.sample(range(1, 7), rng.randint(1, 6))
+            me_checkers = rng.randint(len(me_points), 15)
+        else:
+            start, length = rng.randrange(24), rng.randint(3, 7)
+            run = {_PATH[(start + i) % 24] for i in range(length)}
+            extra = set(rng.sample(range(1, 25), rng.randint(0, 3)))
+            me_points = sorted(run | extra | ({24} if rng.random() < 0.4 else set()))
+            me_checkers = 15
+        if me_checkers < len(me_points):
+            continue
+        me = _spread(rng, me_points, me_checkers)
+        free = [q for q in range(1, 25) if _mover_point(q) not in me]
+        opp_points = rng.sample(free, min(len(free), rng.randint(1, 6)))
+        opp_checkers = rng.choice((15, 15, 15, 14, 12))
+        opp = _spread(rng, opp_points, opp_checkers)
+        position = pos(me, opp)
+        LONG.validate(position)
+        if unsupported_block(list(position.me), position.opp) or unsupported_block(list(position.opp), position.me):
+            continue
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        options = rng.choice((*LONG_OPTIONS, Options(block_check="end_of_turn")))
+        out.append(Turn(LONG, position, dice, rng.random() < 0.2, options, -1))
+    return out
 
 
 def _corpus() -> list[Turn]:
@@ -131,7 +178,7 @@ def _corpus() -> list[Turn]:
     # every first turn again with every roll, under every option set
     firsts = [t for t in turns if t.first_turn]
     extra = [t.with_dice((a, b)) for t in firsts for a in range(1, 7) for b in range(a, 7)]
-    return turns + extra
+    return turns + extra + crafted_positions(3000, 7)
 
 
 CORPUS = _corpus()
@@ -144,6 +191,17 @@ def test_corpus_is_varied() -> None:
     assert len(bearing) > 100
     assert sum(t.dice[0] == t.dice[1] for t in CORPUS) > 300
     assert {t.options for t in CORPUS} == set(LONG_OPTIONS)
+
+
+def test_corpus_exercises_the_block_rule() -> None:
+    """Enough turns of the corpus change when the block rule is dropped, or checked only at the end of the turn."""
+    sample = CORPUS[::3]
+    changed = sum(
+        ref_legal(t.position, t.dice, t.first_turn, t.options, "never")
+        != ref_legal(t.position, t.dice, t.first_turn, t.options)
+        for t in sample
+    )
+    assert changed > 20
 
 
 @pytest.mark.parametrize("chunk", range(8))
