@@ -20,13 +20,13 @@ beyond caches of fonts, sprites and board backgrounds.
     - ``last_move`` (steps of the last turn, in the frame of ``last_move_player``, default the opponent of the
       mover) and ``pending_steps`` (steps already played in the turn being built, in the mover's frame): each
       touched point's number gets a coloured badge, a dashed ghost shows where a checker left, a ring marks where
-      it arrived; a hit is ringed in red, on the point and on the bar.
+      it arrived; a hit is ringed in the hit colour (red or pink), on the point and on the bar.
     - ``names`` (player 0, player 1), ``match_score`` (player 0, player 1) and ``match_length``: the strip above the
       board belongs to the top player, the one below to the bottom player; each shows the colour, the name
       (shortened with an ellipsis if too long), the pip count and the match score; the side to move is lit.
     - ``theme`` (``"classic"`` wood or ``"dark"`` high contrast), ``width`` (320..4096, default 1280; the height
-      follows), ``lang`` (``"en"`` or ``"ru"`` for the two captions), ``fmt`` (``"jpeg"`` default or ``"png"``),
-      ``quality`` (JPEG quality, default 85).
+      follows), ``lang`` (``"ru"`` or ``"en"`` for the two captions; any other code falls back to English),
+      ``fmt`` (``"jpeg"`` default or ``"png"``), ``quality`` (JPEG quality, default 85).
 
     Raises ``ValueError`` for any out-of-range option.
 

@@ -333,7 +333,7 @@ def render_board_image(
     """Return the board as an RGB :class:`PIL.Image.Image`; options as for :func:`rendering.render_board`.
 
     Raises:
-        ValueError: an option is out of range: unknown variant, theme or language; a player index other than
+        ValueError: an option is out of range: unknown variant or theme; a player index other than
             0/1; a malformed side or both players on one point; a die outside 1..6 or a used die not in the roll;
             a cube value below 1; a width outside 320..4096; a step point outside 0..25.
     """
@@ -342,8 +342,7 @@ def render_board_image(
     geo = layout(width)
     mover = _check_player(mover, "mover")
     bottom = mover if viewer is None else _check_player(viewer, "viewer")
-    if lang not in LABELS:
-        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LABELS)}")
+    labels = LABELS.get(lang.split("-")[0].lower(), LABELS["en"])
     if cube_value < 1:
         raise ValueError(f"cube value {cube_value} is below 1")
     if cube_owner is not None:
@@ -390,7 +389,7 @@ def render_board_image(
             player == mover,
             None if match_score is None else match_score[player],
             match_length,
-            LABELS[lang],
+            labels,
         )
     return board.canvas
 

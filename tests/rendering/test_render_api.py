@@ -108,7 +108,6 @@ def test_spectator_sees_the_side_to_move_at_the_bottom() -> None:
         {"cube_owner": 3},
         {"theme": "neon"},
         {"width": 100},
-        {"lang": "de"},
         {"fmt": "gif"},
         {"quality": 0},
         {"pending_steps": (Step(30, 3, 1),)},
@@ -131,3 +130,11 @@ def test_bad_positions_raise_value_error() -> None:
 def test_names_may_be_long_or_empty() -> None:
     image = render_board_image(OPENING, "short", names=("Ж" * 200, ""), width=480)
     assert image.width == 480
+
+
+def test_unknown_language_falls_back_to_english() -> None:
+    english = render_board_image(OPENING, "short", width=480, lang="en")
+    assert render_board_image(OPENING, "short", width=480, lang="de").tobytes() == english.tobytes()
+    russian = render_board_image(OPENING, "short", width=480, lang="ru")
+    assert render_board_image(OPENING, "short", width=480, lang="ru-RU").tobytes() == russian.tobytes()
+    assert russian.tobytes() != english.tobytes()
