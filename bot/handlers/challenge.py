@@ -1,0 +1,276 @@
+"""Challenges: ``/new [long|short] [match N]`` in a group (Join, or Accept/Decline as a reply to someone; Cancel
+for the challenger) and in private (a deep link ``?start=c_<id>`` for the opponent); the New game menu buttons."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from aiogram import Bot, F, Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.methods import EditMessageText, SendMessage
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, User
+
+from bot.keyboards.callbacks import ChallengeCb, MenuCb
+from bot.services.game_service import GameService, PlayerInfo
+from bot.texts import norm_lang, tr
+
+router = Router(name=__name__)
+
+CHALLENGE_TTL = 3600.0
+MAX_MATCH_LENGTH = 25
+DEEP_LINK = re.compile(r"^c_([A-Za-z0-9_-]{10})$")
+
+
+def parse_new_args(args: str | None, default_variant: str = "short") -> tuple[str, int]:
+    """Return ``(variant, match length)`` from ``/new`` arguments like ``long match 5`` (unknown words ignored)."""
+    variant, length = default_variant, 0
+    words = (args or "").lower().split()[:8]
+    for i, word in enumerate(words):
+        if word in ("long", "длинные", "длинная", "long_nardy"):
+            variant = "long"
+        elif word in ("short", "короткие", "короткая", "backgammon"):
+            variant = "short"
+        elif word.isdigit() and i > 0 and words[i - 1] in ("match", "матч", "до"):
+            length = max(0, min(MAX_MATCH_LENGTH, int(word)))
+    return variant, length
+
+
+def player_of(user: User, locale: str | None = None) -> PlayerInfo:
+    """Return the player record of a Telegram user (display name, language)."""
+    name = user.first_name or user.username or str(user.id)
+    return PlayerInfo(user.id, name[:32], norm_lang(locale or user.language_code))
+
+
+def _what(lang: str, variant: str, length: int) -> tuple[str, str]:
+    match = tr(lang, "challenge.match", length=length) if length else ""
+    return tr(lang, f"variant.{variant}"), match
+
+
+def _ttl(data: dict[str, Any]) -> float:
+    settings = data.get("settings")
+    return float(getattr(settings, "challenge_ttl", CHALLENGE_TTL))
+
+
+async def _chat_defaults(game_service: GameService, chat_id: int) -> dict[str, Any]:
+    return await game_service.store.get_chat_settings(chat_id)
+
+
+async def create_challenge(
+    message_chat_id: int,
+    chat_type: str,
+    user: User,
+    variant: str,
+    length: int,
+    game_service: GameService,
+    bot: Bot,
+    *,
+    locale: str | None = None,
+    opponent: User | None = None,
+    ttl: float = CHALLENGE_TTL,
+) -> None:
+    """Post a challenge card in a group, or send the deep link in a private chat. Returns nothing."""
+    challenger = player_of(user, locale)
+    lang = challenger.lang
+    what, match = _what(lang, variant, length)
+    data: dict[str, Any] = {"challenger": challenger.to_dict(), "variant": variant, "length": length}
+    if chat_type == ChatType.PRIVATE:
+        challenge_id = await game_service.store.create_challenge({**data, "kind": "private"}, ttl=ttl)
+        me = await bot.me()
+        link = f"https://t.me/{me.username}?start=c_{challenge_id}"
+        await game_service.send(
+            SendMessage(chat_id=message_chat_id, text=tr(lang, "challenge.link", link=link, variant=what, match=match))
+        )
+        return
+    data.update(kind="group", chat_id=message_chat_id)
+    if opponent is not None:
+        data["opponent"] = player_of(opponent).to_dict()
+    challenge_id = await game_service.store.create_challenge(data, ttl=ttl, chat_id=message_chat_id)
+    if opponent is not None:
+        text = tr(
+            lang,
+            "challenge.card.to",
+            name=html.escape(challenger.name),
+            opponent=html.escape(data["opponent"]["name"]),
+            variant=what,
+            match=match,
+        )
+        buttons = [
+            InlineKeyboardButton(
+                text=tr(lang, "btn.accept"),
+                callback_data=ChallengeCb(challenge_id=challenge_id, action="accept").pack(),
+            ),
+            InlineKeyboardButton(
+                text=tr(lang, "btn.decline"),
+                callback_data=ChallengeCb(challenge_id=challenge_id, action="decline").pack(),
+            ),
+        ]
+    else:
+        text = tr(lang, "challenge.card", name=html.escape(challenger.name), variant=what, match=match)
+        buttons = [
+            InlineKeyboardButton(
+                text=tr(lang, "btn.join"), callback_data=ChallengeCb(challenge_id=challenge_id, action="join").pack()
+            )
+        ]
+    buttons.append(
+        InlineKeyboardButton(
+            text=tr(lang, "btn.cancel"), callback_data=ChallengeCb(challenge_id=challenge_id, action="cancel").pack()
+        )
+    )
+    await game_service.send(
+        SendMessage(chat_id=message_chat_id, text=text, reply_markup=InlineKeyboardMarkup(inline_keyboard=[buttons]))
+    )
+
+
+@router.message(Command("new"))
+async def on_new(message: Message, command: CommandObject, game_service: GameService, bot: Bot, **data: Any) -> None:
+    """``/new [long|short] [match N]``: a challenge card (group) or an invitation link (private)."""
+    if message.from_user is None:
+        return
+    defaults = await _chat_defaults(game_service, message.chat.id)
+    variant, length = parse_new_args(command.args, str(defaults.get("variant", "short")))
+    opponent = None
+    reply = message.reply_to_message
+    if (
+        reply is not None
+        and reply.from_user is not None
+        and not reply.from_user.is_bot
+        and reply.from_user.id != message.from_user.id
+    ):
+        opponent = reply.from_user
+    await create_challenge(
+        message.chat.id,
+        message.chat.type,
+        message.from_user,
+        variant,
+        length,
+        game_service,
+        bot,
+        locale=data.get("locale"),
+        opponent=opponent,
+        ttl=_ttl(data),
+    )
+
+
+@router.callback_query(MenuCb.filter(F.action.in_({"new_short", "new_long"})))
+async def on_menu_new(
+    query: CallbackQuery, callback_data: MenuCb, game_service: GameService, bot: Bot, **data: Any
+) -> None:
+    """The New game menu buttons: like ``/new short`` or ``/new long`` in the pressed message's chat."""
+    await query.answer()
+    if not isinstance(query.message, Message):
+        return
+    variant = "long" if callback_data.action == "new_long" else "short"
+    await create_challenge(
+        query.message.chat.id,
+        query.message.chat.type,
+        query.from_user,
+        variant,
+        0,
+        game_service,
+        bot,
+        locale=data.get("locale"),
+        ttl=_ttl(data),
+    )
+
+
+@router.callback_query(ChallengeCb.filter())
+async def on_challenge_button(
+    query: CallbackQuery, callback_data: ChallengeCb, game_service: GameService, **data: Any
+) -> None:
+    """Join / Accept / Decline / Cancel on a challenge card."""
+    user = query.from_user
+    lang = norm_lang(data.get("locale") or user.language_code)
+    store = game_service.store
+    challenge = await store.get_challenge(callback_data.challenge_id)
+    if challenge is None:
+        await query.answer(tr(lang, "toast.challenge_gone"))
+        return
+    info = challenge.data
+    challenger = info["challenger"]
+    opponent = info.get("opponent")
+    action = callback_data.action
+    if action == "cancel":
+        if user.id != challenger["id"]:
+            await query.answer(tr(lang, "toast.not_challenger"))
+            return
+    elif user.id == challenger["id"]:
+        await query.answer(tr(lang, "toast.own_challenge"))
+        return
+    elif opponent is not None and user.id != opponent["id"]:
+        await query.answer(tr(lang, "toast.not_for_you"))
+        return
+    elif opponent is None and action != "join":
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    claimed = await store.claim_challenge(callback_data.challenge_id)
+    if claimed is None:
+        await query.answer(tr(lang, "toast.challenge_gone"))
+        return
+    await query.answer()
+    message = query.message if isinstance(query.message, Message) else None
+    card_lang = challenger.get("lang", lang)
+    if action in ("cancel", "decline"):
+        key = "challenge.cancelled" if action == "cancel" else "challenge.declined"
+        text = tr(card_lang, key, name=html.escape(user.first_name or str(user.id)))
+        if message is not None:
+            await game_service.edit(EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text))
+        return
+    first = PlayerInfo(challenger["id"], challenger["name"], challenger.get("lang", "ru"))
+    second = player_of(user, data.get("locale"))
+    chat_id = int(info.get("chat_id") or (message.chat.id if message else user.id))
+    defaults = await store.get_chat_settings(chat_id)
+    if message is not None:
+        await game_service.edit(
+            EditMessageText(
+                chat_id=message.chat.id,
+                message_id=message.message_id,
+                text=tr(card_lang, "challenge.started", a=html.escape(first.name), b=html.escape(second.name)),
+            )
+        )
+    await game_service.start_game(
+        info["variant"],
+        int(info.get("length", 0)),
+        [first, second],
+        [{"chat_id": chat_id, "viewer": None}],
+        kind="group",
+        confirm=bool(defaults.get("confirm")),
+        options=game_service.options_for(info["variant"], defaults),
+    )
+
+
+@router.message(CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)))
+async def on_deep_link(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
+    """``/start c_<id>``: join a private challenge; the game is played in the two private chats."""
+    user = message.from_user
+    if user is None or command.args is None:
+        return
+    lang = norm_lang(data.get("locale") or user.language_code)
+    found = DEEP_LINK.match(command.args)
+    assert found is not None
+    challenge_id = found.group(1)
+    store = game_service.store
+    challenge = await store.get_challenge(challenge_id)
+    if challenge is None:
+        await message.answer(tr(lang, "toast.challenge_gone"))
+        return
+    info = challenge.data
+    challenger = info["challenger"]
+    if challenger["id"] == user.id:
+        await message.answer(tr(lang, "toast.own_challenge"))
+        return
+    if await store.claim_challenge(challenge_id) is None:
+        await message.answer(tr(lang, "toast.challenge_gone"))
+        return
+    first = PlayerInfo(challenger["id"], challenger["name"], challenger.get("lang", "ru"))
+    second = player_of(user, data.get("locale"))
+    await game_service.start_game(
+        info["variant"],
+        int(info.get("length", 0)),
+        [first, second],
+        [{"chat_id": first.id, "viewer": 0}, {"chat_id": message.chat.id, "viewer": 1}],
+        kind="private",
+        options=game_service.options_for(info["variant"], {}),
+    )

@@ -1,0 +1,55 @@
+"""Board buttons (steps, undo, confirm, roll, double, take/pass, resignation answers, rematch), /board, /resign."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.keyboards.callbacks import GameCb
+from bot.services.game_service import GameService
+from bot.texts import norm_lang, tr
+
+router = Router(name=__name__)
+
+
+def _lang(user: object) -> str:
+    return norm_lang(getattr(user, "language_code", None))
+
+
+@router.callback_query(GameCb.filter())
+async def on_game_button(query: CallbackQuery, callback_data: GameCb, game_service: GameService) -> None:
+    """Apply a board button press; answer with a toast (a refusal or nothing)."""
+    lang = _lang(query.from_user)
+    toast = await game_service.press(
+        callback_data.game_id, callback_data.version, callback_data.action, query.from_user.id, lang
+    )
+    await query.answer(toast or None)
+
+
+@router.callback_query(F.data.startswith("g:"))
+async def on_bad_game_button(query: CallbackQuery) -> None:
+    """Refuse a game button whose data does not parse (forged, truncated or oversized)."""
+    await query.answer(tr(_lang(query.from_user), "toast.bad"))
+
+
+@router.message(Command("board"))
+async def on_board(message: Message, game_service: GameService) -> None:
+    """Re-post the board of the sender's game at the bottom of the chat."""
+    if message.from_user is None:
+        return
+    lang = _lang(message.from_user)
+    refusal = await game_service.repost(message.chat.id, message.from_user.id, lang)
+    if refusal:
+        await message.reply(refusal)
+
+
+@router.message(Command("resign"))
+async def on_resign(message: Message, game_service: GameService) -> None:
+    """Offer the sender the resignation levels of their game."""
+    if message.from_user is None:
+        return
+    lang = _lang(message.from_user)
+    refusal = await game_service.offer_resign_menu(message.chat.id, message.from_user.id, lang)
+    if refusal:
+        await message.reply(refusal)

@@ -1,0 +1,41 @@
+"""Typed moves: ``13/7 8/7``, ``24-18 13-11``, ``бар/22`` from the player to move, in the game's chat."""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import F, Router
+from aiogram.enums import ChatType
+from aiogram.types import Message
+
+from bot.services.game_service import GameService
+from bot.texts import norm_lang, tr
+
+router = Router(name=__name__)
+
+MAX_TEXT_MOVE = 200
+MOVE_LIKE = re.compile(r"(\d{1,2}|bar|бар|off|оф)\s*[/\-–—]", re.IGNORECASE)
+"""In groups only messages that look like a move are taken as one (players chat there too)."""
+
+
+@router.message(F.text, ~F.text.startswith("/"))
+async def on_text_move(message: Message, game_service: GameService) -> None:
+    """Play the typed move, or reply with the engine's reason and some legal options."""
+    if message.from_user is None or message.text is None:
+        return
+    text = message.text
+    private = message.chat.type == ChatType.PRIVATE
+    if not private and not MOVE_LIKE.search(text[: MAX_TEXT_MOVE * 2]):
+        return
+    lang = norm_lang(message.from_user.language_code)
+    stored = await game_service.find_game(message.chat.id, message.from_user.id)
+    if stored is None:
+        if private:
+            return
+        return
+    if len(text) > MAX_TEXT_MOVE:
+        await message.reply(tr(lang, "move.too_long"))
+        return
+    reply = await game_service.text_move(message.chat.id, message.from_user.id, text, lang)
+    if reply:
+        await message.reply(reply)

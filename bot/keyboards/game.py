@@ -1,0 +1,130 @@
+"""Keyboards of the board message: step buttons, undo/confirm, roll/double, take/pass, resignation, game over."""
+
+from __future__ import annotations
+
+import re
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.keyboards.callbacks import GameCb, MenuCb
+from bot.texts import tr
+from nardy import Game, Phase, Step
+
+STEP_RE = re.compile(r"^s(\d{1,2})-(\d{1,2})-([1-6])$")
+STEPS_PER_ROW = 3
+
+
+def step_action(step: Step) -> str:
+    """Return the callback action of a step: ``s<src>-<dst>-<die>`` (the hit follows from the position)."""
+    return f"s{step.src}-{step.dst}-{step.die}"
+
+
+def parse_step_action(action: str) -> tuple[int, int, int] | None:
+    """Return ``(src, dst, die)`` of a step action, or None when ``action`` is not a step."""
+    m = STEP_RE.match(action)
+    if not m:
+        return None
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def step_label(step: Step) -> str:
+    """Return the button text of a step, e.g. ``13→7``, ``bar→22``, ``6→off``, ``8→5*``."""
+    src = "bar" if step.src == 25 else str(step.src)
+    dst = "off" if step.dst == 0 else str(step.dst)
+    return f"{src}→{dst}{'*' if step.hit else ''}"
+
+
+def _cb(game_id: str, version: int, action: str) -> str:
+    return GameCb(game_id=game_id, version=version, action=action).pack()
+
+
+def game_keyboard(
+    game: Game,
+    game_id: str,
+    version: int,
+    lang: str,
+    *,
+    options: list[Step],
+    pending: list[Step],
+    complete: bool,
+    next_cube: int,
+) -> InlineKeyboardMarkup | None:
+    """Return the keyboard of the player whose action is awaited, or None when nobody can press anything.
+
+    ``options``: the legal next steps; ``pending``: steps already played this turn; ``complete``: the turn can be
+    confirmed; ``next_cube``: the cube value a double would offer.
+    """
+    rows: list[list[InlineKeyboardButton]] = []
+    if game.phase is Phase.MOVE:
+        row: list[InlineKeyboardButton] = []
+        for step in options:
+            row.append(
+                InlineKeyboardButton(text=step_label(step), callback_data=_cb(game_id, version, step_action(step)))
+            )
+            if len(row) == STEPS_PER_ROW:
+                rows.append(row)
+                row = []
+        if row:
+            rows.append(row)
+        tail: list[InlineKeyboardButton] = []
+        if pending:
+            tail.append(InlineKeyboardButton(text=tr(lang, "btn.undo"), callback_data=_cb(game_id, version, "undo")))
+        if complete:
+            tail.append(InlineKeyboardButton(text=tr(lang, "btn.confirm"), callback_data=_cb(game_id, version, "ok")))
+        if tail:
+            rows.append(tail)
+    elif game.phase is Phase.ROLL:
+        rows.append(
+            [
+                InlineKeyboardButton(text=tr(lang, "btn.roll"), callback_data=_cb(game_id, version, "roll")),
+                InlineKeyboardButton(
+                    text=tr(lang, "btn.double", value=next_cube), callback_data=_cb(game_id, version, "double")
+                ),
+            ]
+        )
+    elif game.phase is Phase.DOUBLED:
+        row = [InlineKeyboardButton(text=tr(lang, "btn.take"), callback_data=_cb(game_id, version, "take"))]
+        if game.can_raccoon():
+            row.append(
+                InlineKeyboardButton(text=tr(lang, "btn.raccoon"), callback_data=_cb(game_id, version, "raccoon"))
+            )
+        else:
+            row.append(InlineKeyboardButton(text=tr(lang, "btn.pass"), callback_data=_cb(game_id, version, "pass")))
+        if game.can_beaver():
+            row.append(InlineKeyboardButton(text=tr(lang, "btn.beaver"), callback_data=_cb(game_id, version, "beaver")))
+        rows.append(row)
+    elif game.phase is Phase.RESIGN:
+        rows.append(
+            [
+                InlineKeyboardButton(text=tr(lang, "btn.accept"), callback_data=_cb(game_id, version, "r-yes")),
+                InlineKeyboardButton(text=tr(lang, "btn.decline"), callback_data=_cb(game_id, version, "r-no")),
+            ]
+        )
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+def resign_keyboard(game: Game, game_id: str, version: int, lang: str) -> InlineKeyboardMarkup:
+    """Return the buttons of the resignation levels (``rs-<level>``)."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=tr(lang, "btn.resign", level=tr(lang, f"kind.{level}")),
+                    callback_data=_cb(game_id, version, f"rs-{level}"),
+                )
+            ]
+            for level in game.resign_levels()
+        ]
+    )
+
+
+def over_keyboard(game_id: str, version: int, variant: str, lang: str) -> InlineKeyboardMarkup:
+    """Return the game-over buttons: Rematch and New game."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=tr(lang, "btn.rematch"), callback_data=_cb(game_id, version, "rematch")),
+                InlineKeyboardButton(text=tr(lang, "btn.new"), callback_data=MenuCb(action=f"new_{variant}").pack()),
+            ]
+        ]
+    )

@@ -1,0 +1,113 @@
+"""Pure helpers between the stored game record and the engine: rebuild the match, advance automatic actions.
+
+A record is ``{"match": Match.to_dict(), "players": [...], "chats": [...], "pending_steps": [[src, dst, die, hit],
+...], "kind": "group" | "private", "confirm": bool, "events": [...]}``. ``events`` describe what happened in the
+last action (forfeits, automatic moves, game results) for the caption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nardy import DiceSource, Match, Phase, Step, SystemDice
+
+DiceFactory = Callable[[str, int], DiceSource]
+"""Makes the dice source for a game: ``(game_id, number of records played so far)``."""
+
+
+def system_dice(_game_id: str, _count: int) -> DiceSource:
+    """Return the production dice source (a CSPRNG)."""
+    return SystemDice()
+
+
+def record_count(match_data: dict[str, Any]) -> int:
+    """Return how many engine records the saved match holds (finished games and the current game)."""
+    finished = sum(len(g.get("history", [])) for g in match_data.get("finished_games", []))
+    return finished + len(match_data.get("game", {}).get("history", []))
+
+
+def load_match(record: dict[str, Any], game_id: str, dice: DiceFactory) -> Match:
+    """Return the match of a record, with a dice source from ``dice``.
+
+    Raises: GameStateError (a ValueError) when the saved match cannot be replayed.
+    """
+    data = record["match"]
+    return Match.from_dict(data, dice=dice(game_id, record_count(data)))
+
+
+def steps_of(record: dict[str, Any]) -> list[Step]:
+    """Return the pending steps of the turn being built."""
+    return [Step(int(s), int(d), int(die), bool(h)) for s, d, die, h in record.get("pending_steps", [])]
+
+
+def steps_to_json(steps: list[Step]) -> list[list[int | bool]]:
+    """Return steps in their JSON form ``[src, dst, die, hit]``."""
+    return [[s.src, s.dst, s.die, s.hit] for s in steps]
+
+
+def match_finished(match: Match) -> bool:
+    """Return whether the current game is over and ends the session (money game, or the match was won)."""
+    game = match.game
+    if game.phase is not Phase.OVER:
+        return False
+    if not match.length:
+        return True
+    return max(match.score_after_game()) >= match.length
+
+
+def advance(match: Match, record: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """Play every automatic action: the opening roll, rolls when no double is possible, forfeits, forced turns,
+    single-option steps, a complete turn (unless the chat confirms turns), and the next game of a match.
+
+    Mutates ``match`` and ``record["pending_steps"]``; appends to ``events``. Stops when a player must decide.
+    """
+    for _ in range(1000):  # a game is far shorter; the bound only guards against an engine bug
+        game = match.game
+        if game.phase is Phase.OPENING:
+            game.roll()
+            events.append({"t": "opening", "player": game.roller, "dice": list(game.dice or ())})
+            if game.phase is Phase.ROLL and game.history and game.dice is None:
+                continue
+            continue
+        if game.phase is Phase.ROLL:
+            if game.can_double():
+                return
+            roller = game.roller
+            dice = game.roll()
+            if game.phase is not Phase.MOVE or game.roller != roller:
+                events.append({"t": "forfeit", "player": roller, "dice": list(dice)})
+            continue
+        if game.phase is Phase.MOVE:
+            plan = game.plan()
+            pending = steps_of(record)
+            if not pending:
+                moves = plan.moves()
+                if len(moves) == 1:
+                    mover = game.roller
+                    move = game.play(moves[0])
+                    events.append({"t": "auto", "player": mover, "move": move.notation})
+                    continue
+            if pending and plan.is_complete(pending):
+                if record.get("confirm"):
+                    return
+                mover = game.roller
+                move = game.play(pending)
+                record["pending_steps"] = []
+                events.append({"t": "played", "player": mover, "move": move.notation})
+                continue
+            options = plan.next_steps(pending)
+            if len(options) == 1:
+                record["pending_steps"] = steps_to_json([*pending, options[0]])
+                continue
+            return
+        if game.phase is Phase.OVER:
+            result = game.result
+            assert result is not None
+            events.append({"t": "over", **result.to_dict(), "score": list(match.score_after_game())})
+            if match_finished(match):
+                return
+            match.next_game()
+            events.append({"t": "next"})
+            continue
+        return  # DOUBLED or RESIGN: a player answers

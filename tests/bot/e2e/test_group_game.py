@@ -1,0 +1,72 @@
+"""Two users in a group play a complete short nardy game by buttons."""
+
+from __future__ import annotations
+
+from bot.services.engine_flow import load_match
+from bot.storage.base import GameStore
+from nardy import Phase
+from tests.bot.e2e.helpers import Env, board_message, seeded
+
+
+async def test_group_short_game_by_buttons(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("group-1"))
+    fake, h = env.fake, env.h
+    alice = fake.user(1, "Alice", "en")
+    bob = fake.user(2, "Bob", "en")
+    carol = fake.user(3, "Carol", "en")
+    group = fake.group_chat(-100)
+
+    await h.send_text(alice, group, "/new short")
+    card = fake.last_message(group.id)
+    assert "Alice challenges" in card.content
+    await h.press_button(alice, card, "Join")
+    assert "cannot join your own" in fake.toasts_for(alice.id)[-1]
+    await h.press_button(bob, card, "Join")
+    assert "started" in fake.last_message(group.id).content or "started" in card.content
+
+    board = board_message(fake, group.id)
+    assert board.photo is not None
+    assert "Alice" in board.content and "Bob" in board.content
+    (game_id,) = await sqlite_store.chat_games(group.id)
+    users = {alice.id: alice, bob.id: bob}
+
+    doubled = refused_checked = False
+    presses = 0
+    while True:
+        stored = await sqlite_store.get_game(game_id)
+        assert stored is not None
+        match = load_match(stored.data, game_id, env.service.dice)
+        if stored.finished or match.game.phase is Phase.OVER:
+            break
+        to_act = users[stored.data["players"][match.game.turn]["id"]]
+        waiting = bob if to_act is alice else alice
+        board = board_message(fake, group.id)
+        assert board.buttons(), board.content
+        first = board.buttons()[0][0]
+        if not refused_checked:
+            before = (stored.version, stored.data)
+            await h.press(carol, group.id, board.message_id, first.callback_data or "")
+            assert fake.toasts_for(carol.id)[-1] == "You are not playing this game."
+            await h.press(waiting, group.id, board.message_id, first.callback_data or "")
+            assert fake.toasts_for(waiting.id)[-1] == "It is not your turn."
+            after = await sqlite_store.get_game(game_id)
+            assert after is not None and (after.version, after.data) == before
+            refused_checked = True
+        edits_before = board.edits
+        if match.game.phase is Phase.ROLL and not doubled:
+            await h.press_button(to_act, board, "Double")
+            doubled = True
+            board = board_message(fake, group.id)
+            assert "take or pass" in board.content
+            continue
+        await h.press(to_act, group.id, board.message_id, first.callback_data or "")
+        presses += 1
+        assert presses < 2000
+        assert board_message(fake, group.id).edits > edits_before
+    final = board_message(fake, group.id)
+    assert "Game over" in final.content
+    assert any("Rematch" in t for t in final.button_texts())
+    assert doubled
+    stats = [await sqlite_store.get_stats(group.id, u.id) for u in (alice, bob)]
+    assert sorted((s.wins, s.losses) for s in stats) == [(0, 1), (1, 0)]
+    await env.close()
