@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from aiogram import Bot, Dispatcher, Router
+from fake_telegram import BOT_TOKEN, FakeTelegram, TelegramHarness
+from pydantic import SecretStr
 from redis import Redis
+from virtual_time import VirtualClock
+
+from bot.app import create_dispatcher
+from bot.config import Settings
+from bot.sender import Sender
+from bot.storage import GameStore, SqliteGameStore
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
 FIRST_DB, LAST_DB = 1, 15
@@ -40,3 +50,38 @@ def redis_url() -> Iterator[str]:
 def sqlite_path(tmp_path: os.PathLike[str]) -> str:
     """Return the path of a fresh SQLite file for this test."""
     return os.path.join(os.fspath(tmp_path), "nardy.sqlite3")
+
+
+@dataclass
+class BotApp:
+    """A whole bot wired for tests: fake Telegram, real Bot and Dispatcher, a store and a virtual-time sender."""
+
+    fake: FakeTelegram
+    bot: Bot
+    dp: Dispatcher
+    store: GameStore
+    sender: Sender
+    settings: Settings
+    clock: VirtualClock
+    h: TelegramHarness
+
+
+def build_app(store: GameStore, *, fake: FakeTelegram | None = None, extra_routers: Sequence[Router] = ()) -> BotApp:
+    """Return a :class:`BotApp` on ``store`` (a new fake Telegram unless one is given)."""
+    fake = fake or FakeTelegram()
+    bot = fake.make_bot()
+    clock = VirtualClock()
+    sender = Sender(bot, clock=clock, sleep=clock.sleep)
+    settings = Settings(bot_token=SecretStr(BOT_TOKEN), _env_file=None)  # type: ignore[call-arg]
+    dp = create_dispatcher(store, settings, sender=sender, extra_routers=extra_routers)
+    return BotApp(fake, bot, dp, store, sender, settings, clock, TelegramHarness(fake, bot, dp))
+
+
+@pytest.fixture
+async def app(sqlite_path: str) -> AsyncIterator[BotApp]:
+    """Yield a bot on a fresh embedded (SQLite) store."""
+    store = SqliteGameStore(sqlite_path)
+    built = build_app(store)
+    yield built
+    await built.sender.close()
+    await store.close()

@@ -17,24 +17,9 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.types import InputMediaPhoto
+from virtual_time import VirtualClock
 
 from bot.sender import Sender, SenderLimits, is_group
-
-
-class VirtualClock:
-    """A clock whose ``sleep`` advances virtual time instead of waiting."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += max(0.0, seconds)
-        await asyncio.sleep(0)
 
 
 class RecordingBot:

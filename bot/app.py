@@ -1,0 +1,118 @@
+"""Wiring of the bot: settings → store → Bot (optionally on a custom Bot API server) → Dispatcher → polling."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+from aiogram import Bot, Dispatcher, Router
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.utils.i18n import I18n
+
+from bot.commands import set_bot_commands
+from bot.config import Settings
+from bot.handlers import routers
+from bot.i18n import create_i18n
+from bot.middlewares import ErrorReportingMiddleware, StoreMiddleware, UserLanguageMiddleware
+from bot.sender import Sender, SenderLimits
+from bot.storage import GameStore, StoreUnavailableError, open_store
+
+log = logging.getLogger(__name__)
+
+
+def api_server(settings: Settings) -> TelegramAPIServer:
+    """Return Telegram's Bot API server, or the custom one at ``TELEGRAM_API_URL``."""
+    if settings.telegram_api_url:
+        return TelegramAPIServer.from_base(settings.telegram_api_url, is_local=settings.telegram_api_local)
+    return PRODUCTION
+
+
+def create_bot(settings: Settings) -> Bot:
+    """Return an aiogram ``Bot`` for the token, API server and request timeout of ``settings`` (HTML parse
+    mode by default). Raises: ``TokenValidationError`` for a malformed token."""
+    session = AiohttpSession(api=api_server(settings), timeout=settings.request_timeout)
+    return Bot(
+        token=settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML),
+    )
+
+
+def sender_limits(settings: Settings) -> SenderLimits:
+    """Return the sender's pacing from ``settings``."""
+    return SenderLimits(
+        private_interval=settings.send_interval_private,
+        group_interval=settings.send_interval_group,
+        group_per_minute=settings.group_messages_per_minute,
+    )
+
+
+def create_dispatcher(
+    store: GameStore,
+    settings: Settings,
+    *,
+    sender: Sender,
+    i18n: I18n | None = None,
+    extra_routers: Sequence[Router] = (),
+) -> Dispatcher:
+    """Return a Dispatcher with every router and middleware of the bot.
+
+    Handlers receive in their data: ``store`` (GameStore), ``settings`` (Settings), ``sender`` (Sender),
+    ``i18n`` (I18n), ``locale`` (the user's language code), plus aiogram's usual ``bot``, ``event_from_user``,
+    ``event_chat``. ``extra_routers`` are included before the built-in ones (game flows, tests). Startup
+    registers the command menu (``setMyCommands``) for every language.
+    """
+    i18n = i18n or create_i18n(settings.default_language)
+    dp = Dispatcher(settings=settings, sender=sender, i18n=i18n)
+    dp.update.outer_middleware(ErrorReportingMiddleware(i18n))
+    dp.update.outer_middleware(StoreMiddleware(store))
+    UserLanguageMiddleware(i18n, store).setup(dp)
+    dp.include_routers(*extra_routers, *routers())
+
+    async def on_startup(bot: Bot) -> None:
+        try:
+            await set_bot_commands(bot, i18n)
+        except Exception:  # the menu is a nicety: never refuse to start because of it
+            log.exception("setMyCommands failed")
+
+    dp.startup.register(on_startup)
+    return dp
+
+
+async def run(settings: Settings) -> None:
+    """Run the bot with long polling until interrupted; closes the store, the sender and the session.
+
+    Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
+    """
+    store = open_store(settings.redis_url, settings.embedded_db_path, timeout=settings.store_timeout)
+    kind = "Redis" if settings.redis_url else f"embedded SQLite ({settings.embedded_db_path})"
+    try:
+        await store.ping()
+        log.info("storage: %s", kind)
+    except StoreUnavailableError:
+        log.warning("storage %s is unreachable; the bot will apologise until it comes back", kind)
+    bot = create_bot(settings)
+    sender = Sender(bot, sender_limits(settings))
+    dp = create_dispatcher(store, settings, sender=sender)
+    try:
+        await dp.start_polling(
+            bot,
+            polling_timeout=settings.polling_timeout,
+            allowed_updates=dp.resolve_used_update_types(),
+            handle_signals=True,
+        )
+    finally:
+        await sender.close()
+        await store.close()
+        await bot.session.close()
+
+
+def main() -> None:
+    """Entry point of ``python -m bot``: read the settings, configure logging and run. Returns nothing."""
+    settings = Settings()  # type: ignore[call-arg]  # BOT_TOKEN comes from the environment
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    asyncio.run(run(settings))

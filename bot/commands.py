@@ -1,0 +1,50 @@
+"""The bot's command menu (``setMyCommands``) in every language, for private and group chats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aiogram import Bot
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiogram.utils.i18n import I18n
+
+from bot.i18n import SUPPORTED_LANGUAGES, gettext_noop
+
+
+@dataclass(frozen=True)
+class CommandInfo:
+    """One command: its name, its description (an English msgid) and where it is offered."""
+
+    name: str
+    description: str
+    private: bool = True
+    group: bool = True
+
+
+COMMANDS: tuple[CommandInfo, ...] = (
+    CommandInfo("start", gettext_noop("Welcome and a new game"), group=False),
+    CommandInfo("help", gettext_noop("What this bot does")),
+    CommandInfo("lang", gettext_noop("Change the language")),
+)
+"""Commands shown in Telegram's menu. Game flows add theirs here (new, board, resign, stats, rules, settings)."""
+
+
+def bot_commands(i18n: I18n, locale: str, *, group: bool) -> list[BotCommand]:
+    """Return the menu of private (``group=False``) or group chats with descriptions in ``locale``."""
+    return [
+        BotCommand(command=c.name, description=i18n.gettext(c.description, locale=locale))
+        for c in COMMANDS
+        if (c.group if group else c.private)
+    ]
+
+
+async def set_bot_commands(bot: Bot, i18n: I18n) -> None:
+    """Call ``setMyCommands`` for private and group chats, for each supported language and as the default
+    (in the default language). Raises: ``TelegramAPIError`` from the calls."""
+    for group, scope in (
+        (False, BotCommandScopeAllPrivateChats()),
+        (True, BotCommandScopeAllGroupChats()),
+    ):
+        await bot.set_my_commands(bot_commands(i18n, i18n.default_locale, group=group), scope=scope)
+        for locale in SUPPORTED_LANGUAGES:
+            await bot.set_my_commands(bot_commands(i18n, locale, group=group), scope=scope, language_code=locale)

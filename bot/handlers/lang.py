@@ -1,0 +1,60 @@
+"""``/lang``: choose the language of the bot's messages (stored in the user settings)."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command
+from aiogram.methods import EditMessageText, SendMessage
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
+
+from bot.i18n import LANGUAGE_NAMES
+from bot.keyboards.callbacks import LangCb
+from bot.keyboards.menu import language_keyboard
+from bot.middlewares.i18n import LANGUAGE_KEY
+from bot.sender import Sender
+from bot.storage import GameStore
+
+
+async def lang_command(message: Message, sender: Sender, locale: str | None = None) -> None:
+    """Send the language keyboard, the current language checked. Returns nothing."""
+    await sender.send(
+        SendMessage(
+            chat_id=message.chat.id,
+            text=_("Choose your language:"),
+            reply_markup=language_keyboard(locale),
+        )
+    )
+
+
+async def lang_chosen(
+    query: CallbackQuery, callback_data: LangCb, store: GameStore, sender: Sender, i18n: I18n
+) -> None:
+    """Store the presser's language and confirm in it (a toast; in a private chat the keyboard message is
+    edited too). Returns nothing. Raises: StoreUnavailableError (reported by the error middleware)."""
+    settings = await store.get_user_settings(query.from_user.id)
+    settings[LANGUAGE_KEY] = callback_data.code
+    await store.set_user_settings(query.from_user.id, settings)
+    with i18n.use_locale(callback_data.code):
+        text = _("Language: {language}").format(language=LANGUAGE_NAMES[callback_data.code])
+        await query.answer(text)
+        message = query.message
+        if isinstance(message, Message) and message.chat.type == ChatType.PRIVATE:
+            await sender.edit(
+                EditMessageText(
+                    chat_id=message.chat.id,
+                    message_id=message.message_id,
+                    text=text,
+                    reply_markup=language_keyboard(callback_data.code),
+                )
+            )
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers."""
+    router = Router(name=__name__)
+    router.message.register(lang_command, Command("lang"))
+    router.callback_query.register(lang_chosen, LangCb.filter())
+    return router

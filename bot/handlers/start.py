@@ -1,0 +1,85 @@
+"""``/start`` and ``/help``: the welcome message with buttons to start a game, and the menu buttons."""
+
+from __future__ import annotations
+
+import html
+
+from aiogram import F, Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.methods import SendMessage
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.i18n import gettext as _
+
+from bot.keyboards.callbacks import MenuCb
+from bot.keyboards.menu import LANGUAGE, NEW_LONG, NEW_SHORT, RULES, language_keyboard, main_menu_keyboard
+from bot.sender import Sender
+
+
+def welcome_text(first_name: str) -> str:
+    """Return the welcome message (HTML, in the current language) for a user with this first name."""
+    return _(
+        "👋 Hi, {name}! I am a bot for playing <b>nardy</b> with friends: long nardy and short nardy "
+        "(backgammon), a single game or a match.\n\n"
+        "Start a game with the buttons below and send the invitation to a friend, or add me to a group.\n\n"
+        "/help — what I can do\n"
+        "/lang — change the language"
+    ).format(name=html.escape(first_name))
+
+
+def help_text() -> str:
+    """Return the help message (HTML, in the current language)."""
+    return _(
+        "<b>Nardy bot</b>\n\n"
+        "I run games of long and short nardy between two people, in private chats or in a group. "
+        "Moves are made with buttons under the board, or typed, like <code>13/7 8/7</code>.\n\n"
+        "/start — welcome and a new game\n"
+        "/help — this message\n"
+        "/lang — change the language"
+    )
+
+
+async def start_private(message: Message, command: CommandObject, sender: Sender) -> None:
+    """Answer /start in a private chat with the welcome and the main menu. A deep link that no game flow
+    recognised (an expired or unknown invitation) is mentioned first. Returns nothing."""
+    user = message.from_user
+    text = welcome_text(user.first_name if user else "")
+    if command.args:
+        text = _("This invitation link is invalid or has expired.") + "\n\n" + text
+    await sender.send(SendMessage(chat_id=message.chat.id, text=text, reply_markup=main_menu_keyboard()))
+
+
+async def help_command(message: Message, sender: Sender) -> None:
+    """Answer /help (anywhere) and /start in groups with the help text; the menu only in private chats.
+    Returns nothing."""
+    markup = main_menu_keyboard() if message.chat.type == ChatType.PRIVATE else None
+    await sender.send(SendMessage(chat_id=message.chat.id, text=help_text(), reply_markup=markup))
+
+
+async def menu_language(query: CallbackQuery, sender: Sender, locale: str | None = None) -> None:
+    """Show the language keyboard in the chat of the pressed menu. Returns nothing."""
+    await query.answer()
+    if isinstance(query.message, Message):
+        await sender.send(
+            SendMessage(
+                chat_id=query.message.chat.id,
+                text=_("Choose your language:"),
+                reply_markup=language_keyboard(locale),
+            )
+        )
+
+
+async def menu_placeholder(query: CallbackQuery) -> None:
+    """Placeholder for the game flows (new game, rules): answers "coming soon". Returns nothing."""
+    await query.answer(_("Coming soon: games are not available yet."), show_alert=True)
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a new one per Dispatcher, so several can coexist)."""
+    router = Router(name=__name__)
+    router.message.register(start_private, CommandStart(), F.chat.type == ChatType.PRIVATE)
+    router.message.register(help_command, Command("help"))
+    router.message.register(help_command, CommandStart())
+    router.callback_query.register(menu_language, MenuCb.filter(F.action == LANGUAGE))
+    router.callback_query.register(menu_placeholder, MenuCb.filter(F.action.in_({NEW_LONG, NEW_SHORT, RULES})))
+    return router
