@@ -1,7 +1,28 @@
-"""Placeholder router: filled in below."""
+"""``/resign``: the resigning player chooses a level; the opponent answers with Accept/Decline on the board.
+
+The cube itself (Double, Take, Pass, Beaver, Raccoon) is played with the board buttons (``bot.handlers.game``).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import Message
+
+from bot.services.game_service import GameService
+from bot.texts import norm_lang
 
 router = Router(name=__name__)
+
+
+@router.message(Command("resign"))
+async def on_resign(message: Message, game_service: GameService, **data: Any) -> None:
+    """Offer the sender the resignation levels of their game in this chat."""
+    if message.from_user is None:
+        return
+    lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    refusal = await game_service.offer_resign_menu(message.chat.id, message.from_user.id, lang)
+    if refusal:
+        await message.reply(refusal)

@@ -1,4 +1,4 @@
-"""Board buttons (steps, undo, confirm, roll, double, take/pass, resignation answers, rematch), /board, /resign."""
+"""Board buttons (steps, undo, confirm, roll, double, take/pass, resignation answers, rematch) and /board."""
 
 from __future__ import annotations
 
@@ -40,16 +40,5 @@ async def on_board(message: Message, game_service: GameService) -> None:
         return
     lang = _lang(message.from_user)
     refusal = await game_service.repost(message.chat.id, message.from_user.id, lang)
-    if refusal:
-        await message.reply(refusal)
-
-
-@router.message(Command("resign"))
-async def on_resign(message: Message, game_service: GameService) -> None:
-    """Offer the sender the resignation levels of their game."""
-    if message.from_user is None:
-        return
-    lang = _lang(message.from_user)
-    refusal = await game_service.offer_resign_menu(message.chat.id, message.from_user.id, lang)
     if refusal:
         await message.reply(refusal)

@@ -1,7 +1,40 @@
-"""Placeholder router: filled in below."""
+"""``/rules [long|short]``: a short readable summary of the rules in the user's language."""
 
 from __future__ import annotations
 
-from aiogram import Router
+from typing import Any
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.keyboards.callbacks import MenuCb
+from bot.texts import norm_lang, tr
 
 router = Router(name=__name__)
+
+
+def rules_text(lang: str, args: str | None) -> str:
+    """Return the rules summary: one variant when named in ``args``, else both."""
+    words = (args or "").lower().split()
+    if any(w in ("long", "длинные") for w in words):
+        return tr(lang, "rules.long")
+    if any(w in ("short", "короткие") for w in words):
+        return tr(lang, "rules.short")
+    return tr(lang, "rules.short") + "\n\n" + tr(lang, "rules.long")
+
+
+@router.message(Command("rules"))
+async def on_rules(message: Message, command: CommandObject, **data: Any) -> None:
+    """Reply with the rules summary."""
+    code = data.get("locale") or (message.from_user.language_code if message.from_user else None)
+    await message.reply(rules_text(norm_lang(code), command.args))
+
+
+@router.callback_query(MenuCb.filter(F.action == "rules"))
+async def on_rules_button(query: CallbackQuery, **data: Any) -> None:
+    """The Rules menu button: send both summaries to the chat."""
+    await query.answer()
+    if isinstance(query.message, Message):
+        lang = norm_lang(data.get("locale") or query.from_user.language_code)
+        await query.message.answer(rules_text(lang, None))

@@ -1,7 +1,111 @@
-"""Placeholder router: filled in below."""
+"""``/settings`` in groups, for admins: default variant, confirm-turn on/off, cube in long nardy on/off."""
 
 from __future__ import annotations
 
-from aiogram import Router
+import contextlib
+from typing import Any
+
+from aiogram import Bot, Router
+from aiogram.enums import ChatMemberStatus, ChatType
+from aiogram.exceptions import TelegramAPIError
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.keyboards.callbacks import SettingsCb
+from bot.services.game_service import GameService
+from bot.texts import norm_lang, tr
 
 router = Router(name=__name__)
+
+ALLOWED: dict[str, tuple[str, ...]] = {
+    "variant": ("short", "long"),
+    "confirm": ("on", "off"),
+    "cube_long": ("on", "off"),
+}
+
+
+async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
+    """Return whether the user administers the chat (False when Telegram cannot tell)."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except TelegramAPIError:
+        return False
+    return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
+
+
+def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
+    """Return the settings text and keyboard for the chat's ``current`` settings."""
+    variant = str(current.get("variant", "short"))
+    confirm = bool(current.get("confirm"))
+    cube_long = bool(current.get("cube_long"))
+    onoff = {True: tr(lang, "on"), False: tr(lang, "off")}
+    text = "\n".join(
+        [
+            tr(lang, "settings.title"),
+            tr(lang, "settings.variant", variant=tr(lang, f"variant.{variant}")),
+            tr(lang, "settings.confirm", value=onoff[confirm]),
+            tr(lang, "settings.cube_long", value=onoff[cube_long]),
+        ]
+    )
+    other = "long" if variant == "short" else "short"
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=tr(lang, "settings.variant", variant=tr(lang, f"variant.{other}")),
+                callback_data=SettingsCb(key="variant", value=other).pack(),
+            )
+        ],
+        [
+            InlineKeyboardButton(
+                text=tr(lang, "settings.confirm", value=onoff[not confirm]),
+                callback_data=SettingsCb(key="confirm", value="off" if confirm else "on").pack(),
+            )
+        ],
+        [
+            InlineKeyboardButton(
+                text=tr(lang, "settings.cube_long", value=onoff[not cube_long]),
+                callback_data=SettingsCb(key="cube_long", value="off" if cube_long else "on").pack(),
+            )
+        ],
+    ]
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+@router.message(Command("settings"))
+async def on_settings(message: Message, bot: Bot, game_service: GameService, **data: Any) -> None:
+    """Show the chat's settings with buttons to change them (admins only, groups only)."""
+    if message.from_user is None:
+        return
+    lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    if message.chat.type == ChatType.PRIVATE:
+        await message.reply(tr(lang, "private.only_group"))
+        return
+    if not await is_admin(bot, message.chat.id, message.from_user.id):
+        await message.reply(tr(lang, "settings.admins_only"))
+        return
+    text, keyboard = settings_view(lang, await game_service.store.get_chat_settings(message.chat.id))
+    await message.answer(text, reply_markup=keyboard)
+
+
+@router.callback_query(SettingsCb.filter())
+async def on_settings_button(
+    query: CallbackQuery, callback_data: SettingsCb, bot: Bot, game_service: GameService, **data: Any
+) -> None:
+    """Change one setting (admins only) and refresh the settings message."""
+    lang = norm_lang(data.get("locale") or query.from_user.language_code)
+    message = query.message if isinstance(query.message, Message) else None
+    if message is None or callback_data.value not in ALLOWED.get(callback_data.key, ()):
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    if not await is_admin(bot, message.chat.id, query.from_user.id):
+        await query.answer(tr(lang, "settings.admins_only"))
+        return
+    store = game_service.store
+    current = dict(await store.get_chat_settings(message.chat.id))
+    value: Any = callback_data.value if callback_data.key == "variant" else callback_data.value == "on"
+    current[callback_data.key] = value
+    await store.set_chat_settings(message.chat.id, current)
+    await query.answer(tr(lang, "settings.saved"))
+    text, keyboard = settings_view(lang, current)
+    with contextlib.suppress(TelegramAPIError):
+        await message.edit_text(text, reply_markup=keyboard)

@@ -1,7 +1,39 @@
-"""Placeholder router: filled in below."""
+"""``/stats``: the sender's (or the replied-to user's) wins, losses and draws in this chat."""
 
 from __future__ import annotations
 
+import html
+from typing import Any
+
 from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import Message
+
+from bot.services.game_service import GameService
+from bot.texts import norm_lang, tr
 
 router = Router(name=__name__)
+
+
+@router.message(Command("stats"))
+async def on_stats(message: Message, game_service: GameService, **data: Any) -> None:
+    """Reply with the user's counters in the chat."""
+    user = message.from_user
+    if user is None:
+        return
+    if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
+        user = message.reply_to_message.from_user
+    lang = norm_lang(data.get("locale") or (message.from_user.language_code if message.from_user else None))
+    stats = await game_service.store.get_stats(message.chat.id, user.id)
+    if not stats.played:
+        await message.reply(tr(lang, "stats.none"))
+        return
+    text = tr(
+        lang,
+        "stats",
+        name=html.escape(user.first_name or str(user.id)),
+        wins=stats.wins,
+        losses=stats.losses,
+        draws=stats.draws,
+    )
+    await message.reply(text)
