@@ -1,0 +1,118 @@
+"""Concurrency, bad input and commands from non-players: refused clearly, the stored game unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.keyboards.callbacks import GameCb
+from bot.storage.base import GameStore
+from nardy import Phase
+from tests.bot.e2e.drive import awaited_user, only_game, state
+from tests.bot.e2e.helpers import Env, board_message, seeded
+
+
+async def _group_game(env: Env, chat_id: int) -> tuple[str, dict[int, object]]:
+    fake, h = env.fake, env.h
+    alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
+    group = fake.group_chat(chat_id)
+    await h.send_text(alice, group, "/new short")
+    await h.press_button(bob, fake.last_message(group.id), "Join")
+    return await only_game(env.store, group.id), {alice.id: alice, bob.id: bob}
+
+
+async def test_fifty_identical_presses_apply_once(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("conc-1"))
+    game_id, users = await _group_game(env, -300)
+    stored, match = await state(env, game_id)
+    user = awaited_user(stored, match, users)
+    board = board_message(env.fake, -300)
+    data = board.buttons()[0][0].callback_data or ""
+    updates = [env.fake.callback_update(user, -300, board.message_id, data) for _ in range(50)]  # type: ignore[arg-type]
+    await asyncio.gather(*(env.h.feed(u) for u in updates))
+    after = await sqlite_store.get_game(game_id)
+    assert after is not None and after.version == stored.version + 1
+    toasts = env.fake.toasts_for(user.id)[-50:]  # type: ignore[attr-defined]
+    assert toasts.count(None) == 1
+    assert toasts.count("The game has changed, try again.") == 49
+    await env.close()
+
+
+async def test_both_players_pressing_at_once(redis_store: GameStore) -> None:
+    env = Env(redis_store, seeded("conc-2"))
+    game_id, users = await _group_game(env, -301)
+    stored, match = await state(env, game_id)
+    board = board_message(env.fake, -301)
+    data = board.buttons()[0][0].callback_data or ""
+    updates = [env.fake.callback_update(u, -301, board.message_id, data) for u in users.values() for _ in range(10)]  # type: ignore[arg-type]
+    await asyncio.gather(*(env.h.feed(u) for u in updates))
+    after = await redis_store.get_game(game_id)
+    assert after is not None and after.version == stored.version + 1
+    waiting = next(u for u in users if u != stored.data["players"][match.game.turn]["id"])
+    assert set(env.fake.toasts_for(waiting)[-10:]) <= {"It is not your turn.", "The game has changed, try again."}
+    await env.close()
+
+
+async def test_bad_callback_data_and_non_players(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("bad-1"))
+    fake, h = env.fake, env.h
+    game_id, users = await _group_game(env, -302)
+    stored, match = await state(env, game_id)
+    user = awaited_user(stored, match, users)
+    board = board_message(fake, -302)
+    before = (stored.version, stored.data)
+    cases = {
+        GameCb(game_id=game_id, version=stored.version - 1, action="roll").pack(): "The game has changed, try again.",
+        GameCb(
+            game_id="AAAAAAAAAA", version=stored.version, action="roll"
+        ).pack(): "This game is over or does not exist.",
+        GameCb(game_id=game_id, version=stored.version, action="s1-99-6").pack(): "This button is not valid any more.",
+        GameCb(game_id=game_id, version=stored.version, action="nonsense").pack(): "This button is not valid any more.",
+        "g:" + "x" * 300: "This button is not valid any more.",
+        "g:AAAAAAAAAA:notanumber:roll": "This button is not valid any more.",
+        "g:../../etc:1:roll": "This button is not valid any more.",
+    }
+    for data, toast in cases.items():
+        await h.press(user, -302, board.message_id, data)  # type: ignore[arg-type]
+        assert fake.toasts_for(user.id)[-1] == toast, data  # type: ignore[attr-defined]
+    carol = fake.user(3, "Carol", "en")
+    group = fake.chat_objects[-302]
+    for command in ("/board", "/resign"):
+        await h.send_text(carol, group, command)
+        assert fake.last_message(-302).content == "You have no game in this chat."
+    await h.send_text(carol, group, "13/7 8/7")  # a stranger's move is ignored
+    after = await sqlite_store.get_game(game_id)
+    assert after is not None and (after.version, after.data) == before
+    await env.close()
+
+
+async def test_resign_and_board_repost(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("resign-1"))
+    fake, h = env.fake, env.h
+    game_id, users = await _group_game(env, -303)
+    stored, match = await state(env, game_id)
+    user = awaited_user(stored, match, users)
+    other = next(u for u in users.values() if u is not user)
+    group = fake.chat_objects[-303]
+    old_board = board_message(fake, -303)
+    await h.send_text(user, group, "/board")  # type: ignore[arg-type]
+    new_board = board_message(fake, -303)
+    assert new_board.message_id != old_board.message_id and new_board.buttons()
+    assert fake.chats[-303][old_board.message_id].buttons() == []
+    await h.send_text(other, group, "/resign")  # type: ignore[arg-type]
+    menu = fake.last_message(-303)
+    assert "How do you resign?" in menu.content
+    await h.press_button(other, menu, "a gammon")  # type: ignore[arg-type]
+    board = board_message(fake, -303)
+    assert "accept the resignation" in board.content
+    await h.press_button(user, board, "Accept")  # type: ignore[arg-type]
+    stored, match = await state(env, game_id)
+    assert stored.finished and match.game.phase is Phase.OVER
+    assert "(resigned)" in board_message(fake, -303).content
+    stats = await sqlite_store.get_stats(-303, user.id)  # type: ignore[attr-defined]
+    assert stats.wins == 1
+    await h.send_text(user, group, "/stats")  # type: ignore[arg-type]
+    assert "1 wins" in fake.last_message(-303).content
+    # rematch starts a new game in the same chat
+    await h.press_button(other, board_message(fake, -303), "Rematch")  # type: ignore[arg-type]
+    assert len(await sqlite_store.chat_games(-303)) == 1
+    await env.close()
