@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from aiogram import Router
-from aiogram.types import Chat, User
+from aiogram.types import Chat
 
 from bot.app import create_dispatcher
 from bot.config import Settings
@@ -17,7 +16,7 @@ from bot.services.game_service import GameService
 from bot.services.setup import game_routers, install_game_service
 from bot.storage.base import GameStore
 from nardy import DiceSource, SeededDice
-from tests.bot.fake_telegram import FakeTelegram, ShownMessage, TelegramHarness
+from tests.bot.fake_telegram import Call, FakeTelegram, ShownMessage, TelegramHarness
 
 FAST = SenderLimits(private_interval=0, group_interval=0, group_per_minute=100_000, global_per_second=100_000)
 
@@ -42,6 +41,20 @@ def all_routers() -> list[Router]:
     return [*game_routers(), *infra_routers()]
 
 
+class GameFakeTelegram(FakeTelegram):
+    """The infra fake, with an administrator ``getChatMember`` result that aiogram 3.31 can parse.
+
+    (aiogram 3.31's ``ChatMemberAdministrator`` requires ``can_send_welcome_messages``, which the infra fake does
+    not send yet; reported to infra.)
+    """
+
+    def _api_getChatMember(self, call: Call) -> Any:  # noqa: N802
+        result = super()._api_getChatMember(call)
+        if isinstance(result, dict) and result.get("status") == "administrator":
+            result.setdefault("can_send_welcome_messages", False)
+        return result
+
+
 class Env:
     """A store, a fake Telegram, a Bot, a Dispatcher with the game flows, and a harness feeding it."""
 
@@ -50,7 +63,7 @@ class Env:
         import bot.app as app
 
         self.store = store
-        self.fake = fake or FakeTelegram()
+        self.fake = fake or GameFakeTelegram()
         self.bot = self.fake.make_bot()
         self.sender = Sender(self.bot, FAST)
         self.settings = Settings(bot_token="42:TEST", _env_file=None)  # type: ignore[call-arg]
@@ -87,11 +100,6 @@ def board_message(fake: FakeTelegram, chat_id: int) -> ShownMessage:
     photos = [m for m in fake.messages(chat_id) if m.photo is not None or m.photo_file_id is not None]
     assert photos, f"no board in chat {chat_id}"
     return photos[-1]
-
-
-def pick_user(users: list[User], caption: str, names: Callable[[User], str] = lambda u: u.first_name) -> User:
-    """Return the user named in the caption's last line that names a player to act."""
-    raise NotImplementedError
 
 
 __all__ = ["Chat", "Env", "board_message", "game_buttons", "record_of", "seeded"]
