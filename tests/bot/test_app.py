@@ -1,0 +1,81 @@
+"""Wiring: the Bot API server choice, the command menu, and state surviving a new Dispatcher."""
+
+from __future__ import annotations
+
+import json
+
+from aiogram.client.telegram import PRODUCTION
+from conftest import build_app
+from fake_telegram import BOT_TOKEN, FakeTelegram
+from pydantic import SecretStr
+
+from bot.app import api_server, create_bot, sender_limits
+from bot.commands import COMMANDS, set_bot_commands
+from bot.config import Settings
+from bot.i18n import create_i18n
+from bot.storage import SqliteGameStore
+
+
+def settings(**values: object) -> Settings:
+    return Settings(bot_token=SecretStr(BOT_TOKEN), _env_file=None, **values)  # type: ignore[arg-type]
+
+
+async def test_api_server_default_and_custom() -> None:
+    assert api_server(settings()) is PRODUCTION
+    custom = api_server(settings(telegram_api_url="http://localhost:8081/", telegram_api_local=True))
+    assert custom.api_url("T", "getMe") == "http://localhost:8081/botT/getMe"
+    assert custom.is_local
+    bot = create_bot(settings(telegram_api_url="http://tg.local:8081"))
+    try:
+        assert bot.session.api.base == "http://tg.local:8081/bot{token}/{method}"
+        assert bot.default.parse_mode == "HTML"
+    finally:
+        await bot.session.close()
+
+
+def test_sender_limits_from_settings() -> None:
+    limits = sender_limits(settings(send_interval_private=0.5, group_messages_per_minute=10))
+    assert limits.private_interval == 0.5 and limits.group_per_minute == 10
+
+
+async def test_set_my_commands_in_both_languages() -> None:
+    fake = FakeTelegram()
+    bot = fake.make_bot()
+    await set_bot_commands(bot, create_i18n("ru"))
+    calls = fake.calls_named("setMyCommands")
+    assert len(calls) == 6  # (default, ru, en) x (private, groups)
+    by_key = {(c.json("scope")["type"], c.payload.get("language_code")): c.json("commands") for c in calls}
+    private_ru = {c["command"]: c["description"] for c in by_key[("all_private_chats", "ru")]}
+    private_en = {c["command"]: c["description"] for c in by_key[("all_private_chats", "en")]}
+    assert private_ru["lang"] == "Сменить язык" and private_en["lang"] == "Change the language"
+    assert set(private_ru) == {c.name for c in COMMANDS}
+    groups_en = [c["command"] for c in by_key[("all_group_chats", "en")]]
+    assert "start" not in groups_en and "help" in groups_en
+    assert by_key[("all_private_chats", None)] == by_key[("all_private_chats", "ru")]  # default language
+    json.dumps([c.payload for c in calls])  # payloads are plain wire data
+
+
+async def test_startup_registers_commands(sqlite_path: str) -> None:
+    store = SqliteGameStore(sqlite_path)
+    app = build_app(store)
+    await app.dp.emit_startup(bot=app.bot, **app.dp.workflow_data)
+    assert len(app.fake.calls_named("setMyCommands")) == 6
+    await app.sender.close()
+    await store.close()
+
+
+async def test_language_survives_a_new_dispatcher_on_the_same_store(sqlite_path: str) -> None:
+    store = SqliteGameStore(sqlite_path)
+    first = build_app(store)
+    alice = first.fake.user(101, "Alice", "ru")
+    await first.h.send_text(alice, first.fake.private_chat(alice), "/lang")
+    await first.h.press_button(alice, first.fake.last_message(alice.id), "English")
+    await first.sender.close()
+    await store.close()
+
+    reopened = SqliteGameStore(sqlite_path)
+    second = build_app(reopened, fake=first.fake)
+    await second.h.send_text(alice, first.fake.private_chat(alice), "/start")
+    assert "Hi, Alice!" in first.fake.last_message(alice.id).content
+    await second.sender.close()
+    await reopened.close()
