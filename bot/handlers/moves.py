@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from aiogram import F, Router
 from aiogram.enums import ChatType
@@ -19,21 +20,23 @@ MOVE_LIKE = re.compile(r"(\d{1,2}|bar|бар|off|оф)\s*[/\-–—]", re.IGNORE
 
 
 @router.message(F.text, ~F.text.startswith("/"))
-async def on_text_move(message: Message, game_service: GameService) -> None:
-    """Play the typed move, or reply with the engine's reason and some legal options."""
+async def on_text_move(message: Message, game_service: GameService, **data: Any) -> None:
+    """Play the typed move, or reply with the engine's reason and some legal options.
+
+    In private chats every text of a player with a game there is a move attempt; in groups only texts that look
+    like a move (players chat there too). Texts longer than ``MAX_TEXT_MOVE_LENGTH`` are refused unparsed.
+    """
     if message.from_user is None or message.text is None:
         return
     text = message.text
+    limit = int(getattr(data.get("settings"), "max_text_move_length", MAX_TEXT_MOVE))
     private = message.chat.type == ChatType.PRIVATE
-    if not private and not MOVE_LIKE.search(text[: MAX_TEXT_MOVE * 2]):
+    if not private and not MOVE_LIKE.search(text[: limit * 2]):
         return
-    lang = norm_lang(message.from_user.language_code)
-    stored = await game_service.find_game(message.chat.id, message.from_user.id)
-    if stored is None:
-        if private:
-            return
+    lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    if await game_service.find_game(message.chat.id, message.from_user.id) is None:
         return
-    if len(text) > MAX_TEXT_MOVE:
+    if len(text) > limit:
         await message.reply(tr(lang, "move.too_long"))
         return
     reply = await game_service.text_move(message.chat.id, message.from_user.id, text, lang)

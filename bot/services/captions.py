@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from bot.keyboards.game import step_label
@@ -13,7 +14,7 @@ MAX_CAPTION = 1000
 
 
 def _roll_text(lang: str, name: str, dice: tuple[int, int]) -> str:
-    dname = dice_name(dice[0], dice[1]) if lang == "ru" else None
+    dname = dice_name(dice[0], dice[1])
     if dname:
         return tr(lang, "roll.named", name=name, d1=dice[0], d2=dice[1], dname=dname)
     return tr(lang, "roll", name=name, d1=dice[0], d2=dice[1])
@@ -34,7 +35,7 @@ def result_text(lang: str, names: list[str], event: dict[str, Any]) -> str:
 def caption(record: dict[str, Any], match: Match, lang: str) -> str:
     """Return the caption of the board in ``lang`` (at most 1000 characters)."""
     game = match.game
-    names = [p["name"] for p in record["players"]]
+    names = [html.escape(p["name"]) for p in record["players"]]
     variant = tr(lang, f"variant.{match.variant.name}")
     lines = [f"⚪ {names[0]} — ⚫ {names[1]} · {variant}"]
     for event in record.get("events", []):

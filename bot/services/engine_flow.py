@@ -67,8 +67,6 @@ def advance(match: Match, record: dict[str, Any], events: list[dict[str, Any]]) 
         if game.phase is Phase.OPENING:
             game.roll()
             events.append({"t": "opening", "player": game.roller, "dice": list(game.dice or ())})
-            if game.phase is Phase.ROLL and game.history and game.dice is None:
-                continue
             continue
         if game.phase is Phase.ROLL:
             if game.can_double():

@@ -8,6 +8,7 @@ when the action was applied. Nothing a user sends raises out of here except stor
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -488,10 +489,9 @@ class GameService:
         try:
             game.play(text)
         except NardyError as error:
-            options = [m.notation for m in game.legal_moves()[:MAX_OPTIONS_SHOWN]]
-            return (
-                tr(lang, "move.error", reason=str(error)) + "\n" + tr(lang, "move.options", options=", ".join(options))
-            )
+            options = [html.escape(m.notation) for m in game.legal_moves()[:MAX_OPTIONS_SHOWN]]
+            reason = tr(lang, "move.error", reason=html.escape(str(error)[:300]))
+            return reason + "\n" + tr(lang, "move.options", options=", ".join(options))
         record["pending_steps"] = []
         events: list[dict[str, Any]] = []
         advance(match, record, events)
