@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot
-from aiogram.methods import AnswerCallbackQuery, SendMessage
+from aiogram.methods import AnswerCallbackQuery, SendMessage, TelegramMethod
 from aiogram.types import ReplyParameters, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n
 
@@ -73,7 +73,7 @@ class ErrorReportingMiddleware(BaseMiddleware):
     async def _apologise(self, update: Update, text: str, data: dict[str, Any]) -> None:
         bot: Bot | None = data.get("bot")
         sender: Sender | None = data.get("sender")
-        method: AnswerCallbackQuery | SendMessage | None = None
+        method: TelegramMethod[Any] | None = None
         if update.callback_query is not None:
             method = AnswerCallbackQuery(callback_query_id=update.callback_query.id, text=text)
         else:

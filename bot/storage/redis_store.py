@@ -48,6 +48,16 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _text(value: Any) -> Any:
+    """Return ``value`` decoded when it is bytes (the client decodes responses; this only satisfies typing)."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _texts(values: Any) -> list[str]:
+    """Return a list of response strings (decoded when bytes)."""
+    return [str(_text(v)) for v in values]
+
+
 def _deadline_arg(deadline: float | None) -> str:
     return "" if deadline is None else repr(float(deadline))
 
@@ -230,7 +240,7 @@ return nv
 
     async def _active_from_index(self, key: str) -> list[str]:
         with map_store_errors():
-            ids: list[str] = await self._redis.zrange(key, 0, -1)
+            ids = _texts(await self._redis.zrange(key, 0, -1))
             if not ids:
                 return []
             states = await self._states(ids)
@@ -251,7 +261,7 @@ return nv
         """See :meth:`bot.storage.base.GameStore.chat_history`."""
         key = CHAT_HISTORY_KEY.format(chat_id=chat_id)
         with map_store_errors():
-            ids: list[str] = await self._redis.zrevrange(key, 0, -1)
+            ids = _texts(await self._redis.zrevrange(key, 0, -1))
             if not ids:
                 return []
             states = await self._states(ids)
@@ -263,7 +273,7 @@ return nv
     async def due_games(self, now: float, limit: int = 100) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.due_games`."""
         with map_store_errors():
-            ids: list[str] = await self._redis.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit)
+            ids = _texts(await self._redis.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit))
             if not ids:
                 return []
             states = await self._states(ids)
@@ -302,13 +312,13 @@ return nv
     async def get_challenge(self, challenge_id: str) -> StoredChallenge | None:
         """See :meth:`bot.storage.base.GameStore.get_challenge`."""
         with map_store_errors():
-            raw = await self._redis.get(CHALLENGE_KEY.format(challenge_id=challenge_id))
+            raw = _text(await self._redis.get(CHALLENGE_KEY.format(challenge_id=challenge_id)))
         return self._challenge(challenge_id, raw)
 
     async def claim_challenge(self, challenge_id: str) -> StoredChallenge | None:
         """See :meth:`bot.storage.base.GameStore.claim_challenge`."""
         with map_store_errors():
-            raw = await self._redis.getdel(CHALLENGE_KEY.format(challenge_id=challenge_id))
+            raw = _text(await self._redis.getdel(CHALLENGE_KEY.format(challenge_id=challenge_id)))
             challenge = self._challenge(challenge_id, raw)
             if challenge is not None and challenge.chat_id is not None:
                 await self._redis.zrem(CHAT_CHALLENGES_KEY.format(chat_id=challenge.chat_id), challenge_id)
@@ -319,7 +329,7 @@ return nv
         key = CHAT_CHALLENGES_KEY.format(chat_id=chat_id)
         with map_store_errors():
             await self._redis.zremrangebyscore(key, "-inf", self._clock())
-            ids: list[str] = await self._redis.zrange(key, 0, -1)
+            ids = _texts(await self._redis.zrange(key, 0, -1))
             if not ids:
                 return []
             async with self._redis.pipeline(transaction=False) as pipe:
@@ -383,7 +393,10 @@ return nv
     async def chat_stats(self, chat_id: int) -> dict[int, Stats]:
         """See :meth:`bot.storage.base.GameStore.chat_stats`."""
         with map_store_errors():
-            raw: dict[str, str] = await self._redis.hgetall(CHAT_STATS_KEY.format(chat_id=chat_id))
+            raw = {
+                _text(k): _text(v)
+                for k, v in (await self._redis.hgetall(CHAT_STATS_KEY.format(chat_id=chat_id))).items()
+            }
         counters: dict[int, dict[str, int]] = {}
         for fieldname, value in raw.items():
             user, _, kind = fieldname.rpartition(":")
