@@ -165,6 +165,9 @@ class TurnPlan:
         self._level = level
         self._start = to_state(position)
         self._reach_cache: dict[tuple[State, tuple[int, ...]], bool] = {}
+        # the dice a one-die turn may use: the one the must-play rule picked (the larger when it can be played), even
+        # where the other die reaches the same position (the last checker borne off with 6-5 from point 3)
+        self._single_dice = frozenset(path[0][2] for path in level.values()) if self.length == 1 else None
 
     @property
     def position_id(self) -> str:
@@ -225,6 +228,8 @@ class TurnPlan:
             return []
         out: list[tuple[Step, State]] = []
         for die in sorted(set(remaining), reverse=True):
+            if self._single_dice is not None and die not in self._single_dice:
+                continue
             rest = _without(remaining, die)
             for src, dst, hit, new in self.variant.successors(state, die, self.ctx):
                 if self._can_finish(new, rest, left):
