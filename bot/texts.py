@@ -1,105 +1,110 @@
-"""Every text the game flows show, in Russian and English, with a lookup by language.
+"""Every text the game flows show, with a lookup by language (:func:`tr`).
 
-The infra i18n (gettext catalogues in ``bot/locales``) can take these over message by message; until then
-:func:`tr` is the one way game handlers produce user-visible text.
+The English texts are the gettext message ids (marked with ``gettext_noop`` so ``pybabel extract`` finds them):
+:func:`tr` translates them with the bot's ``I18n`` (the ``bot/locales`` catalogues) when one is active, and falls
+back to the Russian texts kept here when the catalogue has no translation yet (also outside a handler).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from aiogram.utils.i18n import I18n
+
+from bot.i18n import gettext_noop
+
 DEFAULT_LANG: Final = "ru"
 
 _TEXTS: Final[dict[str, dict[str, str]]] = {
     "en": {
-        "variant.short": "short nardy",
-        "variant.long": "long nardy",
-        "turn.roll": "{name} to roll or double",
-        "turn.move": "{name} to move",
-        "turn.doubled": "{name}: take or pass the double to {value}?",
-        "turn.resign": "{name}: accept the resignation ({level})?",
-        "roll": "{name} rolled {d1}-{d2}",
-        "roll.named": "{name} rolled {d1}-{d2} ({dname})",
-        "forfeit": "{name} cannot move with {d1}-{d2}: the roll is forfeited",
-        "played": "{name} played {move}",
-        "cube": "Cube: {value}",
-        "cube.owner": "Cube: {value} ({name})",
-        "score": "Match to {length}: {a} – {b}",
-        "crawford": "Crawford game",
-        "pending": "Turn so far: {steps}",
-        "over": "Game over: {name} wins {kind}, {points} pt.",
-        "over.draw": "Game over: a draw.",
-        "match.over": "{name} wins the match {a} – {b}!",
-        "next.game": "Next game of the match.",
-        "reason.resign": "(resigned)",
-        "reason.drop": "(double passed)",
-        "reason.abandon": "(time ran out)",
-        "kind.single": "a single game",
-        "kind.gammon": "a gammon",
-        "kind.backgammon": "a backgammon",
-        "kind.oin": "oin",
-        "kind.mars": "mars",
-        "kind.home_mars": "home mars",
-        "kind.koks": "koks",
-        "kind.drop": "(passed)",
-        "kind.draw": "a draw",
-        "btn.roll": "🎲 Roll",
-        "btn.double": "Double ×{value}",
-        "btn.take": "Take",
-        "btn.pass": "Pass",
-        "btn.beaver": "Beaver",
-        "btn.raccoon": "Raccoon",
-        "btn.undo": "↩ Undo",
-        "btn.confirm": "✅ Confirm",
-        "btn.accept": "Accept",
-        "btn.decline": "Decline",
-        "btn.rematch": "Rematch",
-        "btn.new": "New game",
-        "btn.join": "Join",
-        "btn.cancel": "Cancel",
-        "btn.resign": "Resign: {level}",
-        "toast.not_player": "You are not playing this game.",
-        "toast.not_turn": "It is not your turn.",
-        "toast.stale": "The game has changed, try again.",
-        "toast.gone": "This game is over or does not exist.",
-        "toast.bad": "This button is not valid any more.",
-        "toast.ok": "Done.",
-        "toast.own_challenge": "You cannot join your own challenge.",
-        "toast.not_for_you": "This challenge is not for you.",
-        "toast.challenge_gone": "This challenge is no longer open.",
-        "toast.not_challenger": "Only the challenger can cancel.",
-        "challenge.card": "{name} challenges to {variant}{match}. Press Join to play!",
-        "challenge.card.to": "{name} challenges {opponent} to {variant}{match}.",
-        "challenge.match": ", match to {length}",
-        "challenge.link": "Send this link to your opponent: {link}\n{variant}{match}",
-        "challenge.cancelled": "The challenge was cancelled.",
-        "challenge.declined": "{name} declined the challenge.",
-        "challenge.started": "The game has started: {a} vs {b}.",
-        "move.error": "Move not accepted: {reason}",
-        "move.options": "Legal moves: {options}",
-        "move.too_long": "That message is too long to be a move.",
-        "move.roll_first": "Roll first (or double) with the buttons.",
-        "no_game": "You have no game in this chat.",
-        "resign.choose": "How do you resign?",
-        "resign.offered": "{name} offers to resign ({level}).",
-        "stats": "{name}: {wins} wins, {losses} losses, {draws} draws.",
-        "stats.none": "No finished games yet.",
-        "settings.title": "Chat settings:",
-        "settings.admins_only": "Only chat admins can change the settings.",
-        "settings.saved": "Saved.",
-        "settings.variant": "Default: {variant}",
-        "settings.confirm": "Confirm turns: {value}",
-        "settings.cube_long": "Cube in long nardy: {value}",
-        "on": "on",
-        "off": "off",
-        "reminder": "{name}, it is your move in the nardy game.",
-        "private.only_group": "This command works in groups.",
-        "rules.short": (
+        "variant.short": gettext_noop("short nardy"),
+        "variant.long": gettext_noop("long nardy"),
+        "turn.roll": gettext_noop("{name} to roll or double"),
+        "turn.move": gettext_noop("{name} to move"),
+        "turn.doubled": gettext_noop("{name}: take or pass the double to {value}?"),
+        "turn.resign": gettext_noop("{name}: accept the resignation ({level})?"),
+        "roll": gettext_noop("{name} rolled {d1}-{d2}"),
+        "roll.named": gettext_noop("{name} rolled {d1}-{d2} ({dname})"),
+        "forfeit": gettext_noop("{name} cannot move with {d1}-{d2}: the roll is forfeited"),
+        "played": gettext_noop("{name} played {move}"),
+        "cube": gettext_noop("Cube: {value}"),
+        "cube.owner": gettext_noop("Cube: {value} ({name})"),
+        "score": gettext_noop("Match to {length}: {a} – {b}"),
+        "crawford": gettext_noop("Crawford game"),
+        "pending": gettext_noop("Turn so far: {steps}"),
+        "over": gettext_noop("Game over: {name} wins {kind}, {points} pt."),
+        "over.draw": gettext_noop("Game over: a draw."),
+        "match.over": gettext_noop("{name} wins the match {a} – {b}!"),
+        "next.game": gettext_noop("Next game of the match."),
+        "reason.resign": gettext_noop("(resigned)"),
+        "reason.drop": gettext_noop("(double passed)"),
+        "reason.abandon": gettext_noop("(time ran out)"),
+        "kind.single": gettext_noop("a single game"),
+        "kind.gammon": gettext_noop("a gammon"),
+        "kind.backgammon": gettext_noop("a backgammon"),
+        "kind.oin": gettext_noop("oin"),
+        "kind.mars": gettext_noop("mars"),
+        "kind.home_mars": gettext_noop("home mars"),
+        "kind.koks": gettext_noop("koks"),
+        "kind.drop": gettext_noop("(passed)"),
+        "kind.draw": gettext_noop("a draw"),
+        "btn.roll": gettext_noop("🎲 Roll"),
+        "btn.double": gettext_noop("Double ×{value}"),
+        "btn.take": gettext_noop("Take"),
+        "btn.pass": gettext_noop("Pass"),
+        "btn.beaver": gettext_noop("Beaver"),
+        "btn.raccoon": gettext_noop("Raccoon"),
+        "btn.undo": gettext_noop("↩ Undo"),
+        "btn.confirm": gettext_noop("✅ Confirm"),
+        "btn.accept": gettext_noop("Accept"),
+        "btn.decline": gettext_noop("Decline"),
+        "btn.rematch": gettext_noop("Rematch"),
+        "btn.new": gettext_noop("New game"),
+        "btn.join": gettext_noop("Join"),
+        "btn.cancel": gettext_noop("Cancel"),
+        "btn.resign": gettext_noop("Resign: {level}"),
+        "toast.not_player": gettext_noop("You are not playing this game."),
+        "toast.not_turn": gettext_noop("It is not your turn."),
+        "toast.stale": gettext_noop("The game has changed, try again."),
+        "toast.gone": gettext_noop("This game is over or does not exist."),
+        "toast.bad": gettext_noop("This button is not valid any more."),
+        "toast.ok": gettext_noop("Done."),
+        "toast.own_challenge": gettext_noop("You cannot join your own challenge."),
+        "toast.not_for_you": gettext_noop("This challenge is not for you."),
+        "toast.challenge_gone": gettext_noop("This challenge is no longer open."),
+        "toast.not_challenger": gettext_noop("Only the challenger can cancel."),
+        "challenge.card": gettext_noop("{name} challenges to {variant}{match}. Press Join to play!"),
+        "challenge.card.to": gettext_noop("{name} challenges {opponent} to {variant}{match}."),
+        "challenge.match": gettext_noop(", match to {length}"),
+        "challenge.link": gettext_noop("Send this link to your opponent: {link}\n{variant}{match}"),
+        "challenge.cancelled": gettext_noop("The challenge was cancelled."),
+        "challenge.declined": gettext_noop("{name} declined the challenge."),
+        "challenge.started": gettext_noop("The game has started: {a} vs {b}."),
+        "move.error": gettext_noop("Move not accepted: {reason}"),
+        "move.options": gettext_noop("Legal moves: {options}"),
+        "move.too_long": gettext_noop("That message is too long to be a move."),
+        "move.roll_first": gettext_noop("Roll first (or double) with the buttons."),
+        "no_game": gettext_noop("You have no game in this chat."),
+        "resign.choose": gettext_noop("How do you resign?"),
+        "resign.offered": gettext_noop("{name} offers to resign ({level})."),
+        "stats": gettext_noop("{name}: {wins} wins, {losses} losses, {draws} draws."),
+        "stats.none": gettext_noop("No finished games yet."),
+        "settings.title": gettext_noop("Chat settings:"),
+        "settings.admins_only": gettext_noop("Only chat admins can change the settings."),
+        "settings.saved": gettext_noop("Saved."),
+        "settings.variant": gettext_noop("Default: {variant}"),
+        "settings.confirm": gettext_noop("Confirm turns: {value}"),
+        "settings.cube_long": gettext_noop("Cube in long nardy: {value}"),
+        "on": gettext_noop("on"),
+        "off": gettext_noop("off"),
+        "reminder": gettext_noop("{name}, it is your move in the nardy game."),
+        "private.only_group": gettext_noop("This command works in groups."),
+        "rules.short": gettext_noop(
             "Short nardy (backgammon): 15 checkers each, moving in opposite directions. Hitting a lone checker "
             "sends it to the bar; it must re-enter before anything else moves. Bring all checkers home, then bear "
             "them off. A gammon counts 2, a backgammon 3. The doubling cube may be offered before rolling."
         ),
-        "rules.long": (
+        "rules.long": gettext_noop(
             "Long nardy: 15 checkers each start on the head and move the same way round the board. No hitting: a "
             "point with one checker is taken. Only one checker leaves the head per turn (except 6-6, 4-4, 3-3 on "
             "the first turn). You may not build six points in a row unless an opponent checker is ahead of them. "
@@ -214,13 +219,28 @@ def norm_lang(code: str | None) -> str:
 
 
 def tr(lang: str | None, key: str, **kwargs: object) -> str:
-    """Return the text ``key`` in ``lang`` formatted with ``kwargs``; falls back to English, then to the key."""
-    table = _TEXTS.get(norm_lang(lang), _TEXTS["en"])
-    text = table.get(key) or _TEXTS["en"].get(key) or key
+    """Return the text ``key`` in ``lang`` formatted with ``kwargs``; unknown keys are returned as they are."""
+    code = norm_lang(lang)
+    source = _TEXTS["en"].get(key)
+    if source is None:
+        return key
+    text: str | None = None
+    i18n = I18n.get_current(no_error=True)
+    if i18n is not None and code in i18n.available_locales:
+        translated = i18n.gettext(source, locale=code)
+        if code == "en" or translated != source:
+            text = translated
+    if text is None:
+        text = _TEXTS.get(code, {}).get(key) or source
     try:
         return text.format(**kwargs)
     except (KeyError, IndexError, ValueError):
         return text
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """Return ``{English message id: text in lang}`` for filling the gettext catalogue of ``lang``."""
+    return {source: _TEXTS[lang].get(key, source) for key, source in _TEXTS["en"].items()}
 
 
 def has_text(key: str) -> bool:
