@@ -76,8 +76,8 @@ def create_dispatcher(
     async def on_startup(bot: Bot) -> None:
         try:
             await set_bot_commands(bot, i18n)
-        except Exception:  # the menu is a nicety: never refuse to start because of it
-            log.exception("setMyCommands failed")
+        except Exception as error:  # the menu is a nicety: never refuse to start because of it
+            log.warning("setMyCommands failed: %s", error)
 
     dp.startup.register(on_startup)
     return dp
