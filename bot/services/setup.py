@@ -1,48 +1,122 @@
-"""Wiring of the game flows into a Dispatcher: the service in the handlers' data, the routers, the sweeper."""
+"""Wiring of the game flows: the routers, the ``game_service`` handler argument, and the timeout sweeper.
+
+The only thing the application has to do is include :func:`game_routers` before the infra's ``start`` router (deep
+links ``/start c_<id>`` are taken by the challenge router). Everything else is attached to the routers themselves:
+
+- a router middleware puts ``game_service`` into the handlers' data, built once per (store, sender) from the
+  ``store`` (StoreMiddleware), ``sender`` and ``settings`` that the dispatcher provides; a ``game_service`` already
+  in the data (e.g. ``dispatcher["game_service"]`` set by :func:`install_game_service` in tests) wins;
+- a startup hook of the game router starts the sweeper (reminders and timeouts every ``TIMEOUT_SWEEP_INTERVAL``
+  seconds) and its shutdown hook stops it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiogram import Dispatcher, Router
+from aiogram import BaseMiddleware, Dispatcher, Router
+from aiogram.types import TelegramObject
 
 from bot.services.game_service import GameService, MessageSender
 from bot.storage.base import GameStore
 
 log = logging.getLogger(__name__)
 
+_services: dict[tuple[int, int], GameService] = {}
+_sweepers: list[asyncio.Task[None]] = []
+
+
+def service_for(store: GameStore, sender: MessageSender, settings: Any = None) -> GameService:
+    """Return the GameService of this store and sender (created on first use with the timeouts of ``settings``)."""
+    key = (id(store), id(sender))
+    service = _services.get(key)
+    if service is None or service.store is not store or service.sender is not sender:
+        kwargs: dict[str, Any] = {}
+        for name in ("turn_reminder_after", "turn_timeout", "finished_game_ttl"):
+            value = getattr(settings, name, None)
+            if isinstance(value, int | float):
+                kwargs[name] = float(value)
+        service = GameService(store, sender, **kwargs)
+        _services[key] = service
+    return service
+
+
+class GameServiceMiddleware(BaseMiddleware):
+    """Router middleware: ``data["game_service"]`` for the game handlers (see the module docstring)."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        """Return the handler's result after adding the service to ``data``."""
+        if "game_service" not in data:
+            store, sender = data.get("store"), data.get("sender")
+            if store is not None and sender is not None:
+                data["game_service"] = service_for(store, sender, data.get("settings"))
+        return await handler(event, data)
+
+
+_MIDDLEWARE = GameServiceMiddleware()
+
 
 def game_routers() -> list[Router]:
-    """Return the game flow routers, to be included before the infra's ``start`` router (deep links)."""
+    """Return the game flow routers, in order, to be included before the infra's ``start`` router."""
     from bot.handlers import challenge, cube, game, moves, rules, settings, stats
 
-    return [challenge.router, game.router, cube.router, settings.router, stats.router, rules.router, moves.router]
+    routers = [challenge.router, game.router, cube.router, settings.router, stats.router, rules.router, moves.router]
+    for router in routers:
+        for observer in (router.message, router.callback_query):
+            if _MIDDLEWARE not in observer.middleware:
+                observer.middleware(_MIDDLEWARE)
+    if not getattr(game.router, "_sweeper_hooks", False):
+        game.router.startup.register(_start_sweeper)
+        game.router.shutdown.register(_stop_sweeper)
+        game.router._sweeper_hooks = True  # type: ignore[attr-defined]
+    return routers
 
 
-def install_game_service(
-    dp: Dispatcher, store: GameStore, sender: MessageSender, *, sweep_interval: float | None = None, **kwargs: Any
-) -> GameService:
-    """Create the GameService, put it in the dispatcher's data as ``game_service`` and, when ``sweep_interval``
-    is given, run the timeout sweeper while polling. Returns: the service."""
+def _store_of(dispatcher: Dispatcher) -> GameStore | None:
+    store = dispatcher.workflow_data.get("store")
+    if store is not None:
+        return store  # type: ignore[no-any-return]
+    for middleware in dispatcher.update.outer_middleware:
+        candidate = getattr(middleware, "store", None)
+        if candidate is not None:
+            return candidate  # type: ignore[no-any-return]
+    return None
+
+
+async def _start_sweeper(dispatcher: Dispatcher, **data: Any) -> None:
+    service = dispatcher.workflow_data.get("game_service")
+    if service is None:
+        store, sender = _store_of(dispatcher), data.get("sender")
+        if store is None or sender is None:
+            log.warning("no store or sender: the turn timeout sweeper is not running")
+            return
+        service = service_for(store, sender, data.get("settings"))
+    interval = float(getattr(data.get("settings"), "timeout_sweep_interval", 60.0))
+    _sweepers.append(asyncio.create_task(sweeper(service, interval), name="nardy-timeout-sweeper"))
+
+
+async def _stop_sweeper(**_data: Any) -> None:
+    while _sweepers:
+        task = _sweepers.pop()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def install_game_service(dp: Dispatcher, store: GameStore, sender: MessageSender, **kwargs: Any) -> GameService:
+    """Create a GameService with ``kwargs`` (dice, clock, timeouts …) and make it the dispatcher's
+    ``game_service`` (it then wins over the one the middleware would build). Returns: the service."""
     service = GameService(store, sender, **kwargs)
     dp["game_service"] = service
-    if sweep_interval:
-        tasks: list[asyncio.Task[None]] = []
-
-        async def on_startup() -> None:
-            tasks.append(asyncio.create_task(sweeper(service, sweep_interval)))
-
-        async def on_shutdown() -> None:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-
-        dp.startup.register(on_startup)
-        dp.shutdown.register(on_shutdown)
     return service
 
 

@@ -12,8 +12,7 @@ from bot.config import Settings
 from bot.handlers import routers as infra_routers
 from bot.sender import Sender, SenderLimits
 from bot.services.engine_flow import DiceFactory
-from bot.services.game_service import GameService
-from bot.services.setup import game_routers, install_game_service
+from bot.services.setup import game_routers, install_game_service, service_for
 from bot.storage.base import GameStore
 from nardy import DiceSource, SeededDice
 from tests.bot.fake_telegram import Call, FakeTelegram, ShownMessage, TelegramHarness
@@ -58,8 +57,16 @@ class GameFakeTelegram(FakeTelegram):
 class Env:
     """A store, a fake Telegram, a Bot, a Dispatcher with the game flows, and a harness feeding it."""
 
-    def __init__(self, store: GameStore, dice: DiceFactory, *, fake: FakeTelegram | None = None, **service: Any):
-        """Build everything on ``store`` with the dice factory ``dice``."""
+    def __init__(
+        self,
+        store: GameStore,
+        dice: DiceFactory | None,
+        *,
+        fake: FakeTelegram | None = None,
+        **service: Any,
+    ) -> None:
+        """Build everything on ``store`` with the dice factory ``dice`` (None: the production wiring, where the
+        routers' middleware builds the service with system dice)."""
         import bot.app as app
 
         self.store = store
@@ -75,7 +82,10 @@ class Env:
             self.dp = create_dispatcher(store, self.settings, sender=self.sender)
         finally:
             app.routers = original  # type: ignore[assignment]
-        self.service: GameService = install_game_service(self.dp, store, self.sender, dice=dice, **service)
+        if dice is None:
+            self.service = service_for(store, self.sender, self.settings)
+        else:
+            self.service = install_game_service(self.dp, store, self.sender, dice=dice, **service)
         self.h = TelegramHarness(self.fake, self.bot, self.dp)
 
     async def close(self) -> None:
