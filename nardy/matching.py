@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from nardy.errors import AmbiguousMoveError, IllegalMoveError, IncompleteMoveError
+from nardy.errors import AmbiguousMoveError, IllegalMoveError, IncompleteMoveError, InvalidMoveError
 from nardy.move import Move, Step, point_name
 from nardy.movegen import TurnPlan
 from nardy.notation import parse_segments
@@ -55,8 +55,11 @@ def match_move(plan: TurnPlan, text: str) -> Move:
         IncompleteMoveError: the text plays only part of the roll and the rest is not forced.
         AmbiguousMoveError: the text matches several legal turns (they are listed).
     """
-    segments = parse_segments(text)
     where = f"(dice {plan.dice[0]}-{plan.dice[1]}, position {plan.position_id})"
+    try:
+        segments = parse_segments(text)
+    except InvalidMoveError as error:
+        raise InvalidMoveError(f"{error} {where}") from None
     if plan.forfeited:
         raise IllegalMoveError(f"no move is possible with this roll {where}")
     hops = [(a, b, b in seg.hits) for seg in segments for _ in range(seg.count) for a, b in seg.hops()]
@@ -91,8 +94,9 @@ def _why(plan: TurnPlan, hops: list[Hop]) -> str:
     if plan.position.me[24] and hops and hops[0][0] != 25:
         return "a checker on the bar must enter first"
     sources = {s.src for s in first}
+    reached = {dst for _, dst, _ in hops}  # points a written checker passes through need no checker of their own
     for src, dst, _ in hops:
-        if not plan.position.me[src - 1]:
+        if not plan.position.me[src - 1] and src not in reached:
             return f"there is no checker of yours on point {point_name(src)}"
         if dst == OFF and any(plan.position.me[6:25]):
             return "you can bear off only when all your checkers are in your home board"
