@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command
+from aiogram.methods import EditMessageReplyMarkup
 from aiogram.types import CallbackQuery, Message
 
 from bot.keyboards.callbacks import GameCb
@@ -25,6 +26,11 @@ async def on_game_button(query: CallbackQuery, callback_data: GameCb, game_servi
         callback_data.game_id, callback_data.version, callback_data.action, query.from_user.id, lang
     )
     await query.answer(toast or None)
+    if not toast and callback_data.action.startswith("rs") and isinstance(query.message, Message):
+        # the resignation menu has done its job
+        await game_service.edit(
+            EditMessageReplyMarkup(chat_id=query.message.chat.id, message_id=query.message.message_id)
+        )
 
 
 @router.callback_query(F.data.startswith("g:"))

@@ -103,14 +103,14 @@ def game_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 
 
-def resign_keyboard(game: Game, game_id: str, version: int, lang: str) -> InlineKeyboardMarkup:
-    """Return the buttons of the resignation levels (``rs-<level>``)."""
+def resign_keyboard(game: Game, game_id: str, version: int, lang: str, player: int) -> InlineKeyboardMarkup:
+    """Return the resigning ``player``'s buttons of the resignation levels (``rs<player>-<level>``)."""
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
                 InlineKeyboardButton(
                     text=tr(lang, "btn.resign", level=tr(lang, f"kind.{level}")),
-                    callback_data=_cb(game_id, version, f"rs-{level}"),
+                    callback_data=_cb(game_id, version, f"rs{player}-{level}"),
                 )
             ]
             for level in game.resign_levels()

@@ -271,9 +271,11 @@ class GameService:
         # The board is sent with the keyboard of version 2 (after the message ids are saved).
         await self._show(game_id, 2, record, match, new=True)
         version = 1
-        for _ in range(5):
+        for attempt in range(5):
             saved = await self._save(game_id, version, record, match)
             if saved is not None:
+                if attempt:  # someone acted between create and save: the keyboards carry the wrong version
+                    await self._show(game_id, saved, record, match)
                 return game_id
             stored = await self.store.get_game(game_id)
             if stored is None:
@@ -352,11 +354,13 @@ class GameService:
             log.exception("game %s cannot be loaded", game_id)
             return tr(lang, "toast.gone")
         game = match.game
-        if action.startswith("rs-"):
+        if action[:3] in ("rs0", "rs1") and action[3:4] == "-":
+            if int(action[2]) != index:
+                return tr(lang, "toast.not_yours")
             if game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
                 return tr(lang, "toast.bad")
             try:
-                game.resign(index, action[3:])
+                game.resign(index, action[4:])
             except NardyError:
                 return tr(lang, "toast.bad")
             record["pending_steps"] = []
@@ -541,7 +545,9 @@ class GameService:
             SendMessage(
                 chat_id=chat_id,
                 text=tr(lang, "resign.choose"),
-                reply_markup=resign_keyboard(match.game, stored.game_id, stored.version, lang),
+                reply_markup=resign_keyboard(
+                    match.game, stored.game_id, stored.version, lang, self.player_index(stored.data, user_id) or 0
+                ),
             )
         )
         return None

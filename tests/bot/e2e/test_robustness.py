@@ -101,7 +101,10 @@ async def test_resign_and_board_repost(sqlite_store: GameStore) -> None:
     await h.send_text(other, group, "/resign")  # type: ignore[arg-type]
     menu = fake.last_message(-303)
     assert "How do you resign?" in menu.content
+    await h.press_button(user, menu, "a gammon")  # type: ignore[arg-type]
+    assert fake.toasts_for(user.id)[-1] == "This button is not for you."  # type: ignore[attr-defined]
     await h.press_button(other, menu, "a gammon")  # type: ignore[arg-type]
+    assert menu.buttons() == []
     board = board_message(fake, -303)
     assert "accept the resignation" in board.content
     await h.press_button(user, board, "Accept")  # type: ignore[arg-type]
