@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from nardy import DiceSource, Match, Phase, Step, SystemDice
+from nardy import DiceSource, Game, Match, Phase, Step, SystemDice
 
 DiceFactory = Callable[[str, int], DiceSource]
 """Makes the dice source for a game: ``(game_id, number of records played so far)``."""
@@ -56,6 +56,11 @@ def match_finished(match: Match) -> bool:
     return max(match.score_after_game()) >= match.length
 
 
+def _phase(game: Game) -> Phase:
+    """Return the game's phase (a call, so type checkers do not keep a narrowing across engine actions)."""
+    return game.phase
+
+
 def advance(match: Match, record: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Play every automatic action: the opening roll, rolls when no double is possible, forfeits, forced turns,
     single-option steps, a complete turn (unless the chat confirms turns), and the next game of a match.
@@ -73,7 +78,7 @@ def advance(match: Match, record: dict[str, Any], events: list[dict[str, Any]]) 
                 return
             roller = game.roller
             dice = game.roll()
-            if game.phase is not Phase.MOVE or game.roller != roller:
+            if _phase(game) is not Phase.MOVE or game.roller != roller:
                 events.append({"t": "forfeit", "player": roller, "dice": list(dice)})
             continue
         if game.phase is Phase.MOVE:
