@@ -83,8 +83,9 @@ def create_dispatcher(
     return dp
 
 
-async def run(settings: Settings) -> None:
-    """Run the bot with long polling until interrupted; closes the store, the sender and the session.
+async def run(settings: Settings, *, handle_signals: bool = True) -> None:
+    """Run the bot with long polling until interrupted (SIGINT/SIGTERM when ``handle_signals``, or cancelled);
+    closes the store, the sender and the session.
 
     Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
     """
@@ -103,7 +104,7 @@ async def run(settings: Settings) -> None:
             bot,
             polling_timeout=settings.polling_timeout,
             allowed_updates=dp.resolve_used_update_types(),
-            handle_signals=True,
+            handle_signals=handle_signals,
         )
     finally:
         await sender.close()

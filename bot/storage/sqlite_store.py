@@ -96,13 +96,27 @@ class SqliteGameStore:
             if self._path != ":memory:":
                 Path(self._path).parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self._path, timeout=self._timeout, isolation_level=None)
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                conn.execute("PRAGMA journal_mode=WAL")
+            self._enable_wal(conn)
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.executescript(SCHEMA)
             self._conn = conn
         return self._conn
+
+    def _enable_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL. Switching does not wait on SQLite's busy handler (two processes opening a new
+        file at once get "database is locked" at once), so it is retried here until the store timeout."""
+        give_up = time.monotonic() + self._timeout
+        while True:
+            try:
+                if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError:
+                if time.monotonic() >= give_up:
+                    conn.close()
+                    raise
+                time.sleep(0.01)
 
     def _tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn = self._connection()
