@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
+import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
@@ -22,7 +24,11 @@ from bot.storage import GameStore, SqliteGameStore
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
 FIRST_DB, LAST_DB = 1, 15
-"""The bot tests use Redis databases 1..15 in turn (database 0 is left alone); each is flushed before and after."""
+"""The bot tests use Redis databases 1..15 (database 0 only holds the reservations below)."""
+RESERVATION_KEY = "nardy-tests:db-reserved:{db}"
+"""Key in database 0 that reserves a database number for one test, so that test runs in parallel processes
+(several engineers, or CI jobs sharing a server) never flush each other's database."""
+RESERVATION_SECONDS = 600
 
 _db_numbers = itertools.cycle(range(FIRST_DB, LAST_DB + 1))
 
@@ -33,10 +39,23 @@ def _base_url() -> str:
     return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
 
 
+def _reserve_db(admin: Redis, token: str) -> int:
+    """Return a database number reserved for ``token`` (waits while all 15 are taken by other processes)."""
+    while True:
+        for _ in range(LAST_DB - FIRST_DB + 1):
+            db = next(_db_numbers)
+            if admin.set(RESERVATION_KEY.format(db=db), token, nx=True, ex=RESERVATION_SECONDS):
+                return db
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def redis_url() -> Iterator[str]:
     """Yield the URL of a Redis database reserved for this test, flushed before and after it."""
-    url = f"{_base_url()}/{next(_db_numbers)}"
+    admin = Redis.from_url(f"{_base_url()}/0")
+    token = f"{os.getpid()}:{uuid.uuid4().hex}"
+    db = _reserve_db(admin, token)
+    url = f"{_base_url()}/{db}"
     client = Redis.from_url(url)
     client.flushdb()
     try:
@@ -44,6 +63,10 @@ def redis_url() -> Iterator[str]:
     finally:
         client.flushdb()
         client.close()
+        key = RESERVATION_KEY.format(db=db)
+        if admin.get(key) == token.encode():
+            admin.delete(key)
+        admin.close()
 
 
 @pytest.fixture
