@@ -17,8 +17,6 @@ from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.services.game_service import GameService, PlayerInfo
 from bot.texts import norm_lang, tr
 
-router = Router(name=__name__)
-
 CHALLENGE_TTL = 3600.0
 MAX_MATCH_LENGTH = 25
 DEEP_LINK = re.compile(r"^c_([A-Za-z0-9_-]{10})$")
@@ -124,7 +122,6 @@ async def create_challenge(
     )
 
 
-@router.message(Command("new"))
 async def on_new(message: Message, command: CommandObject, game_service: GameService, bot: Bot, **data: Any) -> None:
     """``/new [long|short] [match N]``: a challenge card (group) or an invitation link (private)."""
     if message.from_user is None:
@@ -154,7 +151,6 @@ async def on_new(message: Message, command: CommandObject, game_service: GameSer
     )
 
 
-@router.callback_query(MenuCb.filter(F.action.in_({"new_short", "new_long"})))
 async def on_menu_new(
     query: CallbackQuery, callback_data: MenuCb, game_service: GameService, bot: Bot, **data: Any
 ) -> None:
@@ -176,7 +172,6 @@ async def on_menu_new(
     )
 
 
-@router.callback_query(ChallengeCb.filter())
 async def on_challenge_button(
     query: CallbackQuery, callback_data: ChallengeCb, game_service: GameService, **data: Any
 ) -> None:
@@ -241,7 +236,6 @@ async def on_challenge_button(
     )
 
 
-@router.message(CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)))
 async def on_deep_link(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
     """``/start c_<id>``: join a private challenge; the game is played in the two private chats."""
     user = message.from_user
@@ -274,3 +268,13 @@ async def on_deep_link(message: Message, command: CommandObject, game_service: G
         kind="private",
         options=game_service.options_for(info["variant"], {}),
     )
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.message.register(on_new, Command("new"))
+    router.callback_query.register(on_menu_new, MenuCb.filter(F.action.in_({"new_short", "new_long"})))
+    router.callback_query.register(on_challenge_button, ChallengeCb.filter())
+    router.message.register(on_deep_link, CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)))
+    return router

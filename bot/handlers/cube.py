@@ -14,10 +14,7 @@ from aiogram.types import Message
 from bot.services.game_service import GameService
 from bot.texts import norm_lang
 
-router = Router(name=__name__)
 
-
-@router.message(Command("resign"))
 async def on_resign(message: Message, game_service: GameService, **data: Any) -> None:
     """Offer the sender the resignation levels of their game in this chat."""
     if message.from_user is None:
@@ -26,3 +23,10 @@ async def on_resign(message: Message, game_service: GameService, **data: Any) ->
     refusal = await game_service.offer_resign_menu(message.chat.id, message.from_user.id, lang)
     if refusal:
         await message.reply(refusal)
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.message.register(on_resign, Command("resign"))
+    return router

@@ -11,14 +11,11 @@ from bot.keyboards.callbacks import GameCb
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
 
-router = Router(name=__name__)
-
 
 def _lang(user: object) -> str:
     return norm_lang(getattr(user, "language_code", None))
 
 
-@router.callback_query(GameCb.filter())
 async def on_game_button(query: CallbackQuery, callback_data: GameCb, game_service: GameService) -> None:
     """Apply a board button press; answer with a toast (a refusal or nothing)."""
     lang = _lang(query.from_user)
@@ -33,13 +30,11 @@ async def on_game_button(query: CallbackQuery, callback_data: GameCb, game_servi
         )
 
 
-@router.callback_query(F.data.startswith("g:"))
 async def on_bad_game_button(query: CallbackQuery) -> None:
     """Refuse a game button whose data does not parse (forged, truncated or oversized)."""
     await query.answer(tr(_lang(query.from_user), "toast.bad"))
 
 
-@router.message(Command("board"))
 async def on_board(message: Message, game_service: GameService) -> None:
     """Re-post the board of the sender's game at the bottom of the chat."""
     if message.from_user is None:
@@ -48,3 +43,12 @@ async def on_board(message: Message, game_service: GameService) -> None:
     refusal = await game_service.repost(message.chat.id, message.from_user.id, lang)
     if refusal:
         await message.reply(refusal)
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.callback_query.register(on_game_button, GameCb.filter())
+    router.callback_query.register(on_bad_game_button, F.data.startswith("g:"))
+    router.message.register(on_board, Command("board"))
+    return router

@@ -12,14 +12,11 @@ from aiogram.types import Message
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
 
-router = Router(name=__name__)
-
 MAX_TEXT_MOVE = 200
 MOVE_LIKE = re.compile(r"(\d{1,2}|bar|бар|off|оф)\s*[/\-–—]", re.IGNORECASE)
 """In groups only messages that look like a move are taken as one (players chat there too)."""
 
 
-@router.message(F.text, ~F.text.startswith("/"))
 async def on_text_move(message: Message, game_service: GameService, **data: Any) -> None:
     """Play the typed move, or reply with the engine's reason and some legal options.
 
@@ -42,3 +39,10 @@ async def on_text_move(message: Message, game_service: GameService, **data: Any)
     reply = await game_service.text_move(message.chat.id, message.from_user.id, text, lang)
     if reply:
         await message.reply(reply)
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.message.register(on_text_move, F.text, ~F.text.startswith("/"))
+    return router

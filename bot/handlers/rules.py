@@ -11,8 +11,6 @@ from aiogram.types import CallbackQuery, Message
 from bot.keyboards.callbacks import MenuCb
 from bot.texts import norm_lang, tr
 
-router = Router(name=__name__)
-
 
 def rules_text(lang: str, args: str | None) -> str:
     """Return the rules summary: one variant when named in ``args``, else both."""
@@ -24,17 +22,23 @@ def rules_text(lang: str, args: str | None) -> str:
     return tr(lang, "rules.short") + "\n\n" + tr(lang, "rules.long")
 
 
-@router.message(Command("rules"))
 async def on_rules(message: Message, command: CommandObject, **data: Any) -> None:
     """Reply with the rules summary."""
     code = data.get("locale") or (message.from_user.language_code if message.from_user else None)
     await message.reply(rules_text(norm_lang(code), command.args))
 
 
-@router.callback_query(MenuCb.filter(F.action == "rules"))
 async def on_rules_button(query: CallbackQuery, **data: Any) -> None:
     """The Rules menu button: send both summaries to the chat."""
     await query.answer()
     if isinstance(query.message, Message):
         lang = norm_lang(data.get("locale") or query.from_user.language_code)
         await query.message.answer(rules_text(lang, None))
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.message.register(on_rules, Command("rules"))
+    router.callback_query.register(on_rules_button, MenuCb.filter(F.action == "rules"))
+    return router

@@ -15,8 +15,6 @@ from bot.keyboards.callbacks import SettingsCb
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
 
-router = Router(name=__name__)
-
 ALLOWED: dict[str, tuple[str, ...]] = {
     "variant": ("short", "long"),
     "confirm": ("on", "off"),
@@ -71,7 +69,6 @@ def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboa
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-@router.message(Command("settings"))
 async def on_settings(message: Message, bot: Bot, game_service: GameService, **data: Any) -> None:
     """Show the chat's settings with buttons to change them (admins only, groups only)."""
     if message.from_user is None:
@@ -87,7 +84,6 @@ async def on_settings(message: Message, bot: Bot, game_service: GameService, **d
     await message.answer(text, reply_markup=keyboard)
 
 
-@router.callback_query(SettingsCb.filter())
 async def on_settings_button(
     query: CallbackQuery, callback_data: SettingsCb, bot: Bot, game_service: GameService, **data: Any
 ) -> None:
@@ -109,3 +105,11 @@ async def on_settings_button(
     text, keyboard = settings_view(lang, current)
     with contextlib.suppress(TelegramAPIError):
         await message.edit_text(text, reply_markup=keyboard)
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.message.register(on_settings, Command("settings"))
+    router.callback_query.register(on_settings_button, SettingsCb.filter())
+    return router

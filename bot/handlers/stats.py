@@ -12,10 +12,7 @@ from aiogram.types import Message
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
 
-router = Router(name=__name__)
 
-
-@router.message(Command("stats"))
 async def on_stats(message: Message, game_service: GameService, **data: Any) -> None:
     """Reply with the user's counters in the chat."""
     user = message.from_user
@@ -37,3 +34,10 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
         draws=stats.draws,
     )
     await message.reply(text)
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.message.register(on_stats, Command("stats"))
+    return router

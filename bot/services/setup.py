@@ -1,7 +1,8 @@
 """Wiring of the game flows: the routers, the ``game_service`` handler argument, and the timeout sweeper.
 
-The only thing the application has to do is include :func:`game_routers` before the infra's ``start`` router (deep
-links ``/start c_<id>`` are taken by the challenge router). Everything else is attached to the routers themselves:
+The only thing the application has to do is pass ``extra_routers=game_routers()`` to ``create_dispatcher`` (they come
+before the infra's ``start`` router, so deep links ``/start c_<id>`` reach the challenge flow). Everything else is
+attached to the routers themselves:
 
 - a router middleware puts ``game_service`` into the handlers' data, built once per (store, sender) from the
   ``store`` (StoreMiddleware), ``sender`` and ``settings`` that the dispatcher provides; a ``game_service`` already
@@ -27,7 +28,6 @@ from bot.storage.base import GameStore
 log = logging.getLogger(__name__)
 
 _services: dict[tuple[int, int], GameService] = {}
-_sweepers: list[asyncio.Task[None]] = []
 
 
 def service_for(store: GameStore, sender: MessageSender, settings: Any = None) -> GameService:
@@ -62,22 +62,39 @@ class GameServiceMiddleware(BaseMiddleware):
         return await handler(event, data)
 
 
-_MIDDLEWARE = GameServiceMiddleware()
-
-
 def game_routers() -> list[Router]:
-    """Return the game flow routers, in order, to be included before the infra's ``start`` router."""
+    """Return new game flow routers, in order, for ``create_dispatcher(..., extra_routers=game_routers())``
+    (they must come before the infra's ``start`` router). Each call builds fresh routers, with the service
+    middleware attached and the timeout sweeper hooked to the first router's startup and shutdown."""
     from bot.handlers import challenge, cube, game, moves, rules, settings, stats
 
-    routers = [challenge.router, game.router, cube.router, settings.router, stats.router, rules.router, moves.router]
+    routers = [m.create_router() for m in (challenge, game, cube, settings, stats, rules, moves)]
+    middleware = GameServiceMiddleware()
     for router in routers:
-        for observer in (router.message, router.callback_query):
-            if _MIDDLEWARE not in observer.middleware:
-                observer.middleware(_MIDDLEWARE)
-    if not getattr(game.router, "_sweeper_hooks", False):
-        game.router.startup.register(_start_sweeper)
-        game.router.shutdown.register(_stop_sweeper)
-        game.router._sweeper_hooks = True  # type: ignore[attr-defined]
+        router.message.middleware(middleware)
+        router.callback_query.middleware(middleware)
+    sweepers: list[asyncio.Task[None]] = []
+
+    async def start_sweeper(dispatcher: Dispatcher, **data: Any) -> None:
+        service = dispatcher.workflow_data.get("game_service")
+        if service is None:
+            store, sender = _store_of(dispatcher), data.get("sender")
+            if store is None or sender is None:
+                log.warning("no store or sender: the turn timeout sweeper is not running")
+                return
+            service = service_for(store, sender, data.get("settings"))
+        interval = float(getattr(data.get("settings"), "timeout_sweep_interval", 60.0))
+        sweepers.append(asyncio.create_task(sweeper(service, interval), name="nardy-timeout-sweeper"))
+
+    async def stop_sweeper(**_data: Any) -> None:
+        while sweepers:
+            task = sweepers.pop()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    routers[0].startup.register(start_sweeper)
+    routers[0].shutdown.register(stop_sweeper)
     return routers
 
 
@@ -90,26 +107,6 @@ def _store_of(dispatcher: Dispatcher) -> GameStore | None:
         if candidate is not None:
             return candidate  # type: ignore[no-any-return]
     return None
-
-
-async def _start_sweeper(dispatcher: Dispatcher, **data: Any) -> None:
-    service = dispatcher.workflow_data.get("game_service")
-    if service is None:
-        store, sender = _store_of(dispatcher), data.get("sender")
-        if store is None or sender is None:
-            log.warning("no store or sender: the turn timeout sweeper is not running")
-            return
-        service = service_for(store, sender, data.get("settings"))
-    interval = float(getattr(data.get("settings"), "timeout_sweep_interval", 60.0))
-    _sweepers.append(asyncio.create_task(sweeper(service, interval), name="nardy-timeout-sweeper"))
-
-
-async def _stop_sweeper(**_data: Any) -> None:
-    while _sweepers:
-        task = _sweepers.pop()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 def install_game_service(dp: Dispatcher, store: GameStore, sender: MessageSender, **kwargs: Any) -> GameService:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiogram import Router
 from aiogram.types import Chat
 
 from bot.app import create_dispatcher
 from bot.config import Settings
-from bot.handlers import routers as infra_routers
 from bot.sender import Sender, SenderLimits
 from bot.services.engine_flow import DiceFactory
 from bot.services.setup import game_routers, install_game_service, service_for
@@ -27,17 +25,6 @@ def seeded(seed: str) -> DiceFactory:
         return SeededDice(f"{seed}:{count}")
 
     return factory
-
-
-def _detach(routers: list[Router]) -> None:
-    for router in routers:
-        router._parent_router = None  # module-level routers are reused by every test's new Dispatcher
-        _detach(list(router.sub_routers))
-
-
-def all_routers() -> list[Router]:
-    """Return the game routers followed by the infra routers (fallback last)."""
-    return [*game_routers(), *infra_routers()]
 
 
 class GameFakeTelegram(FakeTelegram):
@@ -67,21 +54,13 @@ class Env:
     ) -> None:
         """Build everything on ``store`` with the dice factory ``dice`` (None: the production wiring, where the
         routers' middleware builds the service with system dice)."""
-        import bot.app as app
 
         self.store = store
         self.fake = fake or GameFakeTelegram()
         self.bot = self.fake.make_bot()
         self.sender = Sender(self.bot, FAST)
         self.settings = Settings(bot_token="42:TEST", _env_file=None)  # type: ignore[call-arg]
-        routers = all_routers()
-        _detach(routers)
-        original = app.routers
-        app.routers = lambda: routers  # type: ignore[assignment]
-        try:
-            self.dp = create_dispatcher(store, self.settings, sender=self.sender)
-        finally:
-            app.routers = original  # type: ignore[assignment]
+        self.dp = create_dispatcher(store, self.settings, sender=self.sender, extra_routers=game_routers())
         if dice is None:
             self.service = service_for(store, self.sender, self.settings)
         else:
