@@ -58,6 +58,11 @@ def _texts(values: Any) -> list[str]:
     return [str(_text(v)) for v in values]
 
 
+def _texts_or_none(values: Any) -> list[str | None]:
+    """Return response values as strings, keeping None for missing ones."""
+    return [None if v is None else str(_text(v)) for v in values]
+
+
 def _deadline_arg(deadline: float | None) -> str:
     return "" if deadline is None else repr(float(deadline))
 
@@ -201,12 +206,18 @@ return nv
         """See :meth:`bot.storage.base.GameStore.update_game`."""
         version = await self._run_cas(game_id, expected_version, data, False, 0, deadline)
         if version is not None and deadline is not UNSET:
-            with map_store_errors():
-                if deadline is None:
-                    await self._redis.zrem(DEADLINES_KEY, game_id)
-                else:
-                    await self._redis.zadd(DEADLINES_KEY, {game_id: float(deadline)})
+            await self._sync_deadline(game_id)
         return version
+
+    async def _sync_deadline(self, game_id: str) -> None:
+        """Copy the game's current deadline (read back from its hash, so that index writes of two successive
+        updates arriving out of order still end with the latest value) into the deadline index."""
+        with map_store_errors():
+            status, dl = _texts_or_none(await self._redis.hmget(GAME_KEY.format(game_id=game_id), ["s", "dl"]))
+            if status == "a" and dl:
+                await self._redis.zadd(DEADLINES_KEY, {game_id: float(dl)})
+            else:
+                await self._redis.zrem(DEADLINES_KEY, game_id)
 
     async def finish_game(self, game_id: str, expected_version: int, data: JSONDict, *, ttl: float) -> int | None:
         """See :meth:`bot.storage.base.GameStore.finish_game`."""
@@ -279,13 +290,18 @@ return nv
             states = await self._states(ids)
             result: list[str] = []
             stale: list[str] = []
+            moved: dict[str, float] = {}
             for game_id, (status, dl) in zip(ids, states, strict=True):
                 if status != "a" or not dl:
                     stale.append(game_id)
                 elif float(dl) <= now:
                     result.append(game_id)
+                else:
+                    moved[game_id] = float(dl)  # the index lagged behind a later update: repair it
             if stale:
                 await self._redis.zrem(DEADLINES_KEY, *stale)
+            if moved:
+                await self._redis.zadd(DEADLINES_KEY, moved)
         return result
 
     # ---- challenges --------------------------------------------------------------------------------------

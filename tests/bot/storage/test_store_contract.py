@@ -279,3 +279,19 @@ async def test_reopen_keeps_data(backend: Backend, store: GameStore) -> None:
     assert await reopened.get_user_settings(1) == {"lang": "en"}
     assert await reopened.get_stats(-1, 1) == Stats(wins=2)
     assert await reopened.update_game(game_id, 2, {"n": 2}) == 3
+
+
+async def test_due_games_repairs_a_lagging_index(backend: Backend, store: GameStore) -> None:
+    if backend.kind != "redis":
+        pytest.skip("the SQLite store has no separate index")
+    assert isinstance(store, RedisGameStore)
+    game_id = await store.create_game({"n": 0}, deadline=500.0)
+    # Simulate an index write of an older update arriving late.
+    await store.redis.zadd("nardy:deadlines", {game_id: 10.0})
+    assert await store.due_games(now=100.0) == []
+    assert await store.redis.zscore("nardy:deadlines", game_id) == 500.0
+    assert await store.due_games(now=600.0) == [game_id]
+    # A game missing from the index gets back in with its next update.
+    await store.redis.zrem("nardy:deadlines", game_id)
+    assert await store.update_game(game_id, 1, {"n": 1}, deadline=700.0) == 2
+    assert await store.due_games(now=800.0) == [game_id]
