@@ -32,6 +32,9 @@ from aiogram.methods import (
 
 log = logging.getLogger(__name__)
 
+PRUNE_EVERY = 1000
+"""Idle chats are forgotten on every this many submitted calls."""
+
 T = TypeVar("T")
 ChatKey = int | str
 
@@ -114,6 +117,7 @@ class Sender:
         self._pending_edits: dict[tuple[ChatKey, int], _Item] = {}
         self._global_sent: deque[float] = deque()
         self._closed = False
+        self._submitted = 0
         self.coalesced = 0
         """How many edits were dropped because a newer edit of the same message replaced them."""
 
@@ -166,6 +170,9 @@ class Sender:
                 self.coalesced += 1
                 return future
 
+        self._submitted += 1
+        if self._submitted % PRUNE_EVERY == 0:
+            self._prune()
         item = _Item(method=method, futures=[future], edit_key=edit_key)
         if edit_key is not None:
             self._pending_edits[edit_key] = item
@@ -174,6 +181,24 @@ class Sender:
         if queue.worker is None or queue.worker.done():
             queue.worker = loop.create_task(self._work(chat_id, queue), name=f"sender:{chat_id}")
         return future
+
+    def tracked_chats(self) -> int:
+        """Return how many chats the sender currently keeps pacing state for."""
+        return len(self._chats)
+
+    def _prune(self) -> None:
+        """Forget idle chats whose pacing state no longer matters (nothing queued, last call over a minute ago)."""
+        now = self._clock()
+        idle = [
+            chat_id
+            for chat_id, queue in self._chats.items()
+            if not queue.items
+            and (queue.worker is None or queue.worker.done())
+            and queue.not_before <= now
+            and (not queue.sent_at or queue.sent_at[-1] <= now - 60.0)
+        ]
+        for chat_id in idle:
+            del self._chats[chat_id]
 
     def pending(self) -> int:
         """Return how many queued calls have not been started yet."""

@@ -198,3 +198,13 @@ async def test_drain_and_close(sender: Sender, bot: RecordingBot) -> None:
     await sender.close()
     with pytest.raises(RuntimeError):
         sender.submit(msg(1, "late"))
+
+
+async def test_idle_chats_are_forgotten(bot: RecordingBot, clock: VirtualClock) -> None:
+    sender = Sender(bot, clock=clock, sleep=clock.sleep)
+    await asyncio.gather(*(sender.send(msg(chat, "x")) for chat in range(1, 600)))
+    assert sender.tracked_chats() == 599
+    clock.now += 120
+    await asyncio.gather(*(sender.send(msg(1000 + chat, "y")) for chat in range(401)))
+    assert sender.tracked_chats() < 599 + 401
+    await sender.close()
