@@ -36,6 +36,15 @@ async def test_private_game_via_deep_link(sqlite_store: GameStore) -> None:
         await press_first(env, user, user.id)
         after = {u: board_message(fake, u).edits for u in users}
         assert all(after[u] > before[u] for u in users)
+    # in a private chat any text of a player is a move attempt: gibberish is refused with the legal options
+    stored, match = await state(env, game_id)
+    if not stored.finished:
+        user = awaited_user(stored, match, users)
+        await h.send_text(user, fake.private_chat(user), "hello there")
+        reply = fake.last_message(user.id).content
+        assert reply.startswith("Move not accepted:") or reply == "It is not your turn.", reply
+        after, _ = await state(env, game_id)
+        assert (after.version, after.data) == (stored.version, stored.data)
     # still one board per chat, edited in place
     for u in users:
         assert len([m for m in fake.messages(u) if m.photo is not None or m.photo_file_id]) == 1
