@@ -1,7 +1,8 @@
 """Shared helpers of the engine tests: positions from seeded random self-play, and hypothesis strategies over them.
 
-The test modules import these helpers with ``from conftest import ...`` (plain pytest discovery, no packages): pytest
-puts this directory on ``sys.path`` and loads this file before collecting the modules beside it.
+The test modules import these helpers with ``from nardy_testkit import ...``: this file registers itself under that
+unique module name when pytest loads it (always before the modules beside it). Plain ``from conftest import`` would
+get whichever directory's conftest pytest loaded last (tests/bot has one too), as in ``pytest tests/nardy tests/bot``.
 
 A *game* is a list of :class:`Turn` records, one per ply: the position before the ply (mover's frame), the roll, whether
 it is the mover's own first turn, and the options in force. Games are played with random legal moves, mixed with a
@@ -12,6 +13,7 @@ the same on every run.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -190,3 +192,6 @@ def sides_ok(variant: Variant, position: Position) -> None:
     for side in (position.me, position.opp):
         assert sum(side) <= CHECKERS
         assert len(side) == 25
+
+
+sys.modules["nardy_testkit"] = sys.modules[__name__]

@@ -8,7 +8,7 @@ frame); ``gnubg_nn.moves(board, d1, d2)`` returns the position keys of every dis
 from __future__ import annotations
 
 import pytest
-from conftest import SHORT, Turn, game_turns, pos
+from nardy_testkit import SHORT, Turn, game_turns, pos
 
 from nardy import Position, legal_moves
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import LONG, LONG_OPTIONS, Turn, game_turns, notations, pos
+from nardy_testkit import LONG, LONG_OPTIONS, Turn, game_turns, notations, pos
 
 from nardy import Options, Position, TurnPlan, legal_moves
 from nardy.variants import GameValue

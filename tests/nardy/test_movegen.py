@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from conftest import LONG, SHORT, Turn, apply_step, cached_game, pip_drop, pos, sides_ok, turns
 from hypothesis import HealthCheck, given, settings
+from nardy_testkit import LONG, SHORT, Turn, apply_step, cached_game, pip_drop, pos, sides_ok, turns
 
 from nardy import IllegalMoveError, Options, count_legal_moves, get_variant, legal_moves, match_move
 from nardy.position import CHECKERS

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import LONG, SHORT, game_turns, pos
+from nardy_testkit import LONG, SHORT, game_turns, pos
 
 from nardy import (
     AmbiguousMoveError,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import LONG, SHORT, notations, pos
+from nardy_testkit import LONG, SHORT, notations, pos
 
 from nardy import Options, Step, TurnPlan, legal_moves
 from nardy.variants import GameValue

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import LONG, LONG_OPTIONS, SHORT, Turn, apply_step, game_turns, pip_drop, pos, turns
 from hypothesis import HealthCheck, given, settings
+from nardy_testkit import LONG, LONG_OPTIONS, SHORT, Turn, apply_step, game_turns, pip_drop, pos, turns
 
 from nardy import IllegalMoveError, Position, Step, TurnPlan
 from nardy.movegen import all_step_sequences
