@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 
@@ -12,6 +13,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.utils.i18n import I18n
+from pydantic import ValidationError
 
 from bot.commands import set_bot_commands
 from bot.config import Settings
@@ -113,7 +115,15 @@ async def run(settings: Settings, *, handle_signals: bool = True) -> None:
 
 
 def main() -> None:
-    """Entry point of ``python -m bot``: read the settings, configure logging and run. Returns nothing."""
-    settings = Settings()  # type: ignore[call-arg]  # BOT_TOKEN comes from the environment
+    """Entry point of ``python -m bot``: read the settings, configure logging and run. Returns nothing.
+
+    Raises: SystemExit(2) with a short message when the settings are missing or invalid (e.g. no BOT_TOKEN).
+    """
+    try:
+        settings = Settings()  # type: ignore[call-arg]  # BOT_TOKEN comes from the environment
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
+        raise SystemExit(f"Invalid settings ({problems}). See .env.example.") from None
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    asyncio.run(run(settings))
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(settings))

@@ -25,10 +25,12 @@ class GameNotFoundError(StoreError, KeyError):
     """No game with this id exists (never created, or finished and expired)."""
 
     def __init__(self, game_id: str) -> None:
+        """Remember the missing game's id."""
         super().__init__(game_id)
         self.game_id = game_id
 
     def __str__(self) -> str:
+        """Return "no game with id '<id>'"."""
         return f"no game with id {self.game_id!r}"
 
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from aiogram.client.telegram import PRODUCTION
 from conftest import build_app
 from fake_telegram import BOT_TOKEN, FakeTelegram
 from pydantic import SecretStr
 
-from bot.app import api_server, create_bot, sender_limits
+from bot.app import api_server, create_bot, main, sender_limits
 from bot.commands import COMMANDS, set_bot_commands
 from bot.config import Settings
 from bot.i18n import create_i18n
@@ -79,3 +81,12 @@ async def test_language_survives_a_new_dispatcher_on_the_same_store(sqlite_path:
     assert "Hi, Alice!" in first.fake.last_message(alice.id).content
     await second.sender.close()
     await reopened.close()
+
+
+def test_main_without_a_token_exits_with_a_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    with pytest.raises(SystemExit) as info:
+        main()
+    assert "BOT_TOKEN" in str(info.value) and ".env.example" in str(info.value)
