@@ -260,14 +260,18 @@ class GameService:
             "events": [],
             "reminded": False,
         }
-        chat_ids = [c["chat_id"] for c in chats]
-        user_ids = [p.id for p in players]
-        game_id = await self.store.create_game(record, chat_ids=chat_ids, user_ids=user_ids, deadline=None)
-        match = load_match(record, game_id, self.dice)
         events: list[dict[str, Any]] = []
-        advance(match, record, events)
+        advance(match, record, events)  # the opening roll (and anything automatic) before the first save
         record["events"] = events
         record["match"] = match.to_dict()
+        now = self.clock()
+        record["last_action"] = now
+        game_id = await self.store.create_game(
+            record,
+            chat_ids=[c["chat_id"] for c in chats],
+            user_ids=[p.id for p in players],
+            deadline=now + self.turn_reminder_after,
+        )
         # The board is sent with the keyboard of version 2 (after the message ids are saved).
         await self._show(game_id, 2, record, match, new=True)
         version = 1
