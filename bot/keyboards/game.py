@@ -57,10 +57,11 @@ def game_keyboard(
     rows: list[list[InlineKeyboardButton]] = []
     if game.phase is Phase.MOVE:
         row: list[InlineKeyboardButton] = []
-        for step in options:
-            row.append(
-                InlineKeyboardButton(text=step_label(step), callback_data=_cb(game_id, version, step_action(step)))
-            )
+        labels = [step_label(step) for step in options]
+        for step, label in zip(options, labels, strict=True):
+            if labels.count(label) > 1:  # e.g. bearing off from 3 with a 4 or a 5
+                label = f"{label} ({step.die})"
+            row.append(InlineKeyboardButton(text=label, callback_data=_cb(game_id, version, step_action(step))))
             if len(row) == STEPS_PER_ROW:
                 rows.append(row)
                 row = []

@@ -400,8 +400,11 @@ class GameService:
                 pending = steps_of(record)
                 if game.phase is not Phase.MOVE or not pending:
                     return tr(lang, "toast.bad")
-                record["pending_steps"] = steps_to_json(pending[:-1])
-                record["undo"] = True
+                # Take back the last chosen step, with the forced steps that followed it (they would come back).
+                pending = pending[:-1]
+                while pending and len(game.next_steps(pending)) == 1:
+                    pending = pending[:-1]
+                record["pending_steps"] = steps_to_json(pending)
                 return None
             if action == "ok":
                 pending = steps_of(record)

@@ -84,3 +84,18 @@ def test_forfeit_is_announced() -> None:
     record = _record(match)
     record["events"] = [{"t": "forfeit", "player": 1, "dice": [6, 6]}]
     assert "B cannot move with 6-6: the roll is forfeited" in caption(record, match, "en")
+
+
+def test_duplicate_step_labels_show_the_die() -> None:
+    from bot.keyboards.game import game_keyboard
+
+    match = Match("short", dice=SeededDice(3))
+    record = _record(match)
+    advance(match, record, [])
+    game = match.game
+    options = [Step(3, 0, 4, False), Step(3, 0, 5, False), Step(13, 7, 6, False)]
+    keyboard = game_keyboard(game, "A" * 10, 2, "en", options=options, pending=[], complete=False, next_cube=2)
+    assert keyboard is not None
+    texts = [b.text for row in keyboard.inline_keyboard for b in row]
+    if game.phase is Phase.MOVE:
+        assert texts[:3] == ["3→off (4)", "3→off (5)", "13→7"]
