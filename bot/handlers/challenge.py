@@ -248,15 +248,15 @@ async def on_deep_link(message: Message, command: CommandObject, game_service: G
     store = game_service.store
     challenge = await store.get_challenge(challenge_id)
     if challenge is None:
-        await message.answer(tr(lang, "toast.challenge_gone"))
+        await game_service.reply(message, tr(lang, "toast.challenge_gone"))
         return
     info = challenge.data
     challenger = info["challenger"]
     if challenger["id"] == user.id:
-        await message.answer(tr(lang, "toast.own_challenge"))
+        await game_service.reply(message, tr(lang, "toast.own_challenge"))
         return
     if await store.claim_challenge(challenge_id) is None:
-        await message.answer(tr(lang, "toast.challenge_gone"))
+        await game_service.reply(message, tr(lang, "toast.challenge_gone"))
         return
     first = PlayerInfo(challenger["id"], challenger["name"], challenger.get("lang", "ru"))
     second = player_of(user, data.get("locale"))

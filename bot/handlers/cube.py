@@ -22,7 +22,7 @@ async def on_resign(message: Message, game_service: GameService, **data: Any) ->
     lang = norm_lang(data.get("locale") or message.from_user.language_code)
     refusal = await game_service.offer_resign_menu(message.chat.id, message.from_user.id, lang)
     if refusal:
-        await message.reply(refusal)
+        await game_service.reply(message, refusal)
 
 
 def create_router() -> Router:

@@ -42,7 +42,7 @@ async def on_board(message: Message, game_service: GameService) -> None:
     lang = _lang(message.from_user)
     refusal = await game_service.repost(message.chat.id, message.from_user.id, lang)
     if refusal:
-        await message.reply(refusal)
+        await game_service.reply(message, refusal)
 
 
 def create_router() -> Router:

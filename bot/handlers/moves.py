@@ -34,11 +34,11 @@ async def on_text_move(message: Message, game_service: GameService, **data: Any)
     if await game_service.find_game(message.chat.id, message.from_user.id) is None:
         return
     if len(text) > limit:
-        await message.reply(tr(lang, "move.too_long"))
+        await game_service.reply(message, tr(lang, "move.too_long"))
         return
     reply = await game_service.text_move(message.chat.id, message.from_user.id, text, lang)
     if reply:
-        await message.reply(reply)
+        await game_service.reply(message, reply)
 
 
 def create_router() -> Router:

@@ -9,6 +9,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.keyboards.callbacks import MenuCb
+from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
 
 
@@ -22,18 +23,18 @@ def rules_text(lang: str, args: str | None) -> str:
     return tr(lang, "rules.short") + "\n\n" + tr(lang, "rules.long")
 
 
-async def on_rules(message: Message, command: CommandObject, **data: Any) -> None:
+async def on_rules(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
     """Reply with the rules summary."""
     code = data.get("locale") or (message.from_user.language_code if message.from_user else None)
-    await message.reply(rules_text(norm_lang(code), command.args))
+    await game_service.reply(message, rules_text(norm_lang(code), command.args))
 
 
-async def on_rules_button(query: CallbackQuery, **data: Any) -> None:
+async def on_rules_button(query: CallbackQuery, game_service: GameService, **data: Any) -> None:
     """The Rules menu button: send both summaries to the chat."""
     await query.answer()
     if isinstance(query.message, Message):
         lang = norm_lang(data.get("locale") or query.from_user.language_code)
-        await query.message.answer(rules_text(lang, None))
+        await game_service.reply(query.message, rules_text(lang, None), quote=False)
 
 
 def create_router() -> Router:

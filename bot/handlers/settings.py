@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from aiogram import Bot, Router
 from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command
+from aiogram.methods import EditMessageText
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.keyboards.callbacks import SettingsCb
@@ -75,13 +75,13 @@ async def on_settings(message: Message, bot: Bot, game_service: GameService, **d
         return
     lang = norm_lang(data.get("locale") or message.from_user.language_code)
     if message.chat.type == ChatType.PRIVATE:
-        await message.reply(tr(lang, "private.only_group"))
+        await game_service.reply(message, tr(lang, "private.only_group"))
         return
     if not await is_admin(bot, message.chat.id, message.from_user.id):
-        await message.reply(tr(lang, "settings.admins_only"))
+        await game_service.reply(message, tr(lang, "settings.admins_only"))
         return
     text, keyboard = settings_view(lang, await game_service.store.get_chat_settings(message.chat.id))
-    await message.answer(text, reply_markup=keyboard)
+    await game_service.reply(message, text, keyboard=keyboard, quote=False)
 
 
 async def on_settings_button(
@@ -103,8 +103,9 @@ async def on_settings_button(
     await store.set_chat_settings(message.chat.id, current)
     await query.answer(tr(lang, "settings.saved"))
     text, keyboard = settings_view(lang, current)
-    with contextlib.suppress(TelegramAPIError):
-        await message.edit_text(text, reply_markup=keyboard)
+    await game_service.edit(
+        EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text, reply_markup=keyboard)
+    )
 
 
 def create_router() -> Router:

@@ -23,7 +23,7 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
     lang = norm_lang(data.get("locale") or (message.from_user.language_code if message.from_user else None))
     stats = await game_service.store.get_stats(message.chat.id, user.id)
     if not stats.played:
-        await message.reply(tr(lang, "stats.none"))
+        await game_service.reply(message, tr(lang, "stats.none"))
         return
     text = tr(
         lang,
@@ -33,7 +33,7 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
         losses=stats.losses,
         draws=stats.draws,
     )
-    await message.reply(text)
+    await game_service.reply(message, text)
 
 
 def create_router() -> Router:

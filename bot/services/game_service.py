@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, SendMessage, SendPhoto, TelegramMethod
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 
 from bot.keyboards.game import game_keyboard, over_keyboard, parse_step_action, resign_keyboard
 from bot.services.captions import caption
@@ -131,6 +131,25 @@ class GameService:
 
     _send = send
     _edit = edit
+
+    async def reply(
+        self, message: Message, text: str, *, keyboard: InlineKeyboardMarkup | None = None, quote: bool = True
+    ) -> None:
+        """Send ``text`` to the message's chat through the sender (as a reply when ``quote``). Telegram errors are
+        logged, not raised. Returns nothing."""
+        method = SendMessage(
+            chat_id=message.chat.id,
+            text=text,
+            reply_markup=keyboard,
+            message_thread_id=message.message_thread_id if message.is_topic_message else None,
+            reply_parameters=(
+                ReplyParameters(message_id=message.message_id, allow_sending_without_reply=True) if quote else None
+            ),
+        )
+        try:
+            await self.send(method)
+        except TelegramAPIError as error:
+            log.info("reply failed: %s", error)
 
     @staticmethod
     def options_for(variant: str, chat_settings: dict[str, Any]) -> Options:
