@@ -14,8 +14,7 @@ from bot.services.setup import game_routers, install_game_service, service_for
 from bot.storage.base import GameStore
 from nardy import DiceSource, SeededDice
 from tests.bot.fake_telegram import Call, FakeTelegram, ShownMessage, TelegramHarness
-
-FAST = SenderLimits(private_interval=0, group_interval=0, group_per_minute=100_000, global_per_second=100_000)
+from tests.bot.virtual_time import VirtualClock
 
 
 def seeded(seed: str) -> DiceFactory:
@@ -58,7 +57,9 @@ class Env:
         self.store = store
         self.fake = fake or GameFakeTelegram()
         self.bot = self.fake.make_bot()
-        self.sender = Sender(self.bot, FAST)
+        self.clock = VirtualClock()
+        # the production pacing (1 s per chat, 20/min in groups, 429 retries) on virtual time
+        self.sender = Sender(self.bot, SenderLimits(), clock=self.clock, sleep=self.clock.sleep)
         self.settings = Settings(bot_token="42:TEST", _env_file=None)  # type: ignore[call-arg]
         self.dp = create_dispatcher(store, self.settings, sender=self.sender, extra_routers=game_routers())
         if dice is None:

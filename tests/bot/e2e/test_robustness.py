@@ -119,3 +119,19 @@ async def test_resign_and_board_repost(sqlite_store: GameStore) -> None:
     await h.press_button(other, board_message(fake, -303), "Rematch")  # type: ignore[arg-type]
     assert len(await sqlite_store.chat_games(-303)) == 1
     await env.close()
+
+
+async def test_flood_limit_on_a_board_edit_is_retried(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("flood"))
+    game_id, users = await _group_game(env, -304)
+    stored, match = await state(env, game_id)
+    user = awaited_user(stored, match, users)
+    board = board_message(env.fake, -304)
+    edits = board.edits
+    env.fake.fail_next("editMessageMedia", error_code=429, description="Too Many Requests", retry_after=7)
+    await env.h.press(user, -304, board.message_id, board.buttons()[0][0].callback_data or "")  # type: ignore[arg-type]
+    assert board_message(env.fake, -304).edits == edits + 1
+    assert 7 in env.clock.sleeps
+    after = await sqlite_store.get_game(game_id)
+    assert after is not None and after.version == stored.version + 1
+    await env.close()
