@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
-from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, SendMessage, SendPhoto, TelegramMethod
+from aiogram.methods import (
+    EditMessageCaption,
+    EditMessageMedia,
+    EditMessageReplyMarkup,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 
 from bot.keyboards.game import game_keyboard, over_keyboard, parse_step_action, resign_keyboard
@@ -225,11 +232,21 @@ class GameService:
         for chat in record["chats"]:
             viewer = chat.get("viewer")
             lang = self._chat_lang(record, chat)
-            photo = await self._board_photo(record, match, viewer, lang)
             text = caption(record, match, lang)
             keyboard = None
             if match.game.phase is Phase.OVER or viewer is None or viewer == awaited:
                 keyboard = self._keyboard(record, match, game_id, version, lang)
+            try:
+                photo = await self._board_photo(record, match, viewer, lang)
+            except Exception:  # a renderer bug must not lose the move: show the caption and keyboard at least
+                log.exception("rendering the board of game %s failed", game_id)
+                if chat.get("message_id") and not new:
+                    await self._edit(
+                        EditMessageCaption(
+                            chat_id=chat["chat_id"], message_id=chat["message_id"], caption=text, reply_markup=keyboard
+                        )
+                    )
+                continue
             file = BufferedInputFile(photo, filename="board.jpg")
             if new or not chat.get("message_id"):
                 try:

@@ -135,3 +135,21 @@ async def test_flood_limit_on_a_board_edit_is_retried(sqlite_store: GameStore) -
     after = await sqlite_store.get_game(game_id)
     assert after is not None and after.version == stored.version + 1
     await env.close()
+
+
+async def test_renderer_failure_still_updates_caption_and_keyboard(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("render-fail"))
+    game_id, users = await _group_game(env, -305)
+    stored, match = await state(env, game_id)
+    user = awaited_user(stored, match, users)
+    board = board_message(env.fake, -305)
+
+    def broken(*_args: object, **_kwargs: object) -> bytes:
+        raise ValueError("renderer bug")
+
+    env.service.renderer = broken
+    await env.h.press(user, -305, board.message_id, board.buttons()[0][0].callback_data or "")  # type: ignore[arg-type]
+    after = await sqlite_store.get_game(game_id)
+    assert after is not None and after.version == stored.version + 1
+    assert env.fake.calls_named("editMessageCaption")
+    await env.close()
