@@ -1,0 +1,38 @@
+"""Computer players for long and short nardy behind one protocol (numpy allowed here only).
+
+Use :func:`get_player` (``easy``, ``medium``, ``hard``) and ask the player, on a :class:`~nardy.game.Game`:
+
+- :meth:`~ComputerPlayer.choose_move` when the game waits for the roller's move (phase ``move``);
+- :meth:`~ComputerPlayer.cube_action` before rolling (phase ``roll``): ``double`` or ``no_double``;
+- :meth:`~ComputerPlayer.take_decision` when a double waits for its answer: ``take`` or ``drop``;
+- :meth:`~ComputerPlayer.accept_resignation` when a resignation waits for its answer.
+
+All calls are synchronous, pure CPU, and safe to run in a worker thread (``asyncio.to_thread``); build one player per
+game or per thread. The hard level's network weights ship in ``nardy/ai/weights`` and are loaded once per process.
+"""
+
+from __future__ import annotations
+
+from nardy.ai.players import (
+    LEVELS,
+    EasyPlayer,
+    HardPlayer,
+    MediumPlayer,
+    RandomPlayer,
+    get_player,
+    play_game,
+)
+from nardy.ai.protocol import ComputerPlayer, CubeAction, TakeDecision
+
+__all__ = [
+    "LEVELS",
+    "ComputerPlayer",
+    "CubeAction",
+    "EasyPlayer",
+    "HardPlayer",
+    "MediumPlayer",
+    "RandomPlayer",
+    "TakeDecision",
+    "get_player",
+    "play_game",
+]

@@ -1,0 +1,153 @@
+"""Input encodings of positions for the neural networks, vectorised over many positions at once.
+
+A batch of positions is a ``(n, 50)`` ``uint8`` array: columns 0..24 the side on roll, 25..49 the other side, both in
+their own frame (the layout of :class:`~nardy.position.Position` and of the move generator's states). Every
+encoding is from the point of view of the side on roll.
+
+Per side the encoding holds a TD-Gammon-style unary code of every point (``>=1``, ``>=2``, ``>=3``, and the excess
+over 3), the bar (short nardy), the checkers borne off and the pip count, followed by a few hand-made features that
+make self-play learn faster: exposed blots and shots, home-board points, the longest prime or block, back checkers.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from nardy.position import Position
+
+U8 = npt.NDArray[np.uint8]
+F64 = npt.NDArray[np.float64]
+
+SIDE = 25
+_POINT_VALUES: Final = np.arange(1, 26, dtype=np.float64)  # pip value of each counter (bar = 25)
+# long nardy: the mover's index of each point of the opponent's path, opponent's point 1 first
+_LONG_PATH: Final = np.array([(q + 12 - 1) % 24 for q in range(1, 25)])
+
+
+def positions_array(positions: list[Position]) -> U8:
+    """Return the ``(n, 50)`` batch of ``positions`` (side on roll first)."""
+    return np.array([p.me + p.opp for p in positions], dtype=np.uint8).reshape(len(positions), 2 * SIDE)
+
+
+def swap(batch: U8) -> U8:
+    """Return the batch seen by the other side (the other side on roll)."""
+    return np.concatenate((batch[:, SIDE:], batch[:, :SIDE]), axis=1)
+
+
+def _unary(counts: F64, excess_scale: float) -> F64:
+    """Return the 4-unit code of ``counts`` (n, 24) as (n, 96)."""
+    n = counts.shape[0]
+    out = np.empty((n, 24, 4))
+    out[:, :, 0] = counts >= 1
+    out[:, :, 1] = counts >= 2
+    out[:, :, 2] = counts >= 3
+    out[:, :, 3] = np.maximum(counts - 3, 0) / excess_scale
+    return out.reshape(n, 96)
+
+
+def longest_run(held: npt.NDArray[np.bool_]) -> F64:
+    """Return, per row of ``held`` (n, k ≤ 62), the length of the longest run of consecutive true values."""
+    bits = held.astype(np.int64) @ (np.int64(1) << np.arange(held.shape[1], dtype=np.int64))
+    best = np.zeros(held.shape[0])
+    while bits.any():
+        best += bits != 0
+        bits &= bits >> 1
+    return best
+
+
+def _window_sum(values: F64, low: int, high: int) -> F64:
+    """Return ``out[:, p] = sum(values[:, p - high .. p - low])`` (indices below 0 count as 0), for (n, 25) input."""
+    n, width = values.shape
+    padded = np.concatenate((np.zeros((n, high + 1)), values), axis=1)
+    csum = np.cumsum(padded, axis=1)
+    p = np.arange(width) + high + 1
+    return np.asarray(csum[:, p - low] - csum[:, p - high - 1])
+
+
+def _short_side(me: F64, opp: F64) -> F64:
+    """Return the features of side ``me`` (n, 25 own frame) against ``opp`` in short nardy."""
+    points = me[:, :24]
+    # the opponent in my frame: index 0 = its bar, index m = my point m
+    opp_mine = opp[:, ::-1]
+    opp_occupied = (opp_mine > 0).astype(np.float64)
+    blots = np.concatenate((np.zeros((me.shape[0], 1)), (points == 1).astype(np.float64)), axis=1)  # index = point
+    direct = _window_sum(opp_occupied, 1, 6) > 0
+    indirect = (_window_sum(opp_occupied, 7, 11) > 0) & ~direct
+    # the opponent's rearmost checker, as my point (0 = on its bar): contact while any of mine is above it
+    opp_back = np.where(opp_mine.any(axis=1), np.argmax(opp_mine > 0, axis=1), 25)
+    my_front = np.where(points.any(axis=1), 24 - np.argmax(points[:, ::-1] > 0, axis=1), 0)
+    my_front = np.where(me[:, 24] > 0, 25, my_front)
+    contact = (my_front > opp_back).astype(np.float64)
+    exposed = blots * contact[:, None]
+    pips = me @ _POINT_VALUES
+    made = points >= 2
+    extra = np.stack(
+        (
+            me[:, 24] / 2.0,
+            (15 - me.sum(axis=1)) / 15.0,
+            pips / 100.0,
+            (exposed * direct).sum(axis=1) / 3.0,
+            (exposed * indirect).sum(axis=1) / 3.0,
+            ((exposed * direct)[:, 1:] * (25 - np.arange(1, 25))).sum(axis=1) / 40.0,
+            made[:, :6].sum(axis=1) / 6.0,
+            longest_run(made) / 6.0,
+            points[:, 18:24].sum(axis=1) / 5.0,
+            contact,
+        ),
+        axis=1,
+    )
+    return np.concatenate((_unary(points, 2.0), extra), axis=1)
+
+
+def _long_side(me: F64, opp: F64) -> F64:
+    """Return the features of side ``me`` (n, 25 own frame) against ``opp`` in long nardy."""
+    points = me[:, :24]
+    held = points > 0
+    # my held points in the order of the opponent's path (its point 1 first): my blocks in front of it
+    held_on_path = held[:, _LONG_PATH]
+    pips = me @ _POINT_VALUES
+    off = 15 - me.sum(axis=1)
+    extra = np.stack(
+        (
+            off / 15.0,
+            pips / 200.0,
+            points[:, 23] / 15.0,
+            points[:, :6].sum(axis=1) / 15.0,
+            held.sum(axis=1) / 12.0,
+            longest_run(held_on_path) / 6.0,
+            longest_run(held_on_path[:, 12:]) / 6.0,
+            (off > 0).astype(np.float64),
+            (points[:, 12:].sum(axis=1) > 0).astype(np.float64),
+        ),
+        axis=1,
+    )
+    return np.concatenate((_unary(points, 4.0), extra), axis=1)
+
+
+def encode(variant: str, batch: U8) -> F64:
+    """Return the network inputs ``(n, inputs(variant))`` of a ``(n, 50)`` batch, from the side on roll.
+
+    Raises:
+        ValueError: an unknown variant name.
+    """
+    me = batch[:, :SIDE].astype(np.float64)
+    opp = batch[:, SIDE:].astype(np.float64)
+    if variant == "short":
+        side = _short_side
+    elif variant == "long":
+        side = _long_side
+    else:
+        raise ValueError(f"no encoding for variant {variant!r}")
+    return np.concatenate((side(me, opp), side(opp, me)), axis=1)
+
+
+def input_size(variant: str) -> int:
+    """Return the number of network inputs of ``variant``.
+
+    Raises:
+        ValueError: an unknown variant name.
+    """
+    return int(encode(variant, np.zeros((1, 2 * SIDE), dtype=np.uint8)).shape[1])

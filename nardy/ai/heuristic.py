@@ -1,0 +1,153 @@
+"""Hand-written evaluation of positions (the medium and easy players), vectorised over batches.
+
+Every function takes a ``(n, 50)`` batch of positions *after* a move, in the mover's frame (columns 0..24 the side
+that has just moved, 25..49 the side about to roll), and returns a score for the side that has just moved. Scores are
+in "pip-like" units; :func:`heuristic_equity` squashes them into a rough cubeless equity in (-1, 1).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+
+from nardy.ai.features import _LONG_PATH, F64, SIDE, U8, _window_sum, longest_run
+
+_PIP_VALUES: Final = np.arange(1, 26, dtype=np.float64)
+# value of holding (2+ checkers on) each of my points 1..24 in short nardy
+_SHORT_POINT_VALUE: Final = np.array(
+    [
+        1.0,
+        3.0,
+        4.5,
+        6.0,
+        8.0,
+        7.0,
+        6.0,
+        3.0,
+        1.5,
+        1.0,
+        0.5,
+        0.5,
+        0.5,
+        0.5,
+        0.5,
+        0.5,
+        0.5,
+        1.0,
+        2.0,
+        5.0,
+        5.0,
+        3.0,
+        2.0,
+        2.0,
+    ]
+)
+_SCALE: Final = 25.0
+
+
+def _contact_short(me: F64, opp: F64) -> F64:
+    """Return 1.0 where the sides of a short nardy batch can still hit each other, else 0.0."""
+    opp_mine = opp[:, ::-1]
+    opp_back = np.where(opp_mine.any(axis=1), np.argmax(opp_mine > 0, axis=1), 25)
+    points = me[:, :24]
+    my_front = np.where(points.any(axis=1), 24 - np.argmax(points[:, ::-1] > 0, axis=1), 0)
+    my_front = np.where(me[:, 24] > 0, 25, my_front)
+    return (my_front > opp_back).astype(np.float64)
+
+
+def _race(pm: F64, po: F64, off_m: F64, off_o: F64) -> F64:
+    """Return a race score for the side that has just moved (the other side rolls next)."""
+    # the side on roll is worth about 4 pips plus 4 % of its count
+    lead = po - pm - (4.0 + 0.04 * po)
+    return np.asarray(_SCALE * np.tanh(lead / (0.08 * np.maximum(pm, po) + 4.0)) * 1.5 + 0.0 * (off_m - off_o))
+
+
+def short_score(batch: U8) -> F64:
+    """Return the hand-written score of short nardy positions after a move, for the side that moved."""
+    me = batch[:, :SIDE].astype(np.float64)
+    opp = batch[:, SIDE:].astype(np.float64)
+    pm = me @ _PIP_VALUES
+    po = opp @ _PIP_VALUES
+    contact = _contact_short(me, opp)
+    race = _race(pm, po, 15 - me.sum(axis=1), 15 - opp.sum(axis=1))
+    points = me[:, :24]
+    opp_points = opp[:, :24]
+    made = points >= 2
+    opp_made = opp_points >= 2
+    opp_home = opp_made[:, :6].sum(axis=1)
+    my_home = made[:, :6].sum(axis=1)
+    # blots: shots from the opponent (in my frame; index 0 = its bar, index m = my point m)
+    opp_mine = opp[:, ::-1]
+    occupied = (opp_mine > 0).astype(np.float64)
+    blots = np.concatenate((np.zeros((me.shape[0], 1)), (points == 1).astype(np.float64)), axis=1)
+    direct = _window_sum(occupied, 1, 6)
+    indirect = _window_sum(occupied, 7, 11)
+    hit_prob = np.minimum(0.85, 0.2 + 0.11 * direct) * (direct > 0) + np.minimum(0.25, 0.06 * indirect) * (direct == 0)
+    loss = (25.0 - np.arange(25)) + 8.0 + 2.0 * opp_home[:, None]
+    blot_risk = (blots * hit_prob * loss).sum(axis=1)
+    # the single worst blot counts fully, the rest half (one roll rarely hits two)
+    worst = (blots * hit_prob * loss).max(axis=1)
+    blot_penalty = 0.5 * (blot_risk + worst)
+    structure = made.astype(np.float64) @ _SHORT_POINT_VALUE
+    prime = longest_run(made)
+    prime_bonus = np.maximum(prime - 2, 0) * 5.0
+    opp_prime_penalty = np.maximum(longest_run(opp_made) - 2, 0) * 3.0 * (points[:, 12:].sum(axis=1) > 0)
+    on_bar = opp[:, 24] * (6.0 + 3.0 * my_home)
+    my_bar = me[:, 24] * (4.0 + 2.0 * opp_home)
+    stacks = np.maximum(points - 3, 0).sum(axis=1) * 1.5
+    back = points[:, 18:24].sum(axis=1) * 1.0
+    contact_score = (po - pm) + structure + prime_bonus + on_bar - my_bar - blot_penalty - stacks - back
+    contact_score = contact_score - opp_prime_penalty
+    return np.asarray(np.where(contact > 0, contact_score, race + 2.0 * (me[:, :6].sum(axis=1) < 15)))
+
+
+def long_score(batch: U8) -> F64:
+    """Return the hand-written score of long nardy positions after a move, for the side that moved."""
+    me = batch[:, :SIDE].astype(np.float64)
+    opp = batch[:, SIDE:].astype(np.float64)
+    pm = me @ _PIP_VALUES
+    po = opp @ _PIP_VALUES
+    points = me[:, :24]
+    opp_points = opp[:, :24]
+    held = points > 0
+    opp_held = opp_points > 0
+    # blocks along the other side's path (its point 1 first); they matter while it still has checkers behind them
+    my_block = longest_run(held[:, _LONG_PATH][:, 6:])
+    opp_block = longest_run(opp_held[:, _LONG_PATH][:, 6:])
+    opp_behind = (opp_points[:, 12:].sum(axis=1) > 0).astype(np.float64)
+    me_behind = (points[:, 12:].sum(axis=1) > 0).astype(np.float64)
+    block_value = np.array([0, 0, 1, 3, 6, 10, 16, 20, 24, 28, 32, 36, 40], dtype=np.float64)
+    mine = block_value[np.minimum(my_block, 12).astype(int)] * opp_behind
+    theirs = block_value[np.minimum(opp_block, 12).astype(int)] * me_behind
+    # points held in the opponent's entry quarter (my 13..18) and my outer board make its way harder
+    blocking_points = held[:, 12:18].sum(axis=1) * 1.5 + held[:, 6:12].sum(axis=1) * 1.0
+    spread = held.sum(axis=1) * 1.0
+    stacks = np.maximum(points[:, :23] - 3, 0).sum(axis=1) * 1.5
+    head = points[:, 23] * 0.5
+    off_bonus = (15 - me.sum(axis=1)) * 0.5
+    mars_risk = 3.0 * ((me.sum(axis=1) == 15) & (opp.sum(axis=1) < 15))
+    race = po - pm - 6.0
+    return np.asarray(race + mine - theirs + blocking_points + spread - stacks - head + off_bonus - mars_risk)
+
+
+def heuristic_score(variant: str, batch: U8) -> F64:
+    """Return the hand-written score of ``variant`` positions after a move, for the side that moved.
+
+    Raises:
+        ValueError: an unknown variant name.
+    """
+    if variant == "short":
+        return short_score(batch)
+    if variant == "long":
+        return long_score(batch)
+    raise ValueError(f"no heuristic for variant {variant!r}")
+
+
+def heuristic_equity(variant: str, batch: U8) -> F64:
+    """Return a rough cubeless equity in (-1, 1) of positions after a move, for the side that moved.
+
+    Raises:
+        ValueError: an unknown variant name.
+    """
+    return np.asarray(np.tanh(heuristic_score(variant, batch) / (2.0 * _SCALE)))

@@ -1,0 +1,369 @@
+"""Computer players: random, easy, medium (hand-written evaluation) and hard (self-play trained network).
+
+Every player answers the :class:`~nardy.ai.ComputerPlayer` protocol on a :class:`~nardy.game.Game`. Players are cheap
+to build and hold only a random generator; the hard player's network is loaded once per process and shared
+read-only, so players may be used from worker threads (one player object per thread or per game).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from nardy.ai.features import F64, SIDE, U8, positions_array, swap
+from nardy.ai.heuristic import heuristic_equity, heuristic_score
+from nardy.ai.network import Network, equity, shipped_network
+from nardy.ai.protocol import ComputerPlayer, CubeAction, TakeDecision
+from nardy.ai.search import candidate_states, states_array
+from nardy.dice import SeededDice
+from nardy.errors import GameStateError
+from nardy.game import RESIGN_VALUES, Game, GameResult, Phase
+from nardy.move import Move
+from nardy.options import Options
+from nardy.position import Position
+from nardy.variants import Variant, get_variant
+from nardy.variants.base import from_state
+
+ROLLS: tuple[tuple[int, int, float], ...] = tuple(
+    (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
+)
+
+
+def _moves_of(game: Game) -> list[Move]:
+    if game.phase is not Phase.MOVE:
+        raise GameStateError(f"no move to choose: the game is in phase {game.phase.value}")
+    moves = game.legal_moves()
+    if not moves:  # pragma: no cover - the game forfeits such rolls itself
+        raise GameStateError("the roll has no legal move")
+    return moves
+
+
+def _won_values(variant: Variant, batch: U8, positions: Sequence[Position], options: Options) -> F64:
+    """Return the value of each position that ends the game (the mover has borne off all), NaN elsewhere."""
+    values = np.full(len(positions), np.nan)
+    for i in np.flatnonzero(batch[:, :25].sum(axis=1) == 0):
+        values[i] = variant.game_value(positions[int(i)], options).points
+    return values
+
+
+class _BasePlayer:
+    """Shared cube and resignation logic over an equity estimate of the position before a roll."""
+
+    level = "base"
+    double_threshold = 0.45
+    redouble_threshold = 0.55
+    too_good = 1.0
+    take_threshold = -0.5
+
+    def __init__(self, variant: str | Variant, seed: int | None = None) -> None:
+        self.variant = get_variant(variant)
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.variant.name!r})"
+
+    # -- evaluation hooks
+    def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
+        """Return the equity of each move for the mover (higher is better)."""
+        raise NotImplementedError
+
+    def position_equity(self, position: Position) -> float:
+        """Return the cubeless equity of ``position`` for its side ``me``, that side to roll."""
+        raise NotImplementedError
+
+    # -- protocol
+    def choose_move(self, game: Game) -> Move:
+        """Return the player's choice among the legal moves of the current roll.
+
+        Raises:
+            GameStateError: the game is not waiting for a move.
+        """
+        moves = _moves_of(game)
+        if len(moves) == 1:
+            return moves[0]
+        return moves[int(np.argmax(self.move_equities(moves, game)))]
+
+    def cube_action(self, game: Game) -> CubeAction:
+        """Return ``double`` when the roller should offer a double now, else ``no_double`` (also when not allowed)."""
+        if not game.can_double():
+            return "no_double"
+        value = self.position_equity(game.position)
+        threshold = self.redouble_threshold if game.cube_owner is not None else self.double_threshold
+        return "double" if threshold <= value < self.too_good else "no_double"
+
+    def take_decision(self, game: Game) -> TakeDecision:
+        """Return ``take`` or ``drop`` for the double on offer.
+
+        Raises:
+            GameStateError: no double waits for an answer.
+        """
+        if game.phase is not Phase.DOUBLED:
+            raise GameStateError(f"no double to answer: the game is in phase {game.phase.value}")
+        taker = game.turn
+        value = -self.position_equity(game.position_for(1 - taker))
+        return "take" if value >= self.take_threshold else "drop"
+
+    def accept_resignation(self, game: Game) -> bool:
+        """Return whether to accept the resignation on offer (it gives at least the expected result of play).
+
+        Raises:
+            GameStateError: no resignation is on offer.
+        """
+        if game.phase is not Phase.RESIGN or game.resign_offer is None:
+            raise GameStateError(f"no resignation to answer: the game is in phase {game.phase.value}")
+        resigner, level = game.resign_offer
+        me = 1 - resigner
+        value = self.position_equity(game.position_for(game.roller))
+        if game.roller != me:
+            value = -value
+        return RESIGN_VALUES[level] >= value
+
+
+class RandomPlayer(_BasePlayer):
+    """Plays a uniformly random legal move; never doubles, always takes, accepts any resignation."""
+
+    level = "random"
+
+    def choose_move(self, game: Game) -> Move:
+        """Return a random legal move.
+
+        Raises:
+            GameStateError: the game is not waiting for a move.
+        """
+        return self.rng.choice(_moves_of(game))
+
+    def cube_action(self, game: Game) -> CubeAction:
+        """Return ``no_double``."""
+        return "no_double"
+
+    def take_decision(self, game: Game) -> TakeDecision:
+        """Return ``take``.
+
+        Raises:
+            GameStateError: no double waits for an answer.
+        """
+        if game.phase is not Phase.DOUBLED:
+            raise GameStateError(f"no double to answer: the game is in phase {game.phase.value}")
+        return "take"
+
+    def accept_resignation(self, game: Game) -> bool:
+        """Return True.
+
+        Raises:
+            GameStateError: no resignation is on offer.
+        """
+        if game.phase is not Phase.RESIGN:
+            raise GameStateError(f"no resignation to answer: the game is in phase {game.phase.value}")
+        return True
+
+
+class MediumPlayer(_BasePlayer):
+    """Searches one turn deep with the hand-written evaluation (:mod:`nardy.ai.heuristic`)."""
+
+    level = "medium"
+    double_threshold = 0.5
+    redouble_threshold = 0.6
+    take_threshold = -0.55
+
+    def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
+        """Return the heuristic equity of each move (a won game counts its value)."""
+        positions = [m.position for m in moves]
+        batch = positions_array(positions)
+        values = heuristic_equity(self.variant.name, batch)
+        won = _won_values(self.variant, batch, positions, game.options)
+        return np.asarray(np.where(np.isnan(won), values, won + 10.0))
+
+    def position_equity(self, position: Position) -> float:
+        """Return the heuristic equity of ``position`` for its side ``me``, that side to roll."""
+        return -float(heuristic_equity(self.variant.name, swap(positions_array([position])))[0])
+
+
+class EasyPlayer(MediumPlayer):
+    """The hand-written evaluation blurred by noise: plausible moves with clear mistakes.
+
+    ``noise`` is the standard deviation of the error added to each move's score (pip-like units; by default 12 for
+    short nardy, 6 for long); ``blunder`` the chance of a random legal move.
+    """
+
+    level = "easy"
+    double_threshold = 0.35
+    redouble_threshold = 0.5
+    take_threshold = -0.7
+
+    def __init__(
+        self, variant: str | Variant, seed: int | None = None, *, noise: float | None = None, blunder: float = 0.1
+    ) -> None:
+        super().__init__(variant, seed)
+        self.noise = noise if noise is not None else (12.0 if self.variant.name == "short" else 6.0)
+        self.blunder = blunder
+
+    def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
+        """Return noisy heuristic scores of the moves (a won game always comes first)."""
+        positions = [m.position for m in moves]
+        batch = positions_array(positions)
+        if self.rng.random() < self.blunder:
+            scores = np.array([self.rng.random() for _ in moves])
+        else:
+            scores = heuristic_score(self.variant.name, batch)
+            scores = scores + np.array([self.rng.gauss(0.0, self.noise) for _ in moves])
+        won = _won_values(self.variant, batch, positions, game.options)
+        return np.asarray(np.where(np.isnan(won), scores, 1e6))
+
+
+class HardPlayer(_BasePlayer):
+    """The trained network: 0-ply on every move, then a 1-ply look-ahead on the best few.
+
+    ``lookahead`` is how many candidates get the 1-ply look-ahead (0 = pure 0-ply); ``window`` drops candidates whose
+    0-ply equity is further than this below the best; ``time_budget`` (seconds) stops the look-ahead early.
+    """
+
+    level = "hard"
+    double_threshold = 0.42
+    redouble_threshold = 0.52
+    too_good = 1.0
+    take_threshold = -0.52
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        seed: int | None = None,
+        *,
+        network: Network | None = None,
+        lookahead: int = 4,
+        window: float = 0.12,
+        time_budget: float = 0.35,
+    ) -> None:
+        super().__init__(variant, seed)
+        self.network = network or shipped_network(self.variant.name)
+        self.lookahead = lookahead
+        self.window = window
+        self.time_budget = time_budget
+
+    def zero_ply(self, positions: Sequence[Position], options: Options) -> F64:
+        """Return the 0-ply equity of each position after a move, for the side that moved."""
+        batch = positions_array(list(positions))
+        values = -equity(self.variant.name, self.network.probabilities(swap(batch)))
+        won = _won_values(self.variant, batch, positions, options)
+        return np.asarray(np.where(np.isnan(won), values, won))
+
+    def one_ply(self, position: Position, game: Game, opponent_first: bool) -> float:
+        """Return the 1-ply equity of ``position`` (after our move, our frame): the average over the opponent's 21
+        rolls of our 0-ply equity after its best reply."""
+        name = self.variant.name
+        theirs = position.swapped()
+        replies: list[bytes] = []
+        spans: list[tuple[int, int, float]] = []
+        forfeits = 0.0
+        for d1, d2, weight in ROLLS:
+            states = candidate_states(self.variant, theirs, (d1, d2), opponent_first, game.options)
+            if not states:
+                forfeits += weight
+                continue
+            spans.append((len(replies), len(replies) + len(states), weight))
+            replies.extend(states)
+        total = 0.0
+        if replies:
+            batch = states_array(replies)
+            # our equity, on roll after the reply: the reply's position swapped
+            ours = equity(name, self.network.probabilities(swap(batch)))
+            finished = np.flatnonzero(batch[:, :SIDE].sum(axis=1) == 0)
+            for i in finished:
+                ours[i] = -self.variant.game_value(from_state(replies[int(i)]), game.options).points
+            for start, stop, weight in spans:
+                total += weight * float(np.min(ours[start:stop]))
+        if forfeits:
+            total += forfeits * float(equity(name, self.network.probabilities(positions_array([position])))[0])
+        return total
+
+    def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
+        """Return 0-ply equities, refined by the 1-ply look-ahead on the best candidates while time allows."""
+        began = time.perf_counter()
+        values = self.zero_ply([m.position for m in moves], game.options)
+        if self.lookahead <= 0 or len(moves) < 2:
+            return values
+        order = np.argsort(-values)
+        best = values[order[0]]
+        if sum(moves[int(order[0])].position.me) == 0:
+            return values
+        chosen = [int(i) for i in order[: self.lookahead] if values[i] >= best - self.window]
+        if len(chosen) < 2:
+            return values
+        opponent_first = game.is_first_turn(1 - game.roller)
+        refined = np.full(len(moves), -np.inf)
+        for i in chosen:
+            refined[i] = self.one_ply(moves[i].position, game, opponent_first)
+            if time.perf_counter() - began > self.time_budget:
+                break
+        done = np.isfinite(refined)
+        if done.sum() < 2:
+            return values
+        return np.asarray(np.where(done, refined, -np.inf))
+
+    def position_equity(self, position: Position) -> float:
+        """Return the network's cubeless equity of ``position`` for its side ``me``, that side to roll."""
+        return float(self.network.equities(positions_array([position]))[0])
+
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+
+def get_player(level: str, variant: str | Variant, *, seed: int | None = None) -> _BasePlayer:
+    """Return a computer player of ``level`` (``easy``, ``medium``, ``hard``; also ``random``) for ``variant``.
+
+    Raises:
+        ValueError: an unknown level.
+        UnknownVariantError: an unknown variant.
+        FileNotFoundError: the hard level's weights are not shipped for the variant.
+    """
+    classes: dict[str, type[_BasePlayer]] = {
+        "random": RandomPlayer,
+        "easy": EasyPlayer,
+        "medium": MediumPlayer,
+        "hard": HardPlayer,
+    }
+    cls = classes.get(level)
+    if cls is None:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(classes)}")
+    return cls(variant, seed)
+
+
+def play_game(
+    variant: str | Variant,
+    players: tuple[ComputerPlayer, ComputerPlayer],
+    *,
+    seed: int,
+    options: Options | None = None,
+    max_plies: int = 3000,
+) -> GameResult:
+    """Play a whole game between two computer players (player 0 = ``players[0]``) and return its result.
+
+    The cube is used when ``options`` enable it (short nardy by default; pass ``Options(cube=False)`` for cubeless).
+
+    Raises:
+        GameStateError: the game did not end within ``max_plies`` actions.
+    """
+    game = Game(variant, options=options or Options(), dice=SeededDice(seed))
+    for _ in range(max_plies):
+        if game.phase is Phase.OVER:
+            assert game.result is not None
+            return game.result
+        if game.phase is Phase.OPENING:
+            game.roll()
+        elif game.phase is Phase.ROLL:
+            if game.can_double() and players[game.roller].cube_action(game) == "double":
+                game.double()
+            else:
+                game.roll()
+        elif game.phase is Phase.DOUBLED:
+            if players[game.turn].take_decision(game) == "take":
+                game.take()
+            else:
+                game.drop()
+        elif game.phase is Phase.MOVE:
+            game.play(players[game.roller].choose_move(game))
+        else:  # pragma: no cover - no player offers resignations here
+            raise GameStateError(f"unexpected phase {game.phase.value}")
+    raise GameStateError(f"the game did not end within {max_plies} actions")

@@ -1,0 +1,266 @@
+"""Train a variant's network by self-play with TD(λ): ``python -m nardy.ai.train --variant short|long ...``.
+
+The network plays both sides, choosing each move greedily by its own 0-ply equity. After every ply the weights move
+towards the value of the next position (temporal differences, with eligibility traces of decay ``λ``); the final
+position is valued by the actual result (win, gammon/mars, backgammon). Traces are kept in the first player's point of
+view, so the other player's positions enter through the output flip (win ↔ lose, gammon ↔ lose gammon).
+
+Reproducible: game ``g`` uses dice seeded by ``(seed, g)``, so a run resumed from a checkpoint continues exactly as an
+uninterrupted one would. Checkpoints (``.npz``) are written to ``--workdir`` every ``--checkpoint-every`` games;
+``--resume`` continues from the latest one. Progress lines give games per second and, every ``--eval-every`` games,
+the score of the network (0-ply) against the medium player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from nardy.ai.features import F64, SIDE, encode
+from nardy.ai.network import Network, equity, flip, flip_matrix
+from nardy.ai.search import candidate_states_of, states_array
+from nardy.options import Options
+from nardy.variants import Variant, get_variant
+from nardy.variants.base import State, from_state, to_state
+
+OPTIONS = Options()
+
+
+def outcome(variant: Variant, state: State) -> F64:
+    """Return the output vector of a game won by the mover of ``state`` (who has just borne off), mover's view."""
+    points = variant.game_value(from_state(state), OPTIONS).points
+    if variant.name == "short":
+        return np.array([1.0, float(points >= 2), float(points >= 3), 0.0, 0.0])
+    return np.array([1.0, float(points >= 2), 0.0])
+
+
+def roll(rng: random.Random) -> tuple[int, int]:
+    """Return a roll of two dice."""
+    return rng.randint(1, 6), rng.randint(1, 6)
+
+
+@dataclass
+class Traces:
+    """Eligibility traces, one per output and weight (first player's point of view)."""
+
+    w1: F64
+    b1: F64
+    w2: F64
+    b2: F64
+
+    @classmethod
+    def zeros(cls, net: Network) -> Traces:
+        """Return zero traces shaped for ``net``."""
+        k = net.w2.shape[1]
+        return cls(
+            np.zeros((k, *net.w1.shape)), np.zeros((k, *net.b1.shape)), np.zeros((k, *net.w2.shape)), np.zeros((k, k))
+        )
+
+
+def _gradients(net: Network, x: F64, h: F64, o: F64) -> tuple[F64, F64, F64, F64]:
+    """Return d(output_k)/d(weights) for one position: shapes (k, *weight shape)."""
+    k = o.shape[0]
+    do = o * (1.0 - o)
+    a = do[:, None] * net.w2.T * (h * (1.0 - h))[None, :]  # (k, H)
+    g_w1 = x[None, :, None] * a[:, None, :]
+    g_w2 = np.zeros((k, *net.w2.shape))
+    g_b2 = np.zeros((k, k))
+    for i in range(k):
+        g_w2[i, :, i] = h * do[i]
+        g_b2[i, i] = do[i]
+    return g_w1, a, g_w2, g_b2
+
+
+def train_game(net: Network, variant: Variant, seed: int, lam: float, alpha: float) -> int:
+    """Play one self-play game, updating ``net`` in place by TD(λ); return the number of plies."""
+    rng = random.Random(seed)
+    name = variant.name
+    matrix = flip_matrix(name)
+    state = to_state(variant.initial_position())
+    player = 0  # on roll; values are traced in player 0's view
+    first = [True, True]
+    traces = Traces.zeros(net)
+
+    def view(values: F64, on_roll: int) -> F64:
+        return values if on_roll == 0 else flip(name, values[None, :])[0]
+
+    x = encode(name, states_array([state]))[0]
+    o_all, h_all = net.forward(x[None, :])
+    o, h = o_all[0], h_all[0]
+    plies = 0
+    while plies < 2000:
+        dice = roll(rng)
+        if name == "short" and plies == 0:
+            while dice[0] == dice[1]:
+                dice = roll(rng)
+        cands = candidate_states_of(variant, state, dice, first[player])
+        first[player] = False
+        terminal: F64 | None = None
+        next_x: F64 | None = None
+        next_o: F64 | None = None
+        if not cands:
+            next_state = state[SIDE:] + state[:SIDE]
+        else:
+            batch = states_array(cands)
+            won = batch[:, :SIDE].sum(axis=1) == 0
+            if won.any():
+                best = int(np.argmax(won))
+                terminal = outcome(variant, cands[best])
+            else:
+                swapped = np.concatenate((batch[:, SIDE:], batch[:, :SIDE]), axis=1)
+                encoded = encode(name, swapped)
+                probs, _ = net.forward(encoded)
+                best = int(np.argmin(equity(name, probs)))
+                next_x = encoded[best]
+                next_o = probs[best]
+            chosen = cands[best]
+            next_state = chosen[SIDE:] + chosen[:SIDE]
+        # TD step: U_t (player 0's view of the current position) towards U_{t+1}
+        g_w1, g_b1, g_w2, g_b2 = _gradients(net, x, h, o)
+        if player == 1:
+            g_w1 = np.tensordot(matrix, g_w1, axes=1)
+            g_b1 = matrix @ g_b1
+            g_w2 = np.tensordot(matrix, g_w2, axes=1)
+            g_b2 = matrix @ g_b2
+        traces.w1 *= lam
+        traces.w1 += g_w1
+        traces.b1 *= lam
+        traces.b1 += g_b1
+        traces.w2 *= lam
+        traces.w2 += g_w2
+        traces.b2 *= lam
+        traces.b2 += g_b2
+        current = view(o, player)
+        if terminal is not None:
+            target = view(terminal, player)
+        else:
+            if next_x is None or next_o is None:
+                next_x = encode(name, states_array([next_state]))[0]
+                next_o = net.forward(next_x[None, :])[0][0]
+            x = next_x
+            target = view(next_o, 1 - player)
+        delta = alpha * (target - current)
+        net.w1 += np.tensordot(delta, traces.w1, axes=1)
+        net.b1 += delta @ traces.b1
+        net.w2 += np.tensordot(delta, traces.w2, axes=1)
+        net.b2 += delta @ traces.b2
+        plies += 1
+        if terminal is not None:
+            break
+        o_all, h_all = net.forward(x[None, :])
+        o, h = o_all[0], h_all[0]
+        state = next_state
+        player = 1 - player
+    return plies
+
+
+def evaluate_vs_medium(net: Network, games: int, seed: int) -> float:
+    """Return the share of cubeless games the network (0-ply) wins against the medium player."""
+    from nardy.ai.players import HardPlayer, MediumPlayer, play_game
+
+    hard = HardPlayer(net.variant, network=net, lookahead=0)
+    medium = MediumPlayer(net.variant)
+    wins = 0
+    for g in range(games):
+        players = (hard, medium) if g % 2 == 0 else (medium, hard)
+        result = play_game(net.variant, players, seed=seed * 100_003 + g)
+        wins += int(result.winner == g % 2)
+    return wins / games
+
+
+def _alpha(args: argparse.Namespace, game: int) -> float:
+    frac = min(1.0, game / max(1, args.games))
+    return float(args.alpha * (args.alpha_end / args.alpha) ** frac)
+
+
+def _checkpoint_path(workdir: str, variant: str) -> str:
+    return os.path.join(workdir, f"{variant}-latest.npz")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run training from the command line; return the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m nardy.ai.train", description=__doc__)
+    parser.add_argument("--variant", choices=("short", "long"), required=True)
+    parser.add_argument("--games", type=int, default=20_000, help="total self-play games")
+    parser.add_argument("--hidden", type=int, default=80)
+    parser.add_argument("--alpha", type=float, default=0.1, help="learning rate at the start")
+    parser.add_argument("--alpha-end", type=float, default=0.02, help="learning rate at the end (geometric decay)")
+    parser.add_argument("--lam", type=float, default=0.7, help="TD(λ) trace decay")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workdir", default="ai-train")
+    parser.add_argument("--resume", action="store_true", help="continue from the latest checkpoint in --workdir")
+    parser.add_argument("--checkpoint-every", type=int, default=500)
+    parser.add_argument("--eval-every", type=int, default=2000)
+    parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument("--max-minutes", type=float, default=0.0, help="stop (with a checkpoint) after this long")
+    parser.add_argument("--stop-at", type=int, default=0, help="stop (with a checkpoint) after this game number")
+    parser.add_argument("--output", default="", help="also write the final weights here")
+    args = parser.parse_args(argv)
+    os.makedirs(args.workdir, exist_ok=True)
+    variant = get_variant(args.variant)
+    path = _checkpoint_path(args.workdir, args.variant)
+    if args.resume and os.path.exists(path):
+        net = Network.load(path)
+        start = int(net.info.get("games", 0))
+        print(f"resumed from {path} at game {start}", flush=True)
+    else:
+        net = Network.random(args.variant, args.hidden, args.seed)
+        start = 0
+    settings: dict[str, Any] = {
+        "method": "TD(lambda) self-play, 0-ply greedy",
+        "lam": args.lam,
+        "alpha": args.alpha,
+        "alpha_end": args.alpha_end,
+        "hidden": net.hidden,
+        "seed": args.seed,
+        "planned_games": args.games,
+    }
+    began = time.monotonic()
+    seconds_before = float(net.info.get("seconds", 0.0))
+    window_start, window_games, window_plies = time.monotonic(), 0, 0
+    game = start
+    while game < args.games:
+        plies = train_game(net, variant, seed=args.seed * 1_000_003 + game, lam=args.lam, alpha=_alpha(args, game))
+        game += 1
+        window_games += 1
+        window_plies += plies
+        elapsed = time.monotonic() - began
+        if game % args.checkpoint_every == 0 or game == args.games:
+            net.info = {**settings, "games": game, "seconds": round(seconds_before + elapsed, 1)}
+            net.save(path)
+        if game % 100 == 0:
+            rate = window_games / max(1e-9, time.monotonic() - window_start)
+            print(
+                f"game {game}/{args.games}  {rate:.1f} games/s  {window_plies / window_games:.0f} plies/game  "
+                f"alpha {_alpha(args, game):.4f}  {elapsed / 60:.1f} min",
+                flush=True,
+            )
+            window_start, window_games, window_plies = time.monotonic(), 0, 0
+        if args.eval_every and game % args.eval_every == 0:
+            score = evaluate_vs_medium(net, args.eval_games, seed=game)
+            half = 1.96 * math.sqrt(max(score * (1 - score), 1e-9) / args.eval_games)
+            print(f"eval at game {game}: vs medium {score:.3f} ± {half:.3f} ({args.eval_games} games)", flush=True)
+        if args.stop_at and game >= args.stop_at:
+            print(f"stopping at game {game} (--stop-at)", flush=True)
+            break
+        if args.max_minutes and elapsed > args.max_minutes * 60:
+            print(f"time limit reached at game {game}", flush=True)
+            break
+    net.info = {**settings, "games": game, "seconds": round(seconds_before + time.monotonic() - began, 1)}
+    net.save(path)
+    if args.output:
+        net.save(args.output)
+    print(f"done: {game} games, weights in {path}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
