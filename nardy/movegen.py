@@ -114,9 +114,19 @@ def legal_moves(
     return [_make_move(path, state) for state, path in level.items()]
 
 
+_STEPS: dict[tuple[int, int, int, bool], Step] = {}
+
+
+def _step(key: tuple[int, int, int, bool]) -> Step:
+    step = _STEPS.get(key)
+    if step is None:
+        step = _STEPS[key] = Step(*key)
+    return step
+
+
 def _make_move(path: Path, state: State) -> Move:
-    steps = tuple(Step(src, dst, die, hit) for src, dst, die, hit in path)
-    return Move(steps, from_state(state))
+    # Steps are immutable and few (at most 25 x 25 x 6 x 2 exist), so one shared object serves every move
+    return Move(tuple([_STEPS.get(key) or _step(key) for key in path]), from_state(state))
 
 
 def count_legal_moves(
@@ -265,7 +275,8 @@ class TurnPlan:
         return from_state(self._walk(played)[0])
 
     def move_for(self, played: Sequence[Step]) -> Move:
-        """Return the legal turn made of exactly ``played``.
+        """Return the legal turn that ``played`` makes, in its canonical form: the same Move that
+        :meth:`moves` lists for the resulting position (so one turn always has one notation).
 
         Raises:
             IllegalMoveError: ``played`` is not a whole legal turn.
@@ -275,8 +286,7 @@ class TurnPlan:
             raise IllegalMoveError(
                 f"the turn is not complete: {len(played)} of {self.length} dice played (position {self.position_id})"
             )
-        steps = tuple(played)
-        return Move(steps, from_state(state))
+        return _make_move(self._level[state], state)
 
     def completions(self, played: Sequence[Step]) -> list[Move]:
         """Return the distinct legal turns that start with ``played`` (one per resulting position).

@@ -7,6 +7,7 @@ are cached, which keeps the generator quick in pure Python.
 
 from __future__ import annotations
 
+import struct
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,9 +28,12 @@ def to_state(position: Position) -> State:
     return bytes(position.me) + bytes(position.opp)
 
 
+_unpack_side = struct.Struct(f"{SIDE_LENGTH}B").unpack_from
+
+
 def from_state(state: State) -> Position:
     """Return the position held in a generator state."""
-    return Position(tuple(state[:OPP]), tuple(state[OPP:]))
+    return Position(_unpack_side(state, 0), _unpack_side(state, OPP))
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,9 +55,26 @@ class ShortNardy(Variant):
                 b[_OPP_BAR] += 1
             return [(25, dst, blockers == 1, bytes(b))]
         out: list[Successor] = []
+        append = out.append
         bearing = not any(state[6:24])
+        if not bearing:
+            # without bearing off only checkers above the die's reach can move
+            for i in range(23, die - 1, -1):
+                if state[i]:
+                    dst = i + 1 - die
+                    oi = opp_index[dst]
+                    blockers = state[oi]
+                    if blockers <= 1:
+                        b = bytearray(state)
+                        b[i] -= 1
+                        b[dst - 1] += 1
+                        if blockers:
+                            b[oi] = 0
+                            b[_OPP_BAR] += 1
+                        append((i + 1, dst, blockers == 1, bytes(b)))
+            return out
         highest = True
-        for i in range(23, -1, -1):
+        for i in range(5, -1, -1):
             if not state[i]:
                 continue
             src = i + 1
@@ -72,11 +89,11 @@ class ShortNardy(Variant):
                     if blockers:
                         b[oi] = 0
                         b[_OPP_BAR] += 1
-                    out.append((src, dst, blockers == 1, bytes(b)))
-            elif bearing and (dst == 0 or highest):
+                    append((src, dst, blockers == 1, bytes(b)))
+            elif dst == 0 or highest:
                 b = bytearray(state)
                 b[i] -= 1
-                out.append((src, 0, False, bytes(b)))
+                append((src, 0, False, bytes(b)))
             highest = False
         return out
 

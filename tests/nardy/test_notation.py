@@ -252,14 +252,12 @@ def test_every_legal_notation_parses_back_on_a_corpus() -> None:
                 assert match_move(plan, move.notation).position == move.position, (turn, move)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Move.notation follows the step path played: one turn typed as 13/8 8/6 or 13/11/6 prints two ways "
-    "(and 13/7* 8/7 vs 13/7 8/7*); canonical output should depend on the turn only, e.g. match_move returning the "
-    "path legal_moves lists for that position",
-)
 def test_one_turn_has_one_canonical_notation() -> None:
     plan = TurnPlan(SHORT, START, (5, 2))
     one, other = match_move(plan, "13/8 8/6"), match_move(plan, "13/11/6")
     assert one.position == other.position
     assert one.notation == other.notation
+    for dice in ((6, 1), (5, 2), (4, 4)):
+        plan = TurnPlan(SHORT, START, dice)
+        for move in plan.moves():
+            assert match_move(plan, move.notation).notation == move.notation
