@@ -116,6 +116,7 @@ class Sender:
         self._chats: dict[ChatKey, _ChatQueue] = {}
         self._pending_edits: dict[tuple[ChatKey, int], _Item] = {}
         self._global_sent: deque[float] = deque()
+        self._direct: set[asyncio.Task[Any]] = set()
         self._closed = False
         self._submitted = 0
         self.coalesced = 0
@@ -158,6 +159,8 @@ class Sender:
         chat_id: ChatKey | None = getattr(method, "chat_id", None)
         if chat_id is None:
             task = loop.create_task(self._call_with_retries(method))
+            self._direct.add(task)  # keep a strong reference while it runs
+            task.add_done_callback(self._direct.discard)
             task.add_done_callback(lambda t: _copy_result(t, [future]))
             return future
 
