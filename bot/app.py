@@ -21,6 +21,7 @@ from bot.handlers import routers
 from bot.i18n import create_i18n
 from bot.middlewares import ErrorReportingMiddleware, StoreMiddleware, UserLanguageMiddleware
 from bot.sender import Sender, SenderLimits
+from bot.services.setup import game_routers
 from bot.storage import GameStore, StoreUnavailableError, open_store
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ async def run(settings: Settings, *, handle_signals: bool = True) -> None:
         log.warning("storage %s is unreachable; the bot will apologise until it comes back", kind)
     bot = create_bot(settings)
     sender = Sender(bot, sender_limits(settings))
-    dp = create_dispatcher(store, settings, sender=sender)
+    dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers())
     try:
         await dp.start_polling(
             bot,

@@ -25,6 +25,12 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("start", gettext_noop("Welcome and a new game"), group=False),
     CommandInfo("help", gettext_noop("What this bot does")),
     CommandInfo("lang", gettext_noop("Change the language")),
+    CommandInfo("new", gettext_noop("New game: /new long or short, match N")),
+    CommandInfo("board", gettext_noop("Show the board of your game again")),
+    CommandInfo("resign", gettext_noop("Resign the current game")),
+    CommandInfo("stats", gettext_noop("Wins and losses in this chat")),
+    CommandInfo("rules", gettext_noop("Rules of long and short nardy")),
+    CommandInfo("settings", gettext_noop("Chat settings (admins)")),
 )
 """Commands shown in Telegram's menu. Game flows add theirs here (new, board, resign, stats, rules, settings)."""
 
