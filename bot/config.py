@@ -28,7 +28,7 @@ class Settings(BaseSettings):
     telegram_api_local: bool = False
     """True when the custom Bot API server runs in ``--local`` mode."""
     default_language: Language = "ru"
-    """Language for users whose Telegram language is neither Russian nor English."""
+    """Language for users whose Telegram account gives no language (see ``bot.i18n.normalize_language``)."""
     log_level: LogLevel = "INFO"
     """Logging level."""
 
@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     timeout_sweep_interval: float = Field(default=60.0, gt=0)
     """Seconds between two checks for overdue turns."""
     bot_move_delay: float = Field(default=1.0, ge=0)
-    """Seconds to wait before the bot plays forced or automatic moves, so players can follow them."""
+    """Seconds the computer player waits before its turn is shown (after the person's), so players can follow."""
     finished_game_ttl: float = Field(default=30 * 24 * 3600.0, gt=0)
     """Seconds a finished game is kept (for /stats and history)."""
 

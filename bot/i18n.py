@@ -13,6 +13,7 @@ Both the ``.po`` and the compiled ``.mo`` files are committed.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Final
 
@@ -40,22 +41,28 @@ def create_i18n(default_language: str = "ru") -> I18n:
     return I18n(path=LOCALES_DIR, default_locale=default_language, domain=DOMAIN)
 
 
+RUSSIAN_READERS: Final[frozenset[str]] = frozenset({"ru", "uk", "be", "kk", "ky", "uz", "tg", "hy", "az", "tt"})
+"""Telegram language codes whose users get Russian; every other known code gets English."""
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}$")
+
+
 def normalize_language(code: str | None) -> str | None:
-    """Return the supported language matching a Telegram ``language_code`` (``ru``, ``en-GB``, ``pt-br`` …),
-    or None when it is missing or not supported. Belarusian, Ukrainian and Kazakh users get Russian."""
+    """Return the language to speak for a Telegram ``language_code`` (``ru``, ``en-GB``, ``pt-br`` …): ``ru`` for
+    Russian-reading users (:data:`RUSSIAN_READERS`), ``en`` for any other known code, None when the code is
+    missing or is not a language code (the caller then uses ``DEFAULT_LANGUAGE``). This is the bot's one rule."""
     if not code:
         return None
     base = code.replace("_", "-").split("-", 1)[0].lower()
-    if base in SUPPORTED_LANGUAGES:
-        return base
-    if base in {"be", "uk", "kk"}:
+    if base in RUSSIAN_READERS:
         return "ru"
+    if _LANGUAGE_CODE.match(base):
+        return "en"
     return None
 
 
 def choose_language(stored: object, telegram_code: str | None, default: str) -> str:
     """Return the language to speak to a user: the stored choice (from /lang) if supported, else the
-    Telegram language if supported, else ``default``."""
+    language of the Telegram code (:func:`normalize_language`), else ``default`` (``DEFAULT_LANGUAGE``)."""
     if isinstance(stored, str) and stored in SUPPORTED_LANGUAGES:
         return stored
     return normalize_language(telegram_code) or default

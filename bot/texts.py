@@ -11,7 +11,7 @@ from typing import Final
 
 from aiogram.utils.i18n import I18n
 
-from bot.i18n import gettext_noop
+from bot.i18n import SUPPORTED_LANGUAGES, gettext_noop, normalize_language
 
 DEFAULT_LANG: Final = "ru"
 
@@ -100,6 +100,22 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "off": gettext_noop("off"),
         "reminder": gettext_noop("{name}, it is your move in the nardy game."),
         "private.only_group": gettext_noop("This command works in groups."),
+        "computer.name": gettext_noop("Computer ({level})"),
+        "level.easy": gettext_noop("easy"),
+        "level.medium": gettext_noop("medium"),
+        "level.hard": gettext_noop("hard"),
+        "turn.thinking": gettext_noop("{name} is thinking…"),
+        "computer.took": gettext_noop("{name} takes the double."),
+        "computer.declined": gettext_noop("{name} declines the resignation."),
+        "computer.choose": gettext_noop("Play against the computer: choose the game and the level, then press Start."),
+        "computer.started": gettext_noop("The game has started: {name} vs {computer}, {variant}."),
+        "btn.start": gettext_noop("▶ Start"),
+        "btn.short": gettext_noop("Short nardy"),
+        "btn.long": gettext_noop("Long nardy"),
+        "btn.easy": gettext_noop("Easy"),
+        "btn.medium": gettext_noop("Medium"),
+        "btn.hard": gettext_noop("Hard"),
+        "stats.computer": gettext_noop("Against the computer: {wins} wins, {losses} losses, {draws} draws."),
         "rules.short": gettext_noop(
             "Short nardy (backgammon): 15 checkers each, moving in opposite directions. Hitting a lone checker "
             "sends it to the bar; it must re-enter before anything else moves. Bring all checkers home, then bear "
@@ -196,6 +212,22 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "off": "выкл",
         "reminder": "{name}, ваш ход в нардах.",
         "private.only_group": "Эта команда работает в группах.",
+        "computer.name": "Компьютер ({level})",
+        "level.easy": "лёгкий",
+        "level.medium": "средний",
+        "level.hard": "сложный",
+        "turn.thinking": "{name} думает…",
+        "computer.took": "{name} принимает удвоение.",
+        "computer.declined": "{name} отклоняет сдачу.",
+        "computer.choose": "Игра с компьютером: выберите игру и уровень, затем нажмите «Начать».",
+        "computer.started": "Игра началась: {name} против: {computer}, {variant}.",
+        "btn.start": "▶ Начать",
+        "btn.short": "Короткие нарды",
+        "btn.long": "Длинные нарды",
+        "btn.easy": "Лёгкий",
+        "btn.medium": "Средний",
+        "btn.hard": "Сложный",
+        "stats.computer": "Против компьютера: побед {wins}, поражений {losses}, ничьих {draws}.",
         "rules.short": (
             "Короткие нарды (бэкгаммон): по 15 шашек, игроки ходят навстречу друг другу. Одинокую шашку можно "
             "побить — она уходит на бар и должна войти в игру прежде других ходов. Соберите все шашки в доме и "
@@ -212,12 +244,15 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
 
 
 def norm_lang(code: str | None) -> str:
-    """Return ``"ru"`` or ``"en"`` for a Telegram language code (default Russian)."""
-    if code and code.lower().startswith("en"):
-        return "en"
-    if code and code.lower().startswith(("ru", "uk", "be", "kk")):
-        return "ru"
-    return DEFAULT_LANG if not code else "en"
+    """Return ``"ru"`` or ``"en"`` for a language or Telegram language code, by the bot's one rule
+    (:func:`bot.i18n.normalize_language`); without a usable code, the active I18n's default language
+    (``DEFAULT_LANGUAGE``), or Russian outside a handler."""
+    normalized = normalize_language(code)
+    if normalized is not None:
+        return normalized
+    i18n = I18n.get_current(no_error=True)
+    default = i18n.default_locale if i18n is not None else DEFAULT_LANG
+    return default if default in SUPPORTED_LANGUAGES else DEFAULT_LANG
 
 
 def tr(lang: str | None, key: str, **kwargs: object) -> str:

@@ -16,9 +16,11 @@ def _lang(user: object) -> str:
     return norm_lang(getattr(user, "language_code", None))
 
 
-async def on_game_button(query: CallbackQuery, callback_data: GameCb, game_service: GameService) -> None:
+async def on_game_button(
+    query: CallbackQuery, callback_data: GameCb, game_service: GameService, locale: str | None = None
+) -> None:
     """Apply a board button press; answer with a toast (a refusal or nothing)."""
-    lang = _lang(query.from_user)
+    lang = norm_lang(locale) if locale else _lang(query.from_user)
     toast = await game_service.press(
         callback_data.game_id, callback_data.version, callback_data.action, query.from_user.id, lang
     )

@@ -1,4 +1,7 @@
-"""``/start`` and ``/help``: the welcome message with buttons to start a game, and the menu buttons."""
+"""``/start`` and ``/help``: the welcome message with buttons to start a game, and the Language menu button.
+
+The game buttons of the menu (new game, play against the computer, rules) are handled by the game flows
+(``bot.handlers.challenge``, ``bot.handlers.computer``, ``bot.handlers.rules``)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.keyboards.callbacks import MenuCb
-from bot.keyboards.menu import LANGUAGE, NEW_LONG, NEW_SHORT, RULES, language_keyboard, main_menu_keyboard
+from bot.keyboards.menu import LANGUAGE, language_keyboard, main_menu_keyboard
 from bot.sender import Sender
 
 
@@ -21,7 +24,10 @@ def welcome_text(first_name: str) -> str:
     return _(
         "👋 Hi, {name}! I am a bot for playing <b>nardy</b> with friends: long nardy and short nardy "
         "(backgammon), a single game or a match.\n\n"
-        "Start a game with the buttons below and send the invitation to a friend, or add me to a group.\n\n"
+        "Start a game with the buttons below and send the invitation to a friend, play against the computer, "
+        "or add me to a group.\n\n"
+        "/new — a new game (<code>/new long</code>, <code>/new short match 5</code>)\n"
+        "/new bot — play against the computer (<code>/new bot long hard</code>)\n"
         "/help — what I can do\n"
         "/lang — change the language"
     ).format(name=html.escape(first_name))
@@ -31,9 +37,13 @@ def help_text() -> str:
     """Return the help message (HTML, in the current language)."""
     return _(
         "<b>Nardy bot</b>\n\n"
-        "I run games of long and short nardy between two people, in private chats or in a group. "
-        "Moves are made with buttons under the board, or typed, like <code>13/7 8/7</code>.\n\n"
+        "I run games of long and short nardy between two people, or against the computer, in private chats or in "
+        "a group. Moves are made with buttons under the board, or typed, like <code>13/7 8/7</code>.\n\n"
         "/start — welcome and a new game\n"
+        "/new [long|short] [match N] — challenge someone (in a group: reply to a message to challenge its author)\n"
+        "/new bot [long|short] [easy|medium|hard] — play against the computer\n"
+        "/board, /resign, /stats, /rules, /settings — the board again, resign, wins and losses, rules, chat "
+        "settings\n"
         "/help — this message\n"
         "/lang — change the language"
     )
@@ -69,11 +79,6 @@ async def menu_language(query: CallbackQuery, sender: Sender, locale: str | None
         )
 
 
-async def menu_placeholder(query: CallbackQuery) -> None:
-    """Placeholder for the game flows (new game, rules): answers "coming soon". Returns nothing."""
-    await query.answer(_("Coming soon: games are not available yet."), show_alert=True)
-
-
 def create_router() -> Router:
     """Return a new router with this module's handlers (a new one per Dispatcher, so several can coexist)."""
     router = Router(name=__name__)
@@ -81,5 +86,4 @@ def create_router() -> Router:
     router.message.register(help_command, Command("help"))
     router.message.register(help_command, CommandStart())
     router.callback_query.register(menu_language, MenuCb.filter(F.action == LANGUAGE))
-    router.callback_query.register(menu_placeholder, MenuCb.filter(F.action.in_({NEW_LONG, NEW_SHORT, RULES})))
     return router

@@ -1,4 +1,5 @@
-"""``/stats``: the sender's (or the replied-to user's) wins, losses and draws in this chat."""
+"""``/stats``: the sender's (or the replied-to user's) wins, losses and draws in this chat against people,
+and (counted apart, for all chats) against the computer."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.services.game_service import GameService
+from bot.services.game_service import COMPUTER_STATS_CHAT, GameService
 from bot.texts import norm_lang, tr
 
 
@@ -22,18 +23,19 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
         user = message.reply_to_message.from_user
     lang = norm_lang(data.get("locale") or (message.from_user.language_code if message.from_user else None))
     stats = await game_service.store.get_stats(message.chat.id, user.id)
-    if not stats.played:
+    computer = await game_service.store.get_stats(COMPUTER_STATS_CHAT, user.id)
+    if not stats.played and not computer.played:
         await game_service.reply(message, tr(lang, "stats.none"))
         return
-    text = tr(
-        lang,
-        "stats",
-        name=html.escape(user.first_name or str(user.id)),
-        wins=stats.wins,
-        losses=stats.losses,
-        draws=stats.draws,
-    )
-    await game_service.reply(message, text)
+    name = html.escape(user.first_name or str(user.id))
+    lines = []
+    if stats.played:
+        lines.append(tr(lang, "stats", name=name, wins=stats.wins, losses=stats.losses, draws=stats.draws))
+    else:
+        lines.append(f"{name}: {tr(lang, 'stats.none')}")
+    if computer.played:
+        lines.append(tr(lang, "stats.computer", wins=computer.wins, losses=computer.losses, draws=computer.draws))
+    await game_service.reply(message, "\n".join(lines))
 
 
 def create_router() -> Router:

@@ -41,6 +41,16 @@ class ChallengeCb(CallbackData, prefix="c"):
     action: Literal["join", "accept", "decline", "cancel"]
 
 
+class ComputerCb(CallbackData, prefix="ai"):
+    """A press on the "play against the computer" chooser (the open offer ``offer_id``): ``pick`` shows the chooser
+    with this variant and level selected, ``go`` starts the game."""
+
+    offer_id: GameId
+    action: Literal["pick", "go"]
+    variant: Literal["short", "long"]
+    level: Literal["easy", "medium", "hard"]
+
+
 class LangCb(CallbackData, prefix="lang"):
     """A press on the /lang keyboard."""
 
@@ -60,10 +70,10 @@ class SettingsCb(CallbackData, prefix="s"):
     value: Word
 
 
-AnyCallback = GameCb | ChallengeCb | LangCb | MenuCb | SettingsCb
+AnyCallback = GameCb | ChallengeCb | ComputerCb | LangCb | MenuCb | SettingsCb
 """Every callback data class of the bot."""
 
-CALLBACK_CLASSES: Final[tuple[type[CallbackData], ...]] = (GameCb, ChallengeCb, LangCb, MenuCb, SettingsCb)
+CALLBACK_CLASSES: Final[tuple[type[CallbackData], ...]] = (GameCb, ChallengeCb, ComputerCb, LangCb, MenuCb, SettingsCb)
 _BY_PREFIX: Final[dict[str, type[CallbackData]]] = {cls.__prefix__: cls for cls in CALLBACK_CLASSES}
 
 

@@ -6,7 +6,7 @@ import re
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.keyboards.callbacks import GameCb, MenuCb
+from bot.keyboards.callbacks import ComputerCb, GameCb, MenuCb
 from bot.texts import tr
 from nardy import Game, Phase, Step
 
@@ -119,13 +119,33 @@ def resign_keyboard(game: Game, game_id: str, version: int, lang: str, player: i
     )
 
 
-def over_keyboard(game_id: str, version: int, variant: str, lang: str) -> InlineKeyboardMarkup:
-    """Return the game-over buttons: Rematch and New game."""
+def over_keyboard(
+    game_id: str, version: int, variant: str, lang: str, *, computer: bool = False
+) -> InlineKeyboardMarkup:
+    """Return the game-over buttons: Rematch and New game (against the computer again when ``computer``)."""
+    new = MenuCb(action="bot" if computer else f"new_{variant}")
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
                 InlineKeyboardButton(text=tr(lang, "btn.rematch"), callback_data=_cb(game_id, version, "rematch")),
-                InlineKeyboardButton(text=tr(lang, "btn.new"), callback_data=MenuCb(action=f"new_{variant}").pack()),
+                InlineKeyboardButton(text=tr(lang, "btn.new"), callback_data=new.pack()),
             ]
+        ]
+    )
+
+
+def computer_keyboard(offer_id: str, variant: str, level: str, lang: str) -> InlineKeyboardMarkup:
+    """Return the "play against the computer" chooser: the variants, the levels (the chosen ones ticked) and Start."""
+
+    def button(key: str, new_variant: str, new_level: str, chosen: bool) -> InlineKeyboardButton:
+        cb = ComputerCb(offer_id=offer_id, action="pick", variant=new_variant, level=new_level)  # type: ignore[arg-type]
+        return InlineKeyboardButton(text=("✓ " if chosen else "") + tr(lang, key), callback_data=cb.pack())
+
+    start = ComputerCb(offer_id=offer_id, action="go", variant=variant, level=level)  # type: ignore[arg-type]
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [button(f"btn.{v}", v, level, v == variant) for v in ("short", "long")],
+            [button(f"btn.{lv}", variant, lv, lv == level) for lv in ("easy", "medium", "hard")],
+            [InlineKeyboardButton(text=tr(lang, "btn.start"), callback_data=start.pack())],
         ]
     )

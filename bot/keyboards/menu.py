@@ -12,21 +12,23 @@ from .callbacks import LangCb, MenuCb
 
 NEW_LONG = "new_long"
 NEW_SHORT = "new_short"
+PLAY_COMPUTER = "bot"
 RULES = "rules"
 LANGUAGE = "lang"
-MENU_ACTIONS = (NEW_LONG, NEW_SHORT, RULES, LANGUAGE)
+MENU_ACTIONS = (NEW_LONG, NEW_SHORT, PLAY_COMPUTER, RULES, LANGUAGE)
 """The ``MenuCb.action`` values of the welcome keyboard."""
 
 
 def main_menu_keyboard() -> InlineKeyboardMarkup:
-    """Return the welcome keyboard (in the current i18n language): new long game, new short game, rules and
-    language buttons."""
+    """Return the welcome keyboard (in the current i18n language): new long game, new short game, play against the
+    computer, rules and language buttons."""
     builder = InlineKeyboardBuilder()
     builder.button(text=_("🎲 New long nardy game"), callback_data=MenuCb(action=NEW_LONG))
     builder.button(text=_("🎲 New short nardy game"), callback_data=MenuCb(action=NEW_SHORT))
+    builder.button(text=_("🤖 Play against the computer"), callback_data=MenuCb(action=PLAY_COMPUTER))
     builder.button(text=_("📖 Rules"), callback_data=MenuCb(action=RULES))
     builder.button(text=_("🌐 Language"), callback_data=MenuCb(action=LANGUAGE))
-    builder.adjust(1, 1, 2)
+    builder.adjust(1, 1, 1, 2)
     return builder.as_markup()
 
 

@@ -49,12 +49,19 @@ def caption(record: dict[str, Any], match: Match, lang: str) -> str:
             lines.append(result_text(lang, names, event))
         elif kind == "next":
             lines.append(tr(lang, "next.game"))
+        elif kind == "took":
+            lines.append(tr(lang, "computer.took", name=names[event["player"]]))
+        elif kind == "declined":
+            lines.append(tr(lang, "computer.declined", name=names[event["player"]]))
+    thinking = game.phase not in (Phase.OVER, Phase.OPENING) and bool(record["players"][game.turn].get("ai"))
     if game.phase is Phase.MOVE and game.dice:
         lines.append(_roll_text(lang, names[game.roller], game.dice))
         pending = steps_of(record)
-        if pending:
+        if pending and not thinking:
             lines.append(tr(lang, "pending", steps=" ".join(step_label(s) for s in pending)))
-        lines.append(tr(lang, "turn.move", name=names[game.roller]))
+        lines.append(tr(lang, "turn.thinking" if thinking else "turn.move", name=names[game.roller]))
+    elif thinking:
+        lines.append(tr(lang, "turn.thinking", name=names[game.turn]))
     elif game.phase is Phase.ROLL:
         lines.append(tr(lang, "turn.roll", name=names[game.roller]))
     elif game.phase is Phase.DOUBLED:

@@ -3,6 +3,11 @@
 Handlers call the ``GameService`` methods; they return the short text to show the user (a toast or a reply), or None
 when the action was applied. Nothing a user sends raises out of here except store outages
 (:class:`~bot.storage.errors.StoreUnavailableError`), which the error middleware turns into an apology.
+
+A player may be the computer (``{"id": COMPUTER_ID, "ai": "easy" | "medium" | "hard", ...}``): after every saved
+action that leaves the computer to act, a background task waits ``computer_delay`` seconds, runs the computer's
+actions in a worker thread (``asyncio.to_thread``: the event loop never waits for a search), saves them with the
+same compare-and-set and updates the board once.
 """
 
 from __future__ import annotations
@@ -11,9 +16,10 @@ import asyncio
 import html
 import logging
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import (
@@ -40,6 +46,7 @@ from bot.services.engine_flow import (
 from bot.storage.base import GameStore, StoredGame
 from bot.texts import tr
 from nardy import Game, Match, NardyError, Options, Phase, Step
+from nardy.ai import ComputerPlayer, get_player
 from nardy.game import next_cube_value
 from rendering import render_board
 
@@ -48,18 +55,57 @@ log = logging.getLogger(__name__)
 Renderer = Callable[..., bytes]
 MAX_OPTIONS_SHOWN = 8
 
+COMPUTER_ID: Final = 0
+"""The user id of a computer player in a record (Telegram user ids are positive)."""
+COMPUTER_LEVELS: Final = ("easy", "medium", "hard")
+COMPUTER_STATS_CHAT: Final = 0
+"""The "chat" of the counters of games against the computer: a human's wins, losses and draws against the computer
+are counted there (for all chats and levels together), never in the chat's counters, which stay between people."""
+MAX_COMPUTER_ACTIONS = 64
+"""A bound on the computer's actions in one reply (it only guards against an engine or player bug)."""
+
+ComputerFactory = Callable[[str, str, int], ComputerPlayer]
+"""Makes a computer player: ``(level, variant, seed)``."""
+
+
+def default_computer(level: str, variant: str, seed: int) -> ComputerPlayer:
+    """Return the ``nardy.ai`` player of ``level``; the medium one when that level cannot be built (e.g. the hard
+    level's weights are missing)."""
+    try:
+        return get_player(level, variant, seed=seed)
+    except (OSError, ValueError) as error:
+        if level == "medium":
+            raise
+        log.warning("computer level %s is unavailable (%s): playing medium", level, error)
+        return get_player("medium", variant, seed=seed)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerInfo:
-    """A player: Telegram user id, display name and language (``ru``/``en``)."""
+    """A player: Telegram user id, display name and language (``ru``/``en``); ``ai`` is the level of a computer
+    player (its id is :data:`COMPUTER_ID`), None for a person."""
 
     id: int
     name: str
     lang: str = "ru"
+    ai: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the player as stored in the record."""
-        return {"id": self.id, "name": self.name, "lang": self.lang}
+        data: dict[str, Any] = {"id": self.id, "name": self.name, "lang": self.lang}
+        if self.ai:
+            data["ai"] = self.ai
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayerInfo:
+        """Return the player of a record's ``players`` entry."""
+        return cls(int(data["id"]), str(data["name"]), str(data.get("lang", "ru")), data.get("ai") or None)
+
+
+def computer_player(level: str, lang: str) -> PlayerInfo:
+    """Return the computer player of ``level`` named in ``lang`` (e.g. "Computer (hard)")."""
+    return PlayerInfo(COMPUTER_ID, tr(lang, "computer.name", level=tr(lang, f"level.{level}")), lang, level)
 
 
 class MessageSender(Protocol):
@@ -110,8 +156,16 @@ class GameService:
         turn_timeout: float = 24 * 3600.0,
         finished_game_ttl: float = 30 * 24 * 3600.0,
         clock: Callable[[], float] = time.time,
+        computer: ComputerFactory = default_computer,
+        computer_delay: float = 1.0,
+        computer_retry_after: float = 60.0,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
-        """Keep the collaborators: ``sender`` (the infra ``Sender``, or :class:`DirectSender` around a Bot)."""
+        """Keep the collaborators: ``sender`` (the infra ``Sender``, or :class:`DirectSender` around a Bot).
+
+        ``computer`` builds computer players; ``computer_delay`` (``BOT_MOVE_DELAY``) is the pause, slept with
+        ``sleep``, before the computer's reply is shown; a computer turn still pending ``computer_retry_after``
+        seconds after the last save (e.g. after a restart) is played by the timeout sweeper."""
         self.store = store
         self.sender = sender
         self.dice = dice
@@ -121,6 +175,12 @@ class GameService:
         self.turn_timeout = turn_timeout
         self.finished_game_ttl = finished_game_ttl
         self.clock = clock
+        self.computer = computer
+        self.computer_delay = computer_delay
+        self.computer_retry_after = computer_retry_after
+        self.sleep = sleep
+        self._computer_tasks: dict[str, asyncio.Task[None]] = {}
+        self._computer_wanted: set[str] = set()
 
     # ------------------------------------------------------------------ telegram calls
 
@@ -199,7 +259,8 @@ class GameService:
     ) -> InlineKeyboardMarkup | None:
         game = match.game
         if game.phase is Phase.OVER:
-            return over_keyboard(game_id, version, match.variant.name, lang)
+            computer = any(p.get("ai") for p in record["players"])
+            return over_keyboard(game_id, version, match.variant.name, lang, computer=computer)
         pending = steps_of(record)
         options: list[Step] = []
         complete = False
@@ -234,7 +295,9 @@ class GameService:
             lang = self._chat_lang(record, chat)
             text = caption(record, match, lang)
             keyboard = None
-            if match.game.phase is Phase.OVER or viewer is None or viewer == awaited:
+            if match.game.phase is Phase.OVER or (
+                (viewer is None or viewer == awaited) and not record["players"][awaited].get("ai")
+            ):
                 keyboard = self._keyboard(record, match, game_id, version, lang)
             try:
                 photo = await self._board_photo(record, match, viewer, lang)
@@ -305,7 +368,7 @@ class GameService:
         game_id = await self.store.create_game(
             record,
             chat_ids=[c["chat_id"] for c in chats],
-            user_ids=[p.id for p in players],
+            user_ids=[p.id for p in players if not p.ai],
             deadline=now + self.turn_reminder_after,
         )
         # The board is sent with the keyboard of version 2 (after the message ids are saved).
@@ -316,6 +379,7 @@ class GameService:
             if saved is not None:
                 if attempt:  # someone acted between create and save: the keyboards carry the wrong version
                     await self._show(game_id, saved, record, match)
+                self._after_action(game_id, record, match)
                 return game_id
             stored = await self.store.get_game(game_id)
             if stored is None:
@@ -339,7 +403,9 @@ class GameService:
             return new_version
         record["reminded"] = False
         record["last_action"] = now
-        return await self.store.update_game(game_id, version, record, deadline=now + self.turn_reminder_after)
+        computer = self.computer_to_act(record, match) is not None
+        wait = self.computer_retry_after if computer else self.turn_reminder_after
+        return await self.store.update_game(game_id, version, record, deadline=now + wait)
 
     async def _count_stats(self, record: dict[str, Any], match: Match) -> None:
         result = match.game.result
@@ -350,22 +416,26 @@ class GameService:
             winner = 0 if a > b else 1 if b > a else None
         else:
             winner = result.winner
-        for chat in record["chats"]:
+        against_computer = any(p.get("ai") for p in record["players"])
+        chat_ids = [COMPUTER_STATS_CHAT] if against_computer else [c["chat_id"] for c in record["chats"]]
+        for chat_id in chat_ids:
             for index, player in enumerate(record["players"]):
+                if player.get("ai"):
+                    continue
                 if winner is None:
-                    await self.store.add_stats(chat["chat_id"], player["id"], draws=1)
+                    await self.store.add_stats(chat_id, player["id"], draws=1)
                 elif index == winner:
-                    await self.store.add_stats(chat["chat_id"], player["id"], wins=1)
+                    await self.store.add_stats(chat_id, player["id"], wins=1)
                 else:
-                    await self.store.add_stats(chat["chat_id"], player["id"], losses=1)
+                    await self.store.add_stats(chat_id, player["id"], losses=1)
 
     # ------------------------------------------------------------------ actions
 
     @staticmethod
     def player_index(record: dict[str, Any], user_id: int) -> int | None:
-        """Return 0 or 1 for a player of the record, else None."""
+        """Return 0 or 1 for a (human) player of the record, else None."""
         for index, player in enumerate(record.get("players", [])):
-            if player.get("id") == user_id:
+            if player.get("id") == user_id and not player.get("ai"):
                 return index
         return None
 
@@ -417,6 +487,7 @@ class GameService:
         if new_version is None:
             return tr(lang, "toast.stale")
         await self._show(game_id, new_version, record, match)
+        self._after_action(game_id, record, match)
         return ""
 
     def _apply(self, game: Game, record: dict[str, Any], action: str, lang: str) -> str | None:
@@ -486,7 +557,7 @@ class GameService:
         if await self.store.update_game(stored.game_id, stored.version, record) is None:
             return tr(lang, "toast.stale")
         match_data = record["match"]
-        players = [PlayerInfo(p["id"], p["name"], p.get("lang", "ru")) for p in reversed(record["players"])]
+        players = [PlayerInfo.from_dict(p) for p in reversed(record["players"])]
         chats = [
             {"chat_id": c["chat_id"], "viewer": None if c.get("viewer") is None else 1 - c["viewer"]}
             for c in record["chats"]
@@ -547,6 +618,7 @@ class GameService:
         if new_version is None:
             return tr(lang, "toast.stale")
         await self._show(stored.game_id, new_version, record, match)
+        self._after_action(stored.game_id, record, match)
         return None
 
     async def repost(self, chat_id: int, user_id: int, lang: str) -> str | None:
@@ -609,6 +681,10 @@ class GameService:
             match = load_match(record, game_id, self.dice)
             game = match.game
             player = record["players"][game.turn]
+            if self.computer_to_act(record, match) is not None:
+                self.wake_computer(game_id)  # the computer's reply was lost (a restart, an error): play it now
+                handled += 1
+                continue
             if not record.get("reminded"):
                 record["reminded"] = True
                 last = float(record.get("last_action", now))
@@ -642,3 +718,124 @@ class GameService:
                 await self._show(game_id, new_version, record, match)
             handled += 1
         return handled
+
+    # ------------------------------------------------------------------ the computer player
+
+    @staticmethod
+    def computer_to_act(record: dict[str, Any], match: Match) -> int | None:
+        """Return the index of the computer player whose action the game awaits, or None."""
+        game = match.game
+        if game.phase in (Phase.OVER, Phase.OPENING):
+            return None
+        players = record.get("players", [])
+        return game.turn if 0 <= game.turn < len(players) and players[game.turn].get("ai") else None
+
+    def _after_action(self, game_id: str, record: dict[str, Any], match: Match) -> None:
+        if self.computer_to_act(record, match) is not None:
+            self.wake_computer(game_id)
+
+    def wake_computer(self, game_id: str) -> None:
+        """Make the computer reply in the game (in a background task, one per game; a running task checks the game
+        again when it is done). Returns nothing."""
+        self._computer_wanted.add(game_id)
+        task = self._computer_tasks.get(game_id)
+        if task is None or task.done():
+            self._computer_tasks[game_id] = asyncio.create_task(
+                self._computer_task(game_id), name=f"nardy-computer-{game_id}"
+            )
+
+    async def _computer_task(self, game_id: str) -> None:
+        try:
+            while game_id in self._computer_wanted:
+                self._computer_wanted.discard(game_id)
+                await self.computer_reply(game_id)
+        except Exception:  # the sweeper retries the reply later (the deadline of a computer turn is short)
+            log.exception("the computer's reply in game %s failed", game_id)
+        finally:
+            if self._computer_tasks.get(game_id) is asyncio.current_task():
+                del self._computer_tasks[game_id]
+
+    async def settle(self) -> None:
+        """Wait until no computer reply is running or due (for tests and a graceful shutdown). Returns nothing."""
+        while self._computer_tasks:
+            await asyncio.gather(*list(self._computer_tasks.values()), return_exceptions=True)
+
+    async def stop_computer(self) -> None:
+        """Cancel the running computer replies (the sweeper plays them after a restart). Returns nothing."""
+        tasks = list(self._computer_tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._computer_wanted.clear()
+
+    async def computer_reply(self, game_id: str) -> bool:
+        """Play the computer's actions in the game if it is to act: wait ``computer_delay``, think in a worker
+        thread, save with compare-and-set (reloading and thinking again when a person changed the game meanwhile)
+        and update the board once. Returns: whether a reply was saved.
+
+        Raises: StoreUnavailableError; whatever the computer player raises.
+        """
+        if self.computer_delay > 0:
+            await self.sleep(self.computer_delay)
+        for _ in range(5):
+            stored = await self.store.get_game(game_id)
+            if stored is None or stored.finished:
+                return False
+            record = stored.data
+            match = load_match(record, game_id, self.dice)
+            if self.computer_to_act(record, match) is None:
+                return False
+            seed = zlib.crc32(f"{game_id}:{stored.version}".encode())
+            record["events"] = await asyncio.to_thread(self._play_computer, record, match, seed)
+            new_version = await self._save(game_id, stored.version, record, match)
+            if new_version is None:
+                continue  # a person acted meanwhile (e.g. resigned): think again on the new state
+            await self._show(game_id, new_version, record, match)
+            return True
+        return False
+
+    def _play_computer(self, record: dict[str, Any], match: Match, seed: int) -> list[dict[str, Any]]:
+        """Play the computer's actions until a person must act or the game is over (synchronous: runs in a worker
+        thread). Mutates ``match`` and ``record``; returns the events for the caption."""
+        events: list[dict[str, Any]] = []
+        players: dict[int, ComputerPlayer] = {}
+        for _ in range(MAX_COMPUTER_ACTIONS):
+            index = self.computer_to_act(record, match)
+            if index is None:
+                break
+            game = match.game
+            player = players.get(index)
+            if player is None:
+                player = players[index] = self.computer(record["players"][index]["ai"], match.variant.name, seed)
+            record["pending_steps"] = []
+            phase = game.phase
+            if phase is Phase.ROLL:
+                if game.can_double() and player.cube_action(game) == "double":
+                    game.double()
+                else:
+                    dice = game.roll()
+                    if game.phase is not Phase.MOVE or game.roller != index:
+                        events.append({"t": "forfeit", "player": index, "dice": list(dice)})
+            elif phase is Phase.MOVE:
+                move = game.play(player.choose_move(game))
+                events.append({"t": "played", "player": index, "move": move.notation})
+            elif phase is Phase.DOUBLED:
+                if player.take_decision(game) == "take":
+                    game.take()
+                    events.append({"t": "took", "player": index})
+                else:
+                    try:
+                        game.drop()
+                    except NardyError:  # a beaver cannot be dropped
+                        game.take()
+                        events.append({"t": "took", "player": index})
+            elif phase is Phase.RESIGN:
+                if player.accept_resignation(game):
+                    game.accept_resignation()
+                else:
+                    game.decline_resignation()
+                    events.append({"t": "declined", "player": index})
+            else:  # pragma: no cover - computer_to_act excludes the other phases
+                break
+            advance(match, record, events)
+        return events

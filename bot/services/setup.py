@@ -8,7 +8,9 @@ attached to the routers themselves:
   ``store`` (StoreMiddleware), ``sender`` and ``settings`` that the dispatcher provides; a ``game_service`` already
   in the data (e.g. ``dispatcher["game_service"]`` set by :func:`install_game_service` in tests) wins;
 - a startup hook of the game router starts the sweeper (reminders and timeouts every ``TIMEOUT_SWEEP_INTERVAL``
-  seconds) and its shutdown hook stops it.
+  seconds, and computer replies that were lost) and its shutdown hook stops it and the running computer replies.
+
+``BOT_MOVE_DELAY`` is the service's ``computer_delay`` (the pause before the computer's reply is shown).
 """
 
 from __future__ import annotations
@@ -40,6 +42,12 @@ def service_for(store: GameStore, sender: MessageSender, settings: Any = None) -
             value = getattr(settings, name, None)
             if isinstance(value, int | float):
                 kwargs[name] = float(value)
+        delay = getattr(settings, "bot_move_delay", None)
+        if isinstance(delay, int | float):
+            kwargs["computer_delay"] = float(delay)
+        interval = getattr(settings, "timeout_sweep_interval", None)
+        if isinstance(interval, int | float):
+            kwargs["computer_retry_after"] = max(float(interval), 30.0)
         service = GameService(store, sender, **kwargs)
         _services[key] = service
     return service
@@ -66,14 +74,15 @@ def game_routers() -> list[Router]:
     """Return new game flow routers, in order, for ``create_dispatcher(..., extra_routers=game_routers())``
     (they must come before the infra's ``start`` router). Each call builds fresh routers, with the service
     middleware attached and the timeout sweeper hooked to the first router's startup and shutdown."""
-    from bot.handlers import challenge, cube, game, moves, rules, settings, stats
+    from bot.handlers import challenge, computer, cube, game, moves, rules, settings, stats
 
-    routers = [m.create_router() for m in (challenge, game, cube, settings, stats, rules, moves)]
+    routers = [m.create_router() for m in (computer, challenge, game, cube, settings, stats, rules, moves)]
     middleware = GameServiceMiddleware()
     for router in routers:
         router.message.middleware(middleware)
         router.callback_query.middleware(middleware)
     sweepers: list[asyncio.Task[None]] = []
+    services: list[GameService] = []
 
     async def start_sweeper(dispatcher: Dispatcher, **data: Any) -> None:
         service = dispatcher.workflow_data.get("game_service")
@@ -84,9 +93,12 @@ def game_routers() -> list[Router]:
                 return
             service = service_for(store, sender, data.get("settings"))
         interval = float(getattr(data.get("settings"), "timeout_sweep_interval", 60.0))
+        services.append(service)
         sweepers.append(asyncio.create_task(sweeper(service, interval), name="nardy-timeout-sweeper"))
 
     async def stop_sweeper(**_data: Any) -> None:
+        while services:
+            await services.pop().stop_computer()  # a cancelled reply is played by the sweeper after the restart
         while sweepers:
             task = sweepers.pop()
             task.cancel()

@@ -431,6 +431,7 @@ class FakeTelegram(BaseSession):
                 "can_post_stories": False,
                 "can_edit_stories": False,
                 "can_delete_stories": False,
+                "can_send_welcome_messages": False,
             }
         return {"status": "member", "user": user_json}
 

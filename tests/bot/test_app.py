@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from aiogram.client.telegram import PRODUCTION
-from conftest import build_app
+from bot_testkit import build_app
 from fake_telegram import BOT_TOKEN, FakeTelegram
 from pydantic import SecretStr
 

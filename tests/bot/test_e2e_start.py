@@ -3,7 +3,7 @@ in Russian and English, through the real Dispatcher and a fake Bot API."""
 
 from __future__ import annotations
 
-from conftest import BotApp
+from bot_testkit import BotApp
 from fake_telegram import BOT_ID
 
 from bot.keyboards.callbacks import GameCb, LangCb, MenuCb
@@ -21,6 +21,7 @@ async def test_start_greets_each_user_in_their_language(app: BotApp) -> None:
     assert to_alice.button_texts() == [
         "🎲 New long nardy game",
         "🎲 New short nardy game",
+        "🤖 Play against the computer",
         "📖 Rules",
         "🌐 Language",
     ]
@@ -29,6 +30,7 @@ async def test_start_greets_each_user_in_their_language(app: BotApp) -> None:
     assert to_boris.button_texts() == [
         "🎲 Новая партия в длинные нарды",
         "🎲 Новая партия в короткие нарды",
+        "🤖 Игра с компьютером",
         "📖 Правила",
         "🌐 Язык",
     ]
@@ -39,13 +41,16 @@ async def test_start_greets_each_user_in_their_language(app: BotApp) -> None:
     assert all(c.payload["parse_mode"] == "HTML" for c in sends)
 
 
-async def test_unknown_language_falls_back_to_default(app: BotApp) -> None:
+async def test_language_rule_and_default(app: BotApp) -> None:
     carla = app.fake.user(103, "Carla", "it")
     await app.h.send_text(carla, app.fake.private_chat(carla), "/start")
-    assert "Привет, Carla!" in app.fake.last_message(carla.id).content  # DEFAULT_LANGUAGE=ru
+    assert "Hi, Carla!" in app.fake.last_message(carla.id).content  # a known code, not Russian-reading: English
+    aziz = app.fake.user(105, "Aziz", "uz")
+    await app.h.send_text(aziz, app.fake.private_chat(aziz), "/start")
+    assert "Привет, Aziz!" in app.fake.last_message(aziz.id).content
     dana = app.fake.user(104, "Dana", None)
     await app.h.send_text(dana, app.fake.private_chat(dana), "/help")
-    assert "Бот для игры в нарды" in app.fake.last_message(dana.id).content
+    assert "Бот для игры в нарды" in app.fake.last_message(dana.id).content  # no code: DEFAULT_LANGUAGE=ru
 
 
 async def test_start_with_unknown_invitation(app: BotApp) -> None:
@@ -120,14 +125,15 @@ async def test_lang_from_the_menu_and_in_a_group(app: BotApp) -> None:
     assert await app.store.get_user_settings(boris.id) == {}
 
 
-async def test_menu_placeholders_answer_with_an_alert(app: BotApp) -> None:
+async def test_welcome_and_help_mention_new_and_new_bot(app: BotApp) -> None:
     alice = app.fake.user(101, "Alice", "en")
     await app.h.send_text(alice, app.fake.private_chat(alice), "/start")
-    menu = app.fake.last_message(alice.id)
-    await app.h.press_button(alice, menu, "New long")
-    toast = app.fake.toasts[-1]
-    assert toast.user_id == alice.id and toast.show_alert and "Coming soon" in (toast.text or "")
-    assert len(app.fake.messages(alice.id)) == 1
+    await app.h.send_text(alice, app.fake.private_chat(alice), "/help")
+    welcome, help_message = app.fake.messages(alice.id)
+    for text in (welcome.content, help_message.content):
+        assert "/new —" in text or "/new [long|short]" in text
+        assert "/new bot" in text
+    assert "Coming soon" not in welcome.content + help_message.content
 
 
 async def test_stale_forged_and_garbled_presses_get_a_toast(app: BotApp) -> None:

@@ -9,7 +9,7 @@ import pytest
 from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
-from conftest import build_app
+from bot_testkit import build_app
 
 from bot.keyboards.callbacks import LangCb
 from bot.storage import GameStore, RedisGameStore, SqliteGameStore, StoreUnavailableError

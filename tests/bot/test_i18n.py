@@ -22,7 +22,13 @@ from bot.i18n import LOCALES_DIR, SUPPORTED_LANGUAGES, choose_language, create_i
         ("en_US", "en"),
         ("RU", "ru"),
         ("uk", "ru"),
-        ("de", None),
+        ("kk", "ru"),
+        ("uz", "ru"),
+        ("hy-AM", "ru"),
+        ("tt", "ru"),
+        ("de", "en"),
+        ("pt-br", "en"),
+        ("??", None),
         (None, None),
         ("", None),
     ],
@@ -34,7 +40,8 @@ def test_normalize_language(code: str | None, expected: str | None) -> None:
 def test_choose_language_prefers_the_stored_choice() -> None:
     assert choose_language("en", "ru", "ru") == "en"
     assert choose_language(None, "en-US", "ru") == "en"
-    assert choose_language("xx", "fr", "ru") == "ru"
+    assert choose_language("xx", "fr", "ru") == "en"  # any known code other than the Russian-reading ones
+    assert choose_language("xx", None, "ru") == "ru"
     assert choose_language(42, None, "en") == "en"
 
 
@@ -69,6 +76,17 @@ def test_compiled_catalogue_matches_the_po_file(lang: str) -> None:
     assert {m.id: m.string for m in po if m.id} == {m.id: m.string for m in mo if m.id}, (
         "run: pybabel compile -d bot/locales -D messages"
     )
+
+
+def test_norm_lang_follows_the_same_rule() -> None:
+    from bot.texts import norm_lang
+
+    for code in ("ru", "en-GB", "uk", "ky", "it", "de", "az"):
+        assert norm_lang(code) == normalize_language(code)
+    assert norm_lang(None) == "ru"  # no code: the default language (outside a handler: Russian)
+    i18n = create_i18n("en")
+    with i18n.context():
+        assert norm_lang(None) == "en" and norm_lang("") == "en"
 
 
 def test_i18n_loads_both_languages() -> None:

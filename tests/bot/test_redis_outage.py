@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import build_app
+from bot_testkit import build_app
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 

@@ -13,7 +13,7 @@ from bot.services.engine_flow import DiceFactory
 from bot.services.setup import game_routers, install_game_service, service_for
 from bot.storage.base import GameStore
 from nardy import DiceSource, SeededDice
-from tests.bot.fake_telegram import Call, FakeTelegram, ShownMessage, TelegramHarness
+from tests.bot.fake_telegram import FakeTelegram, ShownMessage, TelegramHarness
 from tests.bot.virtual_time import VirtualClock
 
 
@@ -24,20 +24,6 @@ def seeded(seed: str) -> DiceFactory:
         return SeededDice(f"{seed}:{count}")
 
     return factory
-
-
-class GameFakeTelegram(FakeTelegram):
-    """The infra fake, with an administrator ``getChatMember`` result that aiogram 3.31 can parse.
-
-    (aiogram 3.31's ``ChatMemberAdministrator`` requires ``can_send_welcome_messages``, which the infra fake does
-    not send yet; reported to infra.)
-    """
-
-    def _api_getChatMember(self, call: Call) -> Any:  # noqa: N802
-        result = super()._api_getChatMember(call)
-        if isinstance(result, dict) and result.get("status") == "administrator":
-            result.setdefault("can_send_welcome_messages", False)
-        return result
 
 
 class Env:
@@ -55,7 +41,7 @@ class Env:
         routers' middleware builds the service with system dice)."""
 
         self.store = store
-        self.fake = fake or GameFakeTelegram()
+        self.fake = fake or FakeTelegram()
         self.bot = self.fake.make_bot()
         self.clock = VirtualClock()
         # the production pacing (1 s per chat, 20/min in groups, 429 retries) on virtual time

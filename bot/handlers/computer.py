@@ -1,0 +1,170 @@
+"""Playing against the computer: ``/new bot [long|short] [easy|medium|hard] [match N]`` (private chats and groups:
+the sender plays the computer in that chat) and the "Play against the computer" menu button (a chooser of the
+variant and the level, short and medium by default, then Start)."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from aiogram import F, Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject
+from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
+from aiogram.types import CallbackQuery, Message, User
+
+from bot.handlers.challenge import parse_new_args, player_of
+from bot.keyboards.callbacks import ComputerCb, MenuCb
+from bot.keyboards.game import computer_keyboard
+from bot.keyboards.menu import PLAY_COMPUTER
+from bot.services.game_service import COMPUTER_LEVELS, GameService, computer_player
+from bot.texts import norm_lang, tr
+
+DEFAULT_LEVEL = "medium"
+OFFER_TTL = 3600.0
+BOT_WORDS = ("bot", "бот", "computer", "компьютер", "ai")
+LEVEL_WORDS = {
+    "easy": "easy",
+    "лёгкий": "easy",
+    "легкий": "easy",
+    "medium": "medium",
+    "средний": "medium",
+    "hard": "hard",
+    "сложный": "hard",
+}
+BOT_ARGS = re.compile(r"^\s*(" + "|".join(BOT_WORDS) + r")(\s|$)", re.IGNORECASE)
+
+
+def is_bot_command(message: Message, command: CommandObject) -> bool:
+    """Return whether ``/new`` asks for a game against the computer (``/new bot ...``)."""
+    return bool(command.args and BOT_ARGS.match(command.args))
+
+
+def parse_bot_args(args: str | None, default_variant: str = "short") -> tuple[str, str, int]:
+    """Return ``(variant, level, match length)`` of ``/new bot`` arguments like ``bot long hard`` (defaults: the
+    chat's variant, medium, a single game; unknown words are ignored)."""
+    variant, length = parse_new_args(args, default_variant)
+    level = DEFAULT_LEVEL
+    for word in (args or "").lower().split()[:8]:
+        level = LEVEL_WORDS.get(word, level)
+    return variant, level, length
+
+
+async def start_against_computer(
+    chat_id: int,
+    chat_type: str,
+    user: User,
+    variant: str,
+    level: str,
+    length: int,
+    game_service: GameService,
+    *,
+    locale: str | None = None,
+) -> str:
+    """Start a game of ``user`` (white, player 0) against the computer of ``level`` in the chat, with one board.
+
+    Returns: the game id. Raises: StoreUnavailableError.
+    """
+    human = player_of(user, locale)
+    computer = computer_player(level if level in COMPUTER_LEVELS else DEFAULT_LEVEL, human.lang)
+    defaults = await game_service.store.get_chat_settings(chat_id)
+    return await game_service.start_game(
+        variant,
+        length,
+        [human, computer],
+        [{"chat_id": chat_id, "viewer": 0}],
+        kind="private" if chat_type == ChatType.PRIVATE else "group",
+        confirm=bool(defaults.get("confirm")),
+        options=game_service.options_for(variant, defaults),
+    )
+
+
+async def on_new_bot(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
+    """``/new bot [long|short] [easy|medium|hard] [match N]``: the sender plays the computer in this chat."""
+    if message.from_user is None:
+        return
+    defaults = await game_service.store.get_chat_settings(message.chat.id)
+    variant, level, length = parse_bot_args(command.args, str(defaults.get("variant", "short")))
+    await start_against_computer(
+        message.chat.id,
+        message.chat.type,
+        message.from_user,
+        variant,
+        level,
+        length,
+        game_service,
+        locale=data.get("locale"),
+    )
+
+
+async def on_menu_computer(query: CallbackQuery, game_service: GameService, **data: Any) -> None:
+    """The "Play against the computer" button: send the chooser (an open offer, like a challenge)."""
+    await query.answer()
+    if not isinstance(query.message, Message):
+        return
+    lang = norm_lang(data.get("locale") or query.from_user.language_code)
+    chat_id = query.message.chat.id
+    defaults = await game_service.store.get_chat_settings(chat_id)
+    variant = str(defaults.get("variant", "short"))
+    ttl = float(getattr(data.get("settings"), "challenge_ttl", OFFER_TTL))
+    offer_id = await game_service.store.create_challenge({"kind": "computer", "chat_id": chat_id}, ttl=ttl)
+    await game_service.send(
+        SendMessage(
+            chat_id=chat_id,
+            text=tr(lang, "computer.choose"),
+            reply_markup=computer_keyboard(offer_id, variant, DEFAULT_LEVEL, lang),
+        )
+    )
+
+
+async def on_computer_button(
+    query: CallbackQuery, callback_data: ComputerCb, game_service: GameService, **data: Any
+) -> None:
+    """A press on the chooser: tick another variant or level, or Start (once: the offer is claimed atomically)."""
+    lang = norm_lang(data.get("locale") or query.from_user.language_code)
+    store = game_service.store
+    message = query.message if isinstance(query.message, Message) else None
+    offer_id, variant, level = callback_data.offer_id, callback_data.variant, callback_data.level
+    if await store.get_challenge(offer_id) is None:
+        await query.answer(tr(lang, "toast.challenge_gone"))
+        return
+    if callback_data.action == "pick":
+        await query.answer()
+        if message is not None:
+            await game_service.edit(
+                EditMessageReplyMarkup(
+                    chat_id=message.chat.id,
+                    message_id=message.message_id,
+                    reply_markup=computer_keyboard(offer_id, variant, level, lang),
+                )
+            )
+        return
+    if await store.claim_challenge(offer_id) is None:
+        await query.answer(tr(lang, "toast.challenge_gone"))
+        return
+    await query.answer()
+    chat_id = message.chat.id if message is not None else query.from_user.id
+    chat_type = message.chat.type if message is not None else ChatType.PRIVATE
+    human = player_of(query.from_user, data.get("locale"))
+    if message is not None:
+        text = tr(
+            lang,
+            "computer.started",
+            name=html.escape(human.name),
+            computer=html.escape(computer_player(level, lang).name),
+            variant=tr(lang, f"variant.{variant}"),
+        )
+        await game_service.edit(EditMessageText(chat_id=chat_id, message_id=message.message_id, text=text))
+    await start_against_computer(
+        chat_id, chat_type, query.from_user, variant, level, 0, game_service, locale=data.get("locale")
+    )
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (it goes before the challenge router, which has ``/new``)."""
+    router = Router(name=__name__)
+    router.message.register(on_new_bot, Command("new"), is_bot_command)
+    router.callback_query.register(on_menu_computer, MenuCb.filter(F.action == PLAY_COMPUTER))
+    router.callback_query.register(on_computer_button, ComputerCb.filter())
+    return router
