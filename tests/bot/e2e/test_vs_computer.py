@@ -1,0 +1,332 @@
+"""Games against the computer: a full private game from the start menu, ``/new bot`` in a group, strangers, the
+computer's answers to doubles and resignations, its think off the event loop, and recovery of a lost reply."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+from aiogram.types import User
+
+from bot.services.game_service import COMPUTER_ID, COMPUTER_STATS_CHAT
+from bot.storage.base import GameStore
+from nardy import Game, Move, Phase
+from nardy.ai import ComputerPlayer, get_player
+from tests.bot.e2e.drive import only_game, press_first, state
+from tests.bot.e2e.helpers import Env, board_message, seeded
+
+MAX_ACTIONS = 800
+
+
+def fixed_seed(level: str, variant: str, _seed: int) -> ComputerPlayer:
+    """Return the computer player of ``level`` with a fixed seed (reproducible games)."""
+    return get_player(level, variant, seed=7)
+
+
+async def human_turn(env: Env, user: User, chat_id: int, game_id: str, *, type_move: bool) -> None:
+    """Act once as ``user``: type the first legal move (when ``type_move`` and a move is awaited without a step
+    chosen yet), else press the first button of the board."""
+    stored, match = await state(env, game_id)
+    game = match.game
+    if type_move and game.phase is Phase.MOVE and not stored.data.get("pending_steps"):
+        chat = env.fake.chat_objects[chat_id]
+        await env.h.send_text(user, chat, game.legal_moves()[0].notation)
+    else:
+        await press_first(env, user, chat_id)
+
+
+async def test_full_private_game_against_the_computer(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("vs-computer-1"), computer=fixed_seed)
+    env.service.sleep = env.clock.sleep  # BOT_MOVE_DELAY (1 s by default) on virtual time
+    assert env.service.computer_delay == 1.0
+    fake, h = env.fake, env.h
+    alice = fake.user(21, "Alice", "en")
+    chat = fake.private_chat(alice)
+
+    # the start menu → the chooser (short and medium by default) → Start
+    await h.send_text(alice, chat, "/start")
+    await h.press_button(alice, fake.last_message(alice.id), "Play against the computer")
+    chooser = fake.last_message(alice.id)
+    assert "Play against the computer" in chooser.content
+    assert chooser.button_texts() == ["✓ Short nardy", "Long nardy", "Easy", "✓ Medium", "Hard", "▶ Start"]
+    await h.press_button(alice, chooser, "Long nardy")
+    await h.press_button(alice, chooser, "Hard")
+    assert chooser.button_texts() == ["Short nardy", "✓ Long nardy", "Easy", "Medium", "✓ Hard", "▶ Start"]
+    await h.press_button(alice, chooser, "Short nardy")
+    await h.press_button(alice, chooser, "Medium")
+    await h.press_button(alice, chooser, "Start")
+    assert "▶ Start" in chooser.history[-1]["buttons"] and chooser.buttons() == []
+    assert chooser.content == "The game has started: Alice vs Computer (medium), short nardy."
+    await env.service.settle()
+    game_id = await only_game(sqlite_store, alice.id)
+    assert await sqlite_store.user_games(alice.id) == [game_id]
+    assert await sqlite_store.user_games(COMPUTER_ID) == []
+    stored, _ = await state(env, game_id)
+    assert stored.data["players"][1] == {"id": COMPUTER_ID, "name": "Computer (medium)", "lang": "en", "ai": "medium"}
+    assert len([m for m in fake.messages(alice.id) if m.photo_file_id]) == 1  # one board, edited in place
+
+    computer_moves = replies = 0
+    doubled = typed = False
+    for action in range(MAX_ACTIONS):
+        stored, match = await state(env, game_id)
+        if stored.finished:
+            break
+        assert env.service.computer_to_act(stored.data, match) is None  # after settling, the person acts
+        board = board_message(fake, alice.id)
+        assert board.buttons() or match.game.phase is Phase.MOVE, board.content
+        edits, version = board.edits, stored.version
+        if match.game.phase is Phase.ROLL and not doubled:
+            await h.press_button(alice, board, "Double")  # the computer answers with take_decision
+            doubled = True
+        else:
+            type_move = action % 3 == 0
+            typed = typed or (type_move and match.game.phase is Phase.MOVE)
+            await human_turn(env, alice, alice.id, game_id, type_move=type_move)
+        await env.service.settle()
+        after, after_match = await state(env, game_id)
+        saves = after.version - version
+        assert saves in (1, 2), saves  # the person's action, and maybe the computer's reply
+        board = board_message(fake, alice.id)
+        assert board.edits - edits == saves  # one board update per save
+        if saves == 2:
+            replies += 1
+            shown_first = board.history[-1]  # the board after the person's action, before the computer's reply
+            assert "Computer (medium) is thinking…" in (shown_first["caption"] or "")
+            assert shown_first["buttons"] == []
+            events = after.data["events"]
+            assert events or after_match.game.phase is Phase.DOUBLED, board.content  # a move, a take … or a double
+            if any(e["t"] == "played" and e["player"] == 1 for e in events):
+                computer_moves += 1
+                assert "Computer (medium) played " in board.content
+            if after_match.game.phase is not Phase.OVER:
+                assert "is thinking" not in board.content
+    else:
+        raise AssertionError("the game did not end")
+    assert doubled and typed and computer_moves > 5 and replies >= computer_moves
+    assert 1.0 in env.clock.sleeps  # the computer's pause
+
+    final = board_message(fake, alice.id)
+    assert "Game over" in final.content
+    assert final.button_texts() == ["Rematch", "New game"]
+    vs_computer = await sqlite_store.get_stats(COMPUTER_STATS_CHAT, alice.id)
+    assert vs_computer.played == 1
+    assert (await sqlite_store.get_stats(alice.id, alice.id)).played == 0  # the chat's counters stay between people
+    assert (await sqlite_store.get_stats(COMPUTER_STATS_CHAT, COMPUTER_ID)).played == 0
+    await h.send_text(alice, chat, "/stats")
+    assert "Against the computer: " in fake.last_message(alice.id).content
+
+    # New game opens the chooser again; Rematch starts the next game against the same computer
+    await h.press_button(alice, final, "New game")
+    assert fake.last_message(alice.id).button_texts()[-1] == "▶ Start"
+    await h.press_button(alice, final, "Rematch")
+    await env.service.settle()
+    rematch = await only_game(sqlite_store, alice.id)
+    stored, _ = await state(env, rematch)
+    assert stored.data["players"][0]["ai"] == "medium" and stored.data["players"][1]["id"] == alice.id
+    await env.close()
+
+
+async def test_new_bot_long_easy_in_a_group(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("vs-computer-group"), computer=fixed_seed, computer_delay=0)
+    fake, h = env.fake, env.h
+    alice, carol = fake.user(31, "Alice", "en"), fake.user(33, "Carol", "en")
+    group = fake.group_chat(-900)
+    await h.send_text(alice, group, "/new bot long easy")
+    await env.service.settle()
+    game_id = await only_game(sqlite_store, group.id)
+    stored, match = await state(env, game_id)
+    assert match.variant.name == "long"
+    assert [p["name"] for p in stored.data["players"]] == ["Alice", "Computer (easy)"]
+    assert stored.data["kind"] == "group"
+    board = board_message(fake, group.id)
+    assert "long nardy" in board.content and "Computer (easy)" in board.content
+    assert not fake.messages(alice.id)  # nothing went to the private chat
+    replies = 0
+    for _ in range(12):
+        stored, match = await state(env, game_id)
+        if stored.finished:
+            break
+        version = stored.version
+        await human_turn(env, alice, group.id, game_id, type_move=False)
+        await env.service.settle()
+        after, _ = await state(env, game_id)
+        replies += after.version - version - 1
+    assert replies > 0
+    assert (
+        "Computer (easy) played "
+        in "\n".join((h_["caption"] or "") for h_ in board_message(fake, group.id).history)
+        + board_message(fake, group.id).content
+    )
+    # a typed move in a group from a stranger is ignored; /new bot without a level is medium, short by default
+    before = await sqlite_store.get_game(game_id)
+    await h.send_text(carol, group, "13/7 8/7")
+    assert await sqlite_store.get_game(game_id) == before
+    await h.send_text(carol, group, "/new bot")
+    await env.service.settle()
+    games = await sqlite_store.chat_games(group.id)
+    assert len(games) == 2
+    newest = next(g for g in games if g != game_id)
+    stored, match = await state(env, newest)
+    assert match.variant.name == "short" and stored.data["players"][1]["ai"] == "medium"
+    assert stored.data["players"][0]["id"] == carol.id
+    await env.close()
+
+
+async def test_a_stranger_cannot_press_in_a_game_against_the_computer(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("vs-computer-stranger"), computer=fixed_seed, computer_delay=0)
+    fake, h = env.fake, env.h
+    alice, carol = fake.user(41, "Alice", "en"), fake.user(43, "Carol", "ru")
+    group = fake.group_chat(-901)
+    await h.send_text(alice, group, "/new bot short medium")
+    await env.service.settle()
+    game_id = await only_game(sqlite_store, group.id)
+    for _ in range(3):
+        stored, _ = await state(env, game_id)
+        board = board_message(fake, group.id)
+        assert board.buttons()
+        for button in [b for row in board.buttons() for b in row]:
+            await h.press(carol, group.id, board.message_id, button.callback_data or "")
+            assert fake.toasts_for(carol.id)[-1] == "Вы не участвуете в этой игре."
+        await env.service.settle()
+        after = await sqlite_store.get_game(game_id)
+        assert after is not None and (after.version, after.data) == (stored.version, stored.data)
+        await press_first(env, alice, group.id)
+        await env.service.settle()
+    # a stranger's /resign and /board find no game of theirs
+    await h.send_text(carol, group, "/resign")
+    assert fake.last_message(group.id).content == "У вас нет игры в этом чате."
+    await env.close()
+
+
+async def test_the_computer_answers_a_resignation(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("vs-computer-resign"), computer=fixed_seed, computer_delay=0)
+    fake, h = env.fake, env.h
+    alice = fake.user(51, "Alice", "en")
+    chat = fake.private_chat(alice)
+    await h.send_text(alice, chat, "/new bot short easy")
+    await env.service.settle()
+    game_id = await only_game(sqlite_store, alice.id)
+    await press_first(env, alice, alice.id)
+    await env.service.settle()
+    await h.send_text(alice, chat, "/resign")
+    menu = fake.last_message(alice.id)
+    await h.press_button(alice, menu, "a backgammon")  # the computer cannot lose by accepting the most
+    await env.service.settle()
+    stored, match = await state(env, game_id)
+    board = board_message(fake, alice.id)
+    if stored.finished:
+        assert match.game.phase is Phase.OVER and "(resigned)" in board.content
+        assert (await sqlite_store.get_stats(COMPUTER_STATS_CHAT, alice.id)).losses == 1
+    else:
+        assert "Computer (easy) declines the resignation." in board.content
+    await env.close()
+
+
+class SlowPlayer:
+    """A computer player whose first decision blocks until the test releases it (it records where it ran)."""
+
+    level = "medium"
+
+    def __init__(self, variant: str, started: threading.Event, release: threading.Event) -> None:
+        self.inner = get_player("medium", variant, seed=3)
+        self.started, self.release = started, release
+        self.threads: list[threading.Thread] = []
+        self.released: bool | None = None
+
+    def _think(self) -> None:
+        self.threads.append(threading.current_thread())
+        if self.released is None:
+            self.started.set()
+            # a safety net only (never asserted on): if the think ran on the event loop, the test could not release it
+            self.released = self.release.wait(timeout=60)
+
+    def choose_move(self, game: Game) -> Move:
+        self._think()
+        return self.inner.choose_move(game)
+
+    def cube_action(self, game: Game) -> Any:
+        self._think()
+        return self.inner.cube_action(game)
+
+    def take_decision(self, game: Game) -> Any:
+        self._think()
+        return self.inner.take_decision(game)
+
+    def accept_resignation(self, game: Game) -> bool:
+        self._think()
+        return self.inner.accept_resignation(game)
+
+
+async def test_the_computer_thinks_off_the_event_loop(sqlite_store: GameStore) -> None:
+    started, release = threading.Event(), threading.Event()
+    players: list[SlowPlayer] = []
+
+    def slow(level: str, variant: str, _seed: int) -> ComputerPlayer:
+        players.append(SlowPlayer(variant, started, release))
+        return players[-1]
+
+    env = Env(sqlite_store, seeded("vs-computer-slow"), computer=slow, computer_delay=0)
+    fake, h = env.fake, env.h
+    alice, bob = fake.user(61, "Alice", "en"), fake.user(62, "Bob", "en")
+    await h.send_text(alice, fake.private_chat(alice), "/new bot")
+    game_id = await only_game(sqlite_store, alice.id)
+    for _ in range(40):
+        stored, match = await state(env, game_id)
+        if env.service.computer_to_act(stored.data, match) is not None:
+            break
+        await press_first(env, alice, alice.id)
+    await asyncio.to_thread(started.wait, 60)
+    before, _ = await state(env, game_id)
+    # while the computer thinks, another chat is answered, and the game waits for the computer
+    await h.send_text(bob, fake.private_chat(bob), "/start")
+    assert "Hi, Bob!" in fake.last_message(bob.id).content
+    assert board_message(fake, alice.id).buttons() == []  # no buttons while the computer is to act
+    assert (await state(env, game_id))[0].version == before.version
+    release.set()
+    await env.service.settle()
+    after, match = await state(env, game_id)
+    assert players[0].released is True
+    assert all(t is not threading.main_thread() for p in players for t in p.threads)
+    assert after.version == before.version + 1 and env.service.computer_to_act(after.data, match) is None
+    await env.close()
+
+
+async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store: GameStore) -> None:
+    env = Env(redis_store, seeded("vs-computer-hard"), computer_delay=0)
+    fake, h = env.fake, env.h
+    alice = fake.user(71, "Alice", "ru")
+    await h.send_text(alice, fake.private_chat(alice), "/new bot short hard")
+    await env.service.settle()
+    game_id = await only_game(redis_store, alice.id)
+    stored, _ = await state(env, game_id)
+    assert stored.data["players"][1]["name"] == "Компьютер (сложный)"
+    replies = 0
+    for _ in range(6):
+        stored, _ = await state(env, game_id)
+        if stored.finished:
+            break
+        await human_turn(env, alice, alice.id, game_id, type_move=True)
+        await env.service.settle()
+        replies += (await state(env, game_id))[0].version - stored.version - 1
+    assert replies > 0
+    # the computer's reply is lost (e.g. a restart): the timeout sweeper plays it
+    stored, match = await state(env, game_id)
+    if not stored.finished:
+        wake = env.service.wake_computer
+        env.service.wake_computer = lambda _game_id: None  # type: ignore[method-assign]
+        for _ in range(20):
+            stored, match = await state(env, game_id)
+            if env.service.computer_to_act(stored.data, match) is not None or stored.finished:
+                break
+            await press_first(env, alice, alice.id)
+        env.service.wake_computer = wake  # type: ignore[method-assign]
+        if not stored.finished:
+            assert await env.service.sweep(now=time.time() + 30) == 0  # not due yet: the person's deadline is far
+            assert await env.service.sweep(now=time.time() + 3600) == 1
+            await env.service.settle()
+            after, match = await state(env, game_id)
+            assert after.version == stored.version + 1
+            assert env.service.computer_to_act(after.data, match) is None
+    await env.close()
