@@ -10,6 +10,7 @@ from typing import Any
 
 from aiogram.types import User
 
+from bot.handlers.computer import BOT_ARGS, parse_bot_args
 from bot.services.game_service import COMPUTER_ID, COMPUTER_STATS_CHAT
 from bot.storage.base import GameStore
 from nardy import Game, Move, Phase
@@ -23,6 +24,15 @@ MAX_ACTIONS = 800
 def fixed_seed(level: str, variant: str, _seed: int) -> ComputerPlayer:
     """Return the computer player of ``level`` with a fixed seed (reproducible games)."""
     return get_player(level, variant, seed=7)
+
+
+def test_parse_bot_args() -> None:
+    assert parse_bot_args("bot") == ("short", "medium", 0)
+    assert parse_bot_args("bot long easy") == ("long", "easy", 0)
+    assert parse_bot_args("бот длинные сложный матч 3") == ("long", "hard", 3)
+    assert parse_bot_args("bot HARD", "long") == ("long", "hard", 0)
+    assert all(BOT_ARGS.match(a) for a in ("bot", "bot long", "Computer hard", "бот"))
+    assert not any(BOT_ARGS.match(a) for a in ("long", "bots", "short match 5", "robot"))
 
 
 async def human_turn(env: Env, user: User, chat_id: int, game_id: str, *, type_move: bool) -> None:
@@ -56,7 +66,10 @@ async def test_full_private_game_against_the_computer(sqlite_store: GameStore) -
     assert chooser.button_texts() == ["Short nardy", "✓ Long nardy", "Easy", "Medium", "✓ Hard", "▶ Start"]
     await h.press_button(alice, chooser, "Short nardy")
     await h.press_button(alice, chooser, "Medium")
+    start_data = chooser.button("Start").callback_data or ""
     await h.press_button(alice, chooser, "Start")
+    await h.press(alice, alice.id, chooser.message_id, start_data)  # a double press starts one game only
+    assert fake.toasts_for(alice.id)[-1] == "This challenge is no longer open."
     assert "▶ Start" in chooser.history[-1]["buttons"] and chooser.buttons() == []
     assert chooser.content == "The game has started: Alice vs Computer (medium), short nardy."
     await env.service.settle()
