@@ -307,7 +307,7 @@ async def test_the_computer_thinks_off_the_event_loop(sqlite_store: GameStore) -
 
 
 async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store: GameStore) -> None:
-    env = Env(redis_store, seeded("vs-computer-hard"), computer_delay=0)
+    env = Env(redis_store, seeded("vs-computer-hard"), computer_delay=0, computer_retry_after=3000)
     fake, h = env.fake, env.h
     alice = fake.user(71, "Alice", "ru")
     await h.send_text(alice, fake.private_chat(alice), "/new bot short hard")
@@ -325,21 +325,19 @@ async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store
         replies += (await state(env, game_id))[0].version - stored.version - 1
     assert replies > 0
     # the computer's reply is lost (e.g. a restart): the timeout sweeper plays it
-    stored, match = await state(env, game_id)
-    if not stored.finished:
-        wake = env.service.wake_computer
-        env.service.wake_computer = lambda _game_id: None  # type: ignore[method-assign]
-        for _ in range(20):
-            stored, match = await state(env, game_id)
-            if env.service.computer_to_act(stored.data, match) is not None or stored.finished:
-                break
-            await press_first(env, alice, alice.id)
-        env.service.wake_computer = wake  # type: ignore[method-assign]
-        if not stored.finished:
-            assert await env.service.sweep(now=time.time() + 30) == 0  # not due yet: the person's deadline is far
-            assert await env.service.sweep(now=time.time() + 3600) == 1
-            await env.service.settle()
-            after, match = await state(env, game_id)
-            assert after.version == stored.version + 1
-            assert env.service.computer_to_act(after.data, match) is None
+    wake = env.service.wake_computer
+    env.service.wake_computer = lambda _game_id: None  # type: ignore[method-assign]
+    for _ in range(20):
+        stored, match = await state(env, game_id)
+        if env.service.computer_to_act(stored.data, match) is not None:
+            break
+        await press_first(env, alice, alice.id)
+    env.service.wake_computer = wake  # type: ignore[method-assign]
+    assert not stored.finished and env.service.computer_to_act(stored.data, match) is not None
+    assert await env.service.sweep(now=time.time() + 1000) == 0  # not due yet
+    assert await env.service.sweep(now=time.time() + 10_000) == 1  # due (the person's reminder comes after 6 h)
+    await env.service.settle()
+    after, match = await state(env, game_id)
+    assert after.version == stored.version + 1
+    assert env.service.computer_to_act(after.data, match) is None
     await env.close()
