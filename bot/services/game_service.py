@@ -151,7 +151,7 @@ class GameService:
         *,
         dice: DiceFactory = system_dice,
         renderer: Renderer = render_board,
-        board_width: int = 960,
+        board_width: int = 1280,
         turn_reminder_after: float = 6 * 3600.0,
         turn_timeout: float = 24 * 3600.0,
         finished_game_ttl: float = 30 * 24 * 3600.0,
