@@ -52,6 +52,18 @@ from rendering import render_board
 
 log = logging.getLogger(__name__)
 
+# button actions that are one engine call, each allowed in one phase
+_PHASE_ACTIONS: Final[dict[str, tuple[Phase, Callable[[Game], object]]]] = {
+    "roll": (Phase.ROLL, Game.roll),
+    "double": (Phase.ROLL, Game.double),
+    "take": (Phase.DOUBLED, Game.take),
+    "pass": (Phase.DOUBLED, Game.drop),
+    "beaver": (Phase.DOUBLED, Game.beaver),
+    "raccoon": (Phase.DOUBLED, Game.raccoon),
+    "r-yes": (Phase.RESIGN, Game.accept_resignation),
+    "r-no": (Phase.RESIGN, Game.decline_resignation),
+}
+
 Renderer = Callable[..., bytes]
 MAX_OPTIONS_SHOWN = 8
 
@@ -520,29 +532,9 @@ class GameService:
                 game.play(pending)
                 record["pending_steps"] = []
                 return None
-            if action == "roll" and game.phase is Phase.ROLL:
-                game.roll()
-                return None
-            if action == "double" and game.phase is Phase.ROLL:
-                game.double()
-                return None
-            if action == "take" and game.phase is Phase.DOUBLED:
-                game.take()
-                return None
-            if action == "pass" and game.phase is Phase.DOUBLED:
-                game.drop()
-                return None
-            if action == "beaver" and game.phase is Phase.DOUBLED:
-                game.beaver()
-                return None
-            if action == "raccoon" and game.phase is Phase.DOUBLED:
-                game.raccoon()
-                return None
-            if action == "r-yes" and game.phase is Phase.RESIGN:
-                game.accept_resignation()
-                return None
-            if action == "r-no" and game.phase is Phase.RESIGN:
-                game.decline_resignation()
+            simple = _PHASE_ACTIONS.get(action)
+            if simple is not None and game.phase is simple[0]:
+                simple[1](game)
                 return None
         except NardyError:
             return tr(lang, "toast.bad")

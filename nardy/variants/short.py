@@ -57,24 +57,10 @@ class ShortNardy(Variant):
         out: list[Successor] = []
         append = out.append
         bearing = not any(state[6:24])
-        if not bearing:
-            # without bearing off only checkers above the die's reach can move
-            for i in range(23, die - 1, -1):
-                if state[i]:
-                    dst = i + 1 - die
-                    oi = opp_index[dst]
-                    blockers = state[oi]
-                    if blockers <= 1:
-                        b = bytearray(state)
-                        b[i] -= 1
-                        b[dst - 1] += 1
-                        if blockers:
-                            b[oi] = 0
-                            b[_OPP_BAR] += 1
-                        append((i + 1, dst, blockers == 1, bytes(b)))
-            return out
+        # without bearing off only checkers above the die's reach can move; when bearing, all are home
+        top, stop = (5, -1) if bearing else (23, die - 1)
         highest = True
-        for i in range(5, -1, -1):
+        for i in range(top, stop, -1):
             if not state[i]:
                 continue
             src = i + 1
