@@ -214,14 +214,19 @@ def main(argv: list[str] | None = None) -> int:
     else:
         net = Network.random(args.variant, args.hidden, args.seed)
         start = 0
-    settings: dict[str, Any] = {
-        "method": "TD(lambda) self-play, 0-ply greedy",
+    stage = {
+        "from_game": start,
+        "planned_games": args.games,
         "lam": args.lam,
         "alpha": args.alpha,
         "alpha_end": args.alpha_end,
-        "hidden": net.hidden,
         "seed": args.seed,
-        "planned_games": args.games,
+    }
+    stages = [*net.info.get("stages", []), stage] if start else [stage]
+    settings: dict[str, Any] = {
+        "method": "TD(lambda) self-play, 0-ply greedy",
+        "hidden": net.hidden,
+        "stages": stages,
     }
     began = time.monotonic()
     seconds_before = float(net.info.get("seconds", 0.0))

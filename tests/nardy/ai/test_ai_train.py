@@ -29,4 +29,5 @@ def test_resume_continues_like_an_uninterrupted_run(tmp_path: object, capsys: ob
     straight = Network.load(f"{tmp_path}/straight/long-latest.npz")
     split = Network.load(f"{tmp_path}/split/long-latest.npz")
     assert straight.info["games"] == split.info["games"] == 3
+    assert [stage["from_game"] for stage in split.info["stages"]] == [0, 2]
     assert np.allclose(straight.w1, split.w1, atol=1e-6)
