@@ -14,7 +14,7 @@ from nardy.ai.players import ROLLS
 from nardy.position import make_side
 
 ALL_LEVELS = ("random", *LEVELS)
-SETTINGS = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def checked_game(variant: str, levels: tuple[str, str], seed: int, options: Options) -> Game:
