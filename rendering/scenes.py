@@ -7,6 +7,7 @@ written with :func:`nardy.position.make_side`, in each side's own frame (25 = ba
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from nardy.move import Step
 from nardy.position import Position, make_side
@@ -50,47 +51,38 @@ def long_opening(theme: str, width: int, fmt: ImageFormat) -> bytes:
     )
 
 
-def long_midgame(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return a long-nardy game in mid-play: the opponent's last turn marked, a 6 already played of a 6-2."""
-    me = make_side({24: 8, 19: 1, 18: 1, 17: 2, 13: 1, 10: 1, 6: 1})
-    opp = make_side({24: 7, 20: 3, 16: 2, 9: 2, 11: 1})
+_LONG_MIDGAME = Position(
+    make_side({24: 8, 19: 1, 18: 1, 17: 2, 13: 1, 10: 1, 6: 1}),
+    make_side({24: 7, 20: 3, 16: 2, 9: 2, 11: 1}),
+)
+
+
+def _long_midgame(theme: str, width: int, fmt: ImageFormat, viewer: int, **extra: Any) -> bytes:
     return render_board(
-        Position(me, opp),
+        _LONG_MIDGAME,
         "long",
         mover=0,
-        viewer=0,
+        viewer=viewer,
         dice=(6, 2),
         used_dice=(6,),
         last_move=(Step(24, 20, 4), Step(13, 9, 4)),
         last_move_player=1,
-        pending_steps=(Step(24, 18, 6),),
         names=("Анна", "Boris"),
-        match_score=(2, 1),
-        match_length=5,
         theme=theme,
         width=width,
         fmt=fmt,
+        **extra,
     )
+
+
+def long_midgame(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return a long-nardy game in mid-play: the opponent's last turn marked, a 6 already played of a 6-2."""
+    return _long_midgame(theme, width, fmt, 0, pending_steps=(Step(24, 18, 6),), match_score=(2, 1), match_length=5)
 
 
 def long_midgame_other_viewer(theme: str, width: int, fmt: ImageFormat) -> bytes:
     """Return the same mid-play long-nardy position as :func:`long_midgame`, seen by player 1."""
-    me = make_side({24: 8, 19: 1, 18: 1, 17: 2, 13: 1, 10: 1, 6: 1})
-    opp = make_side({24: 7, 20: 3, 16: 2, 9: 2, 11: 1})
-    return render_board(
-        Position(me, opp),
-        "long",
-        mover=0,
-        viewer=1,
-        dice=(6, 2),
-        used_dice=(6,),
-        last_move=(Step(24, 20, 4), Step(13, 9, 4)),
-        last_move_player=1,
-        names=("Анна", "Boris"),
-        theme=theme,
-        width=width,
-        fmt=fmt,
-    )
+    return _long_midgame(theme, width, fmt, 1)
 
 
 def short_bar(theme: str, width: int, fmt: ImageFormat) -> bytes:
