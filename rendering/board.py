@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 from PIL import Image, ImageDraw
 
@@ -394,54 +395,42 @@ def render_board_image(
     return board.canvas
 
 
+class BoardOptions(TypedDict, total=False):
+    """The keyword options of :func:`render_board_image`, for :func:`render_board` to pass on."""
+
+    mover: int
+    viewer: int | None
+    dice: tuple[int, int] | None
+    used_dice: Sequence[int]
+    cube_value: int
+    cube_owner: int | None
+    show_cube: bool
+    last_move: Sequence[Step] | None
+    last_move_player: int | None
+    pending_steps: Sequence[Step] | None
+    names: tuple[str, str]
+    match_score: tuple[int, int] | None
+    match_length: int | None
+    theme: str
+    width: int
+    lang: str
+
+
 def render_board(
     position: Position,
     variant: VariantLike,
     *,
-    mover: int = 0,
-    viewer: int | None = None,
-    dice: tuple[int, int] | None = None,
-    used_dice: Sequence[int] = (),
-    cube_value: int = 1,
-    cube_owner: int | None = None,
-    show_cube: bool = False,
-    last_move: Sequence[Step] | None = None,
-    last_move_player: int | None = None,
-    pending_steps: Sequence[Step] | None = None,
-    names: tuple[str, str] = DEFAULT_NAMES,
-    match_score: tuple[int, int] | None = None,
-    match_length: int | None = None,
-    theme: str = "classic",
-    width: int = 1280,
-    lang: str = "en",
     fmt: ImageFormat = "jpeg",
     quality: int = JPEG_QUALITY,
+    **options: Unpack[BoardOptions],
 ) -> bytes:
-    """Return the board image encoded as JPEG (default) or PNG bytes; see the package docstring for the options.
+    """Return the board image encoded as JPEG (default) or PNG bytes; ``options`` are those of
+    :func:`render_board_image` (see the package docstring).
 
     Raises:
         ValueError: an option is out of range (see :func:`render_board_image`), an unknown ``fmt`` or a JPEG
             ``quality`` outside 1..95.
     """
     fmt = check_format(fmt)
-    image = render_board_image(
-        position,
-        variant,
-        mover=mover,
-        viewer=viewer,
-        dice=dice,
-        used_dice=used_dice,
-        cube_value=cube_value,
-        cube_owner=cube_owner,
-        show_cube=show_cube,
-        last_move=last_move,
-        last_move_player=last_move_player,
-        pending_steps=pending_steps,
-        names=names,
-        match_score=match_score,
-        match_length=match_length,
-        theme=theme,
-        width=width,
-        lang=lang,
-    )
+    image = render_board_image(position, variant, **options)
     return encode(image, fmt, quality=quality)
