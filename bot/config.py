@@ -44,6 +44,14 @@ class Settings(BaseSettings):
     """Seconds the computer player waits before its turn is shown (after the person's), so players can follow."""
     finished_game_ttl: float = Field(default=30 * 24 * 3600.0, gt=0)
     """Seconds a finished game is kept (for /stats and history)."""
+    board_retry_after: float = Field(default=20.0, gt=0)
+    """Seconds after a save when the sweeper re-sends any board the save left behind (a crash, a failed edit)."""
+    max_games_per_user: int = Field(default=20, gt=0)
+    """A person can play at most this many active games at once (a clear refusal beyond)."""
+    max_games_per_chat: int = Field(default=500, gt=0)
+    """A group can hold at most this many active games at once (a clear refusal beyond)."""
+    computer_processes: int = Field(default=1, ge=0)
+    """Worker processes that think for the computer player (0: a thread of the bot's process)."""
 
     request_timeout: float = Field(default=30.0, gt=0)
     """Timeout of one request to the Bot API, in seconds."""

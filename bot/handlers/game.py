@@ -19,10 +19,18 @@ def _lang(user: object) -> str:
 async def on_game_button(
     query: CallbackQuery, callback_data: GameCb, game_service: GameService, locale: str | None = None
 ) -> None:
-    """Apply a board button press; answer with a toast (a refusal or nothing)."""
+    """Apply a board button press and answer it at once with a toast (a refusal or nothing); the boards follow
+    through the paced sender in the background."""
     lang = norm_lang(locale) if locale else _lang(query.from_user)
+    message = query.message if isinstance(query.message, Message) else None
     toast = await game_service.press(
-        callback_data.game_id, callback_data.version, callback_data.action, query.from_user.id, lang
+        callback_data.game_id,
+        callback_data.version,
+        callback_data.action,
+        query.from_user.id,
+        lang,
+        chat_id=message.chat.id if message is not None else None,
+        message_id=message.message_id if message is not None else None,
     )
     await query.answer(toast or None)
     if not toast and callback_data.action.startswith("rs") and isinstance(query.message, Message):

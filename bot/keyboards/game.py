@@ -48,11 +48,13 @@ def game_keyboard(
     pending: list[Step],
     complete: bool,
     next_cube: int,
+    undo: bool | None = None,
 ) -> InlineKeyboardMarkup | None:
     """Return the keyboard of the player whose action is awaited, or None when nobody can press anything.
 
     ``options``: the legal next steps; ``pending``: steps already played this turn; ``complete``: the turn can be
-    confirmed; ``next_cube``: the cube value a double would offer.
+    confirmed; ``next_cube``: the cube value a double would offer; ``undo``: whether Undo is offered (default: when
+    steps are pending — pass False when the pending steps were all played by the bot itself).
     """
     rows: list[list[InlineKeyboardButton]] = []
     if game.phase is Phase.MOVE:
@@ -68,7 +70,7 @@ def game_keyboard(
         if row:
             rows.append(row)
         tail: list[InlineKeyboardButton] = []
-        if pending:
+        if pending if undo is None else undo:
             tail.append(InlineKeyboardButton(text=tr(lang, "btn.undo"), callback_data=_cb(game_id, version, "undo")))
         if complete:
             tail.append(InlineKeyboardButton(text=tr(lang, "btn.confirm"), callback_data=_cb(game_id, version, "ok")))

@@ -46,6 +46,13 @@ def steps_to_json(steps: list[Step]) -> list[list[int | bool]]:
     return [[s.src, s.dst, s.die, s.hit] for s in steps]
 
 
+def clear_turn(record: dict[str, Any]) -> None:
+    """Forget the turn being built: its pending steps and how many of them the player chose (for Undo)."""
+    record["pending_steps"] = []
+    record["chosen"] = 0
+    record.pop("turn_base", None)
+
+
 def match_finished(match: Match) -> bool:
     """Return whether the current game is over and ends the session (money game, or the match was won)."""
     game = match.game
@@ -96,7 +103,7 @@ def advance(match: Match, record: dict[str, Any], events: list[dict[str, Any]]) 
                     return
                 mover = game.roller
                 move = game.play(pending)
-                record["pending_steps"] = []
+                clear_turn(record)
                 events.append({"t": "played", "player": mover, "move": move.notation})
                 continue
             options = plan.next_steps(pending)

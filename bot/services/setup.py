@@ -38,10 +38,14 @@ def service_for(store: GameStore, sender: MessageSender, settings: Any = None) -
     service = _services.get(key)
     if service is None or service.store is not store or service.sender is not sender:
         kwargs: dict[str, Any] = {}
-        for name in ("turn_reminder_after", "turn_timeout", "finished_game_ttl"):
+        for name in ("turn_reminder_after", "turn_timeout", "finished_game_ttl", "board_retry_after"):
             value = getattr(settings, name, None)
             if isinstance(value, int | float):
                 kwargs[name] = float(value)
+        for name in ("max_games_per_user", "max_games_per_chat", "computer_processes"):
+            value = getattr(settings, name, None)
+            if isinstance(value, int):
+                kwargs[name] = value
         delay = getattr(settings, "bot_move_delay", None)
         if isinstance(delay, int | float):
             kwargs["computer_delay"] = float(delay)
@@ -98,7 +102,12 @@ def game_routers() -> list[Router]:
 
     async def stop_sweeper(**_data: Any) -> None:
         while services:
-            await services.pop().stop_computer()  # a cancelled reply is played by the sweeper after the restart
+            # give running board syncs a moment to hand their edits to the sender (which drains on shutdown);
+            # whatever is cancelled is finished by the sweeper after the restart
+            service = services.pop()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(service.boards.settle(), timeout=2.0)
+            await service.stop_computer()
         while sweepers:
             task = sweepers.pop()
             task.cancel()
@@ -130,10 +139,17 @@ def install_game_service(dp: Dispatcher, store: GameStore, sender: MessageSender
 
 
 async def sweeper(service: GameService, interval: float) -> None:
-    """Forever: remind and time out overdue turns every ``interval`` seconds. Never raises (logs errors)."""
+    """First bring up to date whatever a previous process left behind (boards, stats, computer replies), then
+    forever: handle due games (boards behind, reminders, timeouts) every ``interval`` seconds, and purge expired
+    records in small batches. Never raises (logs errors)."""
+    try:
+        await service.recover()
+    except Exception:
+        log.exception("start-up recovery failed (the sweeper retries)")
     while True:
         try:
             await service.sweep()
+            await service.store.purge_expired()
         except Exception:  # the sweeper must survive store outages and anything else
             log.exception("timeout sweep failed")
         await asyncio.sleep(interval)

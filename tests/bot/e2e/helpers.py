@@ -26,6 +26,22 @@ def seeded(seed: str) -> DiceFactory:
     return factory
 
 
+class SettlingHarness(TelegramHarness):
+    """A harness that, after each update, waits for the work the update started in the background (board syncs,
+    computer replies), as a person would wait for the board before pressing again."""
+
+    def __init__(self, *args: Any, settle: Any, **kwargs: Any) -> None:
+        """Like :class:`TelegramHarness`; ``settle`` is awaited after every update."""
+        super().__init__(*args, **kwargs)
+        self.settle = settle
+
+    async def feed(self, update: Any) -> Any:
+        """Return the dispatcher's result for ``update``, once its background work is done."""
+        result = await super().feed(update)
+        await self.settle()
+        return result
+
+
 class Env:
     """A store, a fake Telegram, a Bot, a Dispatcher with the game flows, and a harness feeding it."""
 
@@ -52,7 +68,7 @@ class Env:
             self.service = service_for(store, self.sender, self.settings)
         else:
             self.service = install_game_service(self.dp, store, self.sender, dice=dice, **service)
-        self.h = TelegramHarness(self.fake, self.bot, self.dp)
+        self.h = SettlingHarness(self.fake, self.bot, self.dp, settle=self.service.settle)
 
     async def close(self) -> None:
         """Stop the sender."""

@@ -1,0 +1,95 @@
+"""Whole-turn buttons: one press plays a whole turn.
+
+A group allows about 20 messages or edits a minute, so in a group every press that only adds one checker step
+(and costs one more board edit) slows the game for everyone. When the distinct legal turns that complete the steps
+chosen so far are few (at most :data:`WHOLE_TURN_MAX`), the board offers them as whole-turn buttons (``t<index>``);
+otherwise it offers single steps until they are few. The index refers to :func:`turn_choices` of the same game
+version, which the callback's version pins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.keyboards.callbacks import GameCb
+from nardy import Move, Step, TurnPlan
+
+WHOLE_TURN_MAX: Final = 10
+"""At most this many whole-turn buttons are offered at once."""
+TURNS_PER_ROW: Final = 2
+TURN_ACTION: Final = re.compile(r"^t(\d{1,2})$")
+_MAX_NODES: Final = 5000
+
+
+def turn_action(index: int) -> str:
+    """Return the callback action of the whole-turn button ``index``."""
+    return f"t{index}"
+
+
+def parse_turn_action(action: str) -> int | None:
+    """Return the index of a whole-turn action, or None when ``action`` is not one."""
+    found = TURN_ACTION.match(action)
+    return int(found.group(1)) if found else None
+
+
+def turn_choices(
+    plan: TurnPlan, pending: Sequence[Step], limit: int = WHOLE_TURN_MAX
+) -> list[tuple[Move, list[Step]]] | None:
+    """Return the distinct whole turns that complete ``pending`` (each with the steps that play it from the
+    start of the turn), in the order :meth:`TurnPlan.moves` lists them; None when there are more than ``limit``
+    (or the search grows too large). Empty when the roll is forfeited.
+
+    Raises: IllegalMoveError when ``pending`` is not a valid start of a legal turn.
+    """
+    plan.next_steps(pending)  # validates the prefix
+    dice = Counter(plan.dice if plan.dice[0] != plan.dice[1] else (plan.dice[0],) * 4)
+    found: dict[object, list[Step]] = {}
+    seen: set[tuple[object, tuple[int, ...]]] = set()
+    stack: list[list[Step]] = [list(pending)]
+    nodes = 0
+    while stack:
+        nodes += 1
+        if nodes > _MAX_NODES:
+            return None
+        played = stack.pop()
+        options = plan.next_steps(played)
+        if not options:
+            if not plan.is_complete(played):
+                continue
+            position = plan.position_after(played)
+            if position not in found:
+                found[position] = played
+                if len(found) > limit:
+                    return None
+            continue
+        left = dice - Counter(step.die for step in played)
+        key = (plan.position_after(played), tuple(sorted(left.elements())))
+        if key in seen:
+            continue
+        seen.add(key)
+        stack.extend([*played, step] for step in reversed(options))
+    order = {move.position: index for index, move in enumerate(plan.moves())}
+    ranked = sorted(found.items(), key=lambda item: order.get(item[0], len(order)))  # type: ignore[call-overload]
+    return [(plan.move_for(steps), steps) for _, steps in ranked]
+
+
+def turn_buttons(
+    choices: Sequence[tuple[Move, list[Step]]], game_id: str, version: int
+) -> list[list[InlineKeyboardButton]]:
+    """Return rows of whole-turn buttons labelled with each turn's notation."""
+    rows: list[list[InlineKeyboardButton]] = []
+    row: list[InlineKeyboardButton] = []
+    for index, (move, _) in enumerate(choices):
+        data = GameCb(game_id=game_id, version=version, action=turn_action(index)).pack()
+        row.append(InlineKeyboardButton(text=move.notation or "—", callback_data=data))
+        if len(row) == TURNS_PER_ROW:
+            rows.append(row)
+            row = []
+    if row:
+        rows.append(row)
+    return rows

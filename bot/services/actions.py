@@ -1,0 +1,480 @@
+"""Game actions of people: starting games, button presses, typed moves, rematches, /board and /resign.
+
+Each action goes load → check (a player? the awaited one? the board's version the stored one?) → apply with the
+engine → advance the automatic actions → save with compare-and-set (:class:`~bot.services.saving.GameSaver`). A
+refusal is a short text for a toast or a reply and writes nothing. The boards follow from the saved record
+(:mod:`bot.services.boards`), so an action never waits for Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from aiogram.exceptions import TelegramAPIError
+from aiogram.methods import SendMessage
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.keyboards.callbacks import GameCb
+from bot.keyboards.game import parse_step_action, resign_keyboard
+from bot.keyboards.turns import parse_turn_action, turn_choices
+from bot.services.engine_flow import advance, load_match, steps_of, steps_to_json
+from bot.services.players import PlayerInfo, player_index
+from bot.storage.base import StoredGame
+from bot.storage.errors import StoreUnavailableError
+from bot.storage.ids import new_id
+from bot.texts import tr
+from nardy import Game, Match, NardyError, Options, Phase
+
+if TYPE_CHECKING:
+    from bot.services.game_service import GameService
+
+log = logging.getLogger(__name__)
+
+MAX_OPTIONS_SHOWN: Final = 8
+CREATE_ATTEMPTS: Final = 3
+
+# button actions that are one engine call, each allowed in one phase
+_PHASE_ACTIONS: Final[dict[str, tuple[Phase, Callable[[Game], object]]]] = {
+    "roll": (Phase.ROLL, Game.roll),
+    "double": (Phase.ROLL, Game.double),
+    "take": (Phase.DOUBLED, Game.take),
+    "pass": (Phase.DOUBLED, Game.drop),
+    "beaver": (Phase.DOUBLED, Game.beaver),
+    "raccoon": (Phase.DOUBLED, Game.raccoon),
+    "r-yes": (Phase.RESIGN, Game.accept_resignation),
+    "r-no": (Phase.RESIGN, Game.decline_resignation),
+}
+
+CHOOSE_BOARD: Final = "board"
+"""The action of a "which game?" button that re-posts that game's board in the chat."""
+CHOOSE_RESIGN: Final = "rsmenu"
+"""The action of a "which game?" button that offers the resignation levels of that game."""
+
+
+def _describe(stored: StoredGame, user_id: int, lang: str) -> str:
+    record = stored.data
+    index = player_index(record, user_id)
+    opponent = record["players"][1 - index]["name"] if index is not None else "?"
+    variant = tr(lang, f"variant.{record['match'].get('variant', 'short')}")
+    return f"{opponent} · {variant}"
+
+
+class GameActions:
+    """The actions of people on their games (see the module docstring)."""
+
+    def __init__(self, service: GameService) -> None:
+        """Use the service's store, saver, boards and settings."""
+        self.service = service
+
+    # ------------------------------------------------------------------ starting games
+
+    async def start_game(
+        self,
+        variant: str,
+        length: int,
+        players: Sequence[PlayerInfo],
+        chats: Sequence[dict[str, Any]],
+        *,
+        kind: str,
+        confirm: bool = False,
+        options: Options | None = None,
+    ) -> str | None:
+        """Create a game, play its opening roll and have its boards posted (one per chat).
+
+        ``chats``: ``{"chat_id", "viewer"}`` dicts (viewer None in a group). A player already in
+        ``max_games_per_user`` games, or a chat with ``max_games_per_chat`` games, is refused with a message in the
+        first chat. Creation is idempotent: the id is chosen first, so a retry after a lost store reply creates
+        nothing twice.
+        Returns: the game id, or None when refused. Raises: StoreUnavailableError when the store is down.
+        """
+        service = self.service
+        refusal = await self._limit_refusal(players, chats)
+        if refusal is not None:
+            await self._notify(chats[0]["chat_id"], refusal)
+            return None
+        match = Match(variant, length, options=options, dice=service.dice("new", 0))
+        record: dict[str, Any] = {
+            "match": match.to_dict(),
+            "players": [p.to_dict() for p in players],
+            "chats": [{"chat_id": c["chat_id"], "message_id": None, "viewer": c.get("viewer")} for c in chats],
+            "pending_steps": [],
+            "kind": kind,
+            "confirm": confirm,
+            "events": [],
+            "reminded": False,
+        }
+        events: list[dict[str, Any]] = []
+        advance(match, record, events)  # the opening roll (and anything automatic) before the first save
+        record["events"] = events
+        record["match"] = match.to_dict()
+        now = service.clock()
+        record["last_action"] = now
+        computer = service.computer_to_act(record, match) is not None
+        record["turn_deadline"] = now + (service.computer_retry_after if computer else service.turn_reminder_after)
+        game_id = new_id()
+        for attempt in range(CREATE_ATTEMPTS):
+            try:
+                await service.store.create_game(
+                    record,
+                    game_id=game_id,
+                    chat_ids=[c["chat_id"] for c in chats],
+                    user_ids=[p.id for p in players if not p.ai],
+                    deadline=now + service.board_retry_after,
+                )
+                break
+            except StoreUnavailableError:
+                if attempt == CREATE_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
+        service.boards.request(game_id)
+        service.after_action(game_id, record, match)
+        return game_id
+
+    async def _limit_refusal(self, players: Sequence[PlayerInfo], chats: Sequence[dict[str, Any]]) -> str | None:
+        service = self.service
+        lang = players[0].lang if players else "ru"
+        for player in players:
+            if player.ai:
+                continue
+            if len(await service.store.user_games(player.id)) >= service.max_games_per_user:
+                return tr(lang, "limit.user", name=player.name, limit=service.max_games_per_user)
+        for chat in chats:
+            if chat.get("viewer") is None and (
+                await service.store.count_chat_games(int(chat["chat_id"])) >= service.max_games_per_chat
+            ):
+                return tr(lang, "limit.chat", limit=service.max_games_per_chat)
+        return None
+
+    async def _notify(self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+        try:
+            await self.service.sender.send(SendMessage(chat_id=chat_id, text=text, reply_markup=keyboard))
+        except (TelegramAPIError, RuntimeError, LookupError) as error:
+            log.info("message to %s failed: %s", chat_id, error)
+
+    # ------------------------------------------------------------------ buttons
+
+    async def press(
+        self,
+        game_id: str,
+        version: int,
+        action: str,
+        user_id: int,
+        lang: str,
+        *,
+        chat_id: int | None = None,
+        message_id: int | None = None,
+    ) -> str:
+        """Apply a button press on the board message ``message_id`` of ``chat_id`` (None: unknown). Returns: the
+        toast to show (a refusal, or "" when applied).
+
+        A press on an old board message (not the chat's current board) takes that message's keyboard away; a
+        press whose version is behind the stored one brings the boards up to date. Neither changes the game.
+        Raises: StoreUnavailableError when the store is down.
+        """
+        service = self.service
+        stored = await service.store.get_game(game_id)
+        if stored is None or stored.quarantined:
+            return tr(lang, "toast.gone")
+        record = stored.data
+        index = player_index(record, user_id)
+        if index is None:
+            return tr(lang, "toast.not_player")
+        lang = record["players"][index].get("lang", lang)
+        if action in (CHOOSE_BOARD, CHOOSE_RESIGN):
+            return await self._chosen(stored, action, index, user_id, lang, chat_id)
+        if chat_id is not None and message_id is not None:
+            current = service.boards.current_message(stored, chat_id)
+            if current is not None and current != message_id:
+                await service.boards.strip_keyboard(chat_id, message_id)
+                return tr(lang, "toast.old_board")
+        if stored.version != version:
+            service.boards.request(game_id)
+            return tr(lang, "toast.stale")
+        if action == "rematch":
+            return await self._rematch(stored, index, lang)
+        if stored.finished:
+            return tr(lang, "toast.gone")
+        try:
+            match = load_match(record, game_id, service.dice)
+        except (NardyError, ValueError, KeyError):
+            log.exception("game %s cannot be loaded", game_id)
+            return tr(lang, "toast.gone")
+        game = match.game
+        events: list[dict[str, Any]] = []
+        if action[:3] in ("rs0", "rs1") and action[3:4] == "-":
+            if int(action[2]) != index:
+                return tr(lang, "toast.not_yours")
+            if game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
+                return tr(lang, "toast.bad")
+            try:
+                game.resign(index, action[4:])
+            except NardyError:
+                return tr(lang, "toast.bad")
+            record["pending_steps"] = []
+        else:
+            if game.turn != index:
+                return tr(lang, "toast.not_turn")
+            refusal = self._apply(game, record, action, lang, events)
+            if refusal:
+                return refusal
+        advance(match, record, events)
+        record["events"] = events
+        if await service.saver.save(game_id, version, record, match) is None:
+            return tr(lang, "toast.stale")
+        service.after_action(game_id, record, match)
+        return ""
+
+    def _apply(
+        self, game: Game, record: dict[str, Any], action: str, lang: str, events: list[dict[str, Any]]
+    ) -> str | None:
+        """Apply one action of the awaited player to the engine; return a refusal text or None."""
+        try:
+            step = parse_step_action(action)
+            if step is not None:
+                if game.phase is not Phase.MOVE:
+                    return tr(lang, "toast.bad")
+                pending = steps_of(record)
+                for option in game.next_steps(pending):
+                    if (option.src, option.dst, option.die) == step:
+                        record["pending_steps"] = steps_to_json([*pending, option])
+                        record["chosen"] = int(record.get("chosen", 0)) + 1
+                        record.pop("turn_base", None)
+                        return None
+                return tr(lang, "toast.bad")
+            turn = parse_turn_action(action)
+            if turn is not None:
+                if game.phase is not Phase.MOVE:
+                    return tr(lang, "toast.bad")
+                choices = turn_choices(game.plan(), steps_of(record))
+                if not choices or turn >= len(choices):
+                    return tr(lang, "toast.bad")
+                pending = steps_of(record)
+                record["pending_steps"] = steps_to_json(list(choices[turn][1]))
+                record["chosen"] = int(record.get("chosen", 0)) + 1
+                record["turn_base"] = len(pending)
+                return None
+            if action == "undo":
+                pending = steps_of(record)
+                chosen = int(record.get("chosen", len(pending)))
+                if game.phase is not Phase.MOVE or not pending or chosen <= 0:
+                    return tr(lang, "toast.bad")
+                base = record.pop("turn_base", None)
+                if isinstance(base, int) and 0 <= base < len(pending):  # take back a whole-turn press
+                    pending = pending[:base]
+                else:
+                    # Take back the last chosen step, with the forced steps that followed it (they would come back).
+                    pending = pending[:-1]
+                    while pending and len(game.next_steps(pending)) == 1:
+                        pending = pending[:-1]
+                record["pending_steps"] = steps_to_json(pending)
+                record["chosen"] = chosen - 1
+                return None
+            if action == "ok":
+                pending = steps_of(record)
+                if game.phase is not Phase.MOVE or not pending or not game.plan().is_complete(pending):
+                    return tr(lang, "toast.bad")
+                mover = game.roller
+                move = game.play(pending)
+                record["pending_steps"] = []
+                record["chosen"] = 0
+                events.append({"t": "played", "player": mover, "move": move.notation})
+                return None
+            simple = _PHASE_ACTIONS.get(action)
+            if simple is not None and game.phase is simple[0]:
+                simple[1](game)
+                return None
+        except NardyError:
+            return tr(lang, "toast.bad")
+        return tr(lang, "toast.bad")
+
+    async def _rematch(self, stored: StoredGame, index: int, lang: str) -> str:
+        """Start a new game with the same players and chats (once per finished game; the new game's id is saved
+        first, so a retry after a crash creates that same game)."""
+        record = stored.data
+        if not stored.finished:
+            return tr(lang, "toast.bad")
+        rematch_id = record.get("rematch")
+        if isinstance(rematch_id, str) and await self.service.store.get_game(rematch_id) is not None:
+            return tr(lang, "toast.bad")
+        match_data = record["match"]
+        players = [PlayerInfo.from_dict(p) for p in reversed(record["players"])]
+        chats = [
+            {"chat_id": c["chat_id"], "viewer": None if c.get("viewer") is None else 1 - c["viewer"]}
+            for c in record["chats"]
+        ]
+        started = await self.start_game(
+            match_data["variant"],
+            int(match_data["length"]),
+            players,
+            chats,
+            kind=record.get("kind", "group"),
+            confirm=bool(record.get("confirm")),
+            options=Options.from_dict(match_data.get("options")),
+        )
+        if started is None:
+            return ""
+        record["rematch"] = started
+        # Mark the finished game (its buttons then lose Rematch); a conflict only means another press won.
+        await self.service.store.update_game(stored.game_id, stored.version, record)
+        self.service.boards.request(stored.game_id)
+        return ""
+
+    # ------------------------------------------------------------------ chat-level commands
+
+    async def games_in_chat(self, chat_id: int, user_id: int) -> list[StoredGame]:
+        """Return the user's active games shown in the chat, oldest first."""
+        found: list[StoredGame] = []
+        for game_id in await self.service.store.user_chat_games(chat_id, user_id):
+            stored = await self.service.store.get_game(game_id)
+            if stored is None or stored.finished or stored.quarantined:
+                continue
+            if player_index(stored.data, user_id) is not None:
+                found.append(stored)
+        return found
+
+    async def find_game(self, chat_id: int, user_id: int) -> StoredGame | None:
+        """Return the user's active game shown in the chat (the newest when there are several), or None."""
+        games = await self.games_in_chat(chat_id, user_id)
+        return games[-1] if games else None
+
+    def _choice_keyboard(self, games: list[StoredGame], user_id: int, lang: str, action: str) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup(
+            inline_keyboard=[
+                [
+                    InlineKeyboardButton(
+                        text=_describe(g, user_id, lang),
+                        callback_data=GameCb(game_id=g.game_id, version=g.version, action=action).pack(),
+                    )
+                ]
+                for g in games[-8:]
+            ]
+        )
+
+    async def _chosen(
+        self, stored: StoredGame, action: str, index: int, user_id: int, lang: str, chat_id: int | None
+    ) -> str:
+        if stored.finished and action == CHOOSE_RESIGN:
+            return tr(lang, "toast.gone")
+        target = chat_id if chat_id is not None else user_id
+        if action == CHOOSE_BOARD:
+            if not await self.service.boards.repost(stored.game_id, target):
+                return tr(lang, "toast.gone")
+            return ""
+        return await self._send_resign_menu(stored, index, target, lang) or ""
+
+    async def _which(self, games: list[StoredGame], chat_id: int, user_id: int, lang: str, action: str) -> None:
+        await self._notify(chat_id, tr(lang, "choose.game"), self._choice_keyboard(games, user_id, lang, action))
+
+    async def text_move(self, chat_id: int, user_id: int, text: str, lang: str) -> str | None:
+        """Play a typed move in the user's game in this chat. With several games there, the move goes to the one
+        game where the user is to move; if that is not exactly one, the user is asked to use a board.
+
+        Returns: the reply (an error with legal options), or None when it was played.
+        Raises: StoreUnavailableError when the store is down.
+        """
+        service = self.service
+        games = await self.games_in_chat(chat_id, user_id)
+        if not games:
+            return tr(lang, "no_game")
+        candidates: list[tuple[StoredGame, Match]] = []
+        loaded: list[tuple[StoredGame, Match]] = []
+        for stored in games:
+            try:
+                match = load_match(stored.data, stored.game_id, service.dice)
+            except (NardyError, ValueError, KeyError):
+                log.exception("game %s cannot be loaded", stored.game_id)
+                continue
+            loaded.append((stored, match))
+            index = player_index(stored.data, user_id)
+            if match.game.turn == index and match.game.phase in (Phase.MOVE, Phase.ROLL):
+                candidates.append((stored, match))
+        if len(candidates) > 1:
+            return tr(lang, "move.ambiguous")
+        if not candidates:
+            if not loaded:
+                return tr(lang, "no_game")
+            stored, match = loaded[-1]
+            lang = stored.data["players"][player_index(stored.data, user_id) or 0].get("lang", lang)
+            return tr(lang, "toast.not_turn")
+        stored, match = candidates[0]
+        record = stored.data
+        index = player_index(record, user_id)
+        assert index is not None
+        lang = record["players"][index].get("lang", lang)
+        game = match.game
+        if game.phase is Phase.ROLL:
+            return tr(lang, "move.roll_first")
+        mover = game.roller
+        try:
+            move = game.play(text)
+        except NardyError as error:
+            options = [html.escape(m.notation) for m in game.legal_moves()[:MAX_OPTIONS_SHOWN]]
+            reason = service.illegal_move_reason(lang, error)
+            return reason + "\n" + tr(lang, "move.options", options=", ".join(options))
+        record["pending_steps"] = []
+        record["chosen"] = 0
+        events: list[dict[str, Any]] = [{"t": "played", "player": mover, "move": move.notation}]
+        advance(match, record, events)
+        record["events"] = events
+        if await service.saver.save(stored.game_id, stored.version, record, match) is None:
+            return tr(lang, "toast.stale")
+        service.after_action(stored.game_id, record, match)
+        return None
+
+    async def repost(self, chat_id: int, user_id: int, lang: str) -> str | None:
+        """Post the board of the user's game again at the bottom of the chat; the old message loses its keyboard.
+        With several games the user chooses one with buttons; without an active game the user's last finished
+        game in the chat is shown.
+
+        Returns: a refusal text, or None when done.
+        """
+        games = await self.games_in_chat(chat_id, user_id)
+        if len(games) > 1:
+            await self._which(games, chat_id, user_id, lang, CHOOSE_BOARD)
+            return None
+        if games:
+            game_id = games[0].game_id
+        else:
+            finished = await self._last_finished(chat_id, user_id)
+            if finished is None:
+                return tr(lang, "no_game")
+            game_id = finished
+        if not await self.service.boards.repost(game_id, chat_id):
+            return tr(lang, "no_game")
+        return None
+
+    async def _last_finished(self, chat_id: int, user_id: int) -> str | None:
+        for game_id in await self.service.store.chat_history(chat_id, limit=20):
+            stored = await self.service.store.get_game(game_id)
+            if stored is not None and player_index(stored.data, user_id) is not None:
+                return game_id
+        return None
+
+    async def offer_resign_menu(self, chat_id: int, user_id: int, lang: str) -> str | None:
+        """Send the resignation levels to the player (asking which game first when there are several).
+
+        Returns: a refusal text, or None when sent.
+        """
+        games = await self.games_in_chat(chat_id, user_id)
+        if not games:
+            return tr(lang, "no_game")
+        if len(games) > 1:
+            await self._which(games, chat_id, user_id, lang, CHOOSE_RESIGN)
+            return None
+        stored = games[0]
+        return await self._send_resign_menu(stored, player_index(stored.data, user_id) or 0, chat_id, lang)
+
+    async def _send_resign_menu(self, stored: StoredGame, index: int, chat_id: int, lang: str) -> str | None:
+        match = load_match(stored.data, stored.game_id, self.service.dice)
+        if match.game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
+            return tr(lang, "toast.bad")
+        await self._notify(
+            chat_id,
+            tr(lang, "resign.choose"),
+            resign_keyboard(match.game, stored.game_id, stored.version, lang, index),
+        )
+        return None

@@ -1,0 +1,367 @@
+"""Board presentation: every board message converges to the game version saved in the store.
+
+The store is the single source of truth. Beside each game it keeps, per chat, the board message and the version
+that message last showed (:class:`~bot.storage.base.BoardState`, written without bumping the game's version).
+A board is *behind* when its shown version is lower than the game's. :meth:`BoardPresenter.sync` renders the
+current version for every board that is behind and edits it (or posts it when the chat has no board yet, or its
+board can no longer be edited), then records what it showed. Saving a game therefore never has to reach Telegram
+in the same breath: a crash, a SIGTERM, a 502 or a lost reply between the save and the edit leaves a board behind,
+and the next sync — requested after every save, retried with backoff after a retryable failure, and run by the
+sweeper for every game whose wake-up deadline passed (see :mod:`bot.services.saving`) — brings it up to date.
+
+There is at most one board message per game and chat: a new one is posted only when there is none or the old one
+cannot be edited, and a board that is replaced (``/board``) loses its keyboard. Syncs of one game run one at a
+time (a lock per game); requests arriving meanwhile are coalesced into one more sync.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from functools import cache
+from typing import TYPE_CHECKING, Any, Final
+
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, SendPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
+from PIL import Image
+
+from bot.keyboards.game import game_keyboard, over_keyboard
+from bot.keyboards.turns import turn_buttons, turn_choices
+from bot.services.captions import caption
+from bot.services.engine_flow import load_match, steps_of
+from bot.services.messaging import chat_unreachable, message_gone
+from bot.services.players import against_computer
+from bot.storage.base import StoredGame
+from bot.storage.errors import StoreUnavailableError
+from nardy import Match, Phase, Step
+from nardy.game import next_cube_value
+
+if TYPE_CHECKING:
+    from bot.services.game_service import GameService
+
+log = logging.getLogger(__name__)
+
+RETRY_DELAYS: Final = (2.0, 5.0, 15.0, 45.0)
+"""Seconds before the in-process retries of a sync that failed for a retryable reason (then the sweeper)."""
+
+
+@cache
+def placeholder_photo() -> bytes:
+    """Return a small plain JPEG shown instead of a board the renderer failed to draw (so the board message, its
+    caption and its keyboard still exist and can be edited later)."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (640, 568), (96, 64, 40)).save(buffer, format="JPEG", quality=70)
+    return buffer.getvalue()
+
+
+def chat_lang(record: dict[str, Any], chat: dict[str, Any]) -> str:
+    """Return the language of a chat of the record (the chat's own, else its viewer's, else the first player's)."""
+    viewer = chat.get("viewer")
+    if chat.get("lang"):
+        return str(chat["lang"])
+    players = record.get("players", [])
+    index = viewer if isinstance(viewer, int) and 0 <= viewer < len(players) else 0
+    return str(players[index].get("lang", "ru")) if players else "ru"
+
+
+def board_keyboard(
+    record: dict[str, Any], match: Match, game_id: str, version: int, lang: str, *, group: bool = False
+) -> InlineKeyboardMarkup | None:
+    """Return the keyboard of the board at ``version``: the game's buttons, or the game-over buttons.
+
+    In a group (``group``) a move is offered as whole-turn buttons whenever the turns left to choose from are few
+    (:mod:`bot.keyboards.turns`), so that a turn costs one board edit; otherwise, and in private chats, as single
+    steps."""
+    game = match.game
+    if game.phase is Phase.OVER:
+        return over_keyboard(game_id, version, match.variant.name, lang, computer=against_computer(record))
+    pending = steps_of(record)
+    options: list[Step] = []
+    complete = False
+    turn_rows: list[list[InlineKeyboardButton]] = []
+    if game.phase is Phase.MOVE:
+        plan = game.plan()
+        complete = bool(pending) and plan.is_complete(pending)
+        choices = turn_choices(plan, pending) if group and not complete else None
+        if choices:
+            turn_rows = turn_buttons(choices, game_id, version)
+        else:
+            options = plan.next_steps(pending)
+    keyboard = game_keyboard(
+        game,
+        game_id,
+        version,
+        lang,
+        options=options,
+        pending=pending,
+        complete=complete,
+        next_cube=next_cube_value(game.cube_value, game.options),
+        undo=bool(pending) and int(record.get("chosen", len(pending))) > 0,
+    )
+    if not turn_rows:
+        return keyboard
+    return InlineKeyboardMarkup(inline_keyboard=[*turn_rows, *(keyboard.inline_keyboard if keyboard else [])])
+
+
+def keyboard_in_chat(record: dict[str, Any], match: Match, chat: dict[str, Any]) -> bool:
+    """Return whether the chat's board carries buttons: when the game is over, and otherwise in the chat of the
+    person whose action is awaited (a group's one board always, unless the computer is to act)."""
+    game = match.game
+    if game.phase is Phase.OVER:
+        return True
+    viewer = chat.get("viewer")
+    awaited = game.turn
+    return (viewer is None or viewer == awaited) and not record["players"][awaited].get("ai")
+
+
+class BoardPresenter:
+    """Renders boards and converges every board message of a game to its saved version."""
+
+    def __init__(self, service: GameService) -> None:
+        """Use the service's store, sender, renderer and settings (read at call time, so tests may swap them)."""
+        self.service = service
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._wanted: set[str] = set()
+        self.failures = 0
+        """How many board syncs failed for a retryable reason (diagnostics)."""
+
+    # ------------------------------------------------------------------ requests (background)
+
+    def request(self, game_id: str) -> None:
+        """Bring the game's boards up to date in a background task (one per game; a request while it runs makes
+        it sync once more). Returns nothing."""
+        self._wanted.add(game_id)
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"nardy-board-{game_id}")
+
+    def busy(self, game_id: str) -> bool:
+        """Return whether a sync of the game is running or waiting for a retry in this process."""
+        task = self._tasks.get(game_id)
+        return task is not None and not task.done()
+
+    def busy_any(self) -> bool:
+        """Return whether any sync is running or waiting for a retry in this process."""
+        return any(not task.done() for task in self._tasks.values())
+
+    async def _run(self, game_id: str) -> None:
+        attempt = 0
+        try:
+            while game_id in self._wanted:
+                self._wanted.discard(game_id)
+                try:
+                    done = await self.sync(game_id)
+                except StoreUnavailableError:
+                    done = False
+                except Exception:
+                    log.exception("syncing the boards of game %s failed", game_id)
+                    done = False
+                if done:
+                    attempt = 0
+                    continue
+                self.failures += 1
+                if attempt >= len(RETRY_DELAYS):
+                    return  # the sweeper takes over: the game's wake-up deadline stays due
+                await self.service.sleep(RETRY_DELAYS[attempt])
+                attempt += 1
+                self._wanted.add(game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+
+    async def settle(self) -> None:
+        """Wait until no sync is running (for tests and a graceful shutdown). Returns nothing."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def stop(self) -> None:
+        """Cancel the running syncs (the sweeper finishes them after a restart). Returns nothing."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._wanted.clear()
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            if len(self._locks) > 10_000:
+                for key in [k for k, v in self._locks.items() if not v.locked()]:
+                    del self._locks[key]
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # ------------------------------------------------------------------ converging
+
+    async def sync(self, game_id: str) -> bool:
+        """Edit (or post) every board of the game that is behind its saved version, then release the game's
+        wake-up deadline (:meth:`GameSaver.release`).
+
+        Returns: True when every board shows the saved version (or its chat can never be reached), False when a
+        retryable failure (network, 5xx, 429 beyond the retries, a shutdown) left a board behind.
+        Raises: StoreUnavailableError.
+        """
+        async with self._lock(game_id):
+            stored = await self.service.store.get_game(game_id)
+            if stored is None or stored.quarantined:
+                return True
+            try:
+                match = load_match(stored.data, game_id, self.service.dice)
+            except (ValueError, KeyError, TypeError):
+                log.exception("game %s cannot be loaded to draw its board", game_id)
+                return True
+            results = await asyncio.gather(
+                *(self._sync_chat(stored, match, chat) for chat in stored.data.get("chats", []))
+            )
+            if not all(results):
+                return False
+        await self.service.saver.release(stored)
+        return True
+
+    async def _sync_chat(self, stored: StoredGame, match: Match, chat: dict[str, Any]) -> bool:
+        chat_id = int(chat["chat_id"])
+        state = stored.boards.get(chat_id)
+        message_id = state.message_id if state is not None else chat.get("message_id")
+        if state is not None and state.shown_version >= stored.version:
+            return True
+        record = stored.data
+        lang = chat_lang(record, chat)
+        text = caption(record, match, lang)
+        keyboard = (
+            board_keyboard(record, match, stored.game_id, stored.version, lang, group=int(chat["chat_id"]) < 0)
+            if keyboard_in_chat(record, match, chat)
+            else None
+        )
+        photo = await self._photo(stored.game_id, record, match, chat.get("viewer"), lang)
+        try:
+            if message_id is not None:
+                try:
+                    await self.service.sender.edit(
+                        EditMessageMedia(
+                            chat_id=chat_id,
+                            message_id=message_id,
+                            media=InputMediaPhoto(
+                                media=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
+                                caption=text,
+                            ),
+                            reply_markup=keyboard,
+                        )
+                    )
+                except TelegramAPIError as error:
+                    if not message_gone(error):
+                        raise
+                    log.info("board %s in chat %s cannot be edited (%s): posting it anew", message_id, chat_id, error)
+                    message_id = None
+            if message_id is None:
+                sent = await self.service.sender.send(
+                    SendPhoto(
+                        chat_id=chat_id,
+                        photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
+                        caption=text,
+                        reply_markup=keyboard,
+                    )
+                )
+                message_id = sent.message_id if isinstance(sent, Message) else None
+        except TelegramAPIError as error:
+            if chat_unreachable(error) or _permanent(error):
+                log.warning("board of game %s in chat %s given up: %s", stored.game_id, chat_id, error)
+                await self.service.store.set_board(stored.game_id, chat_id, message_id, stored.version)
+                return True
+            log.info("board of game %s in chat %s is behind (%s): will retry", stored.game_id, chat_id, error)
+            return False
+        except (asyncio.CancelledError, RuntimeError, LookupError) as error:
+            if isinstance(error, asyncio.CancelledError) and _current_task_cancelling():
+                raise
+            log.info("board of game %s in chat %s was not sent (%r): will retry", stored.game_id, chat_id, error)
+            return False
+        await self.service.store.set_board(stored.game_id, chat_id, message_id, stored.version)
+        return True
+
+    async def _photo(
+        self, game_id: str, record: dict[str, Any], match: Match, viewer: int | None, lang: str
+    ) -> bytes | None:
+        """Return the rendered board (JPEG), or None when the renderer failed (logged)."""
+        try:
+            return await self.service.render_photo(record, match, viewer, lang)
+        except Exception:  # a renderer bug must not lose the board: the placeholder keeps caption and buttons
+            log.exception("rendering the board of game %s failed", game_id)
+            return None
+
+    # ------------------------------------------------------------------ reposting and old boards
+
+    async def repost(self, game_id: str, chat_id: int) -> bool:
+        """Post the game's board anew at the bottom of the chat, make it the chat's board, and take the keyboard
+        off the old one. Returns: whether the new board was posted. Raises: StoreUnavailableError."""
+        async with self._lock(game_id):
+            stored = await self.service.store.get_game(game_id)
+            if stored is None:
+                return False
+            chat = next((c for c in stored.data.get("chats", []) if int(c["chat_id"]) == chat_id), None)
+            if chat is None:
+                return False
+            state = stored.boards.get(chat_id)
+            old = state.message_id if state is not None else chat.get("message_id")
+            match = load_match(stored.data, game_id, self.service.dice)
+            lang = chat_lang(stored.data, chat)
+            keyboard = (
+                board_keyboard(stored.data, match, game_id, stored.version, lang, group=int(chat["chat_id"]) < 0)
+                if keyboard_in_chat(stored.data, match, chat)
+                else None
+            )
+            photo = await self._photo(game_id, stored.data, match, chat.get("viewer"), lang)
+            try:
+                sent = await self.service.sender.send(
+                    SendPhoto(
+                        chat_id=chat_id,
+                        photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
+                        caption=caption(stored.data, match, lang),
+                        reply_markup=keyboard,
+                    )
+                )
+            except TelegramAPIError as error:
+                log.info("reposting the board of game %s failed: %s", game_id, error)
+                return False
+            if not isinstance(sent, Message):
+                return False
+            await self.service.store.set_board(game_id, chat_id, sent.message_id, stored.version)
+        if old is not None and old != sent.message_id:
+            await self.strip_keyboard(chat_id, old)
+        return True
+
+    async def strip_keyboard(self, chat_id: int, message_id: int) -> None:
+        """Take the keyboard off a message that is no longer a current board (errors are logged). Returns
+        nothing."""
+        try:
+            await self.service.sender.edit(
+                EditMessageReplyMarkup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+            )
+        except (TelegramAPIError, RuntimeError, LookupError, asyncio.CancelledError) as error:
+            if isinstance(error, asyncio.CancelledError) and _current_task_cancelling():
+                raise
+            log.info("cannot take the keyboard off message %s in chat %s: %s", message_id, chat_id, error)
+
+    @staticmethod
+    def current_message(stored: StoredGame, chat_id: int) -> int | None:
+        """Return the id of the game's current board message in the chat (None when it has none)."""
+        state = stored.boards.get(chat_id)
+        if state is not None:
+            return state.message_id
+        for chat in stored.data.get("chats", []):
+            if int(chat["chat_id"]) == chat_id:
+                value = chat.get("message_id")
+                return int(value) if value is not None else None
+        return None
+
+
+def _permanent(error: TelegramAPIError) -> bool:
+    """Return True for Bot API refusals that a retry of the same request cannot cure (a 400 other than a gone
+    message, e.g. a caption Telegram rejects)."""
+    return isinstance(error, TelegramBadRequest)
+
+
+def _current_task_cancelling() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

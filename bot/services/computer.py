@@ -1,0 +1,220 @@
+"""Computer turns: after a save that leaves the computer to act, a background task per game waits
+``computer_delay``, thinks off the event loop, saves the computer's actions with the same compare-and-set as a
+person's, and lets the board converger show them (one board update for the whole reply).
+
+Thinking runs in a process pool (``computer_processes`` workers) in production, so a search never holds the event
+loop's GIL; with injected dice or computer factories (tests, tools) it runs in a worker thread instead, because
+those need not be picklable. A reply lost to a crash or a shutdown is played by the sweeper: the deadline of a
+game awaiting the computer is short (``computer_retry_after``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import zlib
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any, Final
+
+from bot.services.engine_flow import advance, clear_turn, load_match, system_dice
+from nardy import Match, NardyError, Phase, SystemDice
+from nardy.ai import ComputerPlayer, get_player
+
+if TYPE_CHECKING:
+    from bot.services.game_service import GameService
+
+log = logging.getLogger(__name__)
+
+MAX_COMPUTER_ACTIONS: Final = 64
+"""A bound on the computer's actions in one reply (it only guards against an engine or player bug)."""
+
+ComputerFactory = Callable[[str, str, int], ComputerPlayer]
+"""Makes a computer player: ``(level, variant, seed)``."""
+
+
+def default_computer(level: str, variant: str, seed: int) -> ComputerPlayer:
+    """Return the ``nardy.ai`` player of ``level``; the medium one when that level cannot be built (e.g. the hard
+    level's weights are missing)."""
+    try:
+        return get_player(level, variant, seed=seed)
+    except (OSError, ValueError) as error:
+        if level == "medium":
+            raise
+        log.warning("computer level %s is unavailable (%s): playing medium", level, error)
+        return get_player("medium", variant, seed=seed)
+
+
+def computer_to_act(record: dict[str, Any], match: Match) -> int | None:
+    """Return the index of the computer player whose action the game awaits, or None."""
+    game = match.game
+    if game.phase in (Phase.OVER, Phase.OPENING):
+        return None
+    players = record.get("players", [])
+    return game.turn if 0 <= game.turn < len(players) and players[game.turn].get("ai") else None
+
+
+def play_computer(
+    record: dict[str, Any], match: Match, seed: int, computer: ComputerFactory = default_computer
+) -> list[dict[str, Any]]:
+    """Play the computer's actions until a person must act or the game is over (synchronous). Mutates ``match``
+    and ``record``; returns the events for the caption."""
+    events: list[dict[str, Any]] = []
+    players: dict[int, ComputerPlayer] = {}
+    for _ in range(MAX_COMPUTER_ACTIONS):
+        index = computer_to_act(record, match)
+        if index is None:
+            break
+        game = match.game
+        player = players.get(index)
+        if player is None:
+            player = players[index] = computer(record["players"][index]["ai"], match.variant.name, seed)
+        clear_turn(record)
+        phase = game.phase
+        if phase is Phase.ROLL:
+            if game.can_double() and player.cube_action(game) == "double":
+                game.double()
+            else:
+                dice = game.roll()
+                if game.phase is not Phase.MOVE or game.roller != index:
+                    events.append({"t": "forfeit", "player": index, "dice": list(dice)})
+        elif phase is Phase.MOVE:
+            move = game.play(player.choose_move(game))
+            events.append({"t": "played", "player": index, "move": move.notation})
+        elif phase is Phase.DOUBLED:
+            if player.take_decision(game) == "take":
+                game.take()
+                events.append({"t": "took", "player": index})
+            else:
+                try:
+                    game.drop()
+                except NardyError:  # a beaver cannot be dropped
+                    game.take()
+                    events.append({"t": "took", "player": index})
+        elif phase is Phase.RESIGN:
+            if player.accept_resignation(game):
+                game.accept_resignation()
+            else:
+                game.decline_resignation()
+                events.append({"t": "declined", "player": index})
+        else:  # pragma: no cover - computer_to_act excludes the other phases
+            break
+        advance(match, record, events)
+    return events
+
+
+def think_in_process(record: dict[str, Any], seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Run :func:`play_computer` on a record with the production dice and players (the process pool's job).
+    Returns: the record with the match after the reply, and the events."""
+    match = Match.from_dict(record["match"], dice=SystemDice())
+    events = play_computer(record, match, seed)
+    record["match"] = match.to_dict()
+    return record, events
+
+
+def _warm_up() -> None:
+    """Import the engine and the players in a fresh worker process (so the first reply does not pay for it)."""
+    for variant in ("short", "long"):
+        default_computer("hard", variant, 0)
+
+
+class ComputerTurns:
+    """Runs the computer's replies in background tasks, one per game."""
+
+    def __init__(self, service: GameService, processes: int = 1) -> None:
+        """Use the service's store, saver and timings; think in ``processes`` worker processes (0: a thread)."""
+        self.service = service
+        self.processes = processes
+        self._pool: Executor | None = None
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._wanted: set[str] = set()
+
+    def _use_processes(self) -> bool:
+        return self.processes > 0 and self.service.computer is default_computer and self.service.dice is system_dice
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
+            )
+        return self._pool
+
+    def wake(self, game_id: str) -> None:
+        """Make the computer reply in the game (in a background task, one per game; a running task checks the game
+        again when it is done). Returns nothing."""
+        self._wanted.add(game_id)
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.create_task(self._task(game_id), name=f"nardy-computer-{game_id}")
+
+    async def _task(self, game_id: str) -> None:
+        try:
+            while game_id in self._wanted:
+                self._wanted.discard(game_id)
+                await self.reply(game_id)
+        except Exception:  # the sweeper retries the reply later (the deadline of a computer turn is short)
+            log.exception("the computer's reply in game %s failed", game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+
+    async def settle(self) -> None:
+        """Wait until no computer reply is running. Returns nothing."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def stop(self) -> None:
+        """Cancel the running replies (the sweeper plays them after a restart) and stop the worker processes.
+        Returns nothing."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._wanted.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    @property
+    def running(self) -> bool:
+        """Return whether any reply task is running."""
+        return bool(self._tasks)
+
+    async def _think(
+        self, record: dict[str, Any], match: Match, game_id: str, seed: int
+    ) -> tuple[Match, list[dict[str, Any]]]:
+        if self._use_processes():
+            loop = asyncio.get_running_loop()
+            new_record, events = await loop.run_in_executor(self._executor(), think_in_process, record, seed)
+            record.clear()
+            record.update(new_record)
+            return load_match(record, game_id, self.service.dice), events
+        events = await asyncio.to_thread(play_computer, record, match, seed, self.service.computer)
+        return match, events
+
+    async def reply(self, game_id: str) -> bool:
+        """Play the computer's actions in the game if it is to act: wait ``computer_delay``, think off the event
+        loop, save with compare-and-set (reloading and thinking again when a person changed the game meanwhile).
+        Returns: whether a reply was saved.
+
+        Raises: StoreUnavailableError; whatever the computer player raises.
+        """
+        service = self.service
+        if service.computer_delay > 0:
+            await service.sleep(service.computer_delay)
+        for _ in range(5):
+            stored = await service.store.get_game(game_id)
+            if stored is None or stored.finished or stored.quarantined:
+                return False
+            record = stored.data
+            match = load_match(record, game_id, service.dice)
+            if computer_to_act(record, match) is None:
+                return False
+            seed = zlib.crc32(f"{game_id}:{stored.version}".encode())
+            match, events = await self._think(record, match, game_id, seed)
+            record["events"] = events
+            if await service.saver.save(game_id, stored.version, record, match) is None:
+                continue  # a person acted meanwhile (e.g. resigned): think again on the new state
+            return True
+        return False

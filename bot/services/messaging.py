@@ -1,0 +1,67 @@
+"""How the services talk to Telegram: the :class:`MessageSender` protocol (the infra ``Sender`` implements it) and
+a direct, unpaced implementation for tools and tests; plus the classification of Bot API errors that the board
+converger relies on."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNotFound,
+    TelegramUnauthorizedError,
+)
+from aiogram.methods import TelegramMethod
+
+
+class MessageSender(Protocol):
+    """What the service needs to talk to Telegram (the infra ``Sender`` has both methods)."""
+
+    async def send(self, method: TelegramMethod[Any]) -> Any:
+        """Return the result of the method."""
+        ...
+
+    async def edit(self, method: TelegramMethod[Any]) -> Any:
+        """Return the result of the edit, or None when the message was not modified."""
+        ...
+
+
+class DirectSender:
+    """A :class:`MessageSender` calling a Bot directly, without pacing (for tests and tools)."""
+
+    def __init__(self, bot: Callable[[TelegramMethod[Any]], Awaitable[Any]]) -> None:
+        """Wrap ``bot`` (an aiogram Bot)."""
+        self.bot = bot
+
+    async def send(self, method: TelegramMethod[Any]) -> Any:
+        """Return the method's result."""
+        return await self.bot(method)
+
+    async def edit(self, method: TelegramMethod[Any]) -> Any:
+        """Return the edit's result, or None for "message is not modified"."""
+        try:
+            return await self.bot(method)
+        except TelegramBadRequest as error:
+            if "not modified" in error.message.lower():
+                return None
+            raise
+
+
+_MESSAGE_GONE = ("message to edit not found", "message can't be edited", "message_id_invalid", "message not found")
+
+
+def message_gone(error: Exception) -> bool:
+    """Return True when an edit failed because the message no longer exists or cannot be edited any more (the
+    board must then be posted anew)."""
+    return isinstance(error, TelegramBadRequest) and any(part in error.message.lower() for part in _MESSAGE_GONE)
+
+
+def chat_unreachable(error: Exception) -> bool:
+    """Return True when the bot can never reach the chat again as things stand (blocked, kicked, chat gone or
+    migrated, bad token): retrying would only repeat the failure."""
+    return isinstance(
+        error, TelegramForbiddenError | TelegramNotFound | TelegramMigrateToChat | TelegramUnauthorizedError
+    ) or (isinstance(error, TelegramBadRequest) and "chat not found" in error.message.lower())

@@ -1,0 +1,56 @@
+"""Who plays: the players of a stored record (people and computer levels), and the constants about them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bot.texts import tr
+
+COMPUTER_ID: Final = 0
+"""The user id of a computer player in a record (Telegram user ids are positive)."""
+COMPUTER_LEVELS: Final = ("easy", "medium", "hard")
+COMPUTER_STATS_CHAT: Final = 0
+"""The "chat" of the counters of games against the computer: a human's wins, losses and draws against the computer
+are counted there (for all chats and levels together), never in the chat's counters, which stay between people."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A player: Telegram user id, display name and language (``ru``/``en``); ``ai`` is the level of a computer
+    player (its id is :data:`COMPUTER_ID`), None for a person."""
+
+    id: int
+    name: str
+    lang: str = "ru"
+    ai: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the player as stored in the record."""
+        data: dict[str, Any] = {"id": self.id, "name": self.name, "lang": self.lang}
+        if self.ai:
+            data["ai"] = self.ai
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayerInfo:
+        """Return the player of a record's ``players`` entry."""
+        return cls(int(data["id"]), str(data["name"]), str(data.get("lang", "ru")), data.get("ai") or None)
+
+
+def computer_player(level: str, lang: str) -> PlayerInfo:
+    """Return the computer player of ``level`` named in ``lang`` (e.g. "Computer (hard)")."""
+    return PlayerInfo(COMPUTER_ID, tr(lang, "computer.name", level=tr(lang, f"level.{level}")), lang, level)
+
+
+def player_index(record: dict[str, Any], user_id: int) -> int | None:
+    """Return 0 or 1 for a (human) player of the record, else None."""
+    for index, player in enumerate(record.get("players", [])):
+        if player.get("id") == user_id and not player.get("ai"):
+            return index
+    return None
+
+
+def against_computer(record: dict[str, Any]) -> bool:
+    """Return whether one of the record's players is the computer."""
+    return any(p.get("ai") for p in record.get("players", []))

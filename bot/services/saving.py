@@ -1,0 +1,173 @@
+"""Saving games: compare-and-set writes that carry everything needed to finish the job after a crash.
+
+Every save of a game (a move, a cube action, a reminder, a timeout, a computer reply) is one compare-and-set that
+also sets the game's *wake-up deadline* to a few seconds ahead (``board_retry_after``), while the real turn
+deadline is kept in the record (``turn_deadline``). Whatever follows the save — editing the boards, counting a
+finished game's stats — is then driven from the saved record alone: when it is done, :meth:`GameSaver.release`
+moves the wake-up deadline to the turn deadline (or clears it for a finished game); when the process dies first,
+the deadline stays due and the sweeper does it (after a restart too). The store keeps its deadline index no later
+than the saved deadline, so a crash can only wake a game early, never lose it.
+
+Finishing is exactly-once: the finishing save writes the stats to add (``stats_plan``) into the record, and
+:meth:`GameSaver.apply_effects` adds them with the store's idempotent ``add_game_stats`` (a game is counted once
+per chat however often it is retried).
+
+A lost store reply (the write may or may not have happened) is resolved by reading the game back: every save
+carries a fresh ``op`` token, so the reader knows whether its own write is the one stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any, Final
+
+from bot.services.engine_flow import match_finished
+from bot.services.players import COMPUTER_STATS_CHAT, against_computer
+from bot.storage.base import StoredGame
+from bot.storage.errors import StoreUnavailableError
+from nardy import Match
+
+if TYPE_CHECKING:
+    from bot.services.game_service import GameService
+
+log = logging.getLogger(__name__)
+
+RECOVERY_DELAYS: Final = (0.05, 0.2, 0.5, 1.0, 2.0)
+"""Pauses between the reads that find out whether a save whose reply was lost was applied."""
+
+
+def new_op() -> str:
+    """Return a fresh token identifying one save."""
+    return secrets.token_urlsafe(9)
+
+
+def stats_plan(record: dict[str, Any], match: Match) -> list[dict[str, Any]]:
+    """Return the counters a finished session adds: ``[{"chat": chat_id, "deltas": {user_id: [w, l, d]}}]``.
+
+    A match counts once, for its winner. Games against the computer are counted apart (in
+    :data:`COMPUTER_STATS_CHAT`), for the person only."""
+    result = match.game.result
+    if result is None:
+        return []
+    if match.length:
+        a, b = match.score_after_game()
+        winner = 0 if a > b else 1 if b > a else None
+    else:
+        winner = result.winner
+    deltas: dict[str, list[int]] = {}
+    for index, player in enumerate(record["players"]):
+        if player.get("ai"):
+            continue
+        if winner is None:
+            deltas[str(player["id"])] = [0, 0, 1]
+        elif index == winner:
+            deltas[str(player["id"])] = [1, 0, 0]
+        else:
+            deltas[str(player["id"])] = [0, 1, 0]
+    chats = [COMPUTER_STATS_CHAT] if against_computer(record) else [int(c["chat_id"]) for c in record["chats"]]
+    return [{"chat": chat_id, "deltas": deltas} for chat_id in dict.fromkeys(chats)] if deltas else []
+
+
+class GameSaver:
+    """Writes games with compare-and-set and finishes what each write implies (see the module docstring)."""
+
+    def __init__(self, service: GameService) -> None:
+        """Use the service's store, clock and timings."""
+        self.service = service
+
+    async def save(self, game_id: str, version: int, record: dict[str, Any], match: Match) -> int | None:
+        """Save the record with the match at ``version`` (finishing the game when the session is over), then
+        request the boards' update (and count a finished game's stats).
+
+        Returns: the new version, or None when the game changed meanwhile (nothing was written).
+        Raises: StoreUnavailableError when the store is down and the outcome cannot be found out.
+        """
+        service = self.service
+        record["match"] = match.to_dict()
+        now = service.clock()
+        wake = now + service.board_retry_after
+        finished = match_finished(match)
+        if finished:
+            record["stats_plan"] = stats_plan(record, match)
+            record["turn_deadline"] = None
+        else:
+            record["reminded"] = False
+            record["last_action"] = now
+            computer = service.computer_to_act(record, match) is not None
+            wait = service.computer_retry_after if computer else service.turn_reminder_after
+            record["turn_deadline"] = now + wait
+        new_version = await self.write(game_id, version, record, finished=finished, wake=wake)
+        if new_version is None:
+            return None
+        if finished:
+            try:
+                await self.apply_effects(game_id, record)
+            except StoreUnavailableError:
+                log.warning("the stats of game %s will be counted by the sweeper", game_id)
+        service.boards.request(game_id)
+        return new_version
+
+    async def write(
+        self, game_id: str, version: int, record: dict[str, Any], *, finished: bool, wake: float
+    ) -> int | None:
+        """One compare-and-set of the record with the wake-up deadline ``wake`` (finishing the game when
+        ``finished``); a lost reply is resolved by reading the game back.
+
+        Returns: the new version, or None on a version conflict. Raises: StoreUnavailableError.
+        """
+        store = self.service.store
+        op = new_op()
+        record["op"] = op
+        try:
+            if finished:
+                return await store.finish_game(
+                    game_id, version, record, ttl=self.service.finished_game_ttl, deadline=wake
+                )
+            return await store.update_game(game_id, version, record, deadline=wake)
+        except StoreUnavailableError:
+            log.warning("the store did not answer a save of game %s: reading it back", game_id)
+            return await self._recover(game_id, version, op)
+
+    async def _recover(self, game_id: str, version: int, op: str) -> int | None:
+        last_error: StoreUnavailableError | None = None
+        for delay in RECOVERY_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                stored = await self.service.store.get_game(game_id)
+            except StoreUnavailableError as error:
+                last_error = error
+                continue
+            if stored is None:
+                return None
+            if stored.data.get("op") == op:
+                return stored.version  # our write was applied; only its reply was lost
+            if stored.version == version:
+                raise StoreUnavailableError("the save was not applied")
+            return None  # someone else's write came first
+        raise last_error or StoreUnavailableError("the store did not answer")
+
+    async def apply_effects(self, game_id: str, record: dict[str, Any]) -> None:
+        """Add a finished game's stats (idempotent: each chat counts a game once). Returns nothing.
+
+        Raises: StoreUnavailableError."""
+        for entry in record.get("stats_plan") or []:
+            deltas = {int(user): (int(w), int(lo), int(d)) for user, (w, lo, d) in entry["deltas"].items()}
+            await self.service.store.add_game_stats(int(entry["chat"]), game_id, deltas)
+
+    async def release(self, stored: StoredGame) -> None:
+        """After the boards of ``stored`` are current: finish a finished game's effects and clear its wake-up
+        deadline, or move an active game's deadline to its turn deadline (only if the game is still at that
+        version). Returns nothing. Raises: StoreUnavailableError."""
+        store = self.service.store
+        if stored.finished:
+            await self.apply_effects(stored.game_id, stored.data)
+            if stored.deadline is not None:
+                await store.set_deadline(stored.game_id, stored.version, None)
+            return
+        turn_deadline = stored.data.get("turn_deadline")
+        if turn_deadline is None:
+            return
+        if stored.deadline is None or stored.deadline < float(turn_deadline):
+            await store.set_deadline(stored.game_id, stored.version, float(turn_deadline))

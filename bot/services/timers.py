@@ -1,0 +1,143 @@
+"""The sweeper: everything that happens by time rather than by a press.
+
+Every game whose wake-up deadline is due is looked at once per sweep, on its own (one failing game never stops the
+others; a record that cannot be loaded is quarantined): boards that are behind their saved version are brought up
+to date (after a crash, a shutdown or a failed edit), a finished game's effects are completed, a lost computer reply
+is played, and a person who does not act is reminded once and then loses the game by timeout.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from aiogram.exceptions import TelegramAPIError
+from aiogram.methods import SendMessage
+from aiogram.types import ReplyParameters
+
+from bot.services.engine_flow import advance, load_match
+from bot.storage.base import StoredGame
+from bot.storage.errors import StoreUnavailableError
+from bot.texts import tr
+from nardy import NardyError
+
+if TYPE_CHECKING:
+    from bot.services.game_service import GameService
+
+log = logging.getLogger(__name__)
+
+
+def boards_behind(stored: StoredGame) -> bool:
+    """Return whether some board of the game does not show its saved version."""
+    for chat in stored.data.get("chats", []):
+        state = stored.boards.get(int(chat["chat_id"]))
+        if state is None or state.shown_version < stored.version:
+            return True
+    return False
+
+
+class Sweeper:
+    """Handles due games (see the module docstring)."""
+
+    def __init__(self, service: GameService) -> None:
+        """Use the service's store, boards, saver and timings."""
+        self.service = service
+
+    async def sweep(self, now: float | None = None, *, limit: int = 100) -> int:
+        """Handle every game whose wake-up deadline is at or before ``now``. Returns: how many were handled.
+
+        Raises: StoreUnavailableError when the store cannot list the due games.
+        """
+        service = self.service
+        now = service.clock() if now is None else now
+        handled = 0
+        for game_id in await service.store.due_games(now, limit=limit):
+            try:
+                if await self.handle(game_id, now):
+                    handled += 1
+            except StoreUnavailableError:
+                raise
+            except Exception as error:
+                log.exception("game %s cannot be handled by the sweeper: quarantined", game_id)
+                try:
+                    await service.store.quarantine_game(game_id, f"{type(error).__name__}: {error}"[:500])
+                except StoreUnavailableError:
+                    raise
+        return handled
+
+    async def handle(self, game_id: str, now: float) -> bool:
+        """Do what a due game needs now. Returns: whether something was done.
+
+        Raises: StoreUnavailableError; anything else means the record is broken (the caller quarantines it).
+        """
+        service = self.service
+        stored = await service.store.get_game(game_id)
+        if stored is None or stored.quarantined or stored.deadline is None or stored.deadline > now:
+            return False
+        if service.boards.busy(game_id):
+            return False  # this process is updating the boards right now
+        if boards_behind(stored):
+            load_match(stored.data, game_id, service.dice)  # a record that cannot be loaded is quarantined
+            await service.boards.sync(game_id)
+            return True
+        if stored.finished:
+            await service.saver.release(stored)
+            return True
+        record = stored.data
+        turn_deadline = record.get("turn_deadline")
+        if turn_deadline is not None and float(turn_deadline) > now:
+            await service.saver.release(stored)
+            return True
+        match = load_match(record, game_id, service.dice)
+        game = match.game
+        if service.computer_to_act(record, match) is not None:
+            service.wake_computer(game_id)  # the computer's reply was lost (a restart, an error): play it now
+            return True
+        if not record.get("reminded"):
+            return await self._remind(stored, now)
+        try:
+            game.abandon(game.turn)
+        except NardyError:
+            log.warning("game %s is overdue but cannot be abandoned in phase %s", game_id, game.phase)
+            await service.store.set_deadline(game_id, stored.version, None)
+            return False
+        events: list[dict[str, Any]] = []
+        record["pending_steps"] = []
+        advance(match, record, events)
+        record["events"] = events
+        return await service.saver.save(game_id, stored.version, record, match) is not None
+
+    async def _remind(self, stored: StoredGame, now: float) -> bool:
+        service = self.service
+        record = stored.data
+        match = load_match(record, stored.game_id, service.dice)
+        turn = match.game.turn
+        record["reminded"] = True
+        last = float(record.get("last_action", now))
+        record["turn_deadline"] = max(now, last + service.turn_timeout)
+        version = await service.saver.write(
+            stored.game_id, stored.version, record, finished=False, wake=now + service.board_retry_after
+        )
+        if version is None:
+            return False
+        service.boards.request(stored.game_id)  # the buttons carry the version: the boards follow it
+        player = record["players"][turn]
+        for chat in record["chats"]:
+            if chat.get("viewer") not in (None, turn):
+                continue
+            message_id = service.boards.current_message(stored, int(chat["chat_id"]))
+            try:
+                await service.sender.send(
+                    SendMessage(
+                        chat_id=chat["chat_id"],
+                        text=tr(player.get("lang"), "reminder", name=player["name"]),
+                        reply_parameters=(
+                            ReplyParameters(message_id=message_id, allow_sending_without_reply=True)
+                            if message_id
+                            else None
+                        ),
+                    )
+                )
+            except (TelegramAPIError, RuntimeError, LookupError) as error:
+                log.info("reminder failed: %s", error)
+        return True
