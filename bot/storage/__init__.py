@@ -1,14 +1,16 @@
 """Game storage: the ``GameStore`` protocol, its Redis and SQLite implementations, and the factory."""
 
-from .base import UNSET, GameStore, JSONDict, Stats, StoredChallenge, StoredGame
+from .base import COUNTED_GAMES_RETENTION, UNSET, BoardState, GameStore, JSONDict, Stats, StoredChallenge, StoredGame
 from .errors import GameNotFoundError, StoreError, StoreUnavailableError, map_store_errors
-from .factory import open_store
+from .factory import check_persistence, open_store
 from .ids import is_valid_id, new_id
 from .redis_store import RedisGameStore
 from .sqlite_store import SqliteGameStore
 
 __all__ = [
+    "COUNTED_GAMES_RETENTION",
     "UNSET",
+    "BoardState",
     "GameNotFoundError",
     "GameStore",
     "JSONDict",
@@ -19,6 +21,7 @@ __all__ = [
     "StoreUnavailableError",
     "StoredChallenge",
     "StoredGame",
+    "check_persistence",
     "is_valid_id",
     "map_store_errors",
     "new_id",

@@ -9,6 +9,15 @@ Indices (which games a chat or a user has, which turns are overdue, which challe
 maintained by the store. On Redis they live outside the game's hash tag and are updated right after the game
 itself, so after a crash they can briefly name a finished or vanished game: callers always re-read the game
 (``get_game``) before acting on an id taken from an index.
+
+The deadline index is crash-safe in one direction: its entry for a game is never LATER than the deadline stored
+with the game (an earlier deadline is written to the index before the game, a later one after it), so a crash
+can only wake a game early (``due_games`` then repairs the entry), never lose its wake-up. Game creation writes
+the indices first, so a crash or a lost reply during creation never leaves a game no index names; with a
+caller-chosen ``game_id`` a retried creation is idempotent.
+
+Board states (which message shows a game in a chat, and which version it shows) and the quarantine flag are kept
+with the game record but are not part of its version.
 """
 
 from __future__ import annotations
@@ -22,6 +31,21 @@ JSONDict = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
+class BoardState:
+    """The board message of a game in one chat, as last recorded by ``set_board``.
+
+    Attributes:
+        chat_id: the chat.
+        message_id: the board message's id, or None when the board is not (or no longer) posted there.
+        shown_version: the game version that message shows.
+    """
+
+    chat_id: int
+    message_id: int | None
+    shown_version: int
+
+
+@dataclass(frozen=True, slots=True)
 class StoredGame:
     """One game as read from a store.
 
@@ -32,7 +56,10 @@ class StoredGame:
         finished: True once ``finish_game`` has been applied (the game then expires after its TTL).
         chat_ids: the chats the game is shown in (as given to ``create_game``).
         user_ids: the players' user ids (as given to ``create_game``).
-        deadline: the unix time after which the turn counts as overdue, or None.
+        deadline: the unix time after which the turn counts as overdue (for a finished game: when the
+            sweeper should look at it again), or None.
+        boards: the recorded board state per chat id (``set_board``), read together with the record.
+        quarantined: True once ``quarantine_game`` was applied (the game is in no index any more).
     """
 
     game_id: str
@@ -42,6 +69,8 @@ class StoredGame:
     chat_ids: tuple[int, ...] = ()
     user_ids: tuple[int, ...] = ()
     deadline: float | None = None
+    boards: Mapping[int, BoardState] = field(default_factory=dict)
+    quarantined: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +103,9 @@ class _Unset:
     tag: str = field(default="UNSET")
 
 
+COUNTED_GAMES_RETENTION = 90 * 24 * 3600.0
+"""Seconds for which ``add_game_stats`` remembers that a game was counted in a chat."""
+
 UNSET: Any = _Unset()
 """Pass as ``deadline`` to ``update_game`` to keep the current deadline (the default)."""
 
@@ -91,13 +123,19 @@ class GameStore(Protocol):
         self,
         data: JSONDict,
         *,
+        game_id: str | None = None,
         chat_ids: Iterable[int] = (),
         user_ids: Iterable[int] = (),
         deadline: float | None = None,
     ) -> str:
         """Store a new game at version 1 and index it under its chats and users (and the deadline).
 
-        Returns: the new game id (unique, ``[A-Za-z0-9_-]{10}``).
+        The indices are written before the record, so an interrupted creation never leaves an unindexed game.
+        ``game_id``: an id made beforehand with :func:`bot.storage.ids.new_id`; when a game with this id already
+            exists nothing is overwritten (its indices are rewritten idempotently) and the same id is returned,
+            so retrying a creation whose reply was lost creates nothing twice. None: the store picks a new id.
+        Returns: the game id (unique, ``[A-Za-z0-9_-]{10}``).
+        Raises: ValueError when ``game_id`` is not a well-formed id.
         """
         ...
 
@@ -122,13 +160,53 @@ class GameStore(Protocol):
         """
         ...
 
-    async def finish_game(self, game_id: str, expected_version: int, data: JSONDict, *, ttl: float) -> int | None:
+    async def finish_game(
+        self,
+        game_id: str,
+        expected_version: int,
+        data: JSONDict,
+        *,
+        ttl: float,
+        deadline: float | None = None,
+    ) -> int | None:
         """Like ``update_game``, and also mark the game finished: it leaves the active indices of its users
-        and chats and the deadline index, joins its chats' history, and expires ``ttl`` seconds from now.
+        and chats, joins its chats' history, and expires ``ttl`` seconds from now.
 
+        ``deadline``: None clears the deadline (the game leaves the deadline index); a time keeps the finished
+            game in the deadline index until that deadline is cleared (``set_deadline(..., None)``), so that
+            work still owed after finishing (the final board, the stats) is found again after a crash.
         Returns: the new version on success, None on a version conflict or when already finished.
         Raises: GameNotFoundError when the game does not exist.
         """
+        ...
+
+    async def set_deadline(self, game_id: str, expected_version: int, deadline: float | None) -> bool:
+        """Change only the game's deadline (the version is not bumped) if its version equals
+        ``expected_version``; works on finished games too. None clears it (the game leaves the deadline index).
+
+        Returns: True when written; False on a version conflict or when the game does not exist (or expired).
+        """
+        ...
+
+    async def set_board(self, game_id: str, chat_id: int, message_id: int | None, shown_version: int) -> bool:
+        """Record which message shows the game in ``chat_id`` and which version it shows, without bumping the
+        game's version. Atomic and monotonic: written only when ``shown_version`` is at least the recorded
+        one (or nothing is recorded for that chat yet). Works on finished games until they expire.
+
+        Returns: True when written; False when a newer state is recorded (nothing written) or there is no such
+            game.
+        """
+        ...
+
+    async def quarantine_game(self, game_id: str, reason: str) -> None:
+        """Take a game out of service: it leaves the deadline index and the active chat, user and user-in-chat
+        indices for good, and is listed by ``quarantined_games``; ``get_game`` still returns it (with
+        ``quarantined=True`` and ``finished`` unchanged) for inspection. Does nothing for a missing game.
+        """
+        ...
+
+    async def quarantined_games(self) -> list[str]:
+        """Return the ids of quarantined games that still exist, earliest quarantined first."""
         ...
 
     async def chat_games(self, chat_id: int) -> list[str]:
@@ -143,8 +221,25 @@ class GameStore(Protocol):
         """Return the ids of the user's active (unfinished) games, oldest first (ties in any order)."""
         ...
 
+    async def user_chat_games(self, chat_id: int, user_id: int) -> list[str]:
+        """Return the ids of the user's active games shown in the chat, oldest first (ties in any order).
+
+        Answered from an index of (user, chat), so it stays fast however many games the chat has.
+        """
+        ...
+
+    async def count_chat_games(self, chat_id: int) -> int:
+        """Return the number of the chat's active (unfinished, not quarantined) games."""
+        ...
+
     async def due_games(self, now: float, limit: int = 100) -> list[str]:
-        """Return ids of active games whose deadline is at or before ``now``, earliest deadline first."""
+        """Return ids of games whose deadline is at or before ``now``, earliest deadline first.
+
+        Active games, and finished (unexpired) games that were given a deadline by ``finish_game`` or
+        ``set_deadline``: check ``StoredGame.finished`` after re-reading. Quarantined, expired and vanished games
+        are never returned. An index entry earlier than the stored deadline is repaired, not returned; so a call
+        may return fewer than ``limit`` ids even though more are due (the next call returns them).
+        """
         ...
 
     # ---- challenges --------------------------------------------------------------------------------------
@@ -196,6 +291,15 @@ class GameStore(Protocol):
         """
         ...
 
+    async def add_game_stats(self, chat_id: int, game_id: str, deltas: Mapping[int, tuple[int, int, int]]) -> bool:
+        """Atomically add ``(wins, losses, draws)`` to each user's counters in the chat, exactly once per
+        (chat, game): nothing is added when this game was already counted in this chat (the record of counted
+        games is kept for at least :data:`COUNTED_GAMES_RETENTION` seconds).
+
+        Returns: True when applied now, False when the game had been counted already (nothing changed).
+        """
+        ...
+
     async def get_stats(self, chat_id: int, user_id: int) -> Stats:
         """Return the user's counters in the chat (zeros when none)."""
         ...
@@ -205,6 +309,15 @@ class GameStore(Protocol):
         ...
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
+    async def purge_expired(self, batch: int = 500) -> int:
+        """Delete expired records and trim stale index entries, in transactions of at most ``batch`` rows so
+        that other operations are served in between. Meant to be called periodically (e.g. by the sweeper);
+        no other operation purges.
+
+        Returns: the number of records or index entries removed (0 when there was nothing to do).
+        """
+        ...
+
     async def ping(self) -> None:
         """Check that the back end answers.
 

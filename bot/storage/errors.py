@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from redis.exceptions import ClusterDownError, RedisClusterException, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -37,6 +38,9 @@ class GameNotFoundError(StoreError, KeyError):
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
     RedisConnectionError,
     RedisTimeoutError,
+    ClusterDownError,
+    TryAgainError,
+    RedisClusterException,  # e.g. no startup node of the cluster answers
     ConnectionError,
     TimeoutError,
     sqlite3.OperationalError,

@@ -1,33 +1,46 @@
-"""``GameStore`` on Redis (redis.asyncio).
+"""``GameStore`` on Redis (redis.asyncio), a single server or a Redis Cluster (``redis+cluster://host:port``).
 
 Key layout (``P`` = :data:`PREFIX`):
 
 - ``P{g:<id>}:game`` — hash: ``v`` version, ``d`` record JSON, ``s`` ``a``/``f`` (active/finished), ``c`` chat
-  ids JSON, ``u`` user ids JSON, ``dl`` deadline ("" = none). Every key of one game is under the hash tag
-  ``{g:<id>}`` so the scripts below run unchanged on Redis Cluster.
+  ids JSON, ``u`` user ids JSON, ``dl`` deadline ("" = none), ``n`` creation nonce (recognises a retried
+  creation), ``q`` quarantine reason (only when quarantined), ``b:<chat>`` board state ``<message id>,<shown
+  version>`` (message id "" = none). Everything of one game is this one key, under the hash tag ``{g:<id>}``, so
+  the Lua scripts below run unchanged on Redis Cluster; board states and the quarantine flag expire with it.
 - ``P{c:<id>}:challenge`` — string ``{"d": data, "c": chat_id}`` with a TTL.
-- ``Pchat:<chat>:games`` / ``Pchat:<chat>:history`` / ``Puser:<user>:games`` — sorted sets of game ids (score:
-  creation or finishing time); ``Pdeadlines`` — sorted set of game ids by turn deadline;
-  ``Pchat:<chat>:challenges`` — sorted set of challenge ids by expiry time.
-- ``Pchat:<chat>:settings``, ``Puser:<user>:settings`` — JSON strings; ``Pchat:<chat>:stats`` — hash with
-  fields ``<user>:w``, ``<user>:l``, ``<user>:d``.
+- ``Pchat:<chat>:games`` / ``Pchat:<chat>:history`` / ``Puser:<user>:games`` /
+  ``Puser:<user>:chat:<chat>:games`` — sorted sets of game ids (score: creation or finishing time);
+  ``Pdeadlines`` — sorted set of game ids by deadline; ``Pquarantined`` — sorted set of game ids by quarantine
+  time; ``Pchat:<chat>:challenges`` — sorted set of challenge ids by expiry time.
+- ``Pchat:<chat>:settings``, ``Puser:<user>:settings`` — JSON strings.
+- ``P{cs:<chat>}:stats`` — hash with fields ``<user>:w``, ``<user>:l``, ``<user>:d``; ``P{cs:<chat>}:counted`` —
+  sorted set of the game ids counted by ``add_game_stats`` (score: time; trimmed after
+  :data:`~bot.storage.base.COUNTED_GAMES_RETENTION`); ``P{cs:<chat>}:migrated`` — set once the counters of the
+  old un-tagged key ``Pchat:<chat>:stats`` were merged in (lazily, on the chat's first stats access).
 
-Every change of a game is one Lua compare-and-set on its version; index updates follow it and are repaired
-lazily by the readers (stale ids of finished or vanished games are dropped when listed).
+Every change of a game is one Lua script on its hash (compare-and-set on the version for the record). The
+indices live in other hash slots, so they cannot change in the same script: creation writes them first; a
+deadline is lowered in the index (``ZADD LT``) before the record and copied from the record after it, so the
+index never holds a deadline later than the record's. Readers repair the indices lazily (stale ids of finished,
+quarantined or vanished games are dropped when listed).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ResponseError
 
-from .base import UNSET, JSONDict, Stats, StoredChallenge, StoredGame
-from .errors import GameNotFoundError, map_store_errors
-from .ids import new_id
+from .base import COUNTED_GAMES_RETENTION, UNSET, BoardState, JSONDict, Stats, StoredChallenge, StoredGame
+from .errors import GameNotFoundError, StoreUnavailableError, map_store_errors
+from .ids import is_valid_id, new_id
 
 PREFIX = "nardy:"
 GAME_KEY = PREFIX + "{{g:{game_id}}}:game"
@@ -36,12 +49,27 @@ CHAT_GAMES_KEY = PREFIX + "chat:{chat_id}:games"
 CHAT_HISTORY_KEY = PREFIX + "chat:{chat_id}:history"
 CHAT_CHALLENGES_KEY = PREFIX + "chat:{chat_id}:challenges"
 CHAT_SETTINGS_KEY = PREFIX + "chat:{chat_id}:settings"
-CHAT_STATS_KEY = PREFIX + "chat:{chat_id}:stats"
 USER_GAMES_KEY = PREFIX + "user:{user_id}:games"
+USER_CHAT_GAMES_KEY = PREFIX + "user:{user_id}:chat:{chat_id}:games"
 USER_SETTINGS_KEY = PREFIX + "user:{user_id}:settings"
 DEADLINES_KEY = PREFIX + "deadlines"
+QUARANTINE_KEY = PREFIX + "quarantined"
+STATS_KEY = PREFIX + "{{cs:{chat_id}}}:stats"
+COUNTED_KEY = PREFIX + "{{cs:{chat_id}}}:counted"
+STATS_MIGRATED_KEY = PREFIX + "{{cs:{chat_id}}}:migrated"
+LEGACY_STATS_KEY = PREFIX + "chat:{chat_id}:stats"
+
+CLUSTER_SCHEME = "redis+cluster://"
+"""``REDIS_URL`` prefix selecting Redis Cluster mode (``redis+cluster://host:port``, any one node)."""
+CLUSTER_TLS_SCHEME = "rediss+cluster://"
+"""The same with TLS."""
+
+CREATION_GRACE = 60.0
+"""Seconds during which an index entry of a game whose record does not exist yet is kept (the indices are
+written before the record, so a reader may see the entry of a game being created)."""
 
 _KEEP = "-"
+_STATS_CHECKED_LIMIT = 100_000
 
 
 def _dumps(value: Any) -> str:
@@ -58,24 +86,50 @@ def _texts(values: Any) -> list[str]:
     return [str(_text(v)) for v in values]
 
 
-def _texts_or_none(values: Any) -> list[str | None]:
-    """Return response values as strings, keeping None for missing ones."""
-    return [None if v is None else str(_text(v)) for v in values]
-
-
 def _deadline_arg(deadline: float | None) -> str:
     return "" if deadline is None else repr(float(deadline))
 
 
+def _board_arg(message_id: int | None, shown_version: int) -> str:
+    return f"{'' if message_id is None else int(message_id)},{int(shown_version)}"
+
+
+def _parse_board(chat_id: int, value: str) -> BoardState:
+    message_id, _, shown = value.partition(",")
+    return BoardState(chat_id=chat_id, message_id=int(message_id) if message_id else None, shown_version=int(shown))
+
+
+def _wanted_deadline(status: Any, dl: Any, quarantined: Any) -> float | None:
+    """Return the deadline the index should hold for a game in this state (None: not indexed)."""
+    if status not in ("a", "f") or quarantined is not None or not dl:
+        return None
+    return float(dl)
+
+
+def cluster_startup_url(url: str) -> str | None:
+    """Return the plain ``redis://`` (or ``rediss://``) URL of a ``redis+cluster://`` URL, None for other URLs."""
+    for scheme, plain in ((CLUSTER_SCHEME, "redis://"), (CLUSTER_TLS_SCHEME, "rediss://")):
+        if url.startswith(scheme):
+            return plain + url[len(scheme) :]
+    return None
+
+
 class RedisGameStore:
-    """A :class:`~bot.storage.base.GameStore` on a Redis server (single node or cluster-compatible keys)."""
+    """A :class:`~bot.storage.base.GameStore` on a Redis server or a Redis Cluster."""
 
     CREATE_SCRIPT = """
 -- KEYS[1]: the game hash
 -- ARGV[1]: record JSON; ARGV[2]: chat ids JSON; ARGV[3]: user ids JSON; ARGV[4]: deadline ("" = none)
--- Returns 1 when created, 0 when a game with this id already exists.
+-- ARGV[5]: nonce of this creation request
+-- Returns 1 when created; 2 when this very request had created it already (its reply was lost and the client
+-- sent it again); 0 when another game with this id exists.
+local n = redis.call('HGET', KEYS[1], 'n')
+if n then
+  if n == ARGV[5] then return 2 end
+  return 0
+end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 's', 'a', 'c', ARGV[2], 'u', ARGV[3], 'dl', ARGV[4])
+redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 's', 'a', 'c', ARGV[2], 'u', ARGV[3], 'dl', ARGV[4], 'n', ARGV[5])
 return 1
 """
 
@@ -95,75 +149,232 @@ local nv = tonumber(cur[1]) + 1
 redis.call('HSET', KEYS[1], 'v', nv, 'd', ARGV[2])
 if ARGV[5] ~= '-' then redis.call('HSET', KEYS[1], 'dl', ARGV[5]) end
 if ARGV[3] == '1' then
-  redis.call('HSET', KEYS[1], 's', 'f', 'dl', '')
+  redis.call('HSET', KEYS[1], 's', 'f')
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
 end
 return nv
 """
 
-    def __init__(self, redis: Redis, *, clock: Callable[[], float] = time.time) -> None:
-        """Wrap a ``redis.asyncio.Redis`` client created with ``decode_responses=True``."""
+    SET_DEADLINE_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: expected version; ARGV[2]: deadline ("" = none)
+-- Returns 1 when written, 0 on a version conflict, -1 when there is no game. The version is not bumped.
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return -1 end
+if tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'dl', ARGV[2])
+return 1
+"""
+
+    SET_BOARD_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: "<message id>,<shown version>"; ARGV[3]: shown version
+-- Returns 1 when written, 0 when a newer board state is recorded or there is no game. The version is not bumped
+-- and the hash keeps its TTL.
+if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur then
+  local shown = tonumber(string.match(cur, ',(%-?%d+)$'))
+  if shown and shown > tonumber(ARGV[3]) then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+    QUARANTINE_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: reason. Returns 1 when flagged, 0 when there is no game.
+if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'q', ARGV[1])
+return 1
+"""
+
+    ADD_STATS_SCRIPT = """
+-- KEYS[1]: the chat's stats hash; ARGV: user id, wins, losses, draws. Returns the counters after the increment.
+return {
+  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':w', ARGV[2]),
+  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':l', ARGV[3]),
+  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':d', ARGV[4]),
+}
+"""
+
+    ADD_GAME_STATS_SCRIPT = """
+-- KEYS[1]: the chat's stats hash; KEYS[2]: the chat's sorted set of counted game ids (same hash tag)
+-- ARGV[1]: game id; ARGV[2]: now; ARGV[3]: entries at or before this time are forgotten
+-- ARGV[4..]: user id, wins, losses, draws (repeated)
+-- Returns 1 when added, 0 when this game was counted already (nothing changed).
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+for i = 4, #ARGV, 4 do
+  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':w', ARGV[i + 1])
+  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':l', ARGV[i + 2])
+  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':d', ARGV[i + 3])
+end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+return 1
+"""
+
+    MIGRATE_STATS_SCRIPT = """
+-- KEYS[1]: the chat's stats hash; KEYS[2]: its "migrated" marker (same hash tag)
+-- ARGV: field, value pairs read from the old un-tagged stats hash
+-- Adds them once: returns 1 when merged now, 0 when the marker says they were merged before.
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('SET', KEYS[2], '1')
+return 1
+"""
+
+    def __init__(
+        self,
+        redis: Redis | RedisCluster,
+        *,
+        clock: Callable[[], float] = time.time,
+        max_concurrency: int | None = None,
+        timeout: float = 5.0,
+    ) -> None:
+        """Wrap a ``redis.asyncio`` client (``Redis`` or ``RedisCluster``) created with ``decode_responses=True``.
+
+        ``max_concurrency``: when set, at most this many operations run at once and the others wait (up to
+        ``timeout`` seconds, then StoreUnavailableError) — used for the cluster client, whose per-node pools
+        refuse connections beyond their limit instead of queueing. A single-server client should get a
+        ``BlockingConnectionPool`` instead (see :meth:`from_url`).
+        """
         self._redis = redis
         self._clock = clock
+        self._timeout = timeout
+        self._gate = asyncio.Semaphore(max_concurrency) if max_concurrency else None
+        self._stats_checked: set[int] = set()
         self._create = redis.register_script(self.CREATE_SCRIPT)
         self._cas = redis.register_script(self.CAS_SCRIPT)
+        self._set_deadline = redis.register_script(self.SET_DEADLINE_SCRIPT)
+        self._set_board = redis.register_script(self.SET_BOARD_SCRIPT)
+        self._quarantine = redis.register_script(self.QUARANTINE_SCRIPT)
+        self._add_stats = redis.register_script(self.ADD_STATS_SCRIPT)
+        self._add_game_stats = redis.register_script(self.ADD_GAME_STATS_SCRIPT)
+        self._migrate_stats = redis.register_script(self.MIGRATE_STATS_SCRIPT)
 
     @classmethod
-    def from_url(cls, url: str, *, clock: Callable[[], float] = time.time, timeout: float = 5.0) -> RedisGameStore:
-        """Return a store on a new client for ``url`` (``redis://host:port/db``); connects lazily."""
-        client = Redis.from_url(
+    def from_url(
+        cls,
+        url: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        timeout: float = 5.0,
+        max_connections: int = 50,
+    ) -> RedisGameStore:
+        """Return a store on a new client for ``url``; connects lazily.
+
+        ``redis://host:port/db`` (or ``rediss://``): one server, through a blocking pool of at most
+        ``max_connections`` connections — a burst of operations waits for a free connection (up to ``timeout``
+        seconds) instead of being refused. ``redis+cluster://host:port`` (or ``rediss+cluster://``): a Redis
+        Cluster reached through any of its nodes; at most ``max_connections`` operations run at once.
+        Raises: nothing (a malformed URL raises ValueError from redis-py).
+        """
+        startup = cluster_startup_url(url)
+        if startup is not None:
+            cluster = RedisCluster.from_url(
+                startup,
+                decode_responses=True,
+                socket_connect_timeout=timeout,
+                socket_timeout=timeout,
+                health_check_interval=30,
+                max_connections=max_connections,
+            )
+            return cls(cluster, clock=clock, max_concurrency=max_connections, timeout=timeout)
+        pool = BlockingConnectionPool.from_url(
             url,
+            max_connections=max_connections,
+            timeout=timeout,
             decode_responses=True,
             socket_connect_timeout=timeout,
             socket_timeout=timeout,
             health_check_interval=30,
         )
-        return cls(client, clock=clock)
+        return cls(Redis.from_pool(pool), clock=clock, timeout=timeout)
 
     @property
-    def redis(self) -> Redis:
+    def redis(self) -> Redis | RedisCluster:
         """Return the underlying client (for tests and diagnostics)."""
         return self._redis
+
+    @property
+    def is_cluster(self) -> bool:
+        """Return True when the store talks to a Redis Cluster."""
+        return isinstance(self._redis, RedisCluster)
+
+    @asynccontextmanager
+    async def _op(self) -> AsyncIterator[None]:
+        """Run one store operation: wait for a free slot (cluster only) and map connection errors.
+
+        Never nest two ``_op`` blocks (a full gate would then wait on itself).
+        """
+        with map_store_errors():
+            if self._gate is None:
+                yield
+                return
+            try:
+                await asyncio.wait_for(self._gate.acquire(), self._timeout)
+            except TimeoutError as exc:
+                raise StoreUnavailableError("storage unavailable: too many concurrent operations") from exc
+            try:
+                yield
+            finally:
+                self._gate.release()
 
     # ---- games -------------------------------------------------------------------------------------------
     async def create_game(
         self,
         data: JSONDict,
         *,
+        game_id: str | None = None,
         chat_ids: Iterable[int] = (),
         user_ids: Iterable[int] = (),
         deadline: float | None = None,
     ) -> str:
         """See :meth:`bot.storage.base.GameStore.create_game`."""
+        if game_id is not None and not is_valid_id(game_id):
+            raise ValueError(f"malformed game id {game_id!r}: expected 10 characters of [A-Za-z0-9_-]")
         chats, users = [int(c) for c in chat_ids], [int(u) for u in user_ids]
         record = _dumps(data)
-        with map_store_errors():
+        nonce = new_id() + new_id()
+        async with self._op():
             while True:
-                game_id = new_id()
-                created = await self._create(
-                    keys=[GAME_KEY.format(game_id=game_id)],
-                    args=[record, _dumps(chats), _dumps(users), _deadline_arg(deadline)],
+                candidate = game_id or new_id()
+                if game_id is None and await self._redis.exists(GAME_KEY.format(game_id=candidate)):
+                    continue  # a random id that is taken: do not touch that game's indices
+                await self._index_new_game(candidate, chats, users, deadline)
+                created = int(
+                    await self._create(
+                        keys=[GAME_KEY.format(game_id=candidate)],
+                        args=[record, _dumps(chats), _dumps(users), _deadline_arg(deadline), nonce],
+                    )
                 )
-                if created:
+                if created or game_id is not None:
                     break
-            now = self._clock()
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for chat_id in chats:
-                    pipe.zadd(CHAT_GAMES_KEY.format(chat_id=chat_id), {game_id: now})
-                for user_id in users:
-                    pipe.zadd(USER_GAMES_KEY.format(user_id=user_id), {game_id: now})
-                if deadline is not None:
-                    pipe.zadd(DEADLINES_KEY, {game_id: deadline})
-                await pipe.execute()
-        return game_id
+            if not created:
+                # A retry of a creation that had been applied: the deadline index follows the stored game.
+                await self._sync_deadline(candidate)
+        return candidate
 
-    async def get_game(self, game_id: str) -> StoredGame | None:
-        """See :meth:`bot.storage.base.GameStore.get_game`."""
-        with map_store_errors():
-            fields = await self._redis.hgetall(GAME_KEY.format(game_id=game_id))
+    async def _index_new_game(self, game_id: str, chats: list[int], users: list[int], deadline: float | None) -> None:
+        """Add a game about to be created to its indices (idempotent: existing entries keep their scores)."""
+        now = self._clock()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for chat_id in chats:
+                pipe.zadd(CHAT_GAMES_KEY.format(chat_id=chat_id), {game_id: now}, nx=True)
+            for user_id in users:
+                pipe.zadd(USER_GAMES_KEY.format(user_id=user_id), {game_id: now}, nx=True)
+                for chat_id in chats:
+                    pipe.zadd(USER_CHAT_GAMES_KEY.format(user_id=user_id, chat_id=chat_id), {game_id: now}, nx=True)
+            if deadline is not None:
+                pipe.zadd(DEADLINES_KEY, {game_id: float(deadline)}, lt=True)
+            await pipe.execute()
+
+    async def _read_game(self, game_id: str) -> StoredGame | None:
+        fields = await self._redis.hgetall(GAME_KEY.format(game_id=game_id))
         if not fields or "v" not in fields:
             return None
         dl = fields.get("dl", "")
+        boards = {
+            int(name[2:]): _parse_board(int(name[2:]), value) for name, value in fields.items() if name.startswith("b:")
+        }
         return StoredGame(
             game_id=game_id,
             version=int(fields["v"]),
@@ -172,28 +383,39 @@ return nv
             chat_ids=tuple(json.loads(fields.get("c", "[]"))),
             user_ids=tuple(json.loads(fields.get("u", "[]"))),
             deadline=float(dl) if dl else None,
+            boards=boards,
+            quarantined="q" in fields,
         )
+
+    async def get_game(self, game_id: str) -> StoredGame | None:
+        """See :meth:`bot.storage.base.GameStore.get_game`."""
+        async with self._op():
+            return await self._read_game(game_id)
 
     async def _run_cas(
         self, game_id: str, expected_version: int, data: JSONDict, finish: bool, ttl: float, deadline: Any
     ) -> int | None:
         deadline_arg = _KEEP if deadline is UNSET else _deadline_arg(deadline)
-        with map_store_errors():
-            result = int(
-                await self._cas(
-                    keys=[GAME_KEY.format(game_id=game_id)],
-                    args=[
-                        int(expected_version),
-                        _dumps(data),
-                        "1" if finish else "0",
-                        max(1, int(ttl * 1000)),
-                        deadline_arg,
-                    ],
-                )
+        result = int(
+            await self._cas(
+                keys=[GAME_KEY.format(game_id=game_id)],
+                args=[
+                    int(expected_version),
+                    _dumps(data),
+                    "1" if finish else "0",
+                    max(1, int(ttl * 1000)),
+                    deadline_arg,
+                ],
             )
+        )
         if result == -1:
             raise GameNotFoundError(game_id)
         return result if result > 0 else None
+
+    async def _lower_deadline(self, game_id: str, deadline: float | None) -> None:
+        """Before a record gets ``deadline``: put it in the index unless the index already holds an earlier one."""
+        if deadline is not None:
+            await self._redis.zadd(DEADLINES_KEY, {game_id: float(deadline)}, lt=True)
 
     async def update_game(
         self,
@@ -204,33 +426,60 @@ return nv
         deadline: float | None = UNSET,
     ) -> int | None:
         """See :meth:`bot.storage.base.GameStore.update_game`."""
-        version = await self._run_cas(game_id, expected_version, data, False, 0, deadline)
-        if version is not None and deadline is not UNSET:
-            await self._sync_deadline(game_id)
+        async with self._op():
+            if deadline is not UNSET:
+                await self._lower_deadline(game_id, deadline)
+            try:
+                version = await self._run_cas(game_id, expected_version, data, False, 0, deadline)
+            finally:
+                if deadline is not UNSET:
+                    await self._sync_deadline(game_id)
         return version
 
-    async def _sync_deadline(self, game_id: str) -> None:
-        """Copy the game's current deadline (read back from its hash, so that index writes of two successive
-        updates arriving out of order still end with the latest value) into the deadline index."""
-        with map_store_errors():
-            status, dl = _texts_or_none(await self._redis.hmget(GAME_KEY.format(game_id=game_id), ["s", "dl"]))
-            if status == "a" and dl:
-                await self._redis.zadd(DEADLINES_KEY, {game_id: float(dl)})
-            else:
-                await self._redis.zrem(DEADLINES_KEY, game_id)
+    async def _game_deadline_state(self, game_id: str) -> float | None:
+        status, dl, quarantined = await self._redis.hmget(GAME_KEY.format(game_id=game_id), ["s", "dl", "q"])
+        return _wanted_deadline(status, dl, quarantined)
 
-    async def finish_game(self, game_id: str, expected_version: int, data: JSONDict, *, ttl: float) -> int | None:
+    async def _sync_deadline(self, game_id: str) -> None:
+        """Copy the game's current deadline from its hash into the deadline index.
+
+        The copy is read back after it is written: when the record changed in between (a concurrent update, whose
+        own copy may have come first), it is copied again, so that no index entry stays later than the record.
+        """
+        for _ in range(5):
+            wanted = await self._game_deadline_state(game_id)
+            if wanted is None:
+                await self._redis.zrem(DEADLINES_KEY, game_id)
+            else:
+                await self._redis.zadd(DEADLINES_KEY, {game_id: wanted})
+            if await self._game_deadline_state(game_id) == wanted:
+                return
+        # The record keeps changing under us: at least never leave the entry later than the record.
+        await self._lower_deadline(game_id, await self._game_deadline_state(game_id))
+
+    async def finish_game(
+        self,
+        game_id: str,
+        expected_version: int,
+        data: JSONDict,
+        *,
+        ttl: float,
+        deadline: float | None = None,
+    ) -> int | None:
         """See :meth:`bot.storage.base.GameStore.finish_game`."""
-        version = await self._run_cas(game_id, expected_version, data, True, ttl, None)
-        if version is None:
-            return None
-        game = await self.get_game(game_id)
-        chats = game.chat_ids if game else ()
-        users = game.user_ids if game else ()
-        now = self._clock()
-        with map_store_errors():
+        async with self._op():
+            await self._lower_deadline(game_id, deadline)
+            try:
+                version = await self._run_cas(game_id, expected_version, data, True, ttl, deadline)
+            finally:
+                await self._sync_deadline(game_id)
+            if version is None:
+                return None
+            game = await self._read_game(game_id)
+            chats = game.chat_ids if game else ()
+            users = game.user_ids if game else ()
+            now = self._clock()
             async with self._redis.pipeline(transaction=False) as pipe:
-                pipe.zrem(DEADLINES_KEY, game_id)
                 for chat_id in chats:
                     pipe.zrem(CHAT_GAMES_KEY.format(chat_id=chat_id), game_id)
                     history = CHAT_HISTORY_KEY.format(chat_id=chat_id)
@@ -238,70 +487,153 @@ return nv
                     pipe.zremrangebyscore(history, "-inf", now - ttl)
                 for user_id in users:
                     pipe.zrem(USER_GAMES_KEY.format(user_id=user_id), game_id)
+                    for chat_id in chats:
+                        pipe.zrem(USER_CHAT_GAMES_KEY.format(user_id=user_id, chat_id=chat_id), game_id)
                 await pipe.execute()
         return version
 
-    async def _states(self, game_ids: list[str]) -> list[tuple[str | None, str | None]]:
-        """Return (status, deadline) for each id; (None, None) for a vanished game."""
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.hmget(GAME_KEY.format(game_id=game_id), ["s", "dl"])
-            rows = await pipe.execute()
-        return [(row[0], row[1]) for row in rows]
+    async def set_deadline(self, game_id: str, expected_version: int, deadline: float | None) -> bool:
+        """See :meth:`bot.storage.base.GameStore.set_deadline`."""
+        async with self._op():
+            await self._lower_deadline(game_id, deadline)
+            try:
+                result = int(
+                    await self._set_deadline(
+                        keys=[GAME_KEY.format(game_id=game_id)], args=[int(expected_version), _deadline_arg(deadline)]
+                    )
+                )
+            finally:
+                await self._sync_deadline(game_id)
+        return result == 1
 
-    async def _active_from_index(self, key: str) -> list[str]:
-        with map_store_errors():
-            ids = _texts(await self._redis.zrange(key, 0, -1))
+    async def set_board(self, game_id: str, chat_id: int, message_id: int | None, shown_version: int) -> bool:
+        """See :meth:`bot.storage.base.GameStore.set_board`."""
+        async with self._op():
+            result = await self._set_board(
+                keys=[GAME_KEY.format(game_id=game_id)],
+                args=[f"b:{int(chat_id)}", _board_arg(message_id, shown_version), int(shown_version)],
+            )
+        return int(result) == 1
+
+    async def quarantine_game(self, game_id: str, reason: str) -> None:
+        """See :meth:`bot.storage.base.GameStore.quarantine_game`."""
+        async with self._op():
+            # Listed first, so that a crash after the flag never leaves a quarantined game unlisted.
+            await self._redis.zadd(QUARANTINE_KEY, {game_id: self._clock()}, nx=True)
+            flagged = int(await self._quarantine(keys=[GAME_KEY.format(game_id=game_id)], args=[str(reason)]))
+            if not flagged:
+                await self._redis.zrem(QUARANTINE_KEY, game_id)
+                return
+            game = await self._read_game(game_id)
+            chats = game.chat_ids if game else ()
+            users = game.user_ids if game else ()
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.zrem(DEADLINES_KEY, game_id)
+                for chat_id in chats:
+                    pipe.zrem(CHAT_GAMES_KEY.format(chat_id=chat_id), game_id)
+                    pipe.zrem(CHAT_HISTORY_KEY.format(chat_id=chat_id), game_id)
+                for user_id in users:
+                    pipe.zrem(USER_GAMES_KEY.format(user_id=user_id), game_id)
+                    for chat_id in chats:
+                        pipe.zrem(USER_CHAT_GAMES_KEY.format(user_id=user_id, chat_id=chat_id), game_id)
+                await pipe.execute()
+
+    async def quarantined_games(self) -> list[str]:
+        """See :meth:`bot.storage.base.GameStore.quarantined_games`."""
+        async with self._op():
+            ids = _texts(await self._redis.zrange(QUARANTINE_KEY, 0, -1))
             if not ids:
                 return []
-            states = await self._states(ids)
-            stale = [gid for gid, (status, _) in zip(ids, states, strict=True) if status != "a"]
-            if stale:
-                await self._redis.zrem(key, *stale)
-        return [gid for gid, (status, _) in zip(ids, states, strict=True) if status == "a"]
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for game_id in ids:
+                    pipe.hexists(GAME_KEY.format(game_id=game_id), "q")
+                flags = await pipe.execute()
+            gone = [gid for gid, flag in zip(ids, flags, strict=True) if not flag]
+            if gone:
+                await self._redis.zrem(QUARANTINE_KEY, *gone)
+        return [gid for gid, flag in zip(ids, flags, strict=True) if flag]
+
+    async def _states(self, game_ids: list[str]) -> list[tuple[Any, Any, Any]]:
+        """Return (status, deadline, quarantine reason) for each id; (None, None, None) for a vanished game."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(GAME_KEY.format(game_id=game_id), ["s", "dl", "q"])
+            rows = await pipe.execute()
+        return [(row[0], row[1], row[2]) for row in rows]
+
+    async def _active_from_index(self, key: str) -> list[str]:
+        """Return the active games of an index, dropping entries of finished, quarantined and vanished games
+        (except entries younger than :data:`CREATION_GRACE` of games not created yet)."""
+        entries = await self._redis.zrange(key, 0, -1, withscores=True)
+        if not entries:
+            return []
+        ids = [str(_text(gid)) for gid, _ in entries]
+        states = await self._states(ids)
+        recent = self._clock() - CREATION_GRACE
+        active: list[str] = []
+        stale: list[str] = []
+        scores = [float(score) for _, score in entries]
+        for game_id, score, (status, _, quarantined) in zip(ids, scores, states, strict=True):
+            if status == "a" and quarantined is None:
+                active.append(game_id)
+            elif status is not None or score < recent:
+                stale.append(game_id)
+        if stale:
+            await self._redis.zrem(key, *stale)
+        return active
 
     async def chat_games(self, chat_id: int) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.chat_games`."""
-        return await self._active_from_index(CHAT_GAMES_KEY.format(chat_id=chat_id))
+        async with self._op():
+            return await self._active_from_index(CHAT_GAMES_KEY.format(chat_id=chat_id))
 
     async def user_games(self, user_id: int) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.user_games`."""
-        return await self._active_from_index(USER_GAMES_KEY.format(user_id=user_id))
+        async with self._op():
+            return await self._active_from_index(USER_GAMES_KEY.format(user_id=user_id))
+
+    async def user_chat_games(self, chat_id: int, user_id: int) -> list[str]:
+        """See :meth:`bot.storage.base.GameStore.user_chat_games`."""
+        async with self._op():
+            return await self._active_from_index(USER_CHAT_GAMES_KEY.format(user_id=user_id, chat_id=chat_id))
+
+    async def count_chat_games(self, chat_id: int) -> int:
+        """See :meth:`bot.storage.base.GameStore.count_chat_games`."""
+        async with self._op():
+            return len(await self._active_from_index(CHAT_GAMES_KEY.format(chat_id=chat_id)))
 
     async def chat_history(self, chat_id: int, limit: int = 20) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.chat_history`."""
         key = CHAT_HISTORY_KEY.format(chat_id=chat_id)
-        with map_store_errors():
+        async with self._op():
             ids = _texts(await self._redis.zrevrange(key, 0, -1))
             if not ids:
                 return []
             states = await self._states(ids)
-            stale = [gid for gid, (status, _) in zip(ids, states, strict=True) if status != "f"]
+            keep = [gid for gid, (status, _, q) in zip(ids, states, strict=True) if status == "f" and q is None]
+            kept = set(keep)
+            stale = [gid for gid in ids if gid not in kept]
             if stale:
                 await self._redis.zrem(key, *stale)
-        return [gid for gid, (status, _) in zip(ids, states, strict=True) if status == "f"][:limit]
+        return keep[:limit]
 
     async def due_games(self, now: float, limit: int = 100) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.due_games`."""
-        with map_store_errors():
+        async with self._op():
             ids = _texts(await self._redis.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=limit))
             if not ids:
                 return []
             states = await self._states(ids)
             result: list[str] = []
-            stale: list[str] = []
-            moved: dict[str, float] = {}
-            for game_id, (status, dl) in zip(ids, states, strict=True):
-                if status != "a" or not dl:
-                    stale.append(game_id)
-                elif float(dl) <= now:
+            unsure: list[str] = []
+            for game_id, state in zip(ids, states, strict=True):
+                wanted = _wanted_deadline(*state)
+                if wanted is not None and wanted <= now:
                     result.append(game_id)
                 else:
-                    moved[game_id] = float(dl)  # the index lagged behind a later update: repair it
-            if stale:
-                await self._redis.zrem(DEADLINES_KEY, *stale)
-            if moved:
-                await self._redis.zadd(DEADLINES_KEY, moved)
+                    unsure.append(game_id)  # not indexed any more, or the index lagged behind a later deadline
+            for game_id in unsure:
+                await self._sync_deadline(game_id)
         return result
 
     # ---- challenges --------------------------------------------------------------------------------------
@@ -309,7 +641,7 @@ return nv
         """See :meth:`bot.storage.base.GameStore.create_challenge`."""
         value = _dumps({"d": data, "c": chat_id})
         ttl_ms = max(1, int(ttl * 1000))
-        with map_store_errors():
+        async with self._op():
             while True:
                 challenge_id = new_id()
                 if await self._redis.set(CHALLENGE_KEY.format(challenge_id=challenge_id), value, px=ttl_ms, nx=True):
@@ -327,13 +659,13 @@ return nv
 
     async def get_challenge(self, challenge_id: str) -> StoredChallenge | None:
         """See :meth:`bot.storage.base.GameStore.get_challenge`."""
-        with map_store_errors():
+        async with self._op():
             raw = _text(await self._redis.get(CHALLENGE_KEY.format(challenge_id=challenge_id)))
         return self._challenge(challenge_id, raw)
 
     async def claim_challenge(self, challenge_id: str) -> StoredChallenge | None:
         """See :meth:`bot.storage.base.GameStore.claim_challenge`."""
-        with map_store_errors():
+        async with self._op():
             raw = _text(await self._redis.getdel(CHALLENGE_KEY.format(challenge_id=challenge_id)))
             challenge = self._challenge(challenge_id, raw)
             if challenge is not None and challenge.chat_id is not None:
@@ -343,7 +675,7 @@ return nv
     async def chat_challenges(self, chat_id: int) -> list[StoredChallenge]:
         """See :meth:`bot.storage.base.GameStore.chat_challenges`."""
         key = CHAT_CHALLENGES_KEY.format(chat_id=chat_id)
-        with map_store_errors():
+        async with self._op():
             await self._redis.zremrangebyscore(key, "-inf", self._clock())
             ids = _texts(await self._redis.zrange(key, 0, -1))
             if not ids:
@@ -363,12 +695,12 @@ return nv
 
     # ---- settings ----------------------------------------------------------------------------------------
     async def _get_json(self, key: str) -> JSONDict:
-        with map_store_errors():
+        async with self._op():
             raw = await self._redis.get(key)
         return dict(json.loads(raw)) if raw else {}
 
     async def _set_json(self, key: str, value: Mapping[str, Any]) -> None:
-        with map_store_errors():
+        async with self._op():
             await self._redis.set(key, _dumps(dict(value)))
 
     async def get_chat_settings(self, chat_id: int) -> JSONDict:
@@ -388,31 +720,57 @@ return nv
         await self._set_json(USER_SETTINGS_KEY.format(user_id=user_id), settings)
 
     # ---- stats -------------------------------------------------------------------------------------------
+    async def _stats_key(self, chat_id: int) -> str:
+        """Return the chat's stats hash, first merging in the counters of the old un-tagged key (once).
+
+        The merge is one script guarded by a marker in the new hash tag, so two processes migrating the same
+        chat at once add the old counters only once; the old key is deleted afterwards.
+        """
+        chat_id = int(chat_id)
+        key = STATS_KEY.format(chat_id=chat_id)
+        if chat_id in self._stats_checked:
+            return key
+        legacy = LEGACY_STATS_KEY.format(chat_id=chat_id)
+        old = await self._redis.hgetall(legacy)
+        if old:
+            pairs = [item for name, value in old.items() for item in (str(_text(name)), int(_text(value)))]
+            await self._migrate_stats(keys=[key, STATS_MIGRATED_KEY.format(chat_id=chat_id)], args=pairs)
+            await self._redis.delete(legacy)
+        if len(self._stats_checked) >= _STATS_CHECKED_LIMIT:
+            self._stats_checked.clear()
+        self._stats_checked.add(chat_id)
+        return key
+
     async def add_stats(self, chat_id: int, user_id: int, *, wins: int = 0, losses: int = 0, draws: int = 0) -> Stats:
         """See :meth:`bot.storage.base.GameStore.add_stats`."""
-        key = CHAT_STATS_KEY.format(chat_id=chat_id)
-        with map_store_errors():
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.hincrby(key, f"{user_id}:w", wins)
-                pipe.hincrby(key, f"{user_id}:l", losses)
-                pipe.hincrby(key, f"{user_id}:d", draws)
-                w, lo, d = await pipe.execute()
+        async with self._op():
+            key = await self._stats_key(chat_id)
+            w, lo, d = await self._add_stats(keys=[key], args=[int(user_id), int(wins), int(losses), int(draws)])
         return Stats(wins=int(w), losses=int(lo), draws=int(d))
+
+    async def add_game_stats(self, chat_id: int, game_id: str, deltas: Mapping[int, tuple[int, int, int]]) -> bool:
+        """See :meth:`bot.storage.base.GameStore.add_game_stats`."""
+        now = self._clock()
+        args: list[Any] = [str(game_id), repr(now), repr(now - COUNTED_GAMES_RETENTION)]
+        for user_id, (wins, losses, draws) in deltas.items():
+            args += [int(user_id), int(wins), int(losses), int(draws)]
+        async with self._op():
+            key = await self._stats_key(chat_id)
+            result = await self._add_game_stats(keys=[key, COUNTED_KEY.format(chat_id=int(chat_id))], args=args)
+        return int(result) == 1
 
     async def get_stats(self, chat_id: int, user_id: int) -> Stats:
         """See :meth:`bot.storage.base.GameStore.get_stats`."""
-        key = CHAT_STATS_KEY.format(chat_id=chat_id)
-        with map_store_errors():
+        async with self._op():
+            key = await self._stats_key(chat_id)
             w, lo, d = await self._redis.hmget(key, [f"{user_id}:w", f"{user_id}:l", f"{user_id}:d"])
         return Stats(wins=int(w or 0), losses=int(lo or 0), draws=int(d or 0))
 
     async def chat_stats(self, chat_id: int) -> dict[int, Stats]:
         """See :meth:`bot.storage.base.GameStore.chat_stats`."""
-        with map_store_errors():
-            raw = {
-                _text(k): _text(v)
-                for k, v in (await self._redis.hgetall(CHAT_STATS_KEY.format(chat_id=chat_id))).items()
-            }
+        async with self._op():
+            key = await self._stats_key(chat_id)
+            raw = {_text(k): _text(v) for k, v in (await self._redis.hgetall(key)).items()}
         counters: dict[int, dict[str, int]] = {}
         for fieldname, value in raw.items():
             user, _, kind = fieldname.rpartition(":")
@@ -422,11 +780,74 @@ return nv
         }
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
+    async def purge_expired(self, batch: int = 500) -> int:
+        """See :meth:`bot.storage.base.GameStore.purge_expired`.
+
+        Redis expires records by itself; this only drops entries of vanished games from the quarantine list
+        (other indices are repaired when read). Returns the number of entries dropped.
+        """
+        removed = 0
+        async with self._op():
+            start = 0
+            while True:
+                ids = _texts(await self._redis.zrange(QUARANTINE_KEY, start, start + batch - 1))
+                if not ids:
+                    break
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for game_id in ids:
+                        pipe.exists(GAME_KEY.format(game_id=game_id))
+                    exists = await pipe.execute()
+                gone = [gid for gid, present in zip(ids, exists, strict=True) if not present]
+                if gone:
+                    removed += int(await self._redis.zrem(QUARANTINE_KEY, *gone))
+                start += len(ids) - len(gone)
+        return removed
+
+    async def persistence_warning(self) -> str | None:
+        """Return a warning text when a Redis server of this store keeps nothing on disk (AOF off and no RDB
+        snapshots), else None; None too when the server does not allow ``CONFIG GET``.
+
+        Raises: StoreUnavailableError when the server cannot be reached.
+        """
+        async with self._op():
+            try:
+                if isinstance(self._redis, RedisCluster):
+                    nodes = self._redis.get_primaries()
+                    configs = [
+                        (
+                            {
+                                **await self._redis.config_get("appendonly", target_nodes=node),
+                                **await self._redis.config_get("save", target_nodes=node),
+                            },
+                            node.name,
+                        )
+                        for node in nodes
+                    ]
+                else:
+                    config = {**await self._redis.config_get("appendonly"), **await self._redis.config_get("save")}
+                    configs = [(config, "the Redis server")]
+            except ResponseError:
+                return None  # CONFIG is disabled or not allowed for this user (e.g. a managed Redis)
+        volatile = [name for config, name in configs if _is_volatile(config)]
+        if not volatile:
+            return None
+        return (
+            f'Redis persistence is off on {", ".join(volatile)} (appendonly no, save ""): a restart or crash of'
+            " Redis loses every game, setting and statistic. Enable AOF (appendonly yes) or RDB snapshots (save)."
+        )
+
     async def ping(self) -> None:
         """See :meth:`bot.storage.base.GameStore.ping`."""
-        with map_store_errors():
+        async with self._op():
             await self._redis.ping()
 
     async def close(self) -> None:
         """See :meth:`bot.storage.base.GameStore.close`."""
         await self._redis.aclose()
+
+
+def _is_volatile(config: Mapping[str, Any]) -> bool:
+    """Return True when a ``CONFIG GET appendonly`` + ``CONFIG GET save`` answer shows no persistence at all."""
+    appendonly = str(_text(config.get("appendonly", ""))).strip().lower()
+    save = str(_text(config.get("save", ""))).strip()
+    return appendonly == "no" and save == ""

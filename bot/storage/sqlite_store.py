@@ -3,7 +3,16 @@
 All database work runs on one dedicated worker thread with one connection, so operations are serialised;
 each one is a single transaction (``BEGIN IMMEDIATE``), which makes the compare-and-set atomic even when
 several processes share the file. Data survives a restart of the bot (WAL journal, ``synchronous=NORMAL``).
-Expired rows are invisible to readers and purged from time to time.
+
+Tables: ``games`` (one row per game: record, version, deadline, finished/expiry and quarantine columns),
+``game_chats`` / ``game_users`` (which chats show a game, who plays it; indexed both ways), ``game_boards``
+(board state per game and chat), ``challenges``, ``chat_settings`` / ``user_settings``, ``stats`` (counters per
+chat and user) and ``counted_games`` (which games ``add_game_stats`` counted in which chat). Rows of a game in
+the other game tables go with it (``ON DELETE CASCADE``).
+
+Expired rows are invisible to readers; they are deleted only by ``purge_expired`` (in small batches, called
+periodically by the bot), never inside another write. Files made by older versions get the new columns and
+tables when opened.
 """
 
 from __future__ import annotations
@@ -18,9 +27,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .base import UNSET, JSONDict, Stats, StoredChallenge, StoredGame
+from .base import COUNTED_GAMES_RETENTION, UNSET, BoardState, JSONDict, Stats, StoredChallenge, StoredGame
 from .errors import GameNotFoundError, StoreUnavailableError, map_store_errors
-from .ids import new_id
+from .ids import is_valid_id, new_id
 
 T = TypeVar("T")
 
@@ -35,10 +44,10 @@ CREATE TABLE IF NOT EXISTS games (
     deadline REAL,
     created_at REAL NOT NULL,
     finished_at REAL,
-    expires_at REAL
+    expires_at REAL,
+    quarantined TEXT,
+    quarantined_at REAL
 );
-CREATE INDEX IF NOT EXISTS games_deadline ON games (deadline) WHERE deadline IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_expires ON games (expires_at) WHERE expires_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS game_chats (
     game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     chat_id INTEGER NOT NULL,
@@ -48,6 +57,13 @@ CREATE TABLE IF NOT EXISTS game_users (
     game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     user_id INTEGER NOT NULL,
     PRIMARY KEY (user_id, game_id)
+);
+CREATE TABLE IF NOT EXISTS game_boards (
+    game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    chat_id INTEGER NOT NULL,
+    message_id INTEGER,
+    shown_version INTEGER NOT NULL,
+    PRIMARY KEY (game_id, chat_id)
 );
 CREATE TABLE IF NOT EXISTS challenges (
     id TEXT PRIMARY KEY,
@@ -67,10 +83,31 @@ CREATE TABLE IF NOT EXISTS stats (
     draws INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (chat_id, user_id)
 );
+CREATE TABLE IF NOT EXISTS counted_games (
+    chat_id INTEGER NOT NULL,
+    game_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (chat_id, game_id)
+);
 """
 
-PURGE_EVERY = 100
-"""Expired rows are deleted on every this many writes."""
+ADDED_COLUMNS = {"games": (("quarantined", "TEXT"), ("quarantined_at", "REAL"))}
+"""Columns added since the first schema: added to files made by older versions when they are opened."""
+
+INDEXES = """
+CREATE INDEX IF NOT EXISTS games_deadline ON games (deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_expires ON games (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_quarantined ON games (quarantined_at) WHERE quarantined IS NOT NULL;
+CREATE INDEX IF NOT EXISTS game_chats_game ON game_chats (game_id);
+CREATE INDEX IF NOT EXISTS game_users_game ON game_users (game_id);
+CREATE INDEX IF NOT EXISTS challenges_expires ON challenges (expires_at);
+CREATE INDEX IF NOT EXISTS counted_games_at ON counted_games (at);
+"""
+"""Indexes (created after the columns they use). ``game_chats_game`` and ``game_users_game`` serve the cascading
+deletes of ``purge_expired``: without them every deleted game scans both tables."""
+
+LIVE = "(expires_at IS NULL OR expires_at > ?)"
+"""SQL condition: the game row has not expired (one parameter: now)."""
 
 
 def _dumps(value: Any) -> str:
@@ -87,7 +124,6 @@ class SqliteGameStore:
         self._timeout = timeout
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nardy-sqlite")
         self._conn: sqlite3.Connection | None = None
-        self._writes = 0
         self._closed = False
 
     # ---- plumbing ----------------------------------------------------------------------------------------
@@ -100,6 +136,8 @@ class SqliteGameStore:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.executescript(SCHEMA)
+            self._add_missing_columns(conn)
+            conn.executescript(INDEXES)
             self._conn = conn
         return self._conn
 
@@ -117,6 +155,19 @@ class SqliteGameStore:
                     conn.close()
                     raise
                 time.sleep(0.01)
+
+    @staticmethod
+    def _add_missing_columns(conn: sqlite3.Connection) -> None:
+        """Add the columns of :data:`ADDED_COLUMNS` that a file made by an older version lacks."""
+        for table, columns in ADDED_COLUMNS.items():
+            present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            for name, sql_type in columns:
+                if name not in present:
+                    try:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {sql_type}")
+                    except sqlite3.OperationalError as exc:  # another process added it first
+                        if "duplicate column" not in str(exc):
+                            raise
 
     def _tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn = self._connection()
@@ -136,47 +187,45 @@ class SqliteGameStore:
         with map_store_errors():
             return await loop.run_in_executor(self._executor, partial(self._tx, fn))
 
-    def _maybe_purge(self, conn: sqlite3.Connection, now: float) -> None:
-        self._writes += 1
-        if self._writes % PURGE_EVERY == 0:
-            conn.execute("DELETE FROM games WHERE expires_at IS NOT NULL AND expires_at <= ?", (now,))
-            conn.execute("DELETE FROM challenges WHERE expires_at <= ?", (now,))
-
     # ---- games -------------------------------------------------------------------------------------------
     async def create_game(
         self,
         data: JSONDict,
         *,
+        game_id: str | None = None,
         chat_ids: Iterable[int] = (),
         user_ids: Iterable[int] = (),
         deadline: float | None = None,
     ) -> str:
         """See :meth:`bot.storage.base.GameStore.create_game`."""
+        if game_id is not None and not is_valid_id(game_id):
+            raise ValueError(f"malformed game id {game_id!r}: expected 10 characters of [A-Za-z0-9_-]")
         chats, users = [int(c) for c in chat_ids], [int(u) for u in user_ids]
         record = _dumps(data)
         now = self._clock()
 
         def op(conn: sqlite3.Connection) -> str:
-            self._maybe_purge(conn, now)
             while True:
-                game_id = new_id()
+                candidate = game_id or new_id()
                 cur = conn.execute(
                     "INSERT OR IGNORE INTO games (id, version, data, chat_ids, user_ids, deadline,"
                     " created_at) VALUES (?, 1, ?, ?, ?, ?, ?)",
-                    (game_id, record, _dumps(chats), _dumps(users), deadline, now),
+                    (candidate, record, _dumps(chats), _dumps(users), deadline, now),
                 )
                 if cur.rowcount == 1:
                     break
-            conn.executemany("INSERT OR IGNORE INTO game_chats VALUES (?, ?)", [(game_id, c) for c in chats])
-            conn.executemany("INSERT OR IGNORE INTO game_users VALUES (?, ?)", [(game_id, u) for u in users])
-            return game_id
+                if game_id is not None:
+                    return game_id  # created before (a retry): its rows are complete, nothing is written
+            conn.executemany("INSERT OR IGNORE INTO game_chats VALUES (?, ?)", [(candidate, c) for c in chats])
+            conn.executemany("INSERT OR IGNORE INTO game_users VALUES (?, ?)", [(candidate, u) for u in users])
+            return candidate
 
         return await self._run(op)
 
     def _live_row(self, conn: sqlite3.Connection, game_id: str, now: float) -> tuple[Any, ...] | None:
         row: tuple[Any, ...] | None = conn.execute(
-            "SELECT version, data, finished, chat_ids, user_ids, deadline FROM games"
-            " WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)",
+            "SELECT version, data, finished, chat_ids, user_ids, deadline, quarantined IS NOT NULL FROM games"
+            f" WHERE id = ? AND {LIVE}",
             (game_id, now),
         ).fetchone()
         return row
@@ -184,10 +233,20 @@ class SqliteGameStore:
     async def get_game(self, game_id: str) -> StoredGame | None:
         """See :meth:`bot.storage.base.GameStore.get_game`."""
         now = self._clock()
-        row = await self._run(lambda conn: self._live_row(conn, game_id, now))
+
+        def op(conn: sqlite3.Connection) -> tuple[tuple[Any, ...] | None, list[Any]]:
+            row = self._live_row(conn, game_id, now)
+            if row is None:
+                return None, []
+            boards = conn.execute(
+                "SELECT chat_id, message_id, shown_version FROM game_boards WHERE game_id = ?", (game_id,)
+            ).fetchall()
+            return row, boards
+
+        row, boards = await self._run(op)
         if row is None:
             return None
-        version, data, finished, chats, users, deadline = row
+        version, data, finished, chats, users, deadline, quarantined = row
         return StoredGame(
             game_id=game_id,
             version=int(version),
@@ -196,6 +255,11 @@ class SqliteGameStore:
             chat_ids=tuple(json.loads(chats)),
             user_ids=tuple(json.loads(users)),
             deadline=deadline,
+            boards={
+                int(chat): BoardState(chat_id=int(chat), message_id=message_id, shown_version=int(shown))
+                for chat, message_id, shown in boards
+            },
+            quarantined=bool(quarantined),
         )
 
     async def update_game(
@@ -228,13 +292,20 @@ class SqliteGameStore:
 
         return await self._run(op)
 
-    async def finish_game(self, game_id: str, expected_version: int, data: JSONDict, *, ttl: float) -> int | None:
+    async def finish_game(
+        self,
+        game_id: str,
+        expected_version: int,
+        data: JSONDict,
+        *,
+        ttl: float,
+        deadline: float | None = None,
+    ) -> int | None:
         """See :meth:`bot.storage.base.GameStore.finish_game`."""
         record = _dumps(data)
         now = self._clock()
 
         def op(conn: sqlite3.Connection) -> int | None:
-            self._maybe_purge(conn, now)
             row = self._live_row(conn, game_id, now)
             if row is None:
                 raise GameNotFoundError(game_id)
@@ -242,13 +313,61 @@ class SqliteGameStore:
                 return None
             new_version = int(expected_version) + 1
             conn.execute(
-                "UPDATE games SET version = ?, data = ?, finished = 1, deadline = NULL, finished_at = ?,"
+                "UPDATE games SET version = ?, data = ?, finished = 1, deadline = ?, finished_at = ?,"
                 " expires_at = ? WHERE id = ?",
-                (new_version, record, now, now + ttl, game_id),
+                (new_version, record, deadline, now, now + ttl, game_id),
             )
             return new_version
 
         return await self._run(op)
+
+    async def set_deadline(self, game_id: str, expected_version: int, deadline: float | None) -> bool:
+        """See :meth:`bot.storage.base.GameStore.set_deadline`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
+                f"UPDATE games SET deadline = ? WHERE id = ? AND version = ? AND {LIVE}",
+                (deadline, game_id, int(expected_version), now),
+            )
+            return cur.rowcount == 1
+
+        return await self._run(op)
+
+    async def set_board(self, game_id: str, chat_id: int, message_id: int | None, shown_version: int) -> bool:
+        """See :meth:`bot.storage.base.GameStore.set_board`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> bool:
+            if self._live_row(conn, game_id, now) is None:
+                return False
+            cur = conn.execute(
+                "INSERT INTO game_boards (game_id, chat_id, message_id, shown_version) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, chat_id) DO UPDATE SET message_id = excluded.message_id,"
+                " shown_version = excluded.shown_version WHERE excluded.shown_version >= game_boards.shown_version",
+                (game_id, int(chat_id), message_id, int(shown_version)),
+            )
+            return cur.rowcount == 1
+
+        return await self._run(op)
+
+    async def quarantine_game(self, game_id: str, reason: str) -> None:
+        """See :meth:`bot.storage.base.GameStore.quarantine_game`."""
+        now = self._clock()
+        await self._run(
+            lambda conn: conn.execute(
+                "UPDATE games SET quarantined = ?, quarantined_at = COALESCE(quarantined_at, ?)"
+                f" WHERE id = ? AND {LIVE}",
+                (str(reason), now, game_id, now),
+            )
+        )
+
+    async def quarantined_games(self) -> list[str]:
+        """See :meth:`bot.storage.base.GameStore.quarantined_games`."""
+        return await self._ids(
+            f"SELECT id FROM games WHERE quarantined IS NOT NULL AND {LIVE} ORDER BY quarantined_at, rowid",
+            (self._clock(),),
+        )
 
     async def _ids(self, sql: str, args: tuple[Any, ...]) -> list[str]:
         rows = await self._run(lambda conn: conn.execute(sql, args).fetchall())
@@ -258,7 +377,7 @@ class SqliteGameStore:
         """See :meth:`bot.storage.base.GameStore.chat_games`."""
         return await self._ids(
             "SELECT g.id FROM game_chats c JOIN games g ON g.id = c.game_id"
-            " WHERE c.chat_id = ? AND g.finished = 0 ORDER BY g.created_at, g.rowid",
+            " WHERE c.chat_id = ? AND g.finished = 0 AND g.quarantined IS NULL ORDER BY g.created_at, g.rowid",
             (chat_id,),
         )
 
@@ -266,15 +385,39 @@ class SqliteGameStore:
         """See :meth:`bot.storage.base.GameStore.user_games`."""
         return await self._ids(
             "SELECT g.id FROM game_users u JOIN games g ON g.id = u.game_id"
-            " WHERE u.user_id = ? AND g.finished = 0 ORDER BY g.created_at, g.rowid",
+            " WHERE u.user_id = ? AND g.finished = 0 AND g.quarantined IS NULL ORDER BY g.created_at, g.rowid",
             (user_id,),
         )
+
+    async def user_chat_games(self, chat_id: int, user_id: int) -> list[str]:
+        """See :meth:`bot.storage.base.GameStore.user_chat_games`.
+
+        Starts from the user's games (primary key of ``game_users``) and looks each up in the chat (primary key
+        of ``game_chats``), so the chat's other games are never read.
+        """
+        return await self._ids(
+            "SELECT g.id FROM game_users u CROSS JOIN game_chats c ON c.chat_id = ? AND c.game_id = u.game_id"
+            " JOIN games g ON g.id = u.game_id"
+            " WHERE u.user_id = ? AND g.finished = 0 AND g.quarantined IS NULL ORDER BY g.created_at, g.rowid",
+            (chat_id, user_id),
+        )
+
+    async def count_chat_games(self, chat_id: int) -> int:
+        """See :meth:`bot.storage.base.GameStore.count_chat_games`."""
+        row = await self._run(
+            lambda conn: conn.execute(
+                "SELECT COUNT(*) FROM game_chats c JOIN games g ON g.id = c.game_id"
+                " WHERE c.chat_id = ? AND g.finished = 0 AND g.quarantined IS NULL",
+                (chat_id,),
+            ).fetchone()
+        )
+        return int(row[0])
 
     async def chat_history(self, chat_id: int, limit: int = 20) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.chat_history`."""
         return await self._ids(
             "SELECT g.id FROM game_chats c JOIN games g ON g.id = c.game_id"
-            " WHERE c.chat_id = ? AND g.finished = 1 AND g.expires_at > ?"
+            " WHERE c.chat_id = ? AND g.finished = 1 AND g.expires_at > ? AND g.quarantined IS NULL"
             " ORDER BY g.finished_at DESC, g.rowid DESC LIMIT ?",
             (chat_id, self._clock(), limit),
         )
@@ -282,9 +425,9 @@ class SqliteGameStore:
     async def due_games(self, now: float, limit: int = 100) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.due_games`."""
         return await self._ids(
-            "SELECT id FROM games WHERE finished = 0 AND deadline IS NOT NULL AND deadline <= ?"
-            " ORDER BY deadline, rowid LIMIT ?",
-            (now, limit),
+            "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ? AND quarantined IS NULL"
+            f" AND {LIVE} ORDER BY deadline, rowid LIMIT ?",
+            (now, self._clock(), limit),
         )
 
     # ---- challenges --------------------------------------------------------------------------------------
@@ -294,7 +437,6 @@ class SqliteGameStore:
         now = self._clock()
 
         def op(conn: sqlite3.Connection) -> str:
-            self._maybe_purge(conn, now)
             while True:
                 challenge_id = new_id()
                 cur = conn.execute(
@@ -396,6 +538,28 @@ class SqliteGameStore:
         w, lo, d = await self._run(op)
         return Stats(wins=w, losses=lo, draws=d)
 
+    async def add_game_stats(self, chat_id: int, game_id: str, deltas: Mapping[int, tuple[int, int, int]]) -> bool:
+        """See :meth:`bot.storage.base.GameStore.add_game_stats`."""
+        rows = [(int(chat_id), int(user), int(w), int(lo), int(d)) for user, (w, lo, d) in deltas.items()]
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO counted_games (chat_id, game_id, at) VALUES (?, ?, ?)",
+                (int(chat_id), str(game_id), now),
+            )
+            if cur.rowcount != 1:
+                return False
+            conn.executemany(
+                "INSERT INTO stats (chat_id, user_id, wins, losses, draws) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (chat_id, user_id) DO UPDATE SET wins = wins + excluded.wins,"
+                " losses = losses + excluded.losses, draws = draws + excluded.draws",
+                rows,
+            )
+            return True
+
+        return await self._run(op)
+
     async def get_stats(self, chat_id: int, user_id: int) -> Stats:
         """See :meth:`bot.storage.base.GameStore.get_stats`."""
         row = await self._run(
@@ -415,6 +579,34 @@ class SqliteGameStore:
         return {int(row[0]): Stats(wins=row[1], losses=row[2], draws=row[3]) for row in rows}
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
+    async def purge_expired(self, batch: int = 500) -> int:
+        """See :meth:`bot.storage.base.GameStore.purge_expired`.
+
+        Deletes expired games (with their chat, user and board rows), expired challenges and counted-game
+        entries older than :data:`~bot.storage.base.COUNTED_GAMES_RETENTION`, at most ``batch`` rows of each
+        per transaction; other operations queued meanwhile run between two transactions.
+        Returns: the number of rows deleted (games, challenges and counted-game entries; not the cascaded rows).
+        """
+        limit = max(1, int(batch))
+        statements = (
+            "DELETE FROM games WHERE rowid IN (SELECT rowid FROM games"
+            " WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)",
+            "DELETE FROM challenges WHERE rowid IN (SELECT rowid FROM challenges WHERE expires_at <= ? LIMIT ?)",
+            "DELETE FROM counted_games WHERE rowid IN (SELECT rowid FROM counted_games WHERE at <= ? LIMIT ?)",
+        )
+        total = 0
+        for index, sql in enumerate(statements):
+            while True:
+                now = self._clock()
+                cutoff = now - COUNTED_GAMES_RETENTION if index == 2 else now
+                deleted = await self._run(
+                    lambda conn, sql=sql, cutoff=cutoff: conn.execute(sql, (cutoff, limit)).rowcount
+                )
+                total += deleted
+                if deleted < limit:
+                    break
+        return total
+
     async def ping(self) -> None:
         """See :meth:`bot.storage.base.GameStore.ping`."""
         await self._run(lambda conn: conn.execute("SELECT 1").fetchone())
