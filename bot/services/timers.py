@@ -105,7 +105,10 @@ class Sweeper:
         record["pending_steps"] = []
         advance(match, record, events)
         record["events"] = events
-        return await service.saver.save(game_id, stored.version, record, match) is not None
+        if await service.saver.save(game_id, stored.version, record, match) is None:
+            return False
+        await service.boards.sync(game_id)  # the sweeper has time to wait for the final board
+        return True
 
     async def _remind(self, stored: StoredGame, now: float) -> bool:
         service = self.service
@@ -120,7 +123,7 @@ class Sweeper:
         )
         if version is None:
             return False
-        service.boards.request(stored.game_id)  # the buttons carry the version: the boards follow it
+        await service.boards.sync(stored.game_id)  # the buttons carry the version: the boards follow it
         player = record["players"][turn]
         for chat in record["chats"]:
             if chat.get("viewer") not in (None, turn):
