@@ -240,6 +240,8 @@ return 1
         self._clock = clock
         self._timeout = timeout
         self._gate = asyncio.Semaphore(max_concurrency) if max_concurrency else None
+        self._cluster_ready = not isinstance(redis, RedisCluster)
+        self._cluster_init_lock = asyncio.Lock()
         self._stats_checked: set[int] = set()
         self._create = redis.register_script(self.CREATE_SCRIPT)
         self._cas = redis.register_script(self.CAS_SCRIPT)
@@ -306,6 +308,8 @@ return 1
         Never nest two ``_op`` blocks (a full gate would then wait on itself).
         """
         with map_store_errors():
+            if not self._cluster_ready:
+                await self._initialize_cluster()
             if self._gate is None:
                 yield
                 return
@@ -317,6 +321,16 @@ return 1
                 yield
             finally:
                 self._gate.release()
+
+    async def _initialize_cluster(self) -> None:
+        """Load the cluster's slot map once, before any concurrent use: redis-py's cluster client breaks
+        ("'NoneType' object has no attribute 'writelines'") when several commands trigger its lazy
+        initialisation at the same time."""
+        async with self._cluster_init_lock:
+            if not self._cluster_ready:
+                if isinstance(self._redis, RedisCluster):
+                    await self._redis.initialize()
+                self._cluster_ready = True
 
     # ---- games -------------------------------------------------------------------------------------------
     async def create_game(
