@@ -68,6 +68,10 @@ CREATION_GRACE = 60.0
 """Seconds during which an index entry of a game whose record does not exist yet is kept (the indices are
 written before the record, so a reader may see the entry of a game being created)."""
 
+COUNT_CHECK_LIMIT = 500
+"""``count_chat_games`` checks each game of a chat's index up to this many entries (beyond, the count serves a cap
+that is exceeded anyway, and checking 10,000 games would take most of a second)."""
+
 _KEEP = "-"
 _STATS_CHECKED_LIMIT = 100_000
 
@@ -612,9 +616,18 @@ return 1
             return await self._active_from_index(USER_CHAT_GAMES_KEY.format(user_id=user_id, chat_id=chat_id))
 
     async def count_chat_games(self, chat_id: int) -> int:
-        """See :meth:`bot.storage.base.GameStore.count_chat_games`."""
+        """See :meth:`bot.storage.base.GameStore.count_chat_games`.
+
+        Exact (every entry checked, stale ones dropped) while the chat's index has at most
+        :data:`COUNT_CHECK_LIMIT` entries; above that, the index size is returned unchecked (one ``ZCARD``), which
+        exceeds the true count only by entries that a crash left behind and no listing has repaired yet.
+        """
+        key = CHAT_GAMES_KEY.format(chat_id=chat_id)
         async with self._op():
-            return len(await self._active_from_index(CHAT_GAMES_KEY.format(chat_id=chat_id)))
+            size = int(await self._redis.zcard(key))
+            if size > COUNT_CHECK_LIMIT:
+                return size
+            return len(await self._active_from_index(key))
 
     async def chat_history(self, chat_id: int, limit: int = 20) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.chat_history`."""

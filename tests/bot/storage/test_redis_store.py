@@ -25,6 +25,7 @@ from bot.storage import (
     check_persistence,
     new_id,
     open_store,
+    redis_store,
 )
 from bot.storage.redis_store import DEADLINES_KEY, cluster_startup_url
 
@@ -304,5 +305,23 @@ async def test_persistence_check_of_unreachable_redis_is_unavailable() -> None:
     try:
         with pytest.raises(StoreUnavailableError):
             await check_persistence(store)
+    finally:
+        await store.close()
+
+
+async def test_count_chat_games_checks_small_indices_and_trusts_large_ones(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(redis_store, "COUNT_CHECK_LIMIT", 3)
+    store = RedisGameStore.from_url(url)
+    try:
+        ids = [await store.create_game({"n": i}, chat_ids=[-1]) for i in range(3)]
+        # A crash left the entry of a vanished game behind.
+        await store.redis.zadd("nardy:chat:-1:games", {"vanished00": time.time() - 3600})
+        assert await store.count_chat_games(-1) == 4  # above the limit: the index size, unchecked
+        assert await store.chat_games(-1) == ids  # a listing repairs the index
+        assert await store.count_chat_games(-1) == 3
+        assert await store.finish_game(ids[0], 1, {}, ttl=60) == 2
+        assert await store.count_chat_games(-1) == 2  # at most the limit: exact
     finally:
         await store.close()
