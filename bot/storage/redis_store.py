@@ -32,7 +32,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
@@ -386,7 +386,8 @@ return 1
             await pipe.execute()
 
     async def _read_game(self, game_id: str) -> StoredGame | None:
-        fields = await self._redis.hgetall(GAME_KEY.format(game_id=game_id))
+        raw = await self._redis.hgetall(GAME_KEY.format(game_id=game_id))
+        fields = {str(_text(name)): str(_text(value)) for name, value in raw.items()}
         if not fields or "v" not in fields:
             return None
         dl = fields.get("dl", "")
@@ -582,7 +583,7 @@ return 1
     async def _active_from_index(self, key: str) -> list[str]:
         """Return the active games of an index, dropping entries of finished, quarantined and vanished games
         (except entries younger than :data:`CREATION_GRACE` of games not created yet)."""
-        entries = await self._redis.zrange(key, 0, -1, withscores=True)
+        entries: list[Any] = list(await self._redis.zrange(key, 0, -1, withscores=True))
         if not entries:
             return []
         ids = [str(_text(gid)) for gid, _ in entries]
@@ -855,7 +856,7 @@ return 1
                     configs = [(config, "the Redis server")]
             except ResponseError:
                 return None  # CONFIG is disabled or not allowed for this user (e.g. a managed Redis)
-        volatile = [name for config, name in configs if _is_volatile(config)]
+        volatile = [name for config, name in configs if _is_volatile(cast(Mapping[str, Any], config))]
         if not volatile:
             return None
         return (
