@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from redis.cluster import RedisCluster
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
 from bot.storage.redis_store import cluster_startup_url
 
@@ -64,7 +64,7 @@ def redis_cluster_base_url() -> str:
         client = RedisCluster.from_url(startup, socket_connect_timeout=2)
         client.ping()
         client.close()
-    except RedisError as exc:
+    except (RedisError, RedisClusterException, OSError) as exc:
         _unavailable(f"{url} does not answer: {exc}")
     return url
 
