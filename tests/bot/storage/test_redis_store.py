@@ -205,7 +205,7 @@ async def test_open_store_understands_cluster_urls(redis_cluster_url: str, sqlit
 
 
 async def test_plain_client_on_a_cluster_fails_clearly_but_cluster_client_works(redis_cluster_url: str) -> None:
-    # Keys of many slots: a plain client would get MOVED for most of them; the cluster client follows.
+    # Keys of many slots: the cluster client follows the slot map ...
     store = RedisGameStore.from_url(redis_cluster_url)
     try:
         ids = [await store.create_game({"n": i}, chat_ids=[-i], user_ids=[i]) for i in range(1, 30)]
@@ -213,6 +213,16 @@ async def test_plain_client_on_a_cluster_fails_clearly_but_cluster_client_works(
             assert await store.user_games(i) == [game_id]
     finally:
         await store.close()
+    # ... while a plain redis:// URL of one node gets MOVED for most keys: reported as unavailable, with the fix.
+    startup = cluster_startup_url(redis_cluster_url)
+    assert startup is not None
+    plain = RedisGameStore.from_url(startup)
+    try:
+        with pytest.raises(StoreUnavailableError, match=r"redis\+cluster://"):
+            for game_id in ids:
+                await plain.get_game(game_id)
+    finally:
+        await plain.close()
 
 
 # ---- persistence warning ------------------------------------------------------------------------------------------
