@@ -229,7 +229,11 @@ class GameStore(Protocol):
         ...
 
     async def count_chat_games(self, chat_id: int) -> int:
-        """Return the number of the chat's active (unfinished, not quarantined) games."""
+        """Return the number of the chat's active (unfinished, not quarantined) games (for caps).
+
+        Redis counts exactly up to 500 games per chat; beyond that it may overcount by games whose index
+        update a crash interrupted (see ``RedisGameStore.count_chat_games``).
+        """
         ...
 
     async def due_games(self, now: float, limit: int = 100) -> list[str]:

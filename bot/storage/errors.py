@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from redis.exceptions import ClusterDownError, RedisClusterException, TryAgainError
+from redis.exceptions import AskError, ClusterDownError, RedisClusterException, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -55,12 +55,17 @@ def map_store_errors() -> Iterator[None]:
     Usable around ``await`` expressions (it is a plain context manager).
 
     Returns: nothing.
-    Raises: StoreUnavailableError when the block raises one of :data:`UNAVAILABLE_ERRORS`;
-        any other exception propagates unchanged.
+    Raises: StoreUnavailableError when the block raises one of :data:`UNAVAILABLE_ERRORS`, or a MOVED/ASK
+        redirection (a plain ``redis://`` URL pointing at a cluster node: the message says to use
+        ``redis+cluster://``); any other exception propagates unchanged.
     """
     try:
         yield
     except StoreError:
         raise
+    except AskError as exc:  # MOVED/ASK reach us only from a single-server client talking to a cluster node
+        raise StoreUnavailableError(
+            f"storage unavailable: REDIS_URL names a Redis Cluster node; use redis+cluster://host:port ({exc})"
+        ) from exc
     except UNAVAILABLE_ERRORS as exc:
         raise StoreUnavailableError(f"storage unavailable: {exc.__class__.__name__}: {exc}") from exc

@@ -6,7 +6,8 @@ Key layout (``P`` = :data:`PREFIX`):
   ids JSON, ``u`` user ids JSON, ``dl`` deadline ("" = none), ``n`` creation nonce (recognises a retried
   creation), ``q`` quarantine reason (only when quarantined), ``b:<chat>`` board state ``<message id>,<shown
   version>`` (message id "" = none). Everything of one game is this one key, under the hash tag ``{g:<id>}``, so
-  the Lua scripts below run unchanged on Redis Cluster; board states and the quarantine flag expire with it.
+  the Lua scripts (``redis_scripts.py``) run unchanged on Redis Cluster; board states and the quarantine flag
+  expire with it.
 - ``P{c:<id>}:challenge`` — string ``{"d": data, "c": chat_id}`` with a TTL.
 - ``Pchat:<chat>:games`` / ``Pchat:<chat>:history`` / ``Puser:<user>:games`` /
   ``Puser:<user>:chat:<chat>:games`` — sorted sets of game ids (score: creation or finishing time);
@@ -32,12 +33,13 @@ import json
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
+from . import redis_scripts as scripts
 from .base import COUNTED_GAMES_RETENTION, UNSET, BoardState, JSONDict, Stats, StoredChallenge, StoredGame
 from .errors import GameNotFoundError, StoreUnavailableError, map_store_errors
 from .ids import is_valid_id, new_id
@@ -67,6 +69,10 @@ CLUSTER_TLS_SCHEME = "rediss+cluster://"
 CREATION_GRACE = 60.0
 """Seconds during which an index entry of a game whose record does not exist yet is kept (the indices are
 written before the record, so a reader may see the entry of a game being created)."""
+
+COUNT_CHECK_LIMIT = 500
+"""``count_chat_games`` checks each game of a chat's index up to this many entries (beyond, the count serves a cap
+that is exceeded anyway, and checking 10,000 games would take most of a second)."""
 
 _KEEP = "-"
 _STATS_CHECKED_LIMIT = 100_000
@@ -117,109 +123,14 @@ def cluster_startup_url(url: str) -> str | None:
 class RedisGameStore:
     """A :class:`~bot.storage.base.GameStore` on a Redis server or a Redis Cluster."""
 
-    CREATE_SCRIPT = """
--- KEYS[1]: the game hash
--- ARGV[1]: record JSON; ARGV[2]: chat ids JSON; ARGV[3]: user ids JSON; ARGV[4]: deadline ("" = none)
--- ARGV[5]: nonce of this creation request
--- Returns 1 when created; 2 when this very request had created it already (its reply was lost and the client
--- sent it again); 0 when another game with this id exists.
-local n = redis.call('HGET', KEYS[1], 'n')
-if n then
-  if n == ARGV[5] then return 2 end
-  return 0
-end
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 's', 'a', 'c', ARGV[2], 'u', ARGV[3], 'dl', ARGV[4], 'n', ARGV[5])
-return 1
-"""
-
-    CAS_SCRIPT = """
--- KEYS[1]: the game hash
--- ARGV[1]: expected version
--- ARGV[2]: new record JSON
--- ARGV[3]: "1" to finish the game (refused if already finished), "0" for a plain update
--- ARGV[4]: TTL in milliseconds set when finishing
--- ARGV[5]: new deadline: "-" keeps it, "" clears it, else a number
--- Returns the new version; 0 on a version conflict (or finishing a finished game); -1 when there is no game.
-local cur = redis.call('HMGET', KEYS[1], 'v', 's')
-if not cur[1] then return -1 end
-if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return 0 end
-if ARGV[3] == '1' and cur[2] == 'f' then return 0 end
-local nv = tonumber(cur[1]) + 1
-redis.call('HSET', KEYS[1], 'v', nv, 'd', ARGV[2])
-if ARGV[5] ~= '-' then redis.call('HSET', KEYS[1], 'dl', ARGV[5]) end
-if ARGV[3] == '1' then
-  redis.call('HSET', KEYS[1], 's', 'f')
-  redis.call('PEXPIRE', KEYS[1], ARGV[4])
-end
-return nv
-"""
-
-    SET_DEADLINE_SCRIPT = """
--- KEYS[1]: the game hash; ARGV[1]: expected version; ARGV[2]: deadline ("" = none)
--- Returns 1 when written, 0 on a version conflict, -1 when there is no game. The version is not bumped.
-local v = redis.call('HGET', KEYS[1], 'v')
-if not v then return -1 end
-if tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'dl', ARGV[2])
-return 1
-"""
-
-    SET_BOARD_SCRIPT = """
--- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: "<message id>,<shown version>"; ARGV[3]: shown version
--- Returns 1 when written, 0 when a newer board state is recorded or there is no game. The version is not bumped
--- and the hash keeps its TTL.
-if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
-local cur = redis.call('HGET', KEYS[1], ARGV[1])
-if cur then
-  local shown = tonumber(string.match(cur, ',(%-?%d+)$'))
-  if shown and shown > tonumber(ARGV[3]) then return 0 end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1
-"""
-
-    QUARANTINE_SCRIPT = """
--- KEYS[1]: the game hash; ARGV[1]: reason. Returns 1 when flagged, 0 when there is no game.
-if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'q', ARGV[1])
-return 1
-"""
-
-    ADD_STATS_SCRIPT = """
--- KEYS[1]: the chat's stats hash; ARGV: user id, wins, losses, draws. Returns the counters after the increment.
-return {
-  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':w', ARGV[2]),
-  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':l', ARGV[3]),
-  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':d', ARGV[4]),
-}
-"""
-
-    ADD_GAME_STATS_SCRIPT = """
--- KEYS[1]: the chat's stats hash; KEYS[2]: the chat's sorted set of counted game ids (same hash tag)
--- ARGV[1]: game id; ARGV[2]: now; ARGV[3]: entries at or before this time are forgotten
--- ARGV[4..]: user id, wins, losses, draws (repeated)
--- Returns 1 when added, 0 when this game was counted already (nothing changed).
-if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
-for i = 4, #ARGV, 4 do
-  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':w', ARGV[i + 1])
-  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':l', ARGV[i + 2])
-  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':d', ARGV[i + 3])
-end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
-return 1
-"""
-
-    MIGRATE_STATS_SCRIPT = """
--- KEYS[1]: the chat's stats hash; KEYS[2]: its "migrated" marker (same hash tag)
--- ARGV: field, value pairs read from the old un-tagged stats hash
--- Adds them once: returns 1 when merged now, 0 when the marker says they were merged before.
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
-redis.call('SET', KEYS[2], '1')
-return 1
-"""
+    CREATE_SCRIPT = scripts.CREATE_SCRIPT
+    CAS_SCRIPT = scripts.CAS_SCRIPT
+    SET_DEADLINE_SCRIPT = scripts.SET_DEADLINE_SCRIPT
+    SET_BOARD_SCRIPT = scripts.SET_BOARD_SCRIPT
+    QUARANTINE_SCRIPT = scripts.QUARANTINE_SCRIPT
+    ADD_STATS_SCRIPT = scripts.ADD_STATS_SCRIPT
+    ADD_GAME_STATS_SCRIPT = scripts.ADD_GAME_STATS_SCRIPT
+    MIGRATE_STATS_SCRIPT = scripts.MIGRATE_STATS_SCRIPT
 
     def __init__(
         self,
@@ -240,6 +151,8 @@ return 1
         self._clock = clock
         self._timeout = timeout
         self._gate = asyncio.Semaphore(max_concurrency) if max_concurrency else None
+        self._cluster_ready = not isinstance(redis, RedisCluster)
+        self._cluster_init_lock = asyncio.Lock()
         self._stats_checked: set[int] = set()
         self._create = redis.register_script(self.CREATE_SCRIPT)
         self._cas = redis.register_script(self.CAS_SCRIPT)
@@ -306,6 +219,8 @@ return 1
         Never nest two ``_op`` blocks (a full gate would then wait on itself).
         """
         with map_store_errors():
+            if not self._cluster_ready:
+                await self._initialize_cluster()
             if self._gate is None:
                 yield
                 return
@@ -317,6 +232,16 @@ return 1
                 yield
             finally:
                 self._gate.release()
+
+    async def _initialize_cluster(self) -> None:
+        """Load the cluster's slot map once, before any concurrent use: redis-py's cluster client breaks
+        ("'NoneType' object has no attribute 'writelines'") when several commands trigger its lazy
+        initialisation at the same time."""
+        async with self._cluster_init_lock:
+            if not self._cluster_ready:
+                if isinstance(self._redis, RedisCluster):
+                    await self._redis.initialize()
+                self._cluster_ready = True
 
     # ---- games -------------------------------------------------------------------------------------------
     async def create_game(
@@ -368,7 +293,8 @@ return 1
             await pipe.execute()
 
     async def _read_game(self, game_id: str) -> StoredGame | None:
-        fields = await self._redis.hgetall(GAME_KEY.format(game_id=game_id))
+        raw = await self._redis.hgetall(GAME_KEY.format(game_id=game_id))
+        fields = {str(_text(name)): str(_text(value)) for name, value in raw.items()}
         if not fields or "v" not in fields:
             return None
         dl = fields.get("dl", "")
@@ -564,7 +490,7 @@ return 1
     async def _active_from_index(self, key: str) -> list[str]:
         """Return the active games of an index, dropping entries of finished, quarantined and vanished games
         (except entries younger than :data:`CREATION_GRACE` of games not created yet)."""
-        entries = await self._redis.zrange(key, 0, -1, withscores=True)
+        entries: list[Any] = list(await self._redis.zrange(key, 0, -1, withscores=True))
         if not entries:
             return []
         ids = [str(_text(gid)) for gid, _ in entries]
@@ -598,9 +524,18 @@ return 1
             return await self._active_from_index(USER_CHAT_GAMES_KEY.format(user_id=user_id, chat_id=chat_id))
 
     async def count_chat_games(self, chat_id: int) -> int:
-        """See :meth:`bot.storage.base.GameStore.count_chat_games`."""
+        """See :meth:`bot.storage.base.GameStore.count_chat_games`.
+
+        Exact (every entry checked, stale ones dropped) while the chat's index has at most
+        :data:`COUNT_CHECK_LIMIT` entries; above that, the index size is returned unchecked (one ``ZCARD``), which
+        exceeds the true count only by entries that a crash left behind and no listing has repaired yet.
+        """
+        key = CHAT_GAMES_KEY.format(chat_id=chat_id)
         async with self._op():
-            return len(await self._active_from_index(CHAT_GAMES_KEY.format(chat_id=chat_id)))
+            size = int(await self._redis.zcard(key))
+            if size > COUNT_CHECK_LIMIT:
+                return size
+            return len(await self._active_from_index(key))
 
     async def chat_history(self, chat_id: int, limit: int = 20) -> list[str]:
         """See :meth:`bot.storage.base.GameStore.chat_history`."""
@@ -828,7 +763,7 @@ return 1
                     configs = [(config, "the Redis server")]
             except ResponseError:
                 return None  # CONFIG is disabled or not allowed for this user (e.g. a managed Redis)
-        volatile = [name for config, name in configs if _is_volatile(config)]
+        volatile = [name for config, name in configs if _is_volatile(cast(Mapping[str, Any], config))]
         if not volatile:
             return None
         return (

@@ -114,6 +114,11 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _delete_some(conn: sqlite3.Connection, *, sql: str, args: tuple[Any, ...]) -> int:
+    """Run one batched DELETE and return how many rows it deleted."""
+    return int(conn.execute(sql, args).rowcount)
+
+
 class SqliteGameStore:
     """A :class:`~bot.storage.base.GameStore` in one SQLite file (or ``":memory:"``, not persistent)."""
 
@@ -599,9 +604,7 @@ class SqliteGameStore:
             while True:
                 now = self._clock()
                 cutoff = now - COUNTED_GAMES_RETENTION if index == 2 else now
-                deleted = await self._run(
-                    lambda conn, sql=sql, cutoff=cutoff: conn.execute(sql, (cutoff, limit)).rowcount
-                )
+                deleted = await self._run(partial(_delete_some, sql=sql, args=(cutoff, limit)))
                 total += deleted
                 if deleted < limit:
                     break

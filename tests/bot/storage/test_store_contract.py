@@ -1,4 +1,5 @@
-"""The contract every ``GameStore`` keeps, run against real Redis and against the embedded SQLite store."""
+"""The contract every ``GameStore`` keeps, run against a real Redis server, a real 3-node Redis Cluster
+(``redis_cluster_url``, see ``conftest.py``) and the embedded SQLite store."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.storage import (
+    BoardState,
     GameNotFoundError,
     GameStore,
     RedisGameStore,
     SqliteGameStore,
     Stats,
     is_valid_id,
+    new_id,
 )
 
 SHORT_TTL = 0.3
@@ -34,9 +37,13 @@ class Backend:
     def clock(self) -> float:
         return self.now
 
+    @property
+    def is_redis(self) -> bool:
+        return self.kind in ("redis", "cluster")
+
     def open(self) -> GameStore:
         store: GameStore
-        if self.kind == "redis":
+        if self.is_redis:
             store = RedisGameStore.from_url(self.location, clock=self.clock)
         else:
             store = SqliteGameStore(self.location, clock=self.clock)
@@ -45,14 +52,16 @@ class Backend:
 
     async def advance(self, seconds: float) -> None:
         self.now += seconds
-        if self.kind == "redis":
+        if self.is_redis:
             await asyncio.sleep(seconds)
 
 
-@pytest.fixture(params=["redis", "sqlite"])
+@pytest.fixture(params=["redis", "cluster", "sqlite"])
 async def backend(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[Backend]:
     if request.param == "redis":
         location = request.getfixturevalue("redis_url")
+    elif request.param == "cluster":
+        location = request.getfixturevalue("redis_cluster_url")
     else:
         location = request.getfixturevalue("sqlite_path")
     b = Backend(kind=request.param, location=location)
@@ -282,7 +291,7 @@ async def test_reopen_keeps_data(backend: Backend, store: GameStore) -> None:
 
 
 async def test_due_games_repairs_a_lagging_index(backend: Backend, store: GameStore) -> None:
-    if backend.kind != "redis":
+    if not backend.is_redis:
         pytest.skip("the SQLite store has no separate index")
     assert isinstance(store, RedisGameStore)
     game_id = await store.create_game({"n": 0}, deadline=500.0)
@@ -295,3 +304,250 @@ async def test_due_games_repairs_a_lagging_index(backend: Backend, store: GameSt
     await store.redis.zrem("nardy:deadlines", game_id)
     assert await store.update_game(game_id, 1, {"n": 1}, deadline=700.0) == 2
     assert await store.due_games(now=800.0) == [game_id]
+
+
+# ---- board states --------------------------------------------------------------------------------------------
+async def test_board_state_is_monotonic_and_versionless(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1, 7])
+    game = await store.get_game(game_id)
+    assert game is not None and dict(game.boards) == {}
+    assert await store.set_board(game_id, -1, 10, 1) is True
+    assert await store.set_board(game_id, -1, 11, 3) is True
+    assert await store.set_board(game_id, -1, 12, 2) is False  # older than the recorded state: not written
+    assert await store.set_board(game_id, -1, None, 3) is True  # the same version may change the message
+    assert await store.set_board(game_id, 7, 99, 1) is True
+    game = await store.get_game(game_id)
+    assert game is not None
+    assert game.version == 1  # board states do not bump the version
+    assert dict(game.boards) == {-1: BoardState(-1, None, 3), 7: BoardState(7, 99, 1)}
+    # A CAS of the record keeps the board states.
+    assert await store.update_game(game_id, 1, {"n": 1}) == 2
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards[7] == BoardState(7, 99, 1)
+    assert await store.set_board("missing123", -1, 1, 1) is False
+
+
+async def test_board_state_on_finished_game_until_it_expires(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1])
+    assert await store.set_board(game_id, -1, 5, 1) is True
+    assert await store.finish_game(game_id, 1, {"n": 1}, ttl=SHORT_TTL) == 2
+    assert await store.set_board(game_id, -1, 6, 2) is True
+    game = await store.get_game(game_id)
+    assert game is not None and game.finished and game.boards == {-1: BoardState(-1, 6, 2)}
+    await backend.advance(SHORT_TTL * 3)
+    assert await store.set_board(game_id, -1, 7, 3) is False
+    assert await store.get_game(game_id) is None
+
+
+async def test_concurrent_board_states_keep_the_newest(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1])
+    stores = [store, backend.open()]
+    versions = [3, 1, 7, 2, 7, 5, 4, 6, 1, 7, 3, 2] * 3
+    await asyncio.gather(*(stores[i % 2].set_board(game_id, -1, 100 + v, v) for i, v in enumerate(versions)))
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards == {-1: BoardState(-1, 107, 7)}
+
+
+# ---- deadlines -----------------------------------------------------------------------------------------------
+async def test_set_deadline_changes_only_the_deadline(store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0})
+    assert await store.set_deadline(game_id, 1, 40.0) is True
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == 1 and game.deadline == 40.0 and game.data == {"n": 0}
+    assert await store.due_games(now=50.0) == [game_id]
+    assert await store.set_deadline(game_id, 2, 10.0) is False  # wrong version: nothing written
+    assert await store.set_deadline(game_id, 1, 60.0) is True  # moved later
+    assert await store.due_games(now=50.0) == []
+    assert await store.due_games(now=60.0) == [game_id]
+    assert await store.set_deadline(game_id, 1, None) is True
+    assert await store.due_games(now=1e12) == []
+    assert await store.set_deadline("missing123", 1, 5.0) is False
+    assert await store.due_games(now=1e12) == []
+
+
+async def test_finished_game_with_deadline_stays_due(store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1], user_ids=[5], deadline=10.0)
+    assert await store.finish_game(game_id, 1, {"n": 1}, ttl=3600, deadline=30.0) == 2
+    # It left the active indices and joined the history, but stays in the deadline index.
+    assert await store.chat_games(-1) == []
+    assert await store.user_games(5) == []
+    assert await store.chat_history(-1) == [game_id]
+    assert await store.due_games(now=20.0) == []
+    assert await store.due_games(now=30.0) == [game_id]
+    game = await store.get_game(game_id)
+    assert game is not None and game.finished and game.deadline == 30.0
+    # The follow-up work is done: clearing the deadline takes it out of the index.
+    assert await store.set_deadline(game_id, 2, None) is True
+    assert await store.due_games(now=1e12) == []
+    game = await store.get_game(game_id)
+    assert game is not None and game.finished and game.deadline is None and game.version == 2
+
+
+async def test_finished_game_leaves_deadline_index_when_it_expires(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, deadline=10.0)
+    assert await store.finish_game(game_id, 1, {"n": 1}, ttl=SHORT_TTL, deadline=20.0) == 2
+    assert await store.due_games(now=25.0) == [game_id]
+    await backend.advance(SHORT_TTL * 3)
+    assert await store.due_games(now=25.0) == []
+
+
+async def test_finish_without_deadline_leaves_deadline_index(store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, deadline=10.0)
+    assert await store.finish_game(game_id, 1, {"n": 1}, ttl=3600) == 2
+    assert await store.due_games(now=1e12) == []
+    game = await store.get_game(game_id)
+    assert game is not None and game.deadline is None
+
+
+# ---- idempotent creation -------------------------------------------------------------------------------------
+async def test_create_with_game_id_is_idempotent(store: GameStore) -> None:
+    game_id = new_id()
+    kwargs = {"chat_ids": [-1], "user_ids": [5, 6], "deadline": 50.0}
+    assert await store.create_game({"n": 0}, game_id=game_id, **kwargs) == game_id
+    assert await store.update_game(game_id, 1, {"n": 1}) == 2
+    # A retry (e.g. after a lost reply) overwrites nothing and creates nothing twice.
+    assert await store.create_game({"n": 0}, game_id=game_id, **kwargs) == game_id
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == 2 and game.data == {"n": 1}
+    assert await store.chat_games(-1) == [game_id]
+    assert await store.user_games(5) == [game_id]
+    assert await store.user_chat_games(-1, 6) == [game_id]
+    assert await store.due_games(now=60.0) == [game_id]
+    assert await store.count_chat_games(-1) == 1
+
+
+async def test_retried_creation_of_a_finished_game_does_not_revive_it(store: GameStore) -> None:
+    game_id = new_id()
+    await store.create_game({"n": 0}, game_id=game_id, chat_ids=[-1], user_ids=[5], deadline=5.0)
+    assert await store.finish_game(game_id, 1, {"n": 1}, ttl=3600) == 2
+    assert await store.create_game({"n": 0}, game_id=game_id, chat_ids=[-1], user_ids=[5], deadline=5.0) == game_id
+    game = await store.get_game(game_id)
+    assert game is not None and game.finished and game.version == 2
+    assert await store.chat_games(-1) == []
+    assert await store.user_chat_games(-1, 5) == []
+    assert await store.due_games(now=1e12) == []
+
+
+async def test_create_refuses_malformed_game_id(store: GameStore) -> None:
+    with pytest.raises(ValueError, match="malformed game id"):
+        await store.create_game({"n": 0}, game_id="bad id!")
+    assert await store.chat_games(-1) == []
+
+
+async def test_concurrent_retries_create_one_game(backend: Backend, store: GameStore) -> None:
+    game_id = new_id()
+    stores = [store, backend.open()]
+    results = await asyncio.gather(
+        *(stores[i % 2].create_game({"n": i}, game_id=game_id, chat_ids=[-1], user_ids=[5]) for i in range(20))
+    )
+    assert results == [game_id] * 20
+    assert await store.chat_games(-1) == [game_id]
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == 1
+
+
+# ---- exactly-once stats ----------------------------------------------------------------------------------------
+async def test_add_game_stats_counts_a_game_once_per_chat(store: GameStore) -> None:
+    deltas = {5: (1, 0, 0), 6: (0, 1, 0)}
+    assert await store.add_game_stats(-1, "game000001", deltas) is True
+    assert await store.add_game_stats(-1, "game000001", deltas) is False
+    assert await store.chat_stats(-1) == {5: Stats(1, 0, 0), 6: Stats(0, 1, 0)}
+    # The same game shown in another chat counts there too; another game counts again.
+    assert await store.add_game_stats(-2, "game000001", deltas) is True
+    assert await store.add_game_stats(-1, "game000002", {5: (0, 0, 1), 6: (0, 0, 1)}) is True
+    assert await store.get_stats(-1, 5) == Stats(1, 0, 1)
+    assert await store.get_stats(-2, 6) == Stats(0, 1, 0)
+    # add_stats still works beside it.
+    assert await store.add_stats(-1, 5, wins=2) == Stats(3, 0, 1)
+
+
+async def test_add_game_stats_concurrent_exactly_once(backend: Backend, store: GameStore) -> None:
+    stores = [store, backend.open()]
+    results = await asyncio.gather(
+        *(stores[i % 2].add_game_stats(-1, "game000001", {5: (1, 0, 0), 6: (0, 1, 0)}) for i in range(30))
+    )
+    assert sum(results) == 1
+    assert await store.chat_stats(-1) == {5: Stats(1, 0, 0), 6: Stats(0, 1, 0)}
+
+
+# ---- user-in-chat index and counts ----------------------------------------------------------------------------
+async def test_user_chat_games_and_count(backend: Backend, store: GameStore) -> None:
+    a = await store.create_game({"g": "a"}, chat_ids=[-1], user_ids=[5, 6])
+    await backend.advance(0.001)
+    b = await store.create_game({"g": "b"}, chat_ids=[-1, 5], user_ids=[5, 7])
+    await backend.advance(0.001)
+    c = await store.create_game({"g": "c"}, chat_ids=[-2], user_ids=[5, 6])
+    assert await store.user_chat_games(-1, 5) == [a, b]
+    assert await store.user_chat_games(-1, 6) == [a]
+    assert await store.user_chat_games(-1, 7) == [b]
+    assert await store.user_chat_games(5, 5) == [b]
+    assert await store.user_chat_games(-2, 5) == [c]
+    assert await store.user_chat_games(-2, 7) == []
+    assert await store.count_chat_games(-1) == 2
+    assert await store.count_chat_games(-3) == 0
+    assert await store.finish_game(a, 1, {"g": "a"}, ttl=3600) == 2
+    assert await store.user_chat_games(-1, 5) == [b]
+    assert await store.user_chat_games(-1, 6) == []
+    assert await store.count_chat_games(-1) == 1
+
+
+# ---- quarantine --------------------------------------------------------------------------------------------------
+async def test_quarantine_takes_a_game_out_of_every_index(backend: Backend, store: GameStore) -> None:
+    bad = await store.create_game({"corrupt": True}, chat_ids=[-1], user_ids=[5, 6], deadline=10.0)
+    await backend.advance(0.001)
+    good = await store.create_game({"n": 0}, chat_ids=[-1], user_ids=[5], deadline=20.0)
+    await store.quarantine_game(bad, "ValueError: bad board")
+    game = await store.get_game(bad)
+    assert game is not None and game.quarantined and not game.finished and game.data == {"corrupt": True}
+    assert await store.due_games(now=100.0) == [good]
+    assert await store.chat_games(-1) == [good]
+    assert await store.user_games(5) == [good]
+    assert await store.user_games(6) == []
+    assert await store.user_chat_games(-1, 5) == [good]
+    assert await store.count_chat_games(-1) == 1
+    assert await store.quarantined_games() == [bad]
+    # Later deadline changes never put it back into the index.
+    assert await store.set_deadline(bad, 1, 5.0) is True
+    assert await store.due_games(now=100.0) == [good]
+    # Quarantining again, or a missing game, changes nothing.
+    await store.quarantine_game(bad, "again")
+    await store.quarantine_game("missing123", "gone")
+    assert await store.quarantined_games() == [bad]
+    good_game = await store.get_game(good)
+    assert good_game is not None and not good_game.quarantined
+
+
+async def test_quarantined_finished_game_keeps_finished_and_expires(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1], user_ids=[5])
+    assert await store.finish_game(game_id, 1, {"n": 1}, ttl=SHORT_TTL, deadline=5.0) == 2
+    await store.quarantine_game(game_id, "stats failed")
+    game = await store.get_game(game_id)
+    assert game is not None and game.finished and game.quarantined
+    assert await store.due_games(now=100.0) == []
+    assert await store.chat_history(-1) == []
+    assert await store.quarantined_games() == [game_id]
+    await backend.advance(SHORT_TTL * 3)
+    assert await store.quarantined_games() == []
+
+
+# ---- purge ---------------------------------------------------------------------------------------------------------
+async def test_purge_expired_removes_only_expired(backend: Backend, store: GameStore) -> None:
+    kept = await store.create_game({"n": 0}, chat_ids=[-1], user_ids=[5])
+    finished_kept = await store.create_game({"n": 0}, chat_ids=[-1], user_ids=[5])
+    assert await store.finish_game(finished_kept, 1, {"n": 1}, ttl=3600) == 2
+    gone = []
+    for _ in range(5):
+        game_id = await store.create_game({"n": 0}, chat_ids=[-1], user_ids=[5])
+        await store.set_board(game_id, -1, 1, 1)
+        assert await store.finish_game(game_id, 1, {"n": 1}, ttl=SHORT_TTL) == 2
+        gone.append(game_id)
+    await store.create_challenge({"by": 1}, ttl=SHORT_TTL, chat_id=-1)
+    await backend.advance(SHORT_TTL * 3)
+    removed = await store.purge_expired(batch=2)
+    assert removed == (0 if backend.is_redis else 6)  # Redis expires by itself
+    assert await store.purge_expired(batch=2) == 0
+    for game_id in gone:
+        assert await store.get_game(game_id) is None
+    assert await store.get_game(kept) is not None
+    assert await store.chat_games(-1) == [kept]
+    assert await store.chat_history(-1) == [finished_kept]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from redis.exceptions import ClusterDownError, MaxConnectionsError, MovedError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -77,3 +78,19 @@ async def test_open_store_chooses_backend(redis_url: str, sqlite_path: str) -> N
     finally:
         await redis_store.close()
         await sqlite_store.close()
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        MovedError("3999 127.0.0.1:6381"),
+        ClusterDownError("CLUSTERDOWN The cluster is down"),
+        MaxConnectionsError("Too many connections"),
+    ],
+)
+def test_map_store_errors_maps_cluster_errors(exc: Exception) -> None:
+    with pytest.raises(StoreUnavailableError) as info, map_store_errors():
+        raise exc
+    assert info.value.__cause__ is exc
+    if isinstance(exc, MovedError):
+        assert "redis+cluster://" in str(info.value)

@@ -1,0 +1,109 @@
+"""The Lua scripts of :class:`~bot.storage.redis_store.RedisGameStore`.
+
+Each touches the keys of ONE hash slot only (one game's hash, or one chat's ``{cs:<chat>}`` stats keys), so they
+run unchanged on Redis Cluster. Their ``KEYS``/``ARGV`` and results are described at the top of each.
+"""
+
+CREATE_SCRIPT = """
+-- KEYS[1]: the game hash
+-- ARGV[1]: record JSON; ARGV[2]: chat ids JSON; ARGV[3]: user ids JSON; ARGV[4]: deadline ("" = none)
+-- ARGV[5]: nonce of this creation request
+-- Returns 1 when created; 2 when this very request had created it already (its reply was lost and the client
+-- sent it again); 0 when another game with this id exists.
+local n = redis.call('HGET', KEYS[1], 'n')
+if n then
+  if n == ARGV[5] then return 2 end
+  return 0
+end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 's', 'a', 'c', ARGV[2], 'u', ARGV[3], 'dl', ARGV[4], 'n', ARGV[5])
+return 1
+"""
+
+CAS_SCRIPT = """
+-- KEYS[1]: the game hash
+-- ARGV[1]: expected version
+-- ARGV[2]: new record JSON
+-- ARGV[3]: "1" to finish the game (refused if already finished), "0" for a plain update
+-- ARGV[4]: TTL in milliseconds set when finishing
+-- ARGV[5]: new deadline: "-" keeps it, "" clears it, else a number
+-- Returns the new version; 0 on a version conflict (or finishing a finished game); -1 when there is no game.
+local cur = redis.call('HMGET', KEYS[1], 'v', 's')
+if not cur[1] then return -1 end
+if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[3] == '1' and cur[2] == 'f' then return 0 end
+local nv = tonumber(cur[1]) + 1
+redis.call('HSET', KEYS[1], 'v', nv, 'd', ARGV[2])
+if ARGV[5] ~= '-' then redis.call('HSET', KEYS[1], 'dl', ARGV[5]) end
+if ARGV[3] == '1' then
+  redis.call('HSET', KEYS[1], 's', 'f')
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
+return nv
+"""
+
+SET_DEADLINE_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: expected version; ARGV[2]: deadline ("" = none)
+-- Returns 1 when written, 0 on a version conflict, -1 when there is no game. The version is not bumped.
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return -1 end
+if tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'dl', ARGV[2])
+return 1
+"""
+
+SET_BOARD_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: "<message id>,<shown version>"; ARGV[3]: shown version
+-- Returns 1 when written, 0 when a newer board state is recorded or there is no game. The version is not bumped
+-- and the hash keeps its TTL.
+if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur then
+  local shown = tonumber(string.match(cur, ',(%-?%d+)$'))
+  if shown and shown > tonumber(ARGV[3]) then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+QUARANTINE_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: reason. Returns 1 when flagged, 0 when there is no game.
+if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'q', ARGV[1])
+return 1
+"""
+
+ADD_STATS_SCRIPT = """
+-- KEYS[1]: the chat's stats hash; ARGV: user id, wins, losses, draws. Returns the counters after the increment.
+return {
+  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':w', ARGV[2]),
+  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':l', ARGV[3]),
+  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':d', ARGV[4]),
+}
+"""
+
+ADD_GAME_STATS_SCRIPT = """
+-- KEYS[1]: the chat's stats hash; KEYS[2]: the chat's sorted set of counted game ids (same hash tag)
+-- ARGV[1]: game id; ARGV[2]: now; ARGV[3]: entries at or before this time are forgotten
+-- ARGV[4..]: user id, wins, losses, draws (repeated)
+-- Returns 1 when added, 0 when this game was counted already (nothing changed).
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+for i = 4, #ARGV, 4 do
+  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':w', ARGV[i + 1])
+  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':l', ARGV[i + 2])
+  redis.call('HINCRBY', KEYS[1], ARGV[i] .. ':d', ARGV[i + 3])
+end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+return 1
+"""
+
+MIGRATE_STATS_SCRIPT = """
+-- KEYS[1]: the chat's stats hash; KEYS[2]: its "migrated" marker (same hash tag)
+-- ARGV: field, value pairs read from the old un-tagged stats hash
+-- Adds them once: returns 1 when merged now, 0 when the marker says they were merged before.
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('SET', KEYS[2], '1')
+return 1
+"""
