@@ -155,7 +155,7 @@ def main() -> None:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
         raise SystemExit(f"Invalid settings ({problems}). See .env.example.") from None
     token = settings.bot_token.get_secret_value()
-    install_token_redaction(token)
+    uninstall = install_token_redaction(token)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         asyncio.run(run(settings))
@@ -164,3 +164,5 @@ def main() -> None:
     except Exception as error:
         log.critical("the bot stopped on an error", exc_info=True)
         raise SystemExit(Redactor([token])(f"The bot stopped: {type(error).__name__}: {error}")) from None
+    finally:
+        uninstall()
