@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Sequence
 
 from aiogram import Bot, Dispatcher, Router
@@ -135,11 +136,24 @@ async def run(settings: Settings, *, handle_signals: bool = True) -> None:
             tasks_concurrency_limit=POLLING_BACKLOG_FACTOR * settings.max_updates_in_flight,
         )
     finally:
-        dropped = await sender.shutdown(settings.shutdown_drain_timeout)
+        dropped = await drain(dp, sender, settings.shutdown_drain_timeout)
         if dropped:
             log.warning("shutdown: %d queued messages or edits were not sent", dropped)
         await store.close()
         await bot.session.close()
+
+
+async def drain(dp: Dispatcher, sender: Sender, timeout: float) -> int:
+    """Finish a stop within ``timeout`` seconds: let the updates still being handled finish (their messages and
+    edits are sent meanwhile), then let the sender send what is queued, and drop the rest.
+
+    Returns: how many queued messages or edits were dropped (see :meth:`Sender.shutdown`).
+    """
+    deadline = time.monotonic() + timeout
+    for middleware in dp.update.outer_middleware:
+        if isinstance(middleware, InFlightLimitMiddleware) and not await middleware.slots.wait_idle(timeout):
+            log.warning("shutdown: %d updates were still being handled", middleware.slots.active)
+    return await sender.shutdown(max(0.0, deadline - time.monotonic()))
 
 
 def main() -> None:

@@ -30,6 +30,10 @@ class UpdateSlots:
         self._returning: deque[asyncio.Future[None]] = deque()
         self.peak = 0
         """The largest number of slots ever held at once (for tests and diagnostics)."""
+        self.active = 0
+        """How many updates are between the start and the end of :meth:`hold` (waiting, working or outside)."""
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     @property
     def busy(self) -> int:
@@ -73,15 +77,30 @@ class UpdateSlots:
     async def hold(self) -> AsyncIterator[None]:
         """Wait for a free slot and hold it for the block (given back by :func:`outside_slot` while waiting)."""
         holder = _Holder(self)
-        await self._acquire(returning=False)
-        holder.held = True
-        token = _current.set(holder)
+        self.active += 1
+        self._idle.clear()
         try:
-            yield
+            await self._acquire(returning=False)
+            holder.held = True
+            token = _current.set(holder)
+            try:
+                yield
+            finally:
+                _current.reset(token)
+                holder.closed = True
+                holder.release()
         finally:
-            _current.reset(token)
-            holder.closed = True
-            holder.release()
+            self.active -= 1
+            if self.active == 0:
+                self._idle.set()
+
+    async def wait_idle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds until no update is being handled. Returns: True when none is."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout=max(0.0, timeout))
+        except TimeoutError:
+            return False
+        return True
 
 
 class _Holder:

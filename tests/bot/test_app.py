@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from pathlib import Path
 
 import pytest
+from aiogram import Router
 from aiogram.client.telegram import PRODUCTION
+from aiogram.filters import Command
+from aiogram.methods import SendMessage
+from aiogram.types import Message
 from bot_testkit import build_app
 from fake_telegram import BOT_TOKEN, FakeTelegram
 from pydantic import SecretStr
 
-from bot.app import api_server, create_bot, create_dispatcher, main, sender_limits
+from bot.app import api_server, create_bot, create_dispatcher, drain, main, sender_limits
 from bot.commands import COMMANDS, set_bot_commands
 from bot.config import Settings
 from bot.i18n import create_i18n
 from bot.middlewares import ErrorReportingMiddleware, StoreMiddleware
 from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import ThrottleMiddleware
+from bot.sender import Sender, SenderClosedError
 from bot.storage import SqliteGameStore
 
 
@@ -139,3 +145,30 @@ def test_main_without_a_token_exits_with_a_clear_message(tmp_path: Path, monkeyp
     with pytest.raises(SystemExit) as info:
         main()
     assert "BOT_TOKEN" in str(info.value) and ".env.example" in str(info.value)
+
+
+async def test_drain_lets_running_handlers_finish_before_the_sender_stops(sqlite_path: str) -> None:
+    release = asyncio.Event()
+    router = Router(name="slow")
+
+    async def slow(message: Message, sender: Sender) -> None:
+        await release.wait()
+        await sender.send(SendMessage(chat_id=message.chat.id, text="late but sent"))
+
+    router.message.register(slow, Command("slow"))
+    store = SqliteGameStore(sqlite_path)
+    app = build_app(store, extra_routers=[router])
+    alice = app.fake.user(101, "Alice", "en")
+    handling = asyncio.create_task(app.h.send_text(alice, app.fake.private_chat(alice), "/slow"))
+    while not any(m.slots.active for m in app.dp.update.outer_middleware if isinstance(m, InFlightLimitMiddleware)):
+        await asyncio.sleep(0)
+    stopping = asyncio.create_task(drain(app.dp, app.sender, 30.0))
+    await asyncio.sleep(0)
+    assert not stopping.done()  # waiting for the handler
+    release.set()
+    assert await stopping == 0
+    await handling
+    assert app.fake.last_message(alice.id).content == "late but sent"
+    with pytest.raises(SenderClosedError):
+        app.sender.submit(SendMessage(chat_id=alice.id, text="after the stop"))
+    await store.close()

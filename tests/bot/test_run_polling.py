@@ -108,4 +108,5 @@ async def test_run_polls_a_custom_api_server_with_the_embedded_store(
     assert len(sent) == 1 and sent[0]["chat_id"] == "77" and "Hi, Alice!" in sent[0]["text"]
     assert json.loads(sent[0]["reply_markup"])["inline_keyboard"]
     assert (tmp_path / "data" / "nardy.sqlite3").exists()
-    assert shutdowns == [3.0]  # the sender was drained (SHUTDOWN_DRAIN_TIMEOUT), not just closed
+    # the sender was drained within SHUTDOWN_DRAIN_TIMEOUT (what the handlers still running left of it), not closed
+    assert len(shutdowns) == 1 and 0 < shutdowns[0] <= 3.0
