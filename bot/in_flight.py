@@ -108,6 +108,7 @@ class _Holder:
 
     def __init__(self, slots: UpdateSlots) -> None:
         self.slots = slots
+        self.task = asyncio.current_task()
         self.held = False
         self.closed = False
         self.waits = 0
@@ -125,11 +126,11 @@ _current: ContextVar[_Holder | None] = ContextVar("update_slot", default=None)
 async def outside_slot() -> AsyncIterator[None]:
     """Give the current update's slot back for the block, and wait for one again afterwards.
 
-    Does nothing outside an update (or in a task an update started that outlived it). When several waits of one
-    update overlap, the slot is taken back when the last one ends. Cancellation does not wait for a slot.
+    Does nothing outside an update, and in tasks an update started (they inherit its context but not its slot).
+    Cancellation does not wait for a slot.
     """
     holder = _current.get()
-    if holder is None or holder.closed:
+    if holder is None or holder.closed or holder.task is not asyncio.current_task():
         yield
         return
     holder.waits += 1

@@ -94,6 +94,20 @@ async def test_cancelled_waiters_do_not_leak_slots() -> None:
         assert slots.busy == 1
 
 
+async def test_tasks_started_by_an_update_do_not_give_its_slot_away() -> None:
+    slots = UpdateSlots(1)
+    seen: list[int] = []
+
+    async def background() -> None:
+        async with outside_slot():
+            seen.append(slots.busy)
+
+    async with slots.hold():
+        await asyncio.create_task(background())  # inherits the update's context, not its slot
+        assert seen == [1] and slots.busy == 1
+    assert slots.busy == 0 and slots.active == 0
+
+
 def test_limit_must_be_positive() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         UpdateSlots(0)

@@ -265,6 +265,15 @@ async def test_no_minute_ever_holds_more_than_the_budget(
     limits = SenderLimits(private_interval=0.5, group_interval=0.5, max_retries=2, max_transient_retries=2)
     sender = Sender(bot, limits, clock=clock, sleep=clock.sleep)
     failures: dict[int, Exception] = {}
+
+    async def flaky(method: TelegramMethod[Any], request_timeout: int | None = None) -> Any:
+        bot.calls.append((clock(), method))
+        error = failures.pop(id(method), None)  # each chosen call fails once; its retry succeeds
+        if error is not None:
+            raise error
+        return "ok"
+
+    sender._bot = flaky
     futures = []
     for i, (kind, failure, pause) in enumerate(operations):
         method: TelegramMethod[Any]
@@ -283,19 +292,11 @@ async def test_no_minute_ever_holds_more_than_the_budget(
         futures.append(sender.submit(method))
         await clock.sleep(pause)
 
-    async def flaky(method: TelegramMethod[Any], request_timeout: int | None = None) -> Any:
-        bot.calls.append((clock(), method))
-        error = failures.pop(id(method), None)
-        if error is not None:
-            failures[id(method) + 1] = error  # fail once; the retry succeeds
-            raise error
-        return "ok"
-
-    sender._bot = flaky
     await asyncio.gather(*futures, return_exceptions=True)
     await sender.drain()
     budget = limits.group_per_minute if chat_id < 0 else limits.private_per_minute
     assert max_in_any_minute([t for t, _ in bot.calls]) <= budget
+    assert not failures or sender.coalesced or sender.dropped  # each planned failure happened (unless replaced)
     await sender.close()
 
 
