@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from aiogram import Bot, Dispatcher, Router
 from aiogram.client.default import DefaultBotProperties
@@ -20,11 +20,18 @@ from bot.config import Settings
 from bot.handlers import routers
 from bot.i18n import create_i18n
 from bot.middlewares import ErrorReportingMiddleware, StoreMiddleware, UserLanguageMiddleware
+from bot.middlewares.in_flight import InFlightLimitMiddleware
+from bot.middlewares.throttle import ThrottleMiddleware
+from bot.redaction import Redactor, install_token_redaction
 from bot.sender import Sender, SenderLimits
 from bot.services.setup import game_routers
 from bot.storage import GameStore, StoreUnavailableError, open_store
 
 log = logging.getLogger(__name__)
+
+POLLING_BACKLOG_FACTOR = 16
+"""Polling stops fetching updates while this many times ``MAX_UPDATES_IN_FLIGHT`` updates are unfinished (most
+of them waiting for a free slot or for the pacer): the rest of a burst then waits at Telegram, not in memory."""
 
 
 def api_server(settings: Settings) -> TelegramAPIServer:
@@ -51,6 +58,8 @@ def sender_limits(settings: Settings) -> SenderLimits:
         private_interval=settings.send_interval_private,
         group_interval=settings.send_interval_group,
         group_per_minute=settings.group_messages_per_minute,
+        private_per_minute=settings.private_messages_per_minute,
+        chat_queue_limit=settings.chat_queue_limit,
     )
 
 
@@ -61,6 +70,7 @@ def create_dispatcher(
     sender: Sender,
     i18n: I18n | None = None,
     extra_routers: Sequence[Router] = (),
+    throttle_clock: Callable[[], float] | None = None,
 ) -> Dispatcher:
     """Return a Dispatcher with every router and middleware of the bot.
 
@@ -68,10 +78,24 @@ def create_dispatcher(
     ``i18n`` (I18n), ``locale`` (the user's language code), plus aiogram's usual ``bot``, ``event_from_user``,
     ``event_chat``. ``extra_routers`` are included before the built-in ones (game flows, tests). Startup
     registers the command menu (``setMyCommands``) for every language.
+
+    Update middlewares, outermost first: error reporting; per-user throttling (``THROTTLE_RATE`` /
+    ``THROTTLE_BURST``, on ``throttle_clock``, by default the sender's clock); the bound on updates handled at
+    once (``MAX_UPDATES_IN_FLIGHT``: further updates wait, they are never refused); the store.
     """
     i18n = i18n or create_i18n(settings.default_language)
     dp = Dispatcher(settings=settings, sender=sender, i18n=i18n)
     dp.update.outer_middleware(ErrorReportingMiddleware(i18n))
+    if settings.throttle_rate > 0:
+        dp.update.outer_middleware(
+            ThrottleMiddleware(
+                settings.throttle_rate,
+                settings.throttle_burst,
+                clock=throttle_clock or sender.clock,
+                default_language=settings.default_language,
+            )
+        )
+    dp.update.outer_middleware(InFlightLimitMiddleware(settings.max_updates_in_flight))
     dp.update.outer_middleware(StoreMiddleware(store))
     UserLanguageMiddleware(i18n, store).setup(dp)
     dp.include_routers(*extra_routers, *routers())
@@ -88,7 +112,8 @@ def create_dispatcher(
 
 async def run(settings: Settings, *, handle_signals: bool = True) -> None:
     """Run the bot with long polling until interrupted (SIGINT/SIGTERM when ``handle_signals``, or cancelled);
-    closes the store, the sender and the session.
+    then lets the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes the store
+    and the session. At most ``POLLING_BACKLOG_FACTOR`` × ``MAX_UPDATES_IN_FLIGHT`` updates are unfinished at once.
 
     Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
     """
@@ -108,23 +133,50 @@ async def run(settings: Settings, *, handle_signals: bool = True) -> None:
             polling_timeout=settings.polling_timeout,
             allowed_updates=dp.resolve_used_update_types(),
             handle_signals=handle_signals,
+            tasks_concurrency_limit=POLLING_BACKLOG_FACTOR * settings.max_updates_in_flight,
         )
     finally:
-        await sender.close()
+        dropped = await drain(dp, sender, settings.shutdown_drain_timeout)
+        if dropped:
+            log.warning("shutdown: %d queued messages or edits were not sent", dropped)
         await store.close()
         await bot.session.close()
+
+
+async def drain(dp: Dispatcher, sender: Sender, timeout: float) -> int:
+    """Finish a stop within ``timeout`` seconds: let the updates still being handled finish (their messages and
+    edits are sent meanwhile), then let the sender send what is queued, and drop the rest.
+
+    Returns: how many queued messages or edits were dropped (see :meth:`Sender.shutdown`).
+    """
+    deadline = time.monotonic() + timeout
+    for middleware in dp.update.outer_middleware:
+        if isinstance(middleware, InFlightLimitMiddleware) and not await middleware.slots.wait_idle(timeout):
+            log.warning("shutdown: %d updates were still being handled", middleware.slots.active)
+    return await sender.shutdown(max(0.0, deadline - time.monotonic()))
 
 
 def main() -> None:
     """Entry point of ``python -m bot``: read the settings, configure logging and run. Returns nothing.
 
-    Raises: SystemExit(2) with a short message when the settings are missing or invalid (e.g. no BOT_TOKEN).
+    Every log record redacts the bot token (:mod:`bot.redaction`), and so does the message of a fatal error.
+    Raises: SystemExit with a short message when the settings are missing or invalid (e.g. no BOT_TOKEN), or
+    when the bot stops on an error (logged with its traceback first).
     """
     try:
         settings = Settings()  # type: ignore[call-arg]  # BOT_TOKEN comes from the environment
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
         raise SystemExit(f"Invalid settings ({problems}). See .env.example.") from None
+    token = settings.bot_token.get_secret_value()
+    uninstall = install_token_redaction(token)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    with contextlib.suppress(KeyboardInterrupt):
+    try:
         asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        pass
+    except Exception as error:
+        log.critical("the bot stopped on an error", exc_info=True)
+        raise SystemExit(Redactor([token])(f"The bot stopped: {type(error).__name__}: {error}")) from None
+    finally:
+        uninstall()

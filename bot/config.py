@@ -69,8 +69,22 @@ class Settings(BaseSettings):
     """Minimum seconds between two outgoing messages or edits in one private chat."""
     send_interval_group: float = Field(default=1.0, ge=0)
     """Minimum seconds between two outgoing messages or edits in one group chat."""
-    group_messages_per_minute: int = Field(default=20, gt=0)
-    """At most this many outgoing messages or edits per minute in one group chat."""
+    group_messages_per_minute: int = Field(default=19, gt=0)
+    """At most this many outgoing messages or edits (retries included) in any minute in one group chat (Telegram
+    allows about 20; one below leaves a margin)."""
+    # ---- issue 8: bursts, floods and shutdown (bot/sender.py, bot/middlewares/throttle.py, bot/app.py) ----
+    private_messages_per_minute: int = Field(default=30, gt=0)
+    """At most this many outgoing messages or edits (retries included) in any minute in one private chat."""
+    chat_queue_limit: int = Field(default=20, gt=0)
+    """At most this many replies (chatter, not boards) wait in one chat's queue; beyond it the oldest is dropped."""
+    max_updates_in_flight: int = Field(default=64, gt=0)
+    """At most this many updates are handled at once; further ones wait their turn (never refused)."""
+    throttle_rate: float = Field(default=2.0, ge=0)
+    """Messages and button presses per second a user may send after the burst below (0 = no throttling)."""
+    throttle_burst: int = Field(default=10, gt=0)
+    """Messages and button presses a user may send at once before being throttled."""
+    shutdown_drain_timeout: float = Field(default=10.0, ge=0)
+    """Seconds a stopping bot goes on sending queued messages and edits before dropping the rest."""
     max_text_move_length: int = Field(default=200, gt=0)
     """Typed moves longer than this many characters are refused without parsing."""
 

@@ -1,12 +1,22 @@
-"""The one way the bot sends messages: per-chat pacing, 429 handling and coalescing of edits.
+"""The one way the bot sends messages: per-chat pacing with priorities, retries, and coalescing of edits.
 
-Telegram allows about one message per second in a chat, twenty per minute in a group and thirty per second
-overall, and answers 429 with ``retry_after`` beyond that. :class:`Sender` keeps one FIFO queue per chat,
-served by a worker task that waits for the chat's (and the global) budget before each call, sleeps
-``retry_after`` and retries on a 429, and, while an edit of a message is still waiting, replaces it by a newer
-edit of the same message that covers it (so only the latest board is sent). Methods without a ``chat_id``
-(such as ``answerCallbackQuery``, which is not rate limited) are called at once.
+Telegram allows about one message per second in a chat and about twenty messages *or edits* per minute in a
+group, thirty calls per second overall, and answers 429 with ``retry_after`` beyond that. :class:`Sender` keeps
+per chat two FIFO queues served by one worker task:
 
+- **board** traffic (edits of a message, ``sendPhoto`` of a board, deletions) is always served first and is never
+  dropped; while an edit of a message is still waiting, a newer edit of the same message that covers it replaces
+  it (so only the latest board is sent);
+- **chat** traffic (``sendMessage`` replies and everything else) waits behind it, and its queue is bounded: when
+  it is full the oldest waiting item is dropped and its caller gets :class:`SendDropped`.
+
+Before every call that reaches the Bot API for a chat, retries included, the worker waits for the chat's
+interval, the chat's per-minute budget (counted over any 61 seconds, a second of margin for clock differences
+with Telegram) and the global budget. A 429 makes the whole chat wait ``retry_after``; network errors and 5xx
+answers are retried with a growing pause, a bounded number of times. Methods without a ``chat_id`` (such as
+``answerCallbackQuery``, which is not rate limited) are called at once and never wait for any chat.
+
+While a handler waits for its call, it gives its update slot back (:func:`bot.in_flight.outside_slot`).
 The clock and the sleep function are injectable, so tests run on virtual time.
 """
 
@@ -14,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import time
 from collections import deque
@@ -21,22 +32,59 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramEntityTooLarge,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.methods import (
+    DeleteMessage,
     EditMessageCaption,
     EditMessageMedia,
     EditMessageReplyMarkup,
     EditMessageText,
+    SendPhoto,
     TelegramMethod,
 )
+
+from bot.in_flight import outside_slot
 
 log = logging.getLogger(__name__)
 
 PRUNE_EVERY = 1000
 """Idle chats are forgotten on every this many submitted calls."""
+BUDGET_WINDOW = 61.0
+"""Seconds over which a chat's per-minute budget is counted: a minute plus a second of margin, so that no 60 s
+window as Telegram measures it (arrival times differ from ours by network jitter) holds more than the budget."""
+TRANSIENT_BACKOFF = 1.0
+"""Pause before the first retry of a network error or a 5xx answer; it doubles with every further retry."""
 
 T = TypeVar("T")
 ChatKey = int | str
+
+
+class Priority(enum.IntEnum):
+    """Which of a chat's queues a call waits in: board traffic is always sent before chatter."""
+
+    BOARD = 0
+    """Edits and pictures of boards: never dropped (edits of one message are coalesced), sent first."""
+    CHAT = 1
+    """Replies and other chatter: sent after board traffic; the oldest is dropped when the chat's queue is full."""
+
+
+class SendDropped(TelegramAPIError):  # noqa: N818  (the name the callers were promised)
+    """The sender dropped a queued call without sending it (the chat's chatter queue overflowed, or the sender
+    shut down). A :class:`~aiogram.exceptions.TelegramAPIError`, so callers that tolerate Telegram failures
+    tolerate this too; nothing reached Telegram."""
+
+    label = "Dropped by the sender"
+
+
+class SenderClosedError(SendDropped, RuntimeError):
+    """A call was submitted after the sender began to shut down (or was closed)."""
 
 
 class MethodCaller(Protocol):
@@ -55,12 +103,18 @@ class SenderLimits:
     """Minimum time between two calls in one private chat."""
     group_interval: float = 1.0
     """Minimum time between two calls in one group chat."""
-    group_per_minute: int = 20
-    """At most this many calls in any 60 seconds in one group chat."""
+    group_per_minute: int = 19
+    """At most this many calls in any minute in one group chat (Telegram's limit is 20 messages or edits)."""
+    private_per_minute: int = 30
+    """At most this many calls in any minute in one private chat."""
     global_per_second: int = 30
     """At most this many paced calls in any second over all chats."""
     max_retries: int = 5
     """How many times a call answered with 429 is retried before its error is returned to the caller."""
+    max_transient_retries: int = 3
+    """How many times a call failing with a network error or a 5xx answer is retried (pauses 1, 2, 4 … s)."""
+    chat_queue_limit: int = 20
+    """At most this many chatter calls wait in one chat; beyond that the oldest is dropped."""
 
 
 # Which pending edit kinds a newer edit replaces entirely (each edit also sets or clears the keyboard).
@@ -70,6 +124,12 @@ _COVERS: dict[type[TelegramMethod[Any]], tuple[type[TelegramMethod[Any]], ...]] 
     EditMessageText: (EditMessageText, EditMessageReplyMarkup),
     EditMessageReplyMarkup: (EditMessageReplyMarkup,),
 }
+_BOARD_METHODS: tuple[type[TelegramMethod[Any]], ...] = (*_COVERS, SendPhoto, DeleteMessage)
+
+
+def default_priority(method: TelegramMethod[Any]) -> Priority:
+    """Return BOARD for edits, ``sendPhoto`` and ``deleteMessage``, CHAT for everything else."""
+    return Priority.BOARD if isinstance(method, _BOARD_METHODS) else Priority.CHAT
 
 
 def is_not_modified(error: TelegramBadRequest) -> bool:
@@ -82,23 +142,47 @@ def is_group(chat_id: ChatKey) -> bool:
     return isinstance(chat_id, str) or chat_id < 0
 
 
+def is_transient(error: BaseException) -> bool:
+    """Return True for errors worth retrying unchanged: network failures and 5xx answers of the Bot API."""
+    if isinstance(error, TelegramEntityTooLarge):
+        return False
+    return isinstance(error, (TelegramNetworkError, TelegramServerError))
+
+
 @dataclass(eq=False)
 class _Item:
     method: TelegramMethod[Any]
     futures: list[asyncio.Future[Any]]
+    priority: Priority
     edit_key: tuple[ChatKey, int] | None = None
 
 
 @dataclass(eq=False)
 class _ChatQueue:
-    items: deque[_Item] = field(default_factory=deque)
+    board: deque[_Item] = field(default_factory=deque)
+    chat: deque[_Item] = field(default_factory=deque)
     sent_at: deque[float] = field(default_factory=deque)
     not_before: float = 0.0
     worker: asyncio.Task[None] | None = None
 
+    def __len__(self) -> int:
+        return len(self.board) + len(self.chat)
+
+    def peek(self) -> _Item | None:
+        if self.board:
+            return self.board[0]
+        return self.chat[0] if self.chat else None
+
+    def pop(self) -> _Item:
+        return self.board.popleft() if self.board else self.chat.popleft()
+
+
+class _PastDeadlineError(Exception):
+    """The next call of a chat could not start before the shutdown deadline."""
+
 
 class Sender:
-    """Paced, retrying, coalescing sender of Bot API methods. Use one per bot process."""
+    """Paced, prioritised, retrying, coalescing sender of Bot API methods. Use one per bot process."""
 
     def __init__(
         self,
@@ -111,29 +195,40 @@ class Sender:
         """Wrap ``bot`` (an ``aiogram.Bot`` or any :class:`MethodCaller`)."""
         self._bot = bot
         self.limits = limits or SenderLimits()
-        self._clock = clock
+        self.clock = clock
+        """The clock of the pacing (also used by the throttling of users, so both share one notion of time)."""
         self._sleep = sleep
         self._chats: dict[ChatKey, _ChatQueue] = {}
         self._pending_edits: dict[tuple[ChatKey, int], _Item] = {}
         self._global_sent: deque[float] = deque()
         self._direct: set[asyncio.Task[Any]] = set()
         self._closed = False
+        self._deadline: float | None = None
         self._submitted = 0
         self.coalesced = 0
         """How many edits were dropped because a newer edit of the same message replaced them."""
+        self.dropped = 0
+        """How many queued calls were dropped unsent (chatter overflow, shutdown)."""
+        self.retried = 0
+        """How many calls were repeated after a 429, a network error or a 5xx answer."""
 
     # ---- public API --------------------------------------------------------------------------------------
-    async def send(self, method: TelegramMethod[T]) -> T:
-        """Queue ``method`` behind earlier calls of its chat and return its result once it was sent.
+    async def send(self, method: TelegramMethod[T], *, priority: Priority | None = None) -> T:
+        """Queue ``method`` in its chat's queue of ``priority`` (default: :func:`default_priority`) and return its
+        result once it was sent.
 
         Edits are coalesced as described in :meth:`edit`. Methods without ``chat_id`` are called at once.
-        Raises: the ``TelegramAPIError`` of the call (a 429 only after ``max_retries`` retries);
-            RuntimeError when the sender is closed.
+        Raises: the ``TelegramAPIError`` of the call (a 429 after ``max_retries`` retries, a network error or
+        5xx after ``max_transient_retries``); :class:`SendDropped` when it was dropped unsent;
+        :class:`SenderClosedError` (a RuntimeError too) when the sender is shutting down or closed.
         """
-        return await self.submit(method)  # type: ignore[no-any-return]
+        future = self.submit(method, priority=priority)
+        async with outside_slot():
+            return await future  # type: ignore[no-any-return]
 
-    async def edit(self, method: TelegramMethod[T]) -> T | None:
-        """Queue an edit of a message (``editMessageMedia``/``Caption``/``Text``/``ReplyMarkup``).
+    async def edit(self, method: TelegramMethod[T], *, priority: Priority | None = None) -> T | None:
+        """Queue an edit of a message (``editMessageMedia``/``Caption``/``Text``/``ReplyMarkup``; BOARD priority
+        by default).
 
         If an edit of the same message that this one covers is still waiting, it is replaced by this one (in
         its queue position) and its caller receives this one's result.
@@ -141,24 +236,24 @@ class Sender:
         Raises: like :meth:`send`.
         """
         try:
-            return await self.submit(method)  # type: ignore[no-any-return]
+            return await self.send(method, priority=priority)
         except TelegramBadRequest as error:
             if is_not_modified(error):
                 return None
             raise
 
-    def submit(self, method: TelegramMethod[Any]) -> asyncio.Future[Any]:
+    def submit(self, method: TelegramMethod[Any], *, priority: Priority | None = None) -> asyncio.Future[Any]:
         """Queue ``method`` without waiting. Returns: a future of its result (see :meth:`send`).
 
-        Raises: RuntimeError when the sender is closed.
+        Raises: :class:`SenderClosedError` when the sender is shutting down or closed.
         """
         if self._closed:
-            raise RuntimeError("the sender is closed")
+            raise SenderClosedError(method, "the sender is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         chat_id: ChatKey | None = getattr(method, "chat_id", None)
         if chat_id is None:
-            task = loop.create_task(self._call_with_retries(method))
+            task = loop.create_task(self._call_direct(method))
             self._direct.add(task)  # keep a strong reference while it runs
             task.add_done_callback(self._direct.discard)
             task.add_done_callback(lambda t: _copy_result(t, [future]))
@@ -176,11 +271,21 @@ class Sender:
         self._submitted += 1
         if self._submitted % PRUNE_EVERY == 0:
             self._prune()
-        item = _Item(method=method, futures=[future], edit_key=edit_key)
+        item = _Item(
+            method=method,
+            futures=[future],
+            priority=default_priority(method) if priority is None else priority,
+            edit_key=edit_key,
+        )
+        queue = self._chats.setdefault(chat_id, _ChatQueue())
+        if item.priority is Priority.BOARD:
+            queue.board.append(item)
+        else:
+            if len(queue.chat) >= self.limits.chat_queue_limit:
+                self._drop(queue.chat.popleft(), "the chat's queue of replies is full")
+            queue.chat.append(item)
         if edit_key is not None:
             self._pending_edits[edit_key] = item
-        queue = self._chats.setdefault(chat_id, _ChatQueue())
-        queue.items.append(item)
         if queue.worker is None or queue.worker.done():
             queue.worker = loop.create_task(self._work(chat_id, queue), name=f"sender:{chat_id}")
         return future
@@ -189,23 +294,9 @@ class Sender:
         """Return how many chats the sender currently keeps pacing state for."""
         return len(self._chats)
 
-    def _prune(self) -> None:
-        """Forget idle chats whose pacing state no longer matters (nothing queued, last call over a minute ago)."""
-        now = self._clock()
-        idle = [
-            chat_id
-            for chat_id, queue in self._chats.items()
-            if not queue.items
-            and (queue.worker is None or queue.worker.done())
-            and queue.not_before <= now
-            and (not queue.sent_at or queue.sent_at[-1] <= now - 60.0)
-        ]
-        for chat_id in idle:
-            del self._chats[chat_id]
-
     def pending(self) -> int:
         """Return how many queued calls have not been started yet."""
-        return sum(len(q.items) for q in self._chats.values())
+        return sum(len(q) for q in self._chats.values())
 
     async def drain(self) -> None:
         """Wait until every queued call has been made (or has failed). Returns: nothing."""
@@ -215,21 +306,66 @@ class Sender:
                 return
             await asyncio.gather(*workers, return_exceptions=True)
 
-    async def close(self) -> None:
-        """Stop accepting calls, cancel waiting ones (their futures are cancelled). Returns: nothing."""
+    async def shutdown(self, timeout: float) -> int:
+        """Stop accepting calls, go on sending the queued ones (paced as always) until none is left or ``timeout``
+        seconds of the sender's clock have passed, then drop the rest (their callers get :class:`SendDropped`).
+
+        A call is only started if the pacer lets it start before the deadline; calls in flight are cancelled after
+        ``timeout`` + 1 seconds of real time at the latest. Returns: how many queued calls were dropped unsent.
+        """
         self._closed = True
+        self._deadline = self.clock() + max(0.0, timeout)
+        dropped_before = self.dropped
+        tasks = [q.worker for q in self._chats.values() if q.worker is not None and not q.worker.done()]
+        tasks += [t for t in self._direct if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=max(0.0, timeout) + 1.0)
+        await self._cancel_all()
+        return self.dropped - dropped_before
+
+    async def close(self) -> None:
+        """Stop accepting calls at once and drop waiting ones (their callers get :class:`SendDropped`).
+
+        Returns: nothing.
+        """
+        self._closed = True
+        await self._cancel_all()
+
+    # ---- internals ---------------------------------------------------------------------------------------
+    async def _cancel_all(self) -> None:
         for queue in self._chats.values():
-            if queue.worker is not None:
+            if queue.worker is not None and not queue.worker.done():
                 queue.worker.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await queue.worker
-            for item in queue.items:
-                for future in item.futures:
-                    future.cancel()
-            queue.items.clear()
+            while queue:
+                self._drop(queue.pop(), "the sender shut down")
         self._pending_edits.clear()
 
-    # ---- internals ---------------------------------------------------------------------------------------
+    def _drop(self, item: _Item, reason: str) -> None:
+        if item.edit_key is not None and self._pending_edits.get(item.edit_key) is item:
+            del self._pending_edits[item.edit_key]
+        self.dropped += 1
+        for future in item.futures:
+            if not future.done():
+                future.set_exception(SendDropped(item.method, reason))
+                future.exception()  # callers may ignore a drop: asyncio must not log it as never retrieved
+        log.debug("dropped %s: %s", item.method.__api_method__, reason)
+
+    def _prune(self) -> None:
+        """Forget idle chats whose pacing state no longer matters (nothing queued, last call long ago)."""
+        now = self.clock()
+        idle = [
+            chat_id
+            for chat_id, queue in self._chats.items()
+            if not queue
+            and (queue.worker is None or queue.worker.done())
+            and queue.not_before <= now
+            and (not queue.sent_at or queue.sent_at[-1] <= now - BUDGET_WINDOW)
+        ]
+        for chat_id in idle:
+            del self._chats[chat_id]
+
     @staticmethod
     def _edit_key(method: TelegramMethod[Any], chat_id: ChatKey) -> tuple[ChatKey, int] | None:
         if type(method) not in _COVERS:
@@ -237,41 +373,61 @@ class Sender:
         message_id = getattr(method, "message_id", None)
         return None if message_id is None else (chat_id, int(message_id))
 
+    def _budget(self, chat_id: ChatKey) -> tuple[float, int]:
+        if is_group(chat_id):
+            return self.limits.group_interval, self.limits.group_per_minute
+        return self.limits.private_interval, self.limits.private_per_minute
+
     def _delay(self, chat_id: ChatKey, queue: _ChatQueue) -> float:
-        """Return how long to wait before the next call in this chat may be made (0 = now)."""
-        now = self._clock()
-        window_start = now - 60.0
-        while queue.sent_at and queue.sent_at[0] <= window_start:
+        """Return how long to wait before the next call in this chat may be made (<= 0: now)."""
+        now = self.clock()
+        while queue.sent_at and queue.sent_at[0] <= now - BUDGET_WINDOW:
             queue.sent_at.popleft()
         while self._global_sent and self._global_sent[0] <= now - 1.0:
             self._global_sent.popleft()
         delay = queue.not_before - now
-        if is_group(chat_id) and len(queue.sent_at) >= self.limits.group_per_minute:
-            delay = max(delay, queue.sent_at[-self.limits.group_per_minute] + 60.0 - now)
+        per_minute = self._budget(chat_id)[1]
+        if len(queue.sent_at) >= per_minute:
+            delay = max(delay, queue.sent_at[-per_minute] + BUDGET_WINDOW - now)
         if len(self._global_sent) >= self.limits.global_per_second:
             delay = max(delay, self._global_sent[-self.limits.global_per_second] + 1.0 - now)
         return delay
 
-    async def _work(self, chat_id: ChatKey, queue: _ChatQueue) -> None:
-        interval = self.limits.group_interval if is_group(chat_id) else self.limits.private_interval
-        while queue.items:
+    async def _wait_turn(self, chat_id: ChatKey, queue: _ChatQueue) -> None:
+        """Wait until the chat may make its next call, then count that call (every attempt reaches the API).
+
+        Raises: _PastDeadlineError when shutting down and the call could not start before the deadline.
+        """
+        while True:
             delay = self._delay(chat_id, queue)
-            if delay > 0:
-                await self._sleep(delay)
-                continue
-            item = queue.items.popleft()
+            if self._deadline is not None and self.clock() + max(0.0, delay) > self._deadline:
+                raise _PastDeadlineError
+            if delay <= 0:
+                break
+            await self._sleep(delay)
+        now = self.clock()
+        queue.sent_at.append(now)
+        self._global_sent.append(now)
+        queue.not_before = now + self._budget(chat_id)[0]
+
+    async def _work(self, chat_id: ChatKey, queue: _ChatQueue) -> None:
+        while queue:
+            try:
+                await self._wait_turn(chat_id, queue)
+            except _PastDeadlineError:
+                return
+            item = queue.pop()  # chosen after the wait: board traffic queued meanwhile goes first
             if item.edit_key is not None and self._pending_edits.get(item.edit_key) is item:
                 del self._pending_edits[item.edit_key]
-            now = self._clock()
-            queue.sent_at.append(now)
-            self._global_sent.append(now)
-            queue.not_before = now + interval
             try:
-                result = await self._call_with_retries(item.method, queue)
+                result = await self._call_paced(chat_id, queue, item.method)
             except asyncio.CancelledError:
                 for future in item.futures:
                     future.cancel()
                 raise
+            except _PastDeadlineError:
+                self._drop(item, "the sender shut down before a retry")
+                return
             except Exception as error:  # delivered to the callers
                 for future in item.futures:
                     if not future.done():
@@ -281,21 +437,49 @@ class Sender:
                     if not future.done():
                         future.set_result(result)
 
-    async def _call_with_retries(self, method: TelegramMethod[Any], queue: _ChatQueue | None = None) -> Any:
-        attempt = 0
+    async def _call_paced(self, chat_id: ChatKey, queue: _ChatQueue, method: TelegramMethod[Any]) -> Any:
+        """Make the call (its turn is already counted); retry through the pacer. Returns: the result."""
+        rate_limited = transient = 0
         while True:
             try:
                 return await self._bot(method)
             except TelegramRetryAfter as error:
-                attempt += 1
-                if attempt > self.limits.max_retries:
+                rate_limited += 1
+                if rate_limited > self.limits.max_retries:
                     raise
                 log.warning(
-                    "429 on %s, retrying in %ss (attempt %d)", method.__api_method__, error.retry_after, attempt
+                    "429 on %s in chat %s: the chat waits %ss", method.__api_method__, chat_id, error.retry_after
                 )
-                if queue is not None:
-                    queue.not_before = max(queue.not_before, self._clock() + error.retry_after)
-                await self._sleep(float(error.retry_after))
+                queue.not_before = max(queue.not_before, self.clock() + error.retry_after)
+            except Exception as error:
+                if not is_transient(error) or transient >= self.limits.max_transient_retries:
+                    raise
+                pause = TRANSIENT_BACKOFF * 2**transient
+                transient += 1
+                log.warning("%s on %s in chat %s: retrying in %ss", error, method.__api_method__, chat_id, pause)
+                queue.not_before = max(queue.not_before, self.clock() + pause)
+            self.retried += 1
+            await self._wait_turn(chat_id, queue)
+
+    async def _call_direct(self, method: TelegramMethod[Any]) -> Any:
+        """Make an unpaced call (no chat), retrying like :meth:`_call_paced`. Returns: the result."""
+        rate_limited = transient = 0
+        while True:
+            try:
+                return await self._bot(method)
+            except TelegramRetryAfter as error:
+                rate_limited += 1
+                if rate_limited > self.limits.max_retries:
+                    raise
+                pause = float(error.retry_after)
+            except Exception as error:
+                if not is_transient(error) or transient >= self.limits.max_transient_retries:
+                    raise
+                pause = TRANSIENT_BACKOFF * 2**transient
+                transient += 1
+            log.warning("retrying %s in %ss", method.__api_method__, pause)
+            self.retried += 1
+            await self._sleep(pause)
 
 
 def _copy_result(task: asyncio.Task[Any], futures: list[asyncio.Future[Any]]) -> None:

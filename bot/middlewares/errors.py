@@ -17,7 +17,7 @@ from aiogram.types import ReplyParameters, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import gettext_noop, normalize_language
-from bot.sender import Sender
+from bot.sender import SendDropped, Sender
 from bot.storage import StoreUnavailableError
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,9 @@ class ErrorReportingMiddleware(BaseMiddleware):
     """Outer ``update`` middleware: logs exceptions with the update id and apologises to the user.
 
     A callback query gets a toast (``answerCallbackQuery``); a message gets a reply. A
-    :class:`~bot.storage.StoreUnavailableError` gets "temporarily unavailable" instead of the apology.
+    :class:`~bot.storage.StoreUnavailableError` gets "temporarily unavailable" instead of the apology. A
+    :class:`~bot.sender.SendDropped` (a reply the sender dropped under a flood, or at shutdown) is not a failure:
+    it is logged quietly and gets no apology, which would only add to the flood.
     The exception is not re-raised, so polling goes on.
     """
 
@@ -54,6 +56,10 @@ class ErrorReportingMiddleware(BaseMiddleware):
         data[REPORT_CONTEXT_KEY] = report
         try:
             return await handler(event, data)
+        except SendDropped as dropped:
+            update_id = event.update_id if isinstance(event, Update) else None
+            log.info("update %s: %s", update_id, dropped)
+            return None
         except Exception as error:
             self.failures += 1
             update_id = event.update_id if isinstance(event, Update) else None

@@ -8,10 +8,13 @@ import logging
 import pytest
 from aiogram import F, Router
 from aiogram.filters import Command
+from aiogram.methods import SendMessage
 from aiogram.types import CallbackQuery, Message
 from bot_testkit import build_app
 
 from bot.keyboards.callbacks import LangCb
+from bot.middlewares.errors import ErrorReportingMiddleware
+from bot.sender import SendDropped
 from bot.storage import GameStore, RedisGameStore, SqliteGameStore, StoreUnavailableError
 
 
@@ -120,3 +123,27 @@ async def test_sqlite_outage_and_recovery(sqlite_path: str) -> None:
         await _unreachable_then_back(closed, live)
     finally:
         await live.close()
+
+
+def dropping_router() -> Router:
+    router = Router(name="dropping")
+
+    async def dropped(message: Message) -> None:
+        raise SendDropped(SendMessage(chat_id=message.chat.id, text="x"), "the chat's queue of replies is full")
+
+    router.message.register(dropped, Command("dropped"))
+    return router
+
+
+async def test_a_dropped_reply_is_not_a_failure_and_gets_no_apology(sqlite_path: str) -> None:
+    """A reply the sender dropped under a flood must not be answered by an apology (more chatter)."""
+    store = SqliteGameStore(sqlite_path)
+    app = build_app(store, extra_routers=[dropping_router()])
+    alice = app.fake.user(101, "Alice", "en")
+    await app.h.send_text(alice, app.fake.private_chat(alice), "/dropped")
+    await app.sender.drain()
+    assert app.fake.messages(alice.id) == []
+    errors = next(m for m in app.dp.update.outer_middleware if isinstance(m, ErrorReportingMiddleware))
+    assert errors.failures == 0
+    await app.sender.close()
+    await store.close()

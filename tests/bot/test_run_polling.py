@@ -9,12 +9,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 from pydantic import SecretStr
 
 from bot.app import run
 from bot.config import Settings
+from bot.sender import Sender
 
 TOKEN = "123456:TEST"
 USER = {"id": 77, "is_bot": False, "first_name": "Alice", "language_code": "en"}
@@ -64,7 +66,17 @@ class FakeBotApiServer:
         return web.json_response({"ok": True, "result": result})
 
 
-async def test_run_polls_a_custom_api_server_with_the_embedded_store(tmp_path: Path) -> None:
+async def test_run_polls_a_custom_api_server_with_the_embedded_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutdowns: list[float] = []
+    original_shutdown = Sender.shutdown
+
+    async def recording_shutdown(self: Sender, timeout: float) -> int:
+        shutdowns.append(timeout)
+        return await original_shutdown(self, timeout)
+
+    monkeypatch.setattr(Sender, "shutdown", recording_shutdown)
     api = FakeBotApiServer()
     app = web.Application()
     app.router.add_post("/bot{token}/{method}", api.handle)
@@ -78,6 +90,7 @@ async def test_run_polls_a_custom_api_server_with_the_embedded_store(tmp_path: P
         telegram_api_url=str(server.make_url("")),
         polling_timeout=0,
         send_interval_private=0,
+        shutdown_drain_timeout=3,
     )
     task = asyncio.create_task(run(settings, handle_signals=False))
     try:
@@ -95,3 +108,5 @@ async def test_run_polls_a_custom_api_server_with_the_embedded_store(tmp_path: P
     assert len(sent) == 1 and sent[0]["chat_id"] == "77" and "Hi, Alice!" in sent[0]["text"]
     assert json.loads(sent[0]["reply_markup"])["inline_keyboard"]
     assert (tmp_path / "data" / "nardy.sqlite3").exists()
+    # the sender was drained within SHUTDOWN_DRAIN_TIMEOUT (what the handlers still running left of it), not closed
+    assert len(shutdowns) == 1 and 0 < shutdowns[0] <= 3.0

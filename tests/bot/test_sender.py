@@ -1,4 +1,6 @@
-"""The sender: per-chat pacing, group minute budget, 429 retries and coalescing of edits, on virtual time."""
+"""The sender, on virtual time: per-chat pacing and minute budgets (retries counted), 429s that hold the whole
+chat, retries of network errors and 5xx, coalescing of edits, board traffic before a bounded queue of chatter,
+presses answered without waiting, and a shutdown that sends what it can before a deadline."""
 
 from __future__ import annotations
 
@@ -7,19 +9,35 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramEntityTooLarge,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageCaption,
     EditMessageMedia,
     EditMessageReplyMarkup,
     SendMessage,
+    SendPhoto,
     TelegramMethod,
 )
-from aiogram.types import InputMediaPhoto
+from aiogram.types import BufferedInputFile, InputMediaPhoto
+from fake_telegram import FakeTelegram
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from virtual_time import VirtualClock
 
-from bot.sender import Sender, SenderLimits, is_group
+from bot.sender import Priority, SendDropped, Sender, SenderClosedError, SenderLimits, is_group
+
+
+def max_in_any_minute(times: list[float]) -> int:
+    """Return the most calls in any closed 60-second window [t, t + 60]."""
+    ordered = sorted(times)
+    return max((sum(1 for u in ordered[i:] if u <= t + 60.0) for i, t in enumerate(ordered)), default=0)
 
 
 class RecordingBot:
@@ -80,13 +98,21 @@ async def test_private_chat_is_paced_one_per_second(sender: Sender, bot: Recordi
     assert all(b - a >= 1.0 for a, b in pairwise(times))
 
 
-async def test_group_chat_at_most_twenty_per_minute(sender: Sender, bot: RecordingBot) -> None:
-    await asyncio.gather(*(sender.send(msg(-5, f"m{i}")) for i in range(45)))
+async def test_group_chat_at_most_nineteen_in_any_minute(sender: Sender, bot: RecordingBot) -> None:
+    await asyncio.gather(*(sender.send(msg(-5, f"m{i}"), priority=Priority.BOARD) for i in range(45)))
     times = [t for t, _ in bot.calls]
     assert bot.texts() == [f"m{i}" for i in range(45)]
     assert all(b - a >= 1.0 for a, b in pairwise(times))
-    for i, start in enumerate(times):
-        assert sum(1 for t in times[i:] if t < start + 60.0) <= 20
+    # Regression: the old window let the 21st call through exactly 60 s after the 1st (21 in a closed minute).
+    assert max_in_any_minute(times) == 19
+
+
+async def test_private_chat_budget_per_minute(bot: RecordingBot, clock: VirtualClock) -> None:
+    sender = Sender(bot, SenderLimits(private_interval=0.1, private_per_minute=30), clock=clock, sleep=clock.sleep)
+    await asyncio.gather(*(sender.send(msg(8, f"m{i}"), priority=Priority.BOARD) for i in range(70)))
+    assert len(bot.calls) == 70
+    assert max_in_any_minute([t for t, _ in bot.calls]) == 30
+    await sender.close()
 
 
 async def test_chats_do_not_wait_for_each_other(sender: Sender, bot: RecordingBot) -> None:
@@ -208,3 +234,255 @@ async def test_idle_chats_are_forgotten(bot: RecordingBot, clock: VirtualClock) 
     await asyncio.gather(*(sender.send(msg(1000 + chat, "y")) for chat in range(401)))
     assert sender.tracked_chats() < 599 + 401
     await sender.close()
+
+
+# ---- budgets counted over every call that reaches the Bot API, retries included ---------------------------------
+
+
+def server_error(method: TelegramMethod[Any]) -> TelegramServerError:
+    return TelegramServerError(method=method, message="Bad Gateway")
+
+
+def retry_after(method: TelegramMethod[Any], seconds: int) -> TelegramRetryAfter:
+    return TelegramRetryAfter(method=method, message="Too Many Requests", retry_after=seconds)
+
+
+OPERATION = st.tuples(
+    st.sampled_from(["message", "edit", "photo"]),
+    st.sampled_from([None, None, None, "429", "502", "network"]),
+    st.floats(min_value=0.0, max_value=5.0),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(operations=st.lists(OPERATION, min_size=1, max_size=60), chat_id=st.sampled_from([-5, 5]))
+async def test_no_minute_ever_holds_more_than_the_budget(
+    operations: list[tuple[str, str | None, float]], chat_id: int
+) -> None:
+    """Whatever is queued and however calls fail, no 60 s window holds more calls to the chat than its budget."""
+    clock = VirtualClock()
+    bot = RecordingBot(clock)
+    limits = SenderLimits(private_interval=0.5, group_interval=0.5, max_retries=2, max_transient_retries=2)
+    sender = Sender(bot, limits, clock=clock, sleep=clock.sleep)
+    failures: dict[int, Exception] = {}
+
+    async def flaky(method: TelegramMethod[Any], request_timeout: int | None = None) -> Any:
+        bot.calls.append((clock(), method))
+        error = failures.pop(id(method), None)  # each chosen call fails once; its retry succeeds
+        if error is not None:
+            raise error
+        return "ok"
+
+    sender._bot = flaky
+    futures = []
+    for i, (kind, failure, pause) in enumerate(operations):
+        method: TelegramMethod[Any]
+        if kind == "message":
+            method = msg(chat_id, f"m{i}")
+        elif kind == "edit":
+            method = caption_edit(f"v{i}", message_id=i % 3, chat_id=chat_id)
+        else:
+            method = SendPhoto(chat_id=chat_id, photo="file", caption=f"p{i}")
+        if failure == "429":
+            failures[id(method)] = retry_after(method, 3)
+        elif failure == "502":
+            failures[id(method)] = server_error(method)
+        elif failure == "network":
+            failures[id(method)] = TelegramNetworkError(method=method, message="Request timeout error")
+        futures.append(sender.submit(method))
+        await clock.sleep(pause)
+
+    await asyncio.gather(*futures, return_exceptions=True)
+    await sender.drain()
+    budget = limits.group_per_minute if chat_id < 0 else limits.private_per_minute
+    assert max_in_any_minute([t for t, _ in bot.calls]) <= budget
+    assert not failures or sender.coalesced or sender.dropped  # each planned failure happened (unless replaced)
+    await sender.close()
+
+
+async def test_retries_count_against_the_group_budget(sender: Sender, bot: RecordingBot) -> None:
+    """Regression: retries were not counted, so a chat with failing calls went over its budget."""
+
+    async def fail_every_first(method: TelegramMethod[Any], request_timeout: int | None = None) -> Any:
+        bot.calls.append((bot.clock(), method))
+        if sum(1 for _, m in bot.calls if m is method) == 1:
+            raise server_error(method)
+        return "ok"
+
+    sender._bot = fail_every_first
+    futures = [sender.submit(msg(-6, f"m{i}"), priority=Priority.BOARD) for i in range(19)]
+    assert await asyncio.gather(*futures) == ["ok"] * 19
+    assert len(bot.calls) == 38  # every call failed once with a 502 and succeeded on its retry
+    assert max_in_any_minute([t for t, _ in bot.calls]) == 19
+
+
+# ---- 429: the whole chat waits --------------------------------------------------------------------------------
+
+
+async def test_a_429_makes_the_whole_chat_wait(sender: Sender, bot: RecordingBot) -> None:
+    first = msg(-7, "first")
+    bot.fail_with = [retry_after(first, 30)]
+    futures = [sender.submit(first)] + [sender.submit(msg(-7, f"next{i}")) for i in range(3)]
+    other_chat = sender.submit(msg(-8, "elsewhere"))
+    await asyncio.gather(*futures, other_chat)
+    refused_at = bot.calls[0][0]
+    later = [t for t, m in bot.calls[1:] if getattr(m, "chat_id", None) == -7]
+    assert len(later) == 4 and all(t >= refused_at + 30 for t in later)
+    assert bot.texts(-7) == ["first", "first", "next0", "next1", "next2"]
+
+
+# ---- network errors and 5xx are retried a bounded number of times ---------------------------------------------
+
+
+async def test_a_502_is_retried(sender: Sender, bot: RecordingBot, clock: VirtualClock) -> None:
+    edit = EditMessageMedia(chat_id=9, message_id=10, media=InputMediaPhoto(media="file-1"))
+    bot.fail_with = [server_error(edit), TelegramNetworkError(method=edit, message="Request timeout error")]
+    assert await sender.edit(edit) == "result-3"
+    assert len(bot.calls) == 3 and sender.retried == 2
+    assert bot.calls[1][0] - bot.calls[0][0] >= 1.0 and bot.calls[2][0] - bot.calls[1][0] >= 2.0
+
+
+async def test_transient_errors_give_up_after_the_retries(bot: RecordingBot, clock: VirtualClock) -> None:
+    sender = Sender(bot, SenderLimits(max_transient_retries=2), clock=clock, sleep=clock.sleep)
+    method = msg(3, "hello")
+    bot.fail_with = [server_error(method)] * 3
+    with pytest.raises(TelegramServerError):
+        await sender.send(method)
+    assert len(bot.calls) == 3
+    answer = AnswerCallbackQuery(callback_query_id="1")
+    bot.fail_with = [server_error(answer)] * 3
+    with pytest.raises(TelegramServerError):
+        await sender.send(answer)
+    assert len(bot.calls) == 6
+    await sender.close()
+
+
+async def test_other_errors_are_not_retried(sender: Sender, bot: RecordingBot) -> None:
+    photo = SendPhoto(chat_id=3, photo="file")
+    bot.fail_with = [TelegramEntityTooLarge(method=photo, message="Request Entity Too Large")]
+    with pytest.raises(TelegramEntityTooLarge):
+        await sender.send(photo)
+    assert len(bot.calls) == 1 and sender.retried == 0
+
+
+async def test_a_502_of_the_fake_bot_api_on_edit_message_media_is_retried() -> None:
+    fake = FakeTelegram()
+    real_bot = fake.make_bot()
+    clock = VirtualClock()
+    sender = Sender(real_bot, clock=clock, sleep=clock.sleep)
+    photo = await sender.send(SendPhoto(chat_id=-20, photo=BufferedInputFile(b"board-1", "board.png")))
+    fake.fail_next("editMessageMedia", error_code=502, description="Bad Gateway")
+    edit = EditMessageMedia(
+        chat_id=-20,
+        message_id=photo.message_id,
+        media=InputMediaPhoto(media=BufferedInputFile(b"board-2", "board.png")),
+    )
+    assert await sender.edit(edit) is not None
+    assert [c.name for c in fake.calls] == ["sendPhoto", "editMessageMedia", "editMessageMedia"]
+    assert fake.last_message(-20).photo == b"board-2"
+    await sender.close()
+
+
+# ---- priorities and the bounded chatter queue -------------------------------------------------------------------
+
+
+async def test_board_traffic_goes_before_chatter(sender: Sender, bot: RecordingBot) -> None:
+    bot.gate = asyncio.Event()
+    first = sender.submit(msg(-9, "in flight"))
+    await asyncio.sleep(0)
+    chatter = [sender.submit(msg(-9, f"reply{i}")) for i in range(3)]
+    board = sender.submit(caption_edit("board", chat_id=-9))
+    photo = sender.submit(SendPhoto(chat_id=-9, photo="file", caption="new board"))
+    explicit = sender.submit(msg(-9, "text board"), priority=Priority.BOARD)
+    bot.gate.set()
+    await asyncio.gather(first, *chatter, board, photo, explicit)
+    assert bot.texts(-9) == ["in flight", "board", "new board", "text board", "reply0", "reply1", "reply2"]
+
+
+async def test_a_flood_of_replies_never_delays_the_board(sender: Sender, bot: RecordingBot) -> None:
+    """200 replies queued in a group (a /help flood): the board edit still goes out next, and only the newest 20
+    replies wait; the older ones are dropped with SendDropped."""
+    bot.gate = asyncio.Event()
+    first = sender.submit(caption_edit("board v1", chat_id=-10))
+    await asyncio.sleep(0)
+    replies = [sender.submit(msg(-10, f"help{i}")) for i in range(200)]
+    board = sender.submit(caption_edit("board v2", chat_id=-10))
+    bot.gate.set()
+    await first
+    await board
+    assert bot.texts(-10)[:2] == ["board v1", "board v2"]
+    results = await asyncio.gather(*replies, return_exceptions=True)
+    dropped = [i for i, r in enumerate(results) if isinstance(r, SendDropped)]
+    assert dropped == list(range(180))
+    assert bot.texts(-10)[2:] == [f"help{i}" for i in range(180, 200)]
+    assert sender.dropped == 180
+
+
+async def test_board_traffic_is_never_dropped(sender: Sender, bot: RecordingBot) -> None:
+    futures = [sender.submit(caption_edit(f"b{i}", message_id=i, chat_id=-11)) for i in range(60)]
+    futures += [sender.submit(SendPhoto(chat_id=-11, photo="f", caption=f"p{i}")) for i in range(30)]
+    await asyncio.gather(*futures)
+    assert len(bot.calls) == 90 and sender.dropped == 0
+
+
+async def test_answer_callback_query_never_waits_for_a_chat(bot: RecordingBot, clock: VirtualClock) -> None:
+    """While a group's queue is long and the chat waits out a 429, a press is still answered at once."""
+    released = asyncio.Event()
+    sleeps: list[float] = []
+
+    async def held_sleep(seconds: float) -> None:  # the chat's wait lasts until the test releases it
+        sleeps.append(seconds)
+        await released.wait()
+        clock.now += seconds
+
+    sender = Sender(bot, clock=clock, sleep=held_sleep)
+    first = caption_edit("first", 99, -12)
+    bot.fail_with = [retry_after(first, 40)]
+    queued = [sender.submit(first)] + [sender.submit(caption_edit(f"b{i}", i, -12)) for i in range(30)]
+    while not sleeps:
+        await asyncio.sleep(0)
+    assert await sender.send(AnswerCallbackQuery(callback_query_id="7", text="ok")) == "result-2"
+    assert [type(m).__name__ for _, m in bot.calls] == ["EditMessageCaption", "AnswerCallbackQuery"]
+    assert sleeps == [40.0]  # the chat is still waiting
+    released.set()
+    await asyncio.gather(*queued)
+    assert len(bot.calls) == 33
+    await sender.close()
+
+
+# ---- graceful shutdown ------------------------------------------------------------------------------------------
+
+
+async def test_shutdown_sends_what_the_pacer_allows_before_the_deadline(
+    sender: Sender, bot: RecordingBot, clock: VirtualClock
+) -> None:
+    board = [sender.submit(caption_edit(f"b{i}", message_id=i, chat_id=-13)) for i in range(20)]
+    start = clock()
+    dropped = await sender.shutdown(10.0)
+    sent = [t for t, _ in bot.calls]
+    assert all(t <= start + 10.0 for t in sent)
+    assert len(sent) == 11  # one a second, from the start to the deadline
+    assert dropped == 20 - 11 == sender.dropped
+    results = await asyncio.gather(*board, return_exceptions=True)
+    assert sum(isinstance(r, SendDropped) for r in results) == 9
+    with pytest.raises(SenderClosedError):
+        sender.submit(msg(13, "late"))
+    with pytest.raises(RuntimeError):
+        sender.submit(msg(13, "late"))
+
+
+async def test_shutdown_sends_everything_when_there_is_time(sender: Sender, bot: RecordingBot) -> None:
+    """Regression: close() at SIGTERM dropped 15 of 20 queued board edits; shutdown sends all 20."""
+    board = [sender.submit(caption_edit(f"b{i}", message_id=i, chat_id=-14)) for i in range(20)]
+    assert await sender.shutdown(120.0) == 0
+    assert len(await asyncio.gather(*board)) == 20 and len(bot.calls) == 20
+
+
+async def test_shutdown_does_not_retry_past_the_deadline(sender: Sender, bot: RecordingBot) -> None:
+    first = msg(-15, "first")
+    bot.fail_with = [retry_after(first, 30)]
+    future = sender.submit(first)
+    assert await sender.shutdown(10.0) == 1
+    with pytest.raises(SendDropped):
+        await future
+    assert len(bot.calls) == 1

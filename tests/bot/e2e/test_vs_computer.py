@@ -200,6 +200,7 @@ async def test_a_stranger_cannot_press_in_a_game_against_the_computer(sqlite_sto
         board = board_message(fake, group.id)
         assert board.buttons()
         for button in [b for row in board.buttons() for b in row]:
+            env.clock.now += 1.0  # a person's pace (faster presses are throttled: THROTTLE_RATE)
             await h.press(carol, group.id, board.message_id, button.callback_data or "")
             assert fake.toasts_for(carol.id)[-1] == "Вы не участвуете в этой игре."
         await env.service.settle()
