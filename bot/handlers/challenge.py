@@ -229,7 +229,7 @@ async def on_challenge_button(
     elif opponent is not None and user.id != opponent["id"]:
         await query.answer(tr(lang, "toast.not_for_you"))
         return
-    elif opponent is None and action != "join":
+    elif (opponent is None) != (action == "join"):  # Join is on open cards only, Accept/Decline on aimed ones
         await query.answer(tr(lang, "toast.bad"))
         return
     claimed = await store.claim_challenge(callback_data.challenge_id)
