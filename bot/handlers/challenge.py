@@ -16,6 +16,7 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.services.game_service import GameService, PlayerInfo
 from bot.texts import norm_lang, tr
+from rendering.names import MAX_NAME_LENGTH, drawable_name
 
 CHALLENGE_TTL = 3600.0
 MAX_MATCH_LENGTH = 25
@@ -39,10 +40,16 @@ def parse_new_args(args: str | None, default_variant: str = "short") -> tuple[st
     return variant, length
 
 
+def display_name(user: User) -> str:
+    """Return the name to show for a Telegram user: the first name (else the username, else the id) on one line,
+    without control or invisible format characters, at most :data:`MAX_NAME_LENGTH` characters. It is plain
+    text: :func:`bot.texts.tr` escapes it for HTML."""
+    return drawable_name(user.first_name or user.username or str(user.id), MAX_NAME_LENGTH)
+
+
 def player_of(user: User, locale: str | None = None) -> PlayerInfo:
     """Return the player record of a Telegram user (display name, language)."""
-    name = user.first_name or user.username or str(user.id)
-    return PlayerInfo(user.id, name[:32], norm_lang(locale or user.language_code))
+    return PlayerInfo(user.id, display_name(user), norm_lang(locale or user.language_code))
 
 
 def challenge_info(data: dict[str, Any], kind: str) -> dict[str, Any] | None:
@@ -241,7 +248,7 @@ async def on_challenge_button(
     card_lang = challenger.get("lang", lang)
     if action in ("cancel", "decline"):
         key = "challenge.cancelled" if action == "cancel" else "challenge.declined"
-        text = tr(card_lang, key, name=user.first_name or str(user.id))
+        text = tr(card_lang, key, name=display_name(user))
         if message is not None:
             await game_service.edit(EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text))
         return

@@ -9,6 +9,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.services.game_service import COMPUTER_STATS_CHAT, GameService
 from bot.texts import esc, norm_lang, tr
@@ -35,7 +36,7 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
     if not stats.played and not computer.played:
         await game_service.reply(message, tr(lang, "stats.none"))
         return
-    name = user.first_name or str(user.id)
+    name = display_name(user)
     lines = []
     if stats.played:
         lines.append(tr(lang, "stats", name=name, wins=stats.wins, losses=stats.losses, draws=stats.draws))

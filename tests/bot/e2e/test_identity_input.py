@@ -7,7 +7,7 @@ from aiogram.types import Chat, User
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.handlers.challenge import parse_new_args
+from bot.handlers.challenge import display_name, parse_new_args
 from bot.handlers.computer import parse_bot_args
 from bot.handlers.identity import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID
 from bot.keyboards.callbacks import ChallengeCb, ComputerCb, MenuCb
@@ -237,3 +237,16 @@ async def test_any_forged_challenge_or_offer_press_is_safe(
         assert players in ([1, 2], [2, 0])  # Bob accepted Alice's challenge, or Bob plays the computer
     await env.close()
     await store.close()
+
+
+def test_display_names_are_one_clean_line() -> None:
+    """Names are shown on one line without control or invisible format characters (a right-to-left override
+    would flip the rest of a caption), cut to the length the board can show."""
+
+    def user(first_name: str) -> User:
+        return User(id=5, is_bot=False, first_name=first_name)
+
+    assert display_name(user("Eve\nAdams\u202e")) == "Eve Adams"
+    assert display_name(user("\x1c\x1d")) == "—"
+    assert display_name(user("<b>x</b>")) == "<b>x</b>"  # plain text: escaped where it is shown
+    assert len(display_name(user("x" * 300))) == 32

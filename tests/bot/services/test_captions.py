@@ -75,7 +75,7 @@ def test_result_line_says_it_once(reason: str, kind: str, english: str) -> None:
     event = {"t": "over", "winner": 1, "kind": kind, "points": 2.0, "reason": reason}
     assert result_text("en", ["Alice", "Bob"], event) == english
     russian = result_text("ru", ["Alice", "Bob"], event)
-    assert russian.count("Партия окончена") == 1 and "(" not in russian
+    assert russian.count("Игра окончена") == 1 and "(" not in russian
     for text in (english, russian):
         words = re.findall(r"\w+", text)
         repeated = {w for w in words if len(w) > 3 and words.count(w) > 1}
