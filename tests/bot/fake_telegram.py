@@ -6,6 +6,10 @@ real aiogram methods, whose payloads are serialised exactly as the aiohttp sessi
 shows (every message with its text or photo, caption and inline keyboard, edited in place), answers with
 plausible results parsed by aiogram (``Message`` objects with increasing ids, ``True`` …), refuses edits of
 missing messages and no-op edits like Telegram does, and can be told to fail the next call (e.g. 429).
+Like Telegram it refuses a text or caption sent with ``parse_mode=HTML`` that is not valid Telegram HTML
+(:func:`telegram_html_error`: supported tags only, balanced, only the four named entities and numeric ones, no
+raw ``<``, ``>`` or ``&``), and one longer than Telegram's limits counted in UTF-16 units after parsing; every
+such refusal is also kept in :data:`REJECTED`, which the bot tests' autouse fixture requires to stay empty.
 
 It also builds incoming updates (messages and button presses from given users in given chats) and
 ``TelegramHarness`` feeds them through a real ``Dispatcher``.

@@ -6,6 +6,8 @@ import html
 
 import pytest
 from aiogram.exceptions import TelegramBadRequest
+from aiogram.methods import EditMessageMedia
+from aiogram.types import BufferedInputFile, InputMediaPhoto
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -75,3 +77,11 @@ async def test_the_fake_refuses_bad_html_like_telegram() -> None:
     REJECTED.clear()  # the test provoked it on purpose
     sent = await bot.send_message(chat_id=1, text="Eve &lt;3")
     assert sent.text == "Eve <3"
+    photo = await bot.send_photo(chat_id=1, photo=BufferedInputFile(b"jpeg", filename="board.jpg"), caption="ok")
+    media = InputMediaPhoto(media=BufferedInputFile(b"jpeg2", filename="board.jpg"), caption="😀" * 513)
+    with pytest.raises(TelegramBadRequest, match="caption is too long"):
+        await bot(EditMessageMedia(chat_id=1, message_id=photo.message_id, media=media))
+    with pytest.raises(TelegramBadRequest, match="can't parse entities"):
+        await bot.edit_message_caption(chat_id=1, message_id=photo.message_id, caption="<b>x")
+    assert len(REJECTED) == 2
+    REJECTED.clear()
