@@ -3,10 +3,16 @@
 The English texts are the gettext message ids (marked with ``gettext_noop`` so ``pybabel extract`` finds them):
 :func:`tr` translates them with the bot's ``I18n`` (the ``bot/locales`` catalogues) when one is active, and falls
 back to the Russian texts kept here when the catalogue has no translation yet (also outside a handler).
+
+Every text is Telegram HTML. :func:`tr` escapes every value it inserts (names, moves, reasons …) unless the value
+is :class:`Html` — a string already in Telegram HTML, such as the result of another :func:`tr` or of :func:`esc`.
+The texts themselves contain no ``<``, ``>`` or ``&``, so a text without user values reads the same as plain text
+(toasts, button labels).
 """
 
 from __future__ import annotations
 
+import html
 from typing import Final
 
 from aiogram.utils.i18n import I18n
@@ -33,21 +39,19 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "crawford": gettext_noop("Crawford game"),
         "pending": gettext_noop("Turn so far: {steps}"),
         "over": gettext_noop("Game over: {name} wins {kind}, {points} pt."),
+        "over.resign": gettext_noop("Game over: {loser} resigned, {name} wins {kind}, {points} pt."),
+        "over.drop": gettext_noop("Game over: {loser} passed the double, {name} wins {points} pt."),
+        "over.abandon": gettext_noop("Game over: {loser} ran out of time, {name} wins {points} pt."),
         "over.draw": gettext_noop("Game over: a draw."),
-        "match.over": gettext_noop("{name} wins the match {a} – {b}!"),
+        "match.over": gettext_noop("{name} wins the match {won} – {lost}!"),
         "next.game": gettext_noop("Next game of the match."),
-        "reason.resign": gettext_noop("(resigned)"),
-        "reason.drop": gettext_noop("(double passed)"),
-        "reason.abandon": gettext_noop("(time ran out)"),
         "kind.single": gettext_noop("a single game"),
         "kind.gammon": gettext_noop("a gammon"),
         "kind.backgammon": gettext_noop("a backgammon"),
-        "kind.oin": gettext_noop("oin"),
-        "kind.mars": gettext_noop("mars"),
-        "kind.home_mars": gettext_noop("home mars"),
-        "kind.koks": gettext_noop("koks"),
-        "kind.drop": gettext_noop("(passed)"),
-        "kind.draw": gettext_noop("a draw"),
+        "kind.oin": gettext_noop("an oin (single game)"),
+        "kind.mars": gettext_noop("a mars (double game)"),
+        "kind.home_mars": gettext_noop("a home mars"),
+        "kind.koks": gettext_noop("a koks (triple game)"),
         "btn.roll": gettext_noop("🎲 Roll"),
         "btn.double": gettext_noop("Double ×{value}"),
         "btn.take": gettext_noop("Take"),
@@ -82,11 +86,27 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "challenge.declined": gettext_noop("{name} declined the challenge."),
         "challenge.started": gettext_noop("The game has started: {a} vs {b}."),
         "move.error": gettext_noop("Move not accepted: {reason}"),
+        "illegal.blocked": gettext_noop("that point is held by the opponent."),
+        "illegal.head_rule": gettext_noop("only one checker may leave the head per turn."),
+        "illegal.block_rule": gettext_noop(
+            "you may not build six points in a row unless an opponent checker is ahead of them."
+        ),
+        "illegal.die_not_rolled": gettext_noop("no die shows that number."),
+        "illegal.must_use_both": gettext_noop("both dice must be played when that is possible."),
+        "illegal.must_use_larger": gettext_noop("when only one die can be played, it must be the larger one."),
+        "illegal.bear_off_early": gettext_noop("checkers may be borne off only when all of them are home."),
+        "illegal.wrong_direction": gettext_noop("checkers move forward only."),
+        "illegal.no_checker": gettext_noop("you have no checker on that point."),
+        "illegal.incomplete": gettext_noop("the move is incomplete: play every die you can."),
+        "illegal.generic": gettext_noop("this move is not possible in this position."),
+        "move.sender_chat": gettext_noop(
+            "Games are played by people: write as yourself, not on behalf of a channel or as an anonymous admin."
+        ),
         "move.options": gettext_noop("Legal moves: {options}"),
         "move.too_long": gettext_noop("That message is too long to be a move."),
         "move.roll_first": gettext_noop("Roll first (or double) with the buttons."),
         "no_game": gettext_noop("You have no game in this chat."),
-        "resign.choose": gettext_noop("How do you resign?"),
+        "resign.choose": gettext_noop("Choose how to resign:"),
         "resign.offered": gettext_noop("{name} offers to resign ({level})."),
         "stats": gettext_noop("{name}: {wins} wins, {losses} losses, {draws} draws."),
         "stats.none": gettext_noop("No finished games yet."),
@@ -133,7 +153,7 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "variant.long": "длинные нарды",
         "turn.roll": "{name}: бросок или удвоение",
         "turn.move": "Ходит {name}",
-        "turn.doubled": "{name}: принять удвоение до {value} или сдаться?",
+        "turn.doubled": "{name}: принять удвоение до {value} или отказаться?",
         "turn.resign": "{name}: принять сдачу ({level})?",
         "roll": "{name} выбросил(а) {d1}-{d2}",
         "roll.named": "{name} выбросил(а) {d1}-{d2} ({dname})",
@@ -143,14 +163,14 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "cube.owner": "Куб: {value} ({name})",
         "score": "Матч до {length}: {a} – {b}",
         "crawford": "Игра Кроуфорда",
-        "pending": "Ход: {steps}",
-        "over": "Игра окончена: {name} выигрывает — {kind}, {points} оч.",
+        "pending": "Сыграно: {steps}",
+        "over": "Игра окончена: побеждает {name} — {kind}, {points} оч.",
+        "over.resign": "Игра окончена: {loser} сдаётся, побеждает {name} — {kind}, {points} оч.",
+        "over.drop": "Игра окончена: {loser} не принимает удвоение, побеждает {name} — {points} оч.",
+        "over.abandon": "Игра окончена: {loser} не успевает сделать ход, побеждает {name} — {points} оч.",
         "over.draw": "Игра окончена: ничья.",
-        "match.over": "{name} выигрывает матч {a} – {b}!",
+        "match.over": "{name} выигрывает матч со счётом {won} – {lost}!",
         "next.game": "Следующая игра матча.",
-        "reason.resign": "(сдача)",
-        "reason.drop": "(удвоение не принято)",
-        "reason.abandon": "(время вышло)",
         "kind.single": "простая победа",
         "kind.gammon": "гаммон",
         "kind.backgammon": "бэкгаммон",
@@ -158,12 +178,10 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "kind.mars": "марс",
         "kind.home_mars": "домашний марс",
         "kind.koks": "кокс",
-        "kind.drop": "(отказ)",
-        "kind.draw": "ничья",
         "btn.roll": "🎲 Бросить",
         "btn.double": "Удвоить ×{value}",
         "btn.take": "Принять",
-        "btn.pass": "Сдаться",
+        "btn.pass": "Отказаться",
         "btn.beaver": "Бобёр",
         "btn.raccoon": "Енот",
         "btn.undo": "↩ Отменить",
@@ -194,12 +212,26 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "challenge.declined": "{name} отклонил(а) вызов.",
         "challenge.started": "Игра началась: {a} против {b}.",
         "move.error": "Ход не принят: {reason}",
+        "illegal.blocked": "этот пункт занят соперником.",
+        "illegal.head_rule": "с головы за ход можно снять только одну шашку.",
+        "illegal.block_rule": "нельзя строить шесть пунктов подряд, если впереди них нет шашки соперника.",
+        "illegal.die_not_rolled": "такого числа нет на костях.",
+        "illegal.must_use_both": "нужно сыграть обе кости, если это возможно.",
+        "illegal.must_use_larger": "если можно сыграть только одну кость, играется большая.",
+        "illegal.bear_off_early": "выбрасывать шашки можно, только когда все они в доме.",
+        "illegal.wrong_direction": "шашки ходят только вперёд.",
+        "illegal.no_checker": "на этом пункте нет вашей шашки.",
+        "illegal.incomplete": "ход не закончен: сыграйте все кости, какие можно.",
+        "illegal.generic": "в этой позиции так сходить нельзя.",
+        "move.sender_chat": (
+            "В нарды играют люди: пишите от своего имени, а не от имени канала или анонимного администратора."
+        ),
         "move.options": "Возможные ходы: {options}",
         "move.too_long": "Слишком длинное сообщение для хода.",
         "move.roll_first": "Сначала бросьте кости (или удвойте) кнопками.",
         "no_game": "У вас нет игры в этом чате.",
-        "resign.choose": "Как вы сдаётесь?",
-        "resign.offered": "{name} предлагает сдачу ({level}).",
+        "resign.choose": "Выберите, как сдаться:",
+        "resign.offered": "{name} готов(а) сдаться ({level}).",
         "stats": "{name}: побед {wins}, поражений {losses}, ничьих {draws}.",
         "stats.none": "Законченных игр пока нет.",
         "settings.title": "Настройки чата:",
@@ -219,8 +251,8 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "turn.thinking": "{name} думает…",
         "computer.took": "{name} принимает удвоение.",
         "computer.declined": "{name} отклоняет сдачу.",
-        "computer.choose": "Игра с компьютером: выберите игру и уровень, затем нажмите «Начать».",
-        "computer.started": "Игра началась: {name} против: {computer}, {variant}.",
+        "computer.choose": "Игра с компьютером: выберите нарды и уровень, затем нажмите «Начать».",
+        "computer.started": "Игра началась: {name} — {computer}, {variant}.",
         "btn.start": "▶ Начать",
         "btn.short": "Короткие нарды",
         "btn.long": "Длинные нарды",
@@ -243,6 +275,20 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+class Html(str):
+    """A string that is already Telegram HTML: :func:`tr` inserts it unescaped."""
+
+    __slots__ = ()
+
+
+def esc(value: object) -> Html:
+    """Return ``value`` as Telegram HTML: an :class:`Html` value as it is, anything else as escaped text
+    (``<``, ``>`` and ``&`` replaced by entities; quotes need no escaping outside tags)."""
+    if isinstance(value, Html):
+        return value
+    return Html(html.escape(str(value), quote=False))
+
+
 def norm_lang(code: str | None) -> str:
     """Return ``"ru"`` or ``"en"`` for a language or Telegram language code, by the bot's one rule
     (:func:`bot.i18n.normalize_language`); without a usable code, the active I18n's default language
@@ -255,12 +301,18 @@ def norm_lang(code: str | None) -> str:
     return default if default in SUPPORTED_LANGUAGES else DEFAULT_LANG
 
 
-def tr(lang: str | None, key: str, **kwargs: object) -> str:
-    """Return the text ``key`` in ``lang`` formatted with ``kwargs``; unknown keys are returned as they are."""
+def tr(lang: str | None, key: str, **kwargs: object) -> Html:
+    """Return the text ``key`` in ``lang`` as Telegram HTML, formatted with ``kwargs``; unknown keys are returned
+    as they are (escaped).
+
+    Every value is escaped (:func:`esc`) unless it is :class:`Html` (e.g. another ``tr`` result), so user strings
+    (names, typed moves) can never inject markup. A text whose placeholders do not match ``kwargs`` is returned
+    unformatted.
+    """
     code = norm_lang(lang)
     source = _TEXTS["en"].get(key)
     if source is None:
-        return key
+        return esc(key)
     text: str | None = None
     i18n = I18n.get_current(no_error=True)
     if i18n is not None and code in i18n.available_locales:
@@ -269,10 +321,36 @@ def tr(lang: str | None, key: str, **kwargs: object) -> str:
             text = translated
     if text is None:
         text = _TEXTS.get(code, {}).get(key) or source
+    values = {name: esc(value) for name, value in kwargs.items()}
     try:
-        return text.format(**kwargs)
+        return Html(text.format(**values))
     except (KeyError, IndexError, ValueError):
-        return text
+        return Html(text)
+
+
+ILLEGAL_MOVE_CODES: Final[tuple[str, ...]] = (
+    "blocked",
+    "head_rule",
+    "block_rule",
+    "die_not_rolled",
+    "must_use_both",
+    "must_use_larger",
+    "bear_off_early",
+    "wrong_direction",
+    "no_checker",
+    "incomplete",
+    "generic",
+)
+"""The ``code`` attribute values of the engine's illegal-move errors that have their own explanation."""
+
+
+def illegal_move_text(lang: str | None, error: Exception) -> Html:
+    """Return why a typed move was refused, in ``lang`` (Telegram HTML, no engine wording, no position id): the
+    explanation of ``getattr(error, "code", "generic")``, the generic one for a missing or unknown code."""
+    code = getattr(error, "code", None)
+    if not isinstance(code, str) or code not in ILLEGAL_MOVE_CODES:
+        code = "generic"
+    return tr(lang, f"illegal.{code}")
 
 
 def catalogue(lang: str) -> dict[str, str]:

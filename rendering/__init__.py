@@ -23,7 +23,9 @@ beyond caches of fonts, sprites and board backgrounds.
       it arrived; a hit is ringed in the hit colour (red or pink), on the point and on the bar.
     - ``names`` (player 0, player 1), ``match_score`` (player 0, player 1) and ``match_length``: the strip above the
       board belongs to the top player, the one below to the bottom player; each shows the colour, the name
-      (shortened with an ellipsis if too long), the pip count and the match score; the side to move is lit.
+      (any Unicode: control, format and separator characters are dropped, line breaks become spaces, and a long
+      name is shortened with an ellipsis), the pip count and the match score; the side to move is lit, unless
+      ``finished`` (default False: a finished game's board marks nobody "to move").
     - ``theme`` (``"classic"`` wood or ``"dark"`` high contrast), ``width`` (320..4096, default 1280; the height
       follows), ``lang`` (``"ru"`` or ``"en"`` for the two captions; any other code falls back to English),
       ``fmt`` (``"jpeg"`` default or ``"png"``), ``quality`` (JPEG quality, default 85).

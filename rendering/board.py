@@ -19,9 +19,9 @@ from nardy.position import Position
 from rendering import sprites
 from rendering.background import background
 from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
-from rendering.fonts import fit_text
 from rendering.frames import VariantLike, VariantName, other_frame, variant_name
 from rendering.layout import VISIBLE_BAR, VISIBLE_STACK, Layout, layout
+from rendering.names import name_sprite
 from rendering.theme import RGB, Theme, get_theme
 
 BAR = 25
@@ -302,11 +302,10 @@ class _Board:
         name_size = int(height * 0.44)
         move_sprite = sprites.text(labels["to_move"], int(height * 0.3), theme.accent, bold=True) if to_move else None
         room = right - x - (move_sprite.width + int(height * 0.3) if move_sprite else 0)
-        shown = fit_text(name or "—", name_size, max(room, height), bold=True)
-        name_sprite = sprites.text(shown, name_size, theme.strip_text, bold=True)
-        self.canvas.paste(name_sprite, (x, mid - name_sprite.height // 2 - int(height * 0.02)), name_sprite)
+        label = name_sprite(name, name_size, max(room, height), theme.strip_text)
+        self.canvas.paste(label, (x, mid - label.height // 2 - int(height * 0.02)), label)
         if move_sprite is not None:
-            mx = x + name_sprite.width + int(height * 0.3)
+            mx = x + label.width + int(height * 0.3)
             self.canvas.paste(move_sprite, (mx, mid - move_sprite.height // 2), move_sprite)
 
 
@@ -330,6 +329,7 @@ def render_board_image(
     theme: str = "classic",
     width: int = 1280,
     lang: str = "en",
+    finished: bool = False,
 ) -> Image.Image:
     """Return the board as an RGB :class:`PIL.Image.Image`; options as for :func:`rendering.render_board`.
 
@@ -387,7 +387,7 @@ def render_board_image(
             player,
             names[player],
             pips[player],
-            player == mover,
+            player == mover and not finished,
             None if match_score is None else match_score[player],
             match_length,
             labels,
@@ -414,6 +414,7 @@ class BoardOptions(TypedDict, total=False):
     theme: str
     width: int
     lang: str
+    finished: bool
 
 
 def render_board(

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from rendering import sprites
 from rendering.background import _felt
 from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
-from rendering.fonts import fit_text
+from rendering.names import name_sprite
 from rendering.theme import get_theme
 
 MIN_DICE_WIDTH = 200
@@ -60,8 +60,7 @@ def render_dice_image(
         sprites.paste_center(canvas, sprites.die(colours.name, value, size, False, body), (x, centre_y))
         if names:
             text_size = max(10, height // 11)
-            shown = fit_text(names[index] or "—", text_size, int(width * 0.42), bold=True)
-            label = sprites.text(shown, text_size, colours.felt_text, bold=True)
+            label = name_sprite(names[index], text_size, int(width * 0.42), colours.felt_text)
             sprites.paste_center(canvas, label, (x, centre_y + size // 2 + int(height * 0.16)))
     return canvas
 

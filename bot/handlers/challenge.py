@@ -3,7 +3,6 @@ for the challenger) and in private (a deep link ``?start=c_<id>`` for the oppone
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
@@ -13,13 +12,18 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, User
 
+from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.services.game_service import GameService, PlayerInfo
 from bot.texts import norm_lang, tr
+from rendering.names import MAX_NAME_LENGTH, drawable_name
 
 CHALLENGE_TTL = 3600.0
 MAX_MATCH_LENGTH = 25
 DEEP_LINK = re.compile(r"^c_([A-Za-z0-9_-]{10})$")
+MATCH_LENGTH = re.compile(r"[0-9]{1,6}", re.ASCII)
+"""A match length as typed: ASCII digits only (``²`` or ``١`` pass ``str.isdigit`` but are not numbers here)."""
+VARIANTS = ("short", "long")
 
 
 def parse_new_args(args: str | None, default_variant: str = "short") -> tuple[str, int]:
@@ -31,15 +35,39 @@ def parse_new_args(args: str | None, default_variant: str = "short") -> tuple[st
             variant = "long"
         elif word in ("short", "короткие", "короткая", "backgammon"):
             variant = "short"
-        elif word.isdigit() and i > 0 and words[i - 1] in ("match", "матч", "до"):
+        elif MATCH_LENGTH.fullmatch(word) and i > 0 and words[i - 1] in ("match", "матч", "до"):
             length = max(0, min(MAX_MATCH_LENGTH, int(word)))
     return variant, length
 
 
+def display_name(user: User) -> str:
+    """Return the name to show for a Telegram user: the first name (else the username, else the id) on one line,
+    without control or invisible format characters, at most :data:`MAX_NAME_LENGTH` characters. It is plain
+    text: :func:`bot.texts.tr` escapes it for HTML."""
+    return drawable_name(user.first_name or user.username or str(user.id), MAX_NAME_LENGTH)
+
+
 def player_of(user: User, locale: str | None = None) -> PlayerInfo:
     """Return the player record of a Telegram user (display name, language)."""
-    name = user.first_name or user.username or str(user.id)
-    return PlayerInfo(user.id, name[:32], norm_lang(locale or user.language_code))
+    return PlayerInfo(user.id, display_name(user), norm_lang(locale or user.language_code))
+
+
+def challenge_info(data: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """Return the stored challenge ``data`` when it is a well-formed challenge of ``kind`` (``"group"``: a card in
+    a group, ``"private"``: a deep link), else None — e.g. a computer offer's id in a forged challenge button."""
+    challenger = data.get("challenger")
+    if data.get("kind") != kind or not isinstance(challenger, dict):
+        return None
+    if not isinstance(challenger.get("id"), int) or not isinstance(challenger.get("name"), str):
+        return None
+    if data.get("variant") not in VARIANTS or not isinstance(data.get("length", 0), int):
+        return None
+    opponent = data.get("opponent")
+    if opponent is not None and not (isinstance(opponent, dict) and isinstance(opponent.get("id"), int)):
+        return None
+    if kind == "group" and not isinstance(data.get("chat_id"), int):
+        return None
+    return data
 
 
 def _what(lang: str, variant: str, length: int) -> tuple[str, str]:
@@ -90,8 +118,8 @@ async def create_challenge(
         text = tr(
             lang,
             "challenge.card.to",
-            name=html.escape(challenger.name),
-            opponent=html.escape(data["opponent"]["name"]),
+            name=challenger.name,
+            opponent=data["opponent"]["name"],
             variant=what,
             match=match,
         )
@@ -106,7 +134,7 @@ async def create_challenge(
             ),
         ]
     else:
-        text = tr(lang, "challenge.card", name=html.escape(challenger.name), variant=what, match=match)
+        text = tr(lang, "challenge.card", name=challenger.name, variant=what, match=match)
         buttons = [
             InlineKeyboardButton(
                 text=tr(lang, "btn.join"), callback_data=ChallengeCb(challenge_id=challenge_id, action="join").pack()
@@ -126,6 +154,10 @@ async def on_new(message: Message, command: CommandObject, game_service: GameSer
     """``/new [long|short] [match N]``: a challenge card (group) or an invitation link (private)."""
     if message.from_user is None:
         return
+    refusal = proxy_refusal(message, data.get("locale"))
+    if refusal:
+        await game_service.reply(message, refusal)
+        return
     defaults = await _chat_defaults(game_service, message.chat.id)
     variant, length = parse_new_args(command.args, str(defaults.get("variant", "short")))
     opponent = None
@@ -133,7 +165,9 @@ async def on_new(message: Message, command: CommandObject, game_service: GameSer
     if (
         reply is not None
         and reply.from_user is not None
+        and reply.sender_chat is None
         and not reply.from_user.is_bot
+        and not is_proxy_user(reply.from_user)
         and reply.from_user.id != message.from_user.id
     ):
         opponent = reply.from_user
@@ -175,7 +209,8 @@ async def on_menu_new(
 async def on_challenge_button(
     query: CallbackQuery, callback_data: ChallengeCb, game_service: GameService, **data: Any
 ) -> None:
-    """Join / Accept / Decline / Cancel on a challenge card."""
+    """Join / Accept / Decline / Cancel on a challenge card: only on a group challenge's own card (a forged button
+    carrying a computer offer's or a private challenge's id, or pressed in another chat, is refused unclaimed)."""
     user = query.from_user
     lang = norm_lang(data.get("locale") or user.language_code)
     store = game_service.store
@@ -183,7 +218,11 @@ async def on_challenge_button(
     if challenge is None:
         await query.answer(tr(lang, "toast.challenge_gone"))
         return
-    info = challenge.data
+    info = challenge_info(challenge.data, "group")
+    pressed_in = query.message.chat.id if query.message is not None else None
+    if info is None or pressed_in != info["chat_id"] or is_proxy_user(user):
+        await query.answer(tr(lang, "toast.bad"))
+        return
     challenger = info["challenger"]
     opponent = info.get("opponent")
     action = callback_data.action
@@ -197,7 +236,7 @@ async def on_challenge_button(
     elif opponent is not None and user.id != opponent["id"]:
         await query.answer(tr(lang, "toast.not_for_you"))
         return
-    elif opponent is None and action != "join":
+    elif (opponent is None) != (action == "join"):  # Join is on open cards only, Accept/Decline on aimed ones
         await query.answer(tr(lang, "toast.bad"))
         return
     claimed = await store.claim_challenge(callback_data.challenge_id)
@@ -209,20 +248,20 @@ async def on_challenge_button(
     card_lang = challenger.get("lang", lang)
     if action in ("cancel", "decline"):
         key = "challenge.cancelled" if action == "cancel" else "challenge.declined"
-        text = tr(card_lang, key, name=html.escape(user.first_name or str(user.id)))
+        text = tr(card_lang, key, name=display_name(user))
         if message is not None:
             await game_service.edit(EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text))
         return
     first = PlayerInfo(challenger["id"], challenger["name"], challenger.get("lang", "ru"))
     second = player_of(user, data.get("locale"))
-    chat_id = int(info.get("chat_id") or (message.chat.id if message else user.id))
+    chat_id = int(info["chat_id"])
     defaults = await store.get_chat_settings(chat_id)
     if message is not None:
         await game_service.edit(
             EditMessageText(
                 chat_id=message.chat.id,
                 message_id=message.message_id,
-                text=tr(card_lang, "challenge.started", a=html.escape(first.name), b=html.escape(second.name)),
+                text=tr(card_lang, "challenge.started", a=first.name, b=second.name),
             )
         )
     await game_service.start_game(
@@ -242,15 +281,20 @@ async def on_deep_link(message: Message, command: CommandObject, game_service: G
     if user is None or command.args is None:
         return
     lang = norm_lang(data.get("locale") or user.language_code)
+    refusal = proxy_refusal(message, lang)
+    if refusal:
+        await game_service.reply(message, refusal)
+        return
     found = DEEP_LINK.match(command.args)
-    assert found is not None
+    if found is None:
+        return
     challenge_id = found.group(1)
     store = game_service.store
     challenge = await store.get_challenge(challenge_id)
-    if challenge is None:
+    info = None if challenge is None else challenge_info(challenge.data, "private")
+    if info is None:
         await game_service.reply(message, tr(lang, "toast.challenge_gone"))
         return
-    info = challenge.data
     challenger = info["challenger"]
     if challenger["id"] == user.id:
         await game_service.reply(message, tr(lang, "toast.own_challenge"))
@@ -276,5 +320,7 @@ def create_router() -> Router:
     router.message.register(on_new, Command("new"))
     router.callback_query.register(on_menu_new, MenuCb.filter(F.action.in_({"new_short", "new_long"})))
     router.callback_query.register(on_challenge_button, ChallengeCb.filter())
-    router.message.register(on_deep_link, CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)))
+    router.message.register(
+        on_deep_link, CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)), F.chat.type == ChatType.PRIVATE
+    )
     return router

@@ -4,7 +4,6 @@ variant and the level, short and medium by default, then Start)."""
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
@@ -15,6 +14,7 @@ from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.handlers.challenge import parse_new_args, player_of
+from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
@@ -84,6 +84,10 @@ async def on_new_bot(message: Message, command: CommandObject, game_service: Gam
     """``/new bot [long|short] [easy|medium|hard] [match N]``: the sender plays the computer in this chat."""
     if message.from_user is None:
         return
+    refusal = proxy_refusal(message, data.get("locale"))
+    if refusal:
+        await game_service.reply(message, refusal)
+        return
     defaults = await game_service.store.get_chat_settings(message.chat.id)
     variant, level, length = parse_bot_args(command.args, str(defaults.get("variant", "short")))
     await start_against_computer(
@@ -121,13 +125,26 @@ async def on_menu_computer(query: CallbackQuery, game_service: GameService, **da
 async def on_computer_button(
     query: CallbackQuery, callback_data: ComputerCb, game_service: GameService, **data: Any
 ) -> None:
-    """A press on the chooser: tick another variant or level, or Start (once: the offer is claimed atomically)."""
+    """A press on the chooser: tick another variant or level, or Start (once: the offer is claimed atomically).
+
+    Only a computer offer, pressed in its own chat, is acted on: a forged button carrying a challenge's id (or
+    pressed elsewhere) is refused and nothing is claimed."""
     lang = norm_lang(data.get("locale") or query.from_user.language_code)
     store = game_service.store
     message = query.message if isinstance(query.message, Message) else None
     offer_id, variant, level = callback_data.offer_id, callback_data.variant, callback_data.level
-    if await store.get_challenge(offer_id) is None:
+    offer = await store.get_challenge(offer_id)
+    if offer is None:
         await query.answer(tr(lang, "toast.challenge_gone"))
+        return
+    pressed_in = query.message.chat.id if query.message is not None else None
+    if (
+        offer.data.get("kind") != "computer"
+        or pressed_in is None
+        or offer.data.get("chat_id") != pressed_in
+        or is_proxy_user(query.from_user)
+    ):
+        await query.answer(tr(lang, "toast.bad"))
         return
     if callback_data.action == "pick":
         await query.answer()
@@ -144,15 +161,15 @@ async def on_computer_button(
         await query.answer(tr(lang, "toast.challenge_gone"))
         return
     await query.answer()
-    chat_id = message.chat.id if message is not None else query.from_user.id
-    chat_type = message.chat.type if message is not None else ChatType.PRIVATE
+    chat_id = pressed_in
+    chat_type = query.message.chat.type if query.message is not None else ChatType.PRIVATE
     human = player_of(query.from_user, data.get("locale"))
     if message is not None:
         text = tr(
             lang,
             "computer.started",
-            name=html.escape(human.name),
-            computer=html.escape(computer_player(level, lang).name),
+            name=human.name,
+            computer=computer_player(level, lang).name,
             variant=tr(lang, f"variant.{variant}"),
         )
         await game_service.edit(EditMessageText(chat_id=chat_id, message_id=message.message_id, text=text))

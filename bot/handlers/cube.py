@@ -11,6 +11,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.handlers.identity import proxy_refusal
 from bot.services.game_service import GameService
 from bot.texts import norm_lang
 
@@ -20,6 +21,10 @@ async def on_resign(message: Message, game_service: GameService, **data: Any) ->
     if message.from_user is None:
         return
     lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    refusal = proxy_refusal(message, lang)
+    if refusal:
+        await game_service.reply(message, refusal)
+        return
     refusal = await game_service.offer_resign_menu(message.chat.id, message.from_user.id, lang)
     if refusal:
         await game_service.reply(message, refusal)

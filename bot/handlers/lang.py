@@ -10,6 +10,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
+from bot.handlers.identity import proxy_refusal
 from bot.i18n import LANGUAGE_NAMES
 from bot.keyboards.callbacks import LangCb
 from bot.keyboards.menu import language_keyboard
@@ -19,7 +20,12 @@ from bot.storage import GameStore
 
 
 async def lang_command(message: Message, sender: Sender, locale: str | None = None) -> None:
-    """Send the language keyboard, the current language checked. Returns nothing."""
+    """Send the language keyboard, the current language checked (not to a channel or an anonymous admin, whose
+    choice would be shared by all of them). Returns nothing."""
+    refusal = proxy_refusal(message, locale)
+    if refusal:
+        await sender.send(SendMessage(chat_id=message.chat.id, text=refusal))
+        return
     await sender.send(
         SendMessage(
             chat_id=message.chat.id,

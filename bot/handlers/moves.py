@@ -9,6 +9,7 @@ from aiogram import F, Router
 from aiogram.enums import ChatType
 from aiogram.types import Message
 
+from bot.handlers.identity import is_proxy_sender
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
 
@@ -31,6 +32,11 @@ async def on_text_move(message: Message, game_service: GameService, **data: Any)
     if not private and not MOVE_LIKE.search(text[: limit * 2]):
         return
     lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    if is_proxy_sender(message):
+        # a channel or an anonymous admin can have no game; answer only where a game is being played
+        if private or await game_service.store.chat_games(message.chat.id):
+            await game_service.reply(message, tr(lang, "move.sender_chat"))
+        return
     if await game_service.find_game(message.chat.id, message.from_user.id) is None:
         return
     if len(text) > limit:

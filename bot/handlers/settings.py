@@ -11,6 +11,7 @@ from aiogram.filters import Command
 from aiogram.methods import EditMessageText
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import SettingsCb
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
@@ -74,6 +75,10 @@ async def on_settings(message: Message, bot: Bot, game_service: GameService, **d
     if message.from_user is None:
         return
     lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    refusal = proxy_refusal(message, lang)
+    if refusal:
+        await game_service.reply(message, refusal)
+        return
     if message.chat.type == ChatType.PRIVATE:
         await game_service.reply(message, tr(lang, "private.only_group"))
         return
@@ -93,7 +98,7 @@ async def on_settings_button(
     if message is None or callback_data.value not in ALLOWED.get(callback_data.key, ()):
         await query.answer(tr(lang, "toast.bad"))
         return
-    if not await is_admin(bot, message.chat.id, query.from_user.id):
+    if is_proxy_user(query.from_user) or not await is_admin(bot, message.chat.id, query.from_user.id):
         await query.answer(tr(lang, "settings.admins_only"))
         return
     store = game_service.store

@@ -3,15 +3,16 @@ and (counted apart, for all chats) against the computer."""
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.handlers.challenge import display_name
+from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.services.game_service import COMPUTER_STATS_CHAT, GameService
-from bot.texts import norm_lang, tr
+from bot.texts import esc, norm_lang, tr
 
 
 async def on_stats(message: Message, game_service: GameService, **data: Any) -> None:
@@ -19,20 +20,28 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
     user = message.from_user
     if user is None:
         return
-    if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
-        user = message.reply_to_message.from_user
-    lang = norm_lang(data.get("locale") or (message.from_user.language_code if message.from_user else None))
+    lang = norm_lang(data.get("locale") or user.language_code)
+    refusal = proxy_refusal(message, lang)
+    if refusal:
+        await game_service.reply(message, refusal)
+        return
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None:
+        if replied.sender_chat is not None or is_proxy_user(replied.from_user):
+            await game_service.reply(message, tr(lang, "move.sender_chat"))
+            return
+        user = replied.from_user
     stats = await game_service.store.get_stats(message.chat.id, user.id)
     computer = await game_service.store.get_stats(COMPUTER_STATS_CHAT, user.id)
     if not stats.played and not computer.played:
         await game_service.reply(message, tr(lang, "stats.none"))
         return
-    name = html.escape(user.first_name or str(user.id))
+    name = display_name(user)
     lines = []
     if stats.played:
         lines.append(tr(lang, "stats", name=name, wins=stats.wins, losses=stats.losses, draws=stats.draws))
     else:
-        lines.append(f"{name}: {tr(lang, 'stats.none')}")
+        lines.append(f"{esc(name)}: {tr(lang, 'stats.none')}")
     if computer.played:
         lines.append(tr(lang, "stats.computer", wins=computer.wins, losses=computer.losses, draws=computer.draws))
     await game_service.reply(message, "\n".join(lines))

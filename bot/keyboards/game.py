@@ -10,7 +10,7 @@ from bot.keyboards.callbacks import ComputerCb, GameCb, MenuCb
 from bot.texts import tr
 from nardy import Game, Phase, Step
 
-STEP_RE = re.compile(r"^s(\d{1,2})-(\d{1,2})-([1-6])$")
+STEP_RE = re.compile(r"^s([0-9]{1,2})-([0-9]{1,2})-([1-6])$")
 STEPS_PER_ROW = 3
 
 

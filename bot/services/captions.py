@@ -1,44 +1,105 @@
-"""The caption under a board photo: players, whose action is awaited, the roll, events, cube and match score."""
+"""The caption under a board photo: players, whose action is awaited, the roll, events, cube and match score.
+
+Captions are Telegram HTML (user strings escaped by :func:`bot.texts.tr`). Telegram limits a caption to
+:data:`MAX_CAPTION` characters counted in UTF-16 code units of the text after parsing (tags removed, entities
+decoded): :func:`visible_length` measures exactly that and :func:`cut_caption` shortens by it.
+"""
 
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from bot.keyboards.game import step_label
 from bot.services.engine_flow import steps_of
-from bot.texts import tr
+from bot.texts import Html, esc, tr
 from nardy import Match, Phase, dice_name
 
-MAX_CAPTION = 1000
+MAX_CAPTION = 1024
+"""Telegram's caption limit, in UTF-16 code units of the visible text."""
+ELLIPSIS = "…"
+_TOKEN = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);|.", re.DOTALL)
 
 
-def _roll_text(lang: str, name: str, dice: tuple[int, int]) -> str:
-    dname = dice_name(dice[0], dice[1])
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def visible_length(text: str) -> int:
+    """Return the length Telegram counts for the HTML ``text``: UTF-16 code units of the text with the tags
+    removed and the entities decoded (an emoji outside the BMP counts 2, ``&quot;`` counts 1)."""
+    return sum(_units(html.unescape(m.group(0))) for m in _TOKEN.finditer(text) if m.group(2) is None)
+
+
+def cut_caption(text: str, limit: int = MAX_CAPTION) -> str:
+    """Return the HTML ``text`` unchanged when its :func:`visible_length` is at most ``limit``, else cut to fit
+    with an ellipsis: never inside a tag, an entity or a surrogate pair, and with the open tags closed."""
+    if visible_length(text) <= limit:
+        return text
+    room = limit - _units(ELLIPSIS)
+    kept: list[str] = []
+    open_tags: list[str] = []
+    used = 0
+    for m in _TOKEN.finditer(text):
+        token = m.group(0)
+        if m.group(2) is not None:
+            name = m.group(2).lower()
+            if m.group(1):
+                if open_tags and open_tags[-1] == name:
+                    open_tags.pop()
+            else:
+                open_tags.append(name)
+            kept.append(token)
+            continue
+        size = _units(html.unescape(token))
+        if used + size > room:
+            break
+        used += size
+        kept.append(token)
+    while kept and kept[-1].isspace():
+        kept.pop()
+    return "".join(kept) + ELLIPSIS + "".join(f"</{name}>" for name in reversed(open_tags))
+
+
+def _roll_text(lang: str, name: str, dice: tuple[int, int]) -> Html:
+    """The roll line: Russian names the roll the traditional way (``шешу беш``); English says ``6-5`` only."""
+    dname = dice_name(dice[0], dice[1]) if lang == "ru" else None
     if dname:
         return tr(lang, "roll.named", name=name, d1=dice[0], d2=dice[1], dname=dname)
     return tr(lang, "roll", name=name, d1=dice[0], d2=dice[1])
 
 
-def result_text(lang: str, names: list[str], event: dict[str, Any]) -> str:
-    """Return the words of a game result event (winner, kind, points, reason)."""
-    if event.get("winner") is None:
+def result_text(lang: str, names: list[str], event: dict[str, Any]) -> Html:
+    """Return the one line of a game result event: the winner, how (bear-off kind, resignation, passed double,
+    time-out), the points. ``names`` are plain (they are escaped here)."""
+    winner = event.get("winner")
+    if winner not in (0, 1):
         return tr(lang, "over.draw")
-    points = event["points"]
-    points_text = str(int(points)) if float(points).is_integer() else str(points)
-    text = tr(lang, "over", name=names[event["winner"]], kind=tr(lang, f"kind.{event['kind']}"), points=points_text)
-    if event.get("reason") in ("resign", "drop", "abandon"):
-        text += " " + tr(lang, f"reason.{event['reason']}")
-    return text
+    points = _num(float(event.get("points", 0)))
+    name, loser = names[winner], names[1 - winner]
+    reason = event.get("reason")
+    kind = tr(lang, f"kind.{event.get('kind')}")
+    if reason == "resign":
+        return tr(lang, "over.resign", name=name, loser=loser, kind=kind, points=points)
+    if reason == "drop":
+        return tr(lang, "over.drop", name=name, loser=loser, points=points)
+    if reason == "abandon":
+        return tr(lang, "over.abandon", name=name, loser=loser, points=points)
+    return tr(lang, "over", name=name, kind=kind, points=points)
 
 
 def caption(record: dict[str, Any], match: Match, lang: str) -> str:
-    """Return the caption of the board in ``lang`` (at most 1000 characters)."""
+    """Return the caption of the board in ``lang`` (Telegram HTML, at most :data:`MAX_CAPTION` as Telegram
+    counts). A finished game's caption says who won and the score, never whose turn it is."""
     game = match.game
-    names = [html.escape(p["name"]) for p in record["players"]]
+    names = [str(p["name"]) for p in record["players"]]
     variant = tr(lang, f"variant.{match.variant.name}")
-    lines = [f"⚪ {names[0]} — ⚫ {names[1]} · {variant}"]
-    for event in record.get("events", []):
+    lines: list[str] = [f"⚪ {esc(names[0])} — ⚫ {esc(names[1])} · {variant}"]
+    events = list(record.get("events", []))
+    if game.phase is Phase.OVER and game.result is not None and not any(e.get("t") == "over" for e in events):
+        events.append({"t": "over", **game.result.to_dict()})
+    for event in events:
         kind = event.get("t")
         if kind == "forfeit":
             d1, d2 = event["dice"]
@@ -80,11 +141,11 @@ def caption(record: dict[str, Any], match: Match, lang: str) -> str:
         lines.append(tr(lang, "score", length=match.length, a=_num(a), b=_num(b)))
         if game.phase is Phase.OVER and max(a, b) >= match.length:
             winner = 0 if a > b else 1
-            lines.append(tr(lang, "match.over", name=names[winner], a=_num(a), b=_num(b)))
+            won, lost = (a, b) if winner == 0 else (b, a)
+            lines.append(tr(lang, "match.over", name=names[winner], won=_num(won), lost=_num(lost)))
         elif game.crawford:
             lines.append(tr(lang, "crawford"))
-    text = "\n".join(lines)
-    return text if len(text) <= MAX_CAPTION else text[: MAX_CAPTION - 1] + "…"
+    return cut_caption("\n".join(lines))
 
 
 def _num(value: float) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -79,3 +80,15 @@ async def app(sqlite_path: str) -> AsyncIterator[BotApp]:
     yield built
     await built.sender.close()
     await store.close()
+
+
+@pytest.fixture(autouse=True)
+def _telegram_accepts_every_text() -> Iterator[None]:
+    """Fail any bot test in which the fake Bot API refused a text or caption as Telegram would (bad HTML or too
+    long): the bot logs and swallows some of those errors, so the test would not notice otherwise."""
+    modules = [sys.modules[name] for name in ("fake_telegram", "tests.bot.fake_telegram") if name in sys.modules]
+    for module in modules:
+        module.REJECTED.clear()
+    yield
+    rejected = [text for module in modules for text in module.REJECTED]
+    assert not rejected, f"Telegram would refuse: {rejected}"

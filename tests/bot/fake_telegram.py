@@ -6,6 +6,10 @@ real aiogram methods, whose payloads are serialised exactly as the aiohttp sessi
 shows (every message with its text or photo, caption and inline keyboard, edited in place), answers with
 plausible results parsed by aiogram (``Message`` objects with increasing ids, ``True`` …), refuses edits of
 missing messages and no-op edits like Telegram does, and can be told to fail the next call (e.g. 429).
+Like Telegram it refuses a text or caption sent with ``parse_mode=HTML`` that is not valid Telegram HTML
+(:func:`telegram_html_error`: supported tags only, balanced, only the four named entities and numeric ones, no
+raw ``<``, ``>`` or ``&``), and one longer than Telegram's limits counted in UTF-16 units after parsing; every
+such refusal is also kept in :data:`REJECTED`, which the bot tests' autouse fixture requires to stay empty.
 
 It also builds incoming updates (messages and button presses from given users in given chats) and
 ``TelegramHarness`` feeds them through a real ``Dispatcher``.
@@ -56,6 +60,110 @@ BOT_TOKEN = f"{BOT_ID}:TEST-token-for-the-fake-api"
 EPOCH = 1_700_000_000
 
 _TAG = re.compile(r"<[^>]+>")
+
+MAX_TEXT_LENGTH = 4096
+MAX_CAPTION_LENGTH = 1024
+"""Telegram's limits, in UTF-16 code units of the text after entity parsing."""
+
+REJECTED: list[str] = []
+"""Every text or caption this fake (any instance) refused as Telegram would (bad HTML, too long); the bot tests'
+autouse fixture fails a test that leaves anything here, since the bot swallows some send errors."""
+
+_HTML_TAG = re.compile(r"<(/?)([a-z][a-z0-9-]*)((?:\s+[a-z-]+(?:=\"[^\"<>]*\")?)*)\s*>")
+_HTML_ATTR = re.compile(r'\s+([a-z-]+)(?:="([^"<>]*)")?')
+_HTML_ENTITY = re.compile(r"&(lt|gt|amp|quot|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});")
+_ALLOWED_TAGS: dict[str, frozenset[str]] = {
+    **{tag: frozenset() for tag in ("b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "tg-spoiler")},
+    "span": frozenset({"class"}),
+    "a": frozenset({"href"}),
+    "tg-emoji": frozenset({"emoji-id"}),
+    "code": frozenset({"class"}),
+    "pre": frozenset(),
+    "blockquote": frozenset({"expandable"}),
+}
+
+
+def telegram_html_error(text: str) -> str | None:
+    """Return why Telegram's HTML parse mode would refuse ``text`` (strictly, after the Bot API documentation),
+    or None when it parses: only the supported tags (b, strong, i, em, u, ins, s, strike, del,
+    ``span class="tg-spoiler"``, tg-spoiler, ``a href``, ``tg-emoji emoji-id``, code, pre, blockquote) with
+    their attributes, properly nested; only the entities ``&lt; &gt; &amp; &quot;`` and numeric ones; no other
+    ``<``, ``>`` or ``&``."""
+    stack: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "<":
+            m = _HTML_TAG.match(text, i)
+            if m is None:
+                return f"unescaped '<' or malformed tag at {i}: {text[i : i + 20]!r}"
+            closing, name, attrs = m.group(1), m.group(2), m.group(3)
+            if name not in _ALLOWED_TAGS:
+                return f"unsupported tag <{name}> at {i}"
+            if closing:
+                if attrs.strip():
+                    return f"attributes on a closing tag </{name}> at {i}"
+                if not stack or stack[-1] != name:
+                    return f"unbalanced </{name}> at {i} (open: {stack})"
+                stack.pop()
+            else:
+                found = dict(_HTML_ATTR.findall(attrs))
+                if set(found) - _ALLOWED_TAGS[name]:
+                    return f"unsupported attributes {sorted(found)} of <{name}> at {i}"
+                if name == "span" and found.get("class") != "tg-spoiler":
+                    return f'<span> without class="tg-spoiler" at {i}'
+                if name == "a" and not found.get("href"):
+                    return f"<a> without href at {i}"
+                if name == "tg-emoji" and not found.get("emoji-id", "").isdigit():
+                    return f"<tg-emoji> without a numeric emoji-id at {i}"
+                if stack and stack[-1] in ("pre", "code") and not (stack[-1] == "pre" and name == "code"):
+                    return f"<{name}> inside <{stack[-1]}> at {i}"
+                stack.append(name)
+            i = m.end()
+        elif char == "&":
+            m = _HTML_ENTITY.match(text, i)
+            if m is None:
+                return f"unescaped '&' or unsupported entity at {i}: {text[i : i + 12]!r}"
+            number = m.group(1)
+            if number.startswith("#"):
+                value = int(number[2:], 16) if number.startswith("#x") else int(number[1:])
+                if not 0 < value <= 0x10FFFF or 0xD800 <= value <= 0xDFFF:
+                    return f"invalid character reference {m.group(0)} at {i}"
+            i = m.end()
+        elif char == ">":
+            return f"unescaped '>' at {i}"
+        else:
+            i += 1
+    if stack:
+        return f"unclosed tags {stack}"
+    return None
+
+
+def telegram_visible_text(text: str) -> str:
+    """Return what Telegram shows of the HTML ``text``: tags removed, entities decoded."""
+    return html.unescape(_TAG.sub("", text))
+
+
+def utf16_length(text: str) -> int:
+    """Return the length of ``text`` in UTF-16 code units (how Telegram counts)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def check_formatted(text: str | None, parse_mode: str | None, limit: int) -> str | None:
+    """Return Telegram's refusal of a text or caption sent with ``parse_mode`` (bad HTML, or longer than
+    ``limit`` UTF-16 units once parsed), or None when Telegram would take it."""
+    if text is None:
+        return None
+    shown = text
+    if parse_mode == "HTML":
+        error = telegram_html_error(text)
+        if error is not None:
+            return f"Bad Request: can't parse entities: {error}"
+        shown = telegram_visible_text(text)
+    if utf16_length(shown) > limit:
+        kind = "message caption is too long" if limit == MAX_CAPTION_LENGTH else "message is too long"
+        return f"Bad Request: {kind}"
+    return None
 
 
 class FakeTelegramError(AssertionError):
@@ -348,16 +456,37 @@ class FakeTelegram(BaseSession):
     def _api_getMe(self, call: Call) -> Any:  # noqa: N802
         return self.bot_user.model_dump(mode="json", exclude_none=True)
 
+    def _refuse_formatting(self, call: Call, key: str, limit: int) -> _Failure | None:
+        """Refuse (and remember in :data:`REJECTED`) a text or caption Telegram would not take."""
+        source = call.payload
+        if key == "media":
+            source = call.json("media") or {}
+            key = "caption"
+        problem = check_formatted(source.get(key), source.get("parse_mode"), limit)
+        if problem is None:
+            return None
+        REJECTED.append(f"{call.name}: {problem}: {source.get(key)!r}")
+        return _Failure(400, problem)
+
     def _api_sendMessage(self, call: Call) -> Any:  # noqa: N802
+        refused = self._refuse_formatting(call, "text", MAX_TEXT_LENGTH)
+        if refused is not None:
+            return refused
         return self._new_message(call, text=call.payload["text"])
 
     def _api_sendPhoto(self, call: Call) -> Any:  # noqa: N802
+        refused = self._refuse_formatting(call, "caption", MAX_CAPTION_LENGTH)
+        if refused is not None:
+            return refused
         data, file_id = self._photo(call, call.payload.get("photo"))
         return self._new_message(call, photo=data, photo_file_id=file_id, caption=call.payload.get("caption"))
 
     def _api_editMessageText(self, call: Call) -> Any:  # noqa: N802
         if "inline_message_id" in call.payload:
             return True
+        refused = self._refuse_formatting(call, "text", MAX_TEXT_LENGTH)
+        if refused is not None:
+            return refused
         shown = self._target(call)
         if isinstance(shown, _Failure):
             return shown
@@ -366,6 +495,9 @@ class FakeTelegram(BaseSession):
     def _api_editMessageCaption(self, call: Call) -> Any:  # noqa: N802
         if "inline_message_id" in call.payload:
             return True
+        refused = self._refuse_formatting(call, "caption", MAX_CAPTION_LENGTH)
+        if refused is not None:
+            return refused
         shown = self._target(call)
         if isinstance(shown, _Failure):
             return shown
@@ -382,6 +514,9 @@ class FakeTelegram(BaseSession):
     def _api_editMessageMedia(self, call: Call) -> Any:  # noqa: N802
         if "inline_message_id" in call.payload:
             return True
+        refused = self._refuse_formatting(call, "media", MAX_CAPTION_LENGTH)
+        if refused is not None:
+            return refused
         shown = self._target(call)
         if isinstance(shown, _Failure):
             return shown
@@ -493,9 +628,12 @@ class FakeTelegram(BaseSession):
         self.admins[chat_id] = set(admins)
         return chat
 
-    def message_update(self, user: User, chat: Chat, text: str, *, reply_to: int | None = None) -> Update:
+    def message_update(
+        self, user: User, chat: Chat, text: str, *, reply_to: int | None = None, sender_chat: Chat | None = None
+    ) -> Update:
         """Return an update with a text message from ``user`` in ``chat`` (also shown in the chat view).
-        A leading ``/command`` gets a ``bot_command`` entity, like Telegram sends."""
+        A leading ``/command`` gets a ``bot_command`` entity, like Telegram sends. ``sender_chat``: the channel
+        (or the group itself, for an anonymous admin) the message is sent on behalf of."""
         message_id = self._next_message_id(chat.id)
         self.chats.setdefault(chat.id, {})[message_id] = ShownMessage(
             chat_id=chat.id, message_id=message_id, from_user_id=user.id, text=text, reply_to=reply_to
@@ -523,6 +661,7 @@ class FakeTelegram(BaseSession):
             text=text,
             entities=entities,
             reply_to_message=reply_message,
+            sender_chat=sender_chat,
         )
         return Update(update_id=next(self._update_ids), message=message)
 
@@ -567,9 +706,11 @@ class TelegramHarness:
         """Return the dispatcher's result for ``update``."""
         return await self.dp.feed_update(self.bot, update, **self.feed_kwargs)
 
-    async def send_text(self, user: User, chat: Chat, text: str, *, reply_to: int | None = None) -> Update:
-        """Feed a text message from ``user`` in ``chat``. Returns: the update fed."""
-        update = self.fake.message_update(user, chat, text, reply_to=reply_to)
+    async def send_text(
+        self, user: User, chat: Chat, text: str, *, reply_to: int | None = None, sender_chat: Chat | None = None
+    ) -> Update:
+        """Feed a text message from ``user`` in ``chat`` (on behalf of ``sender_chat``). Returns: the update."""
+        update = self.fake.message_update(user, chat, text, reply_to=reply_to, sender_chat=sender_chat)
         await self.feed(update)
         return update
 

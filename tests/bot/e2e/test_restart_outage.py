@@ -152,5 +152,5 @@ async def test_turn_reminder_then_timeout(sqlite_store: GameStore) -> None:
     assert match.game.result is not None and match.game.result.winner != stored.data["players"].index(
         next(p for p in stored.data["players"] if p["id"] == slow.id)  # type: ignore[attr-defined]
     )
-    assert "(time ran out)" in board_message(env.fake, -403).content
+    assert "Bob ran out of time" in board_message(env.fake, -403).content
     await env.close()

@@ -104,7 +104,7 @@ async def test_resign_and_board_repost(sqlite_store: GameStore) -> None:
     assert fake.chats[-303][old_board.message_id].buttons() == []
     await h.send_text(other, group, "/resign")  # type: ignore[arg-type]
     menu = fake.last_message(-303)
-    assert "How do you resign?" in menu.content
+    assert "Choose how to resign:" in menu.content
     await h.press_button(user, menu, "a gammon")  # type: ignore[arg-type]
     assert fake.toasts_for(user.id)[-1] == "This button is not for you."  # type: ignore[attr-defined]
     await h.press_button(other, menu, "a gammon")  # type: ignore[arg-type]
@@ -114,7 +114,7 @@ async def test_resign_and_board_repost(sqlite_store: GameStore) -> None:
     await h.press_button(user, board, "Accept")  # type: ignore[arg-type]
     stored, match = await state(env, game_id)
     assert stored.finished and match.game.phase is Phase.OVER
-    assert "(resigned)" in board_message(fake, -303).content
+    assert "resigned, " in board_message(fake, -303).content
     stats = await sqlite_store.get_stats(-303, user.id)  # type: ignore[attr-defined]
     assert stats.wins == 1
     await h.send_text(user, group, "/stats")  # type: ignore[arg-type]

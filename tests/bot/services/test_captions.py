@@ -1,0 +1,122 @@
+"""The board caption: Telegram HTML within Telegram's caption limit as Telegram counts it, wording per language,
+results said once, finished games never "to move"."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.services.captions import MAX_CAPTION, caption, cut_caption, result_text, visible_length
+from nardy import FixedDice, Match, Phase
+from tests.bot.fake_telegram import check_formatted, telegram_html_error, telegram_visible_text, utf16_length
+
+
+def _record(match: Match, names: tuple[str, str] = ("Alice", "Bob"), events: list[Any] | None = None) -> dict[str, Any]:
+    return {
+        "match": match.to_dict(),
+        "players": [{"id": 1, "name": names[0], "lang": "en"}, {"id": 2, "name": names[1], "lang": "ru"}],
+        "chats": [],
+        "pending_steps": [],
+        "events": events or [],
+    }
+
+
+def _rolled(d1: int, d2: int) -> Match:
+    """A match whose opening roll gave player 0 ``d1`` and player 1 ``d2`` (d1 > d2: player 0 moves with it)."""
+    match = Match("short", dice=FixedDice([d1, d2]))
+    match.game.roll()
+    assert match.game.phase is Phase.MOVE and match.game.dice is not None
+    return match
+
+
+def test_english_names_the_roll_in_english_and_russian_in_persian_russian() -> None:
+    """English captions showed the dice names in Cyrillic only ("шешу беш")."""
+    match = _rolled(6, 5)
+    english = caption(_record(match), match, "en")
+    russian = caption(_record(match), match, "ru")
+    assert "Alice rolled 6-5" in english and not re.search("[а-яё]", english)
+    assert "(шешу беш)" in russian
+
+
+def test_match_winner_score_first_and_no_turn_on_a_finished_game() -> None:
+    """ "Bob выигрывает матч 0 – 3!" put the winner's score second; the final board still said "to move"."""
+    match = Match("short", 3, dice=FixedDice([6, 5]))
+    match.game.roll()
+    match.score = (0, 2)
+    match.game.score = (0, 2)
+    match.game.resign(0, "gammon")
+    match.game.accept_resignation()
+    assert match.game.phase is Phase.OVER
+    for lang, winner_line in (("en", "Bob wins the match 4 – 0!"), ("ru", "Bob выигрывает матч со счётом 4 – 0!")):
+        text = caption(_record(match), match, lang)  # no "over" event: the result comes from the game
+        assert winner_line in text, text
+        assert "to move" not in text and "Ходит" not in text and "rolled" not in text
+    english = caption(_record(match), match, "en")
+    assert "Game over: Alice resigned, Bob wins a gammon, 2 pt." in english
+    assert english.count("Game over") == 1
+
+
+@pytest.mark.parametrize(
+    ("reason", "kind", "english"),
+    [
+        ("drop", "drop", "Game over: Alice passed the double, Bob wins 2 pt."),
+        ("resign", "single", "Game over: Alice resigned, Bob wins a single game, 2 pt."),
+        ("abandon", "single", "Game over: Alice ran out of time, Bob wins 2 pt."),
+        ("bearoff", "backgammon", "Game over: Bob wins a backgammon, 2 pt."),
+    ],
+)
+def test_result_line_says_it_once(reason: str, kind: str, english: str) -> None:
+    """The result line repeated itself: "(passed) … (double passed)"."""
+    event = {"t": "over", "winner": 1, "kind": kind, "points": 2.0, "reason": reason}
+    assert result_text("en", ["Alice", "Bob"], event) == english
+    russian = result_text("ru", ["Alice", "Bob"], event)
+    assert russian.count("Игра окончена") == 1 and "(" not in russian
+    for text in (english, russian):
+        words = re.findall(r"\w+", text)
+        repeated = {w for w in words if len(w) > 3 and words.count(w) > 1}
+        assert not repeated, text
+
+
+def test_played_events_are_announced() -> None:
+    match = _rolled(6, 5)
+    events = [{"t": "played", "player": 1, "move": "13/7 8/7"}, {"t": "auto", "player": 0, "move": "24/18"}]
+    text = caption(_record(match, events=events), match, "en")
+    assert "Bob played 13/7 8/7" in text and "Alice played 24/18" in text
+
+
+def _long_record(names: tuple[str, str]) -> tuple[dict[str, Any], Match]:
+    match = _rolled(6, 5)
+    events = [{"t": "played", "player": i % 2, "move": "13/7 8/7"} for i in range(60)]
+    return _record(match, names, events), match
+
+
+@pytest.mark.parametrize(
+    "name",
+    ['"' * 32, "&" * 32, "<" * 32, "😀" * 16, "Ёжик Вася Пупкин-Задунайский 12", "👨‍👩‍👧" * 6],
+    ids=["quotes", "ampersands", "less-than", "emoji", "cyrillic", "zwj-emoji"],
+)
+def test_long_captions_are_cut_by_what_telegram_counts(name: str) -> None:
+    """32 quotes in a name cut the caption to 240 visible characters: it was cut by raw HTML length."""
+    record, match = _long_record((name, name))
+    text = caption(record, match, "en")
+    assert check_formatted(text, "HTML", 1024) is None  # Telegram takes it
+    shown = telegram_visible_text(text)
+    assert utf16_length(shown) == visible_length(text) <= MAX_CAPTION
+    assert utf16_length(shown) >= MAX_CAPTION - 40  # nearly all the room is used
+    assert shown.endswith("…")
+
+
+@given(st.text(max_size=60), st.integers(10, 300))
+def test_cut_caption_never_breaks_markup(user_text: str, limit: int) -> None:
+    text = "<b>" + html.escape(user_text, quote=False) + "</b>\n" + html.escape(user_text * 5, quote=False)
+    cut = cut_caption(text, limit)
+    assert telegram_html_error(cut) is None
+    assert visible_length(cut) <= limit
+    assert utf16_length(telegram_visible_text(cut)) == visible_length(cut)
+    if visible_length(text) <= limit:
+        assert cut == text
