@@ -25,7 +25,7 @@ from bot.middlewares.throttle import ThrottleMiddleware
 from bot.redaction import Redactor, install_token_redaction
 from bot.sender import Sender, SenderLimits
 from bot.services.setup import game_routers
-from bot.storage import GameStore, StoreUnavailableError, open_store
+from bot.storage import GameStore, StoreUnavailableError, check_persistence, open_store
 
 log = logging.getLogger(__name__)
 
@@ -117,11 +117,19 @@ async def run(settings: Settings, *, handle_signals: bool = True) -> None:
 
     Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
     """
-    store = open_store(settings.redis_url, settings.embedded_db_path, timeout=settings.store_timeout)
+    store = open_store(
+        settings.redis_url,
+        settings.embedded_db_path,
+        timeout=settings.store_timeout,
+        max_connections=settings.redis_max_connections,
+    )
     kind = "Redis" if settings.redis_url else f"embedded SQLite ({settings.embedded_db_path})"
     try:
         await store.ping()
         log.info("storage: %s", kind)
+        warning = await check_persistence(store)
+        if warning:
+            log.warning("%s", warning)
     except StoreUnavailableError:
         log.warning("storage %s is unreachable; the bot will apologise until it comes back", kind)
     bot = create_bot(settings)

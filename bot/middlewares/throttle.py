@@ -26,19 +26,14 @@ from aiogram.types import ReplyParameters, TelegramObject, Update, User
 
 from bot.i18n import normalize_language
 from bot.sender import Priority, Sender
+from bot.texts import tr
 
 log = logging.getLogger(__name__)
-
-TOO_FAST = {
-    "en": "Too fast: please wait a moment.",
-    "ru": "Слишком часто: подождите немного.",
-}
-"""The notice of a throttled user, by language (to move to the message catalogues: ``bot/texts.py`` / .po)."""
 
 
 def too_fast_text(language_code: str | None, default: str = "ru") -> str:
     """Return the throttling notice in the user's language (``default`` when the code says nothing)."""
-    return TOO_FAST.get(normalize_language(language_code) or default, TOO_FAST["en"])
+    return tr(normalize_language(language_code) or default, "too_fast")
 
 
 @dataclass

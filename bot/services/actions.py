@@ -9,7 +9,6 @@ refusal is a short text for a toast or a reply and writes nothing. The boards fo
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
@@ -26,7 +25,7 @@ from bot.services.players import PlayerInfo, player_index
 from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
-from bot.texts import tr
+from bot.texts import illegal_move_text, tr
 from nardy import Game, Match, NardyError, Options, Phase
 
 if TYPE_CHECKING:
@@ -192,7 +191,9 @@ class GameActions:
                 await service.boards.strip_keyboard(chat_id, message_id)
                 return tr(lang, "toast.old_board")
         if stored.version != version:
-            service.boards.request(game_id)
+            if service.boards.behind(stored):
+                service.boards.request(game_id)
+                return tr(lang, "toast.synced")
             return tr(lang, "toast.stale")
         if action == "rematch":
             return await self._rematch(stored, index, lang)
@@ -412,8 +413,8 @@ class GameActions:
         try:
             move = game.play(text)
         except NardyError as error:
-            options = [html.escape(m.notation) for m in game.legal_moves()[:MAX_OPTIONS_SHOWN]]
-            reason = service.illegal_move_reason(lang, error)
+            options = [m.notation for m in game.legal_moves()[:MAX_OPTIONS_SHOWN]]
+            reason = illegal_move_text(lang, error)
             return reason + "\n" + tr(lang, "move.options", options=", ".join(options))
         record["pending_steps"] = []
         record["chosen"] = 0

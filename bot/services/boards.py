@@ -344,6 +344,15 @@ class BoardPresenter:
             log.info("cannot take the keyboard off message %s in chat %s: %s", message_id, chat_id, error)
 
     @staticmethod
+    def behind(stored: StoredGame) -> bool:
+        """Return whether some board of the game does not show its saved version."""
+        for chat in stored.data.get("chats", []):
+            state = stored.boards.get(int(chat["chat_id"]))
+            if state is None or state.shown_version < stored.version:
+                return True
+        return False
+
+    @staticmethod
     def current_message(stored: StoredGame, chat_id: int) -> int | None:
         """Return the id of the game's current board message in the chat (None when it has none)."""
         state = stored.boards.get(chat_id)

@@ -47,7 +47,6 @@ from bot.services.players import (
 from bot.services.saving import GameSaver
 from bot.services.timers import Sweeper
 from bot.storage.base import GameStore, StoredGame
-from bot.texts import tr
 from nardy import Match, Options, Phase
 from rendering import render_board
 
@@ -165,16 +164,6 @@ class GameService:
             return Options(cube=True)
         return Options()
 
-    @staticmethod
-    def illegal_move_reason(lang: str, error: Exception) -> str:
-        """Return the refusal of an illegal typed move in ``lang``."""
-        from bot import texts
-
-        localized = getattr(texts, "illegal_move_text", None)
-        if localized is not None:
-            return str(localized(lang, error))
-        return tr(lang, "move.error", reason=str(error)[:300])
-
     # ------------------------------------------------------------------ rendering
 
     async def render_photo(self, record: dict[str, Any], match: Match, viewer: int | None, lang: str) -> bytes:
@@ -196,6 +185,7 @@ class GameService:
             "names": names,
             "width": self.board_width,
             "lang": lang,
+            "finished": game.phase is Phase.OVER,
         }
         if not pending and game.last_move is not None:
             kwargs["last_move"] = game.last_move.steps

@@ -98,7 +98,8 @@ def game_routers() -> list[Router]:
             service = service_for(store, sender, data.get("settings"))
         interval = float(getattr(data.get("settings"), "timeout_sweep_interval", 60.0))
         services.append(service)
-        sweepers.append(asyncio.create_task(sweeper(service, interval), name="nardy-timeout-sweeper"))
+        batch = int(getattr(data.get("settings"), "store_purge_batch", 500))
+        sweepers.append(asyncio.create_task(sweeper(service, interval, batch), name="nardy-timeout-sweeper"))
 
     async def stop_sweeper(**_data: Any) -> None:
         while services:
@@ -138,7 +139,7 @@ def install_game_service(dp: Dispatcher, store: GameStore, sender: MessageSender
     return service
 
 
-async def sweeper(service: GameService, interval: float) -> None:
+async def sweeper(service: GameService, interval: float, purge_batch: int = 500) -> None:
     """First bring up to date whatever a previous process left behind (boards, stats, computer replies), then
     forever: handle due games (boards behind, reminders, timeouts) every ``interval`` seconds, and purge expired
     records in small batches. Never raises (logs errors)."""
@@ -149,7 +150,7 @@ async def sweeper(service: GameService, interval: float) -> None:
     while True:
         try:
             await service.sweep()
-            await service.store.purge_expired()
+            await service.store.purge_expired(purge_batch)
         except Exception:  # the sweeper must survive store outages and anything else
             log.exception("timeout sweep failed")
         await asyncio.sleep(interval)

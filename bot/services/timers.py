@@ -27,15 +27,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def boards_behind(stored: StoredGame) -> bool:
-    """Return whether some board of the game does not show its saved version."""
-    for chat in stored.data.get("chats", []):
-        state = stored.boards.get(int(chat["chat_id"]))
-        if state is None or state.shown_version < stored.version:
-            return True
-    return False
-
-
 class Sweeper:
     """Handles due games (see the module docstring)."""
 
@@ -76,7 +67,7 @@ class Sweeper:
             return False
         if service.boards.busy(game_id):
             return False  # this process is updating the boards right now
-        if boards_behind(stored):
+        if service.boards.behind(stored):
             load_match(stored.data, game_id, service.dice)  # a record that cannot be loaded is quarantined
             await service.boards.sync(game_id)
             return True

@@ -8,8 +8,11 @@ from bot_testkit import BotApp, build_app
 from virtual_time import VirtualClock
 
 from bot.keyboards.callbacks import LangCb
-from bot.middlewares.throttle import TOO_FAST, ThrottleMiddleware, too_fast_text
+from bot.middlewares.throttle import ThrottleMiddleware, too_fast_text
+
 from bot.storage import SqliteGameStore
+
+TOO_FAST = {"en": "Too fast: please wait a moment.", "ru": "Слишком часто: подождите немного."}
 
 
 def test_bucket_allows_the_burst_then_the_rate() -> None:

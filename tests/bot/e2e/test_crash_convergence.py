@@ -183,10 +183,7 @@ async def _press_random(env: Env, game_id: str, users: dict[int, User], rng: ran
     match = load_match(stored.data, game_id, env.service.dice)
     game = match.game
     players = stored.data["players"]
-    if stored.finished:
-        presser = users[players[0]["id"]]
-    else:
-        presser = users[players[game.turn]["id"]]
+    presser = users[players[0]["id"]] if stored.finished else users[players[game.turn]["id"]]
     for chat in stored.data["chats"]:
         if chat.get("viewer") not in (None, players.index(next(p for p in players if p["id"] == presser.id))):
             continue
