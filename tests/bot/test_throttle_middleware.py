@@ -9,7 +9,6 @@ from virtual_time import VirtualClock
 
 from bot.keyboards.callbacks import LangCb
 from bot.middlewares.throttle import ThrottleMiddleware, too_fast_text
-
 from bot.storage import SqliteGameStore
 
 TOO_FAST = {"en": "Too fast: please wait a moment.", "ru": "Слишком часто: подождите немного."}
