@@ -2,7 +2,8 @@
 
 The English texts are the gettext message ids (marked with ``gettext_noop`` so ``pybabel extract`` finds them):
 :func:`tr` translates them with the bot's ``I18n`` (the ``bot/locales`` catalogues) when one is active, and falls
-back to the Russian texts kept here when the catalogue has no translation yet (also outside a handler).
+back to the Russian texts kept here when the catalogue has no translation yet. Outside a handler the bot's own
+catalogues are used, so a text reads the same wherever it is made.
 
 Every text is Telegram HTML. :func:`tr` escapes every value it inserts (names, moves, reasons …) unless the value
 is :class:`Html` — a string already in Telegram HTML, such as the result of another :func:`tr` or of :func:`esc`.
@@ -13,11 +14,12 @@ The texts themselves contain no ``<``, ``>`` or ``&``, so a text without user va
 from __future__ import annotations
 
 import html
+from functools import cache
 from typing import Final
 
 from aiogram.utils.i18n import I18n
 
-from bot.i18n import SUPPORTED_LANGUAGES, gettext_noop, normalize_language
+from bot.i18n import SUPPORTED_LANGUAGES, create_i18n, gettext_noop, normalize_language
 
 DEFAULT_LANG: Final = "ru"
 
@@ -317,6 +319,13 @@ def norm_lang(code: str | None) -> str:
     return default if default in SUPPORTED_LANGUAGES else DEFAULT_LANG
 
 
+@cache
+def _default_i18n() -> I18n:
+    """Return the bot's catalogues, for texts made outside a handler (background board syncs, the sweeper), so a
+    text reads the same wherever it is made."""
+    return create_i18n()
+
+
 def tr(lang: str | None, key: str, **kwargs: object) -> Html:
     """Return the text ``key`` in ``lang`` as Telegram HTML, formatted with ``kwargs``; unknown keys are returned
     as they are (escaped).
@@ -330,8 +339,8 @@ def tr(lang: str | None, key: str, **kwargs: object) -> Html:
     if source is None:
         return esc(key)
     text: str | None = None
-    i18n = I18n.get_current(no_error=True)
-    if i18n is not None and code in i18n.available_locales:
+    i18n = I18n.get_current(no_error=True) or _default_i18n()
+    if code in i18n.available_locales:
         translated = i18n.gettext(source, locale=code)
         if code == "en" or translated != source:
             text = translated

@@ -19,7 +19,7 @@ from aiogram.types import InlineKeyboardButton
 from bot.keyboards.callbacks import GameCb
 from nardy import Move, Step, TurnPlan
 
-WHOLE_TURN_MAX: Final = 10
+WHOLE_TURN_MAX: Final = 30
 """At most this many whole-turn buttons are offered at once."""
 TURNS_PER_ROW: Final = 2
 TURN_ACTION: Final = re.compile(r"^t(\d{1,2})$")

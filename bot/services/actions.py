@@ -81,13 +81,14 @@ class GameActions:
         kind: str,
         confirm: bool = False,
         options: Options | None = None,
+        game_id: str | None = None,
     ) -> str | None:
         """Create a game, play its opening roll and have its boards posted (one per chat).
 
         ``chats``: ``{"chat_id", "viewer"}`` dicts (viewer None in a group). A player already in
         ``max_games_per_user`` games, or a chat with ``max_games_per_chat`` games, is refused with a message in the
-        first chat. Creation is idempotent: the id is chosen first, so a retry after a lost store reply creates
-        nothing twice.
+        first chat. Creation is idempotent: the id is chosen first (or given as ``game_id``), so a retry after a
+        lost store reply or a crash creates nothing twice.
         Returns: the game id, or None when refused. Raises: StoreUnavailableError when the store is down.
         """
         service = self.service
@@ -114,7 +115,7 @@ class GameActions:
         record["last_action"] = now
         computer = service.computer_to_act(record, match) is not None
         record["turn_deadline"] = now + (service.computer_retry_after if computer else service.turn_reminder_after)
-        game_id = new_id()
+        game_id = game_id or new_id()
         for attempt in range(CREATE_ATTEMPTS):
             try:
                 await service.store.create_game(
@@ -185,7 +186,8 @@ class GameActions:
         lang = record["players"][index].get("lang", lang)
         if action in (CHOOSE_BOARD, CHOOSE_RESIGN):
             return await self._chosen(stored, action, index, user_id, lang, chat_id)
-        if chat_id is not None and message_id is not None:
+        resigning = action[:3] in ("rs0", "rs1") and action[3:4] == "-"  # pressed on the resignation menu
+        if chat_id is not None and message_id is not None and not resigning:
             current = service.boards.current_message(stored, chat_id)
             if current is not None and current != message_id:
                 await service.boards.strip_keyboard(chat_id, message_id)
@@ -206,7 +208,7 @@ class GameActions:
             return tr(lang, "toast.gone")
         game = match.game
         events: list[dict[str, Any]] = []
-        if action[:3] in ("rs0", "rs1") and action[3:4] == "-":
+        if resigning:
             if int(action[2]) != index:
                 return tr(lang, "toast.not_yours")
             if game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
@@ -293,21 +295,31 @@ class GameActions:
         return tr(lang, "toast.bad")
 
     async def _rematch(self, stored: StoredGame, index: int, lang: str) -> str:
-        """Start a new game with the same players and chats (once per finished game; the new game's id is saved
-        first, so a retry after a crash creates that same game)."""
+        """Start a new game with the same players and chats, once per finished game: the new game's id is saved
+        in the finished game first (with a wake-up deadline, so its board is brought up to date even after a
+        crash), then the game is created under that id, so a retry after a crash creates that same game."""
+        service = self.service
         record = stored.data
         if not stored.finished:
             return tr(lang, "toast.bad")
         rematch_id = record.get("rematch")
-        if isinstance(rematch_id, str) and await self.service.store.get_game(rematch_id) is not None:
-            return tr(lang, "toast.bad")
+        if isinstance(rematch_id, str):
+            if await service.store.get_game(rematch_id) is not None:
+                return tr(lang, "toast.bad")
+        else:
+            rematch_id = new_id()
+            record["rematch"] = rematch_id
+            wake = service.clock() + service.board_retry_after
+            if await service.store.update_game(stored.game_id, stored.version, record, deadline=wake) is None:
+                return tr(lang, "toast.stale")  # another press won
+            service.boards.request(stored.game_id)
         match_data = record["match"]
         players = [PlayerInfo.from_dict(p) for p in reversed(record["players"])]
         chats = [
             {"chat_id": c["chat_id"], "viewer": None if c.get("viewer") is None else 1 - c["viewer"]}
             for c in record["chats"]
         ]
-        started = await self.start_game(
+        await self.start_game(
             match_data["variant"],
             int(match_data["length"]),
             players,
@@ -315,13 +327,8 @@ class GameActions:
             kind=record.get("kind", "group"),
             confirm=bool(record.get("confirm")),
             options=Options.from_dict(match_data.get("options")),
+            game_id=rematch_id,
         )
-        if started is None:
-            return ""
-        record["rematch"] = started
-        # Mark the finished game (its buttons then lose Rematch); a conflict only means another press won.
-        await self.service.store.update_game(stored.game_id, stored.version, record)
-        self.service.boards.request(stored.game_id)
         return ""
 
     # ------------------------------------------------------------------ chat-level commands
@@ -414,7 +421,7 @@ class GameActions:
             move = game.play(text)
         except NardyError as error:
             options = [m.notation for m in game.legal_moves()[:MAX_OPTIONS_SHOWN]]
-            reason = illegal_move_text(lang, error)
+            reason = tr(lang, "move.error", reason=illegal_move_text(lang, error))
             return reason + "\n" + tr(lang, "move.options", options=", ".join(options))
         record["pending_steps"] = []
         record["chosen"] = 0

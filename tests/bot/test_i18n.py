@@ -94,3 +94,19 @@ def test_i18n_loads_both_languages() -> None:
     assert set(i18n.available_locales) == set(SUPPORTED_LANGUAGES)
     assert i18n.gettext("📖 Rules", locale="ru") == "📖 Правила"
     assert i18n.gettext("📖 Rules", locale="en") == "📖 Rules"
+
+
+def test_game_texts_read_the_same_inside_and_outside_a_handler() -> None:
+    """The Russian kept in bot/texts.py (the fallback) and the compiled catalogue agree on every game text, and
+    ``tr`` outside a handler (a background board sync, the sweeper) gives the catalogue's text."""
+    from bot.texts import _TEXTS, catalogue, tr
+
+    i18n = create_i18n()
+    differing = {
+        source: (text, i18n.gettext(source, locale="ru"))
+        for source, text in catalogue("ru").items()
+        if i18n.gettext(source, locale="ru") != text
+    }
+    assert differing == {}
+    assert tr("ru", "pending", steps="13→7") == "Сыграно: 13→7"
+    assert tr("en", "pending", steps="13→7") == _TEXTS["en"]["pending"].format(steps="13→7")

@@ -51,15 +51,17 @@ class Env:
         dice: DiceFactory | None,
         *,
         fake: FakeTelegram | None = None,
+        sender_clock: Any = None,
         **service: Any,
     ) -> None:
         """Build everything on ``store`` with the dice factory ``dice`` (None: the production wiring, where the
-        routers' middleware builds the service with system dice)."""
+        routers' middleware builds the service with system dice). ``sender_clock``: the sender's clock and sleep
+        (default a :class:`VirtualClock`); ``service`` goes to the game service (its own ``clock``, ``sleep``, …)."""
 
         self.store = store
         self.fake = fake or FakeTelegram()
         self.bot = self.fake.make_bot()
-        self.clock = VirtualClock()
+        self.clock = sender_clock or VirtualClock()
         # the production pacing (1 s per chat, 20/min in groups, 429 retries) on virtual time
         self.sender = Sender(self.bot, SenderLimits(), clock=self.clock, sleep=self.clock.sleep)
         self.settings = Settings(bot_token="42:TEST", _env_file=None)  # type: ignore[call-arg]

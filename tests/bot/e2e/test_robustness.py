@@ -6,6 +6,7 @@ import asyncio
 
 from bot.keyboards.callbacks import GameCb
 from bot.middlewares.throttle import too_fast_text
+from bot.services.boards import placeholder_photo
 from bot.storage.base import GameStore
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, state
@@ -52,7 +53,11 @@ async def test_both_players_pressing_at_once(redis_store: GameStore) -> None:
     after = await redis_store.get_game(game_id)
     assert after is not None and after.version == stored.version + 1
     waiting = next(u for u in users if u != stored.data["players"][match.game.turn]["id"])
-    assert set(env.fake.toasts_for(waiting)[-10:]) <= {"It is not your turn.", "The game has changed, try again."}
+    assert set(env.fake.toasts_for(waiting)[-10:]) <= {
+        "It is not your turn.",
+        "The game has changed, try again.",
+        "The board was behind: it is being updated, press again.",
+    }
     await env.close()
 
 
@@ -65,7 +70,7 @@ async def test_bad_callback_data_and_non_players(sqlite_store: GameStore) -> Non
     board = board_message(fake, -302)
     before = (stored.version, stored.data)
     cases = {
-        GameCb(game_id=game_id, version=stored.version - 1, action="roll").pack(): "The game has changed, try again.",
+        GameCb(game_id=game_id, version=stored.version + 7, action="roll").pack(): "The game has changed, try again.",
         GameCb(
             game_id="AAAAAAAAAA", version=stored.version, action="roll"
         ).pack(): "This game is over or does not exist.",
@@ -152,8 +157,14 @@ async def test_renderer_failure_still_updates_caption_and_keyboard(sqlite_store:
         raise ValueError("renderer bug")
 
     env.service.renderer = broken
+    shown_before = board.content
     await env.h.press(user, -305, board.message_id, board.buttons()[0][0].callback_data or "")  # type: ignore[arg-type]
     after = await sqlite_store.get_game(game_id)
     assert after is not None and after.version == stored.version + 1
-    assert env.fake.calls_named("editMessageCaption")
+    # the board message is kept: a plain placeholder picture, the new caption and the new version's buttons
+    shown = board_message(env.fake, -305)
+    assert shown.message_id == board.message_id and shown.photo == placeholder_photo()
+    assert shown.content != shown_before
+    assert all(f":{after.version}:" in (b.callback_data or "") for row in shown.buttons() for b in row)
+    assert after.boards[-305].shown_version == after.version
     await env.close()

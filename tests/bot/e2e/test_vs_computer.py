@@ -283,6 +283,7 @@ async def test_the_computer_thinks_off_the_event_loop(sqlite_store: GameStore) -
 
     env = Env(sqlite_store, seeded("vs-computer-slow"), computer=slow, computer_delay=0)
     fake, h = env.fake, env.h
+    h.settle = env.service.boards.settle  # a person does not wait for the computer's think before acting
     alice, bob = fake.user(61, "Alice", "en"), fake.user(62, "Bob", "en")
     await h.send_text(alice, fake.private_chat(alice), "/new bot")
     game_id = await only_game(sqlite_store, alice.id)
