@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from nardy.dice import DiceSource, SystemDice
-from nardy.errors import GameStateError, IllegalMoveError
+from nardy.errors import GameStateError, IllegalMoveError, NardyError
 from nardy.ids import (
     GAME_DROPPED,
     GAME_NONE,
@@ -30,6 +30,7 @@ from nardy.move import Move, Step
 from nardy.movegen import TurnPlan, turn_plan
 from nardy.options import Options
 from nardy.position import Position, Side
+from nardy.records import encode_record, read_record
 from nardy.variants import Variant, get_variant
 
 SCHEMA_VERSION = 1
@@ -202,24 +203,29 @@ class Game:
         )
 
     def can_beaver(self) -> bool:
-        """Return whether the player answering a double may beaver it."""
+        """Return whether the player answering a double may beaver it: option ``beaver``, money play only (as in
+        GNU Backgammon), and the beavered cube within ``max_cube``."""
         return (
             self.phase is Phase.DOUBLED
             and self._offer is not None
             and self._offer[1] == "double"
             and self.options.beaver
+            and self.match_length == 0
             and self._cube_after(2) <= self.options.max_cube
         )
 
     def can_raccoon(self) -> bool:
-        """Return whether the doubler, answering a beaver, may raccoon it."""
+        """Return whether the doubler, answering a beaver, may raccoon it: option ``raccoon``, money play only,
+        and the cube within ``max_cube``."""
         return (
             self.phase is Phase.DOUBLED
             and self._offer is not None
             and self._offer[1] == "beaver"
-            and self.options.raccoon
-            and self._cube_after(1) <= self.options.max_cube
+            and self._raccoon_allowed()
         )
+
+    def _raccoon_allowed(self) -> bool:
+        return self.options.raccoon and self.match_length == 0 and self._cube_after(1) <= self.options.max_cube
 
     def resign_levels(self) -> tuple[str, ...]:
         """Return the resignation levels of the variant, smallest first."""
@@ -228,9 +234,16 @@ class Game:
     def match_state(self) -> MatchState:
         """Return the game's cube and match state as GNU Backgammon's Match ID carries it.
 
+        The Jacoby flag is the option ``jacoby`` (with the cube in play) in money play; in match play, where the rule
+        never applies, it is set as GNU Backgammon's default settings write it (Jacoby "on", bit 67 clear).
+
         Raises:
-            NardyError: the state cannot be expressed (an arithmetic cube value, a draw's half point).
+            NardyError: the state cannot be expressed (an arithmetic cube value, a draw's half point, a score at
+                or above the match length).
         """
+        a, b = self.score
+        if not (float(a).is_integer() and float(b).is_integer()):
+            raise NardyError(f"the match score {a:g}-{b:g} has a half point (a drawn game): a Match ID cannot hold it")
         if self.phase is Phase.OVER:
             reason = self.result.reason if self.result else ""
             state = {"drop": GAME_DROPPED, "resign": GAME_RESIGNED}.get(reason, GAME_OVER)
@@ -250,7 +263,8 @@ class Game:
             resignation=resignation,
             dice=self.dice or (0, 0),
             match_length=self.match_length,
-            score=(int(self.score[0]), int(self.score[1])),
+            score=(int(a), int(b)),
+            jacoby=self.options.jacoby and self.cube_enabled if self.match_length == 0 else True,
         )
 
     def match_id(self) -> str:
@@ -413,7 +427,12 @@ class Game:
         self._need(Phase.OPENING)
         a, b = _dice_pair(record["dice"])
         if a == b:
-            if self.cube_enabled and self.match_length == 0 and self._auto_doubles < self.options.auto_doubles:
+            if (
+                self.cube_enabled
+                and self.match_length == 0
+                and self._auto_doubles < self.options.auto_doubles
+                and next_cube_value(self.cube_value, self.options) <= self.options.max_cube
+            ):
                 self._auto_doubles += 1
                 self.cube_value = next_cube_value(self.cube_value, self.options)
             return
@@ -528,7 +547,7 @@ class Game:
         doubler = self._offer[0]
         self.cube_value = self._cube_after(2)
         self.cube_owner = 1 - doubler
-        if self.options.raccoon:
+        if self._raccoon_allowed():  # else nothing is left to answer: a beaver cannot be dropped
             self._offer = (doubler, "beaver")
             self.turn = doubler
         else:
@@ -560,7 +579,9 @@ class Game:
         assert self.resign_offer is not None
         player, level = self.resign_offer
         base = self._jacoby(RESIGN_VALUES[level])
-        self._end(GameResult(1 - player, level, base, self.cube_value, float(base * self.cube_value), "resign"))
+        # under the Jacoby rule a resigned gammon or backgammon counts single, exactly as one borne off does
+        kind = level if base == RESIGN_VALUES[level] else self.variant.resign_levels[0]
+        self._end(GameResult(1 - player, kind, base, self.cube_value, float(base * self.cube_value), "resign"))
 
     def _apply_decline(self, record: dict[str, Any]) -> None:
         self._need(Phase.RESIGN)
@@ -600,7 +621,8 @@ class Game:
     # ----------------------------------------------------------------- serialisation
 
     def snapshot(self) -> dict[str, Any]:
-        """Return the derived state (checked when a saved game is loaded)."""
+        """Return the whole derived state, from which :meth:`from_dict` restores the game without replaying its
+        history (JSON-compatible)."""
         return {
             "phase": self.phase.value,
             "roller": self.roller,
@@ -609,10 +631,59 @@ class Game:
             "cube": [self.cube_value, self.cube_owner],
             "sides": [list(self.sides[0]), list(self.sides[1])],
             "result": self.result.to_dict() if self.result else None,
+            "first_player": self.first_player,
+            "turns_taken": list(self.turns_taken),
+            "moves_played": self.moves_played,
+            "last_move": (
+                [[st.src, st.dst, st.die, st.hit] for st in self.last_move.steps] if self.last_move else None
+            ),
+            "last_mover": self.last_mover,
+            "resign_offer": list(self.resign_offer) if self.resign_offer else None,
+            "offer": list(self._offer) if self._offer else None,
+            "before_resign": [self._before_resign[0].value, self._before_resign[1]] if self._before_resign else None,
+            "last_chance": self._last_chance,
+            "auto_doubles": self._auto_doubles,
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the game as a JSON-compatible dict (schema version, settings, history, snapshot)."""
+    def _restore(self, state: dict[str, Any]) -> None:
+        """Set the derived state from a :meth:`snapshot` (raises KeyError, TypeError or ValueError when malformed;
+        GameStateError when it is not a possible state)."""
+        sides = [tuple(int(n) for n in state["sides"][i]) for i in (0, 1)]
+        self.variant.validate(Position(sides[0], sides[1]))  # InvalidPositionError is a ValueError
+        self.sides = sides
+        self.phase = Phase(state["phase"])
+        self.roller = _player(state["roller"])
+        self.turn = _player(state["turn"])
+        self.dice = _dice_pair(state["dice"]) if state["dice"] is not None else None
+        cube_value, cube_owner = state["cube"]
+        self.cube_value = int(cube_value)
+        self.cube_owner = None if cube_owner is None else _player(cube_owner)
+        self.result = GameResult.from_dict(state["result"]) if state["result"] is not None else None
+        first = state["first_player"]
+        self.first_player = None if first is None else _player(first)
+        self.turns_taken = [int(state["turns_taken"][0]), int(state["turns_taken"][1])]
+        self.moves_played = int(state["moves_played"])
+        last = state["last_move"]
+        mover = state["last_mover"]
+        if last is not None and mover is not None:
+            self.last_mover = _player(mover)
+            steps = tuple(Step(int(a), int(b), int(die), bool(h)) for a, b, die, h in last)
+            self.last_move = Move(steps, Position(self.sides[self.last_mover], self.sides[1 - self.last_mover]))
+        offer = state["resign_offer"]
+        self.resign_offer = (_player(offer[0]), str(offer[1])) if offer else None
+        cube_offer = state["offer"]
+        self._offer = (_player(cube_offer[0]), str(cube_offer[1])) if cube_offer else None
+        before = state["before_resign"]
+        self._before_resign = (Phase(before[0]), _player(before[1])) if before else None
+        self._last_chance = bool(state["last_chance"])
+        self._auto_doubles = int(state["auto_doubles"])
+        if (self.phase is Phase.MOVE) != (self.dice is not None) or (self.phase is Phase.OVER) != bool(self.result):
+            raise GameStateError(f"saved state {state!r} is not consistent (phase, dice and result)")
+
+    def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
+        """Return the game as a JSON-compatible dict (schema version, settings, history, snapshot); ``compact``
+        writes the history records in their short text form (:mod:`nardy.records`) and of the snapshot only the
+        result, as a match keeps its finished games (:meth:`from_dict` then replays the history)."""
         return {
             "schema": SCHEMA_VERSION,
             "variant": self.variant.name,
@@ -621,16 +692,19 @@ class Game:
             "score": list(self.score),
             "crawford": self.crawford,
             "first_player": self.initial_first_player,
-            "history": [dict(r) for r in self.history],
-            "state": self.snapshot(),
+            "history": [encode_record(r) for r in self.history] if compact else [dict(r) for r in self.history],
+            "state": {"result": self.result.to_dict() if self.result else None} if compact else self.snapshot(),
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None) -> Game:
-        """Return the game saved by :meth:`to_dict`, rebuilt by replaying its history.
+    def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None, verify: bool = False) -> Game:
+        """Return the game saved by :meth:`to_dict`: restored from its snapshot (the history is kept as it is, for
+        replay and export), or rebuilt by replaying the history when the saved dict has no full snapshot (an older
+        save) or ``verify`` asks for it (the replayed state must then equal the snapshot).
 
         Raises:
-            GameStateError: an unknown schema, a history that cannot be replayed, or a snapshot that disagrees.
+            GameStateError: an unknown schema, a malformed snapshot, a history that cannot be replayed, or a
+                snapshot that disagrees with the replayed history.
         """
         if data.get("schema") != SCHEMA_VERSION:
             raise GameStateError(f"unknown game schema {data.get('schema')!r} (expected {SCHEMA_VERSION})")
@@ -644,14 +718,40 @@ class Game:
                 crawford=bool(data["crawford"]),
                 first_player=data["first_player"],
             )
-            for record in data["history"]:
+            state = data.get("state")
+            if not verify and isinstance(state, dict) and "moves_played" in state:
+                try:
+                    game._restore(state)
+                except GameStateError:
+                    raise
+                except (KeyError, TypeError, IndexError, ValueError) as error:  # a malformed or impossible state
+                    raise GameStateError(f"saved game snapshot cannot be read: {error!r}") from error
+                game.history = [read_record(record) for record in data["history"]]
+                return game
+            for saved in data["history"]:
+                record = read_record(saved)
                 game._apply(record)
-                game.history.append(dict(record))
+                game.history.append(record)
+        except GameStateError:
+            raise
         except (KeyError, TypeError, IndexError, ValueError) as error:
             raise GameStateError(f"saved game cannot be replayed: {error}") from error
-        if "state" in data and data["state"] != game.snapshot():
+        if "state" in data and not _same_state(data["state"], game.snapshot()):
             raise GameStateError("saved game snapshot disagrees with its replayed history")
         return game
+
+
+def _same_state(saved: Any, replayed: dict[str, Any]) -> bool:
+    """Return whether a saved snapshot equals the replayed one (an older, shorter snapshot on its own keys)."""
+    if not isinstance(saved, dict):
+        return False
+    return all(replayed.get(key) == value for key, value in saved.items()) and set(saved) <= set(replayed)
+
+
+def _player(value: Any) -> int:
+    if value not in (0, 1) or isinstance(value, bool):
+        raise GameStateError(f"{value!r} is not a player (0 or 1)")
+    return int(value)
 
 
 def _dice_pair(values: Any) -> tuple[int, int]:
@@ -667,7 +767,7 @@ def replay(data: dict[str, Any]) -> list[Game]:
     Raises:
         GameStateError: the saved game cannot be replayed.
     """
-    final = Game.from_dict(data)
+    final = Game.from_dict(data, verify=True)
     states: list[Game] = []
     for count in range(len(final.history) + 1):
         partial = {**data, "history": final.history[:count]}

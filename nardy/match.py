@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nardy.dice import DiceSource
-from nardy.errors import GameStateError
+from nardy.errors import GameStateError, MatchOverError
 from nardy.game import Game, Phase
 from nardy.options import Options
 from nardy.variants import Variant, get_variant
@@ -57,17 +57,26 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """Return the player who has won the match, or None while it goes on (always None for money play)."""
+        """Return the player who has won the match, or None while it goes on (always None for money play).
+
+        The current game counts as soon as it is over, so the deciding game makes the match won at once, before
+        (and without) :meth:`next_game`. A player wins by reaching ``length`` with more points than the other.
+        A drawn game (option ``last_roll_draw``, half the cube to each) that leaves both players at ``length`` or
+        more with equal scores does not end the match: one more game is played, and its winner wins the match
+        (again after each further such draw).
+        """
         if not self.length:
             return None
-        for player in (0, 1):
-            if self.score[player] >= self.length:
-                return player
-        return None
+        a, b = self.score_after_game() if self.game.result is not None else self.score
+        # RULES.md §3 (match play) ends the match "when a player reaches N" and says nothing of both reaching N
+        # at once, which only a last_roll_draw draw (§2) can do: then the scores are level and a further game decides.
+        if max(a, b) < self.length or a == b:
+            return None
+        return 0 if a > b else 1
 
     @property
     def over(self) -> bool:
-        """Return whether the match has been won."""
+        """Return whether the match has been won (the current game counted as soon as it is over)."""
         return self.winner is not None
 
     def score_after_game(self) -> tuple[float, float]:
@@ -91,15 +100,17 @@ class Match:
         ``crawford`` is on. With ``opening=winner_starts`` the previous winner moves first.
 
         Raises:
-            GameStateError: the current game is not over, or the match is already won.
+            GameStateError: the current game is not over.
+            MatchOverError: the match has been won (:attr:`over`); nothing changes, so calling again is harmless.
         """
         if self.game.phase is not Phase.OVER or self.game.result is None:
             raise GameStateError("the current game is not over")
+        if self.over:
+            a, b = self.score_after_game()
+            raise MatchOverError(f"the match is over: player {self.winner} has won {a:g}-{b:g}")
         before = self.score
         self.score = self.score_after_game()
-        self.finished_games.append(self.game.to_dict())
-        if self.over:
-            raise GameStateError(f"the match is over: player {self.winner} has won {self.score[0]}-{self.score[1]}")
+        self.finished_games.append(self.game.to_dict(compact=True))
         crawford = False
         if self.length and self.options.crawford and not self.crawford_done:
             reached = [s >= self.length - 1 for s in self.score]

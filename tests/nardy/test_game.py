@@ -245,16 +245,72 @@ def test_abandon() -> None:
         game.abandon(0)
 
 
-def test_saved_game_with_a_changed_snapshot_is_refused() -> None:
+def test_saved_game_with_a_changed_snapshot_is_refused_when_verified() -> None:
     game = Game("short", dice=SeededDice(5))
     game.roll()
     data = game.to_dict()
     data["state"]["cube"] = [2, 0]
     with pytest.raises(GameStateError, match="snapshot"):
-        Game.from_dict(data)
+        Game.from_dict(data, verify=True)
     data = game.to_dict()
     data["history"].append({"t": "move", "steps": [[24, 1, 6, False]]})
     with pytest.raises(GameStateError):
+        Game.from_dict(data, verify=True)
+
+
+def test_loading_restores_the_snapshot_without_replaying_the_history() -> None:
+    game = Game("short", dice=SeededDice(5))
+    for _ in range(30):
+        if game.phase in (Phase.OPENING, Phase.ROLL):
+            game.roll()
+        elif game.phase is Phase.MOVE:
+            game.play(game.legal_moves()[-1])
+    data = json.loads(json.dumps(game.to_dict()))
+    data["history"] = [{"t": "nonsense"}]  # never read when loading: the snapshot is the state
+    loaded = Game.from_dict(data)
+    assert loaded.snapshot() == game.snapshot() and loaded.history == [{"t": "nonsense"}]
+    assert loaded.last_move == game.last_move and loaded.legal_moves() == game.legal_moves()
+    with pytest.raises(GameStateError):
+        Game.from_dict(data, verify=True)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("phase", "flying"),
+        ("sides", [[15] + [0] * 24, [16] + [0] * 24]),
+        ("sides", [[1] * 24, [0] * 25]),
+        ("dice", [7, 1]),
+        ("dice", None),
+        ("roller", 2),
+        ("turns_taken", "x"),
+        ("last_move", [[1, 2]]),
+    ],
+)
+def test_a_malformed_snapshot_is_refused(key: str, value: object) -> None:
+    game = Game("short", dice=SeededDice(5))
+    game.roll()
+    data = json.loads(json.dumps(game.to_dict()))
+    data["state"][key] = value
+    if key == "last_move":
+        data["state"]["last_mover"] = 0
+    with pytest.raises(GameStateError):
+        Game.from_dict(data)
+
+
+def test_an_older_save_without_a_full_snapshot_is_replayed() -> None:
+    game = Game("long", dice=SeededDice(8))
+    for _ in range(20):
+        if game.phase in (Phase.OPENING, Phase.ROLL):
+            game.roll()
+        elif game.phase is Phase.MOVE:
+            game.play(game.legal_moves()[0])
+    data = json.loads(json.dumps(game.to_dict()))
+    older = ("phase", "roller", "turn", "dice", "cube", "sides", "result")
+    data["state"] = {key: data["state"][key] for key in older}
+    assert Game.from_dict(data).snapshot() == game.snapshot()
+    data["state"]["cube"] = [4, 1]
+    with pytest.raises(GameStateError, match="snapshot"):
         Game.from_dict(data)
 
 
@@ -288,6 +344,11 @@ def test_games_in_progress_round_trip_and_replay(seed: int, variant: str, stop: 
             game.take()
     data = json.loads(json.dumps(game.to_dict()))
     assert Game.from_dict(data).snapshot() == game.snapshot()
+    assert Game.from_dict(data, verify=True).snapshot() == game.snapshot()  # restoring = replaying
+    restored = Game.from_dict(data)
+    assert restored.last_move == game.last_move and restored.is_first_turn(0) == game.is_first_turn(0)
+    if game.phase is Phase.MOVE:
+        assert restored.legal_moves() == game.legal_moves()
     states = replay(data)
     assert states[-1].snapshot() == game.snapshot()
     for state in states:

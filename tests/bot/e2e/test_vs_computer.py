@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from aiogram.types import User
@@ -342,4 +343,31 @@ async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store
     after, match = await state(env, game_id)
     assert after.version == stored.version + 1
     assert env.service.computer_to_act(after.data, match) is None
+    await env.close()
+
+
+async def test_the_production_computer_thinks_in_a_worker_process(sqlite_store: GameStore) -> None:
+    """With the production wiring (system dice, the built-in players) the computer's replies are computed in the
+    service's process pool, not on the event loop's process, and they reach the board."""
+    env = Env(sqlite_store, None)
+    env.service.computer_delay = 0.0
+    fake, h = env.fake, env.h
+    alice = fake.user(81, "Alice", "en")
+    await h.send_text(alice, fake.private_chat(alice), "/new bot short medium")
+    game_id = await only_game(sqlite_store, alice.id)
+    computer_turns = 0
+    for _ in range(30):
+        await env.service.settle()
+        stored, _ = await state(env, game_id)
+        computer = next(i for i, p in enumerate(stored.data["players"]) if p.get("ai"))
+        computer_turns += sum(
+            1 for e in stored.data.get("events", []) if e.get("player") == computer and e.get("t") == "played"
+        )
+        if stored.finished or computer_turns >= 2:
+            break
+        await press_first(env, alice, alice.id)
+    assert computer_turns >= 2
+    assert isinstance(env.service.computer_turns._pool, ProcessPoolExecutor)
+    await env.service.stop_computer()
+    assert env.service.computer_turns._pool is None
     await env.close()
