@@ -97,6 +97,10 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "illegal.must_use_both": gettext_noop("both dice must be played when that is possible."),
         "illegal.must_use_larger": gettext_noop("when only one die can be played, it must be the larger one."),
         "illegal.bear_off_early": gettext_noop("checkers may be borne off only when all of them are home."),
+        "illegal.bear_off_higher": gettext_noop(
+            "a die higher than the point bears a checker off only when no checker stands on a higher point."
+        ),
+        "illegal.bar_first": gettext_noop("a checker on the bar must enter first."),
         "illegal.wrong_direction": gettext_noop("checkers move forward only."),
         "illegal.no_checker": gettext_noop("you have no checker on that point."),
         "illegal.incomplete": gettext_noop("the move is incomplete: play every die you can."),
@@ -230,6 +234,8 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "illegal.must_use_both": "нужно сыграть обе кости, если это возможно.",
         "illegal.must_use_larger": "если можно сыграть только одну кость, играется большая.",
         "illegal.bear_off_early": "выбрасывать шашки можно, только когда все они в доме.",
+        "illegal.bear_off_higher": "костью больше номера пункта шашку можно выбросить, только если выше нет шашек.",
+        "illegal.bar_first": "сначала нужно ввести в игру шашку с бара.",
         "illegal.wrong_direction": "шашки ходят только вперёд.",
         "illegal.no_checker": "на этом пункте нет вашей шашки.",
         "illegal.incomplete": "ход не закончен: сыграйте все кости, какие можно.",
@@ -361,6 +367,8 @@ ILLEGAL_MOVE_CODES: Final[tuple[str, ...]] = (
     "must_use_both",
     "must_use_larger",
     "bear_off_early",
+    "bear_off_higher",
+    "bar_first",
     "wrong_direction",
     "no_checker",
     "incomplete",

@@ -13,6 +13,7 @@ from nardy.errors import (
     InvalidIdError,
     InvalidMoveError,
     InvalidPositionError,
+    MatchOverError,
     NardyError,
 )
 from nardy.game import Game, GameResult, Phase
@@ -40,6 +41,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidPositionError",
     "Match",
+    "MatchOverError",
     "Move",
     "NardyError",
     "Options",

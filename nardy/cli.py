@@ -11,7 +11,20 @@ from typing import Any, TextIO
 from nardy.dice import SeededDice, SystemDice, dice_name
 from nardy.errors import NardyError
 from nardy.game import Game, Phase
-from nardy.ids import position_from_any_id, position_from_id
+from nardy.ids import (
+    GAME_DROPPED,
+    GAME_NONE,
+    GAME_OVER,
+    GAME_PLAYING,
+    GAME_RESIGNED,
+    RESIGN_BACKGAMMON,
+    RESIGN_GAMMON,
+    RESIGN_SINGLE,
+    MatchState,
+    match_state_from_id,
+    position_from_any_id,
+    position_from_id,
+)
 from nardy.move import Move
 from nardy.movegen import legal_moves
 from nardy.options import Options
@@ -82,19 +95,65 @@ def run_moves(lines: Iterable[str], out: TextIO) -> int:
 def show(text: str, variant_name: str | None) -> str:
     """Return the text board of a position given as an id or as JSON ``{"variant", "me", "opp"}``.
 
+    An id may be a gnubg Position ID, an ``L1`` long nardy id, or GNU Backgammon's combined
+    ``POSITIONID:MATCHID`` (optionally after ``GNUBGID``): the board then shows the Match ID's dice and is
+    followed by the match and cube state it carries. XGID is not read.
+
     Raises:
-        NardyError, RequestError: the position cannot be read.
+        NardyError, RequestError: the position or match id cannot be read (InvalidIdError for a bad id).
     """
     text = text.strip()
+    state: MatchState | None = None
     if text.startswith("{"):
         data = json.loads(text)
         variant = get_variant(str(data.get("variant", variant_name or "short")))
         position = Position(_side(data.get("me"), "me"), _side(data.get("opp"), "opp"))
     else:
-        name, position = position_from_any_id(text)
+        if text[:7].casefold() == "gnubgid":
+            text = text[7:].strip()
+        position_text, colon, match_text = text.partition(":")
+        name, position = position_from_any_id(position_text)
+        if colon:
+            if name != "short":
+                raise RequestError("a Match ID goes with a GNU Backgammon Position ID (short nardy) only")
+            state = match_state_from_id(match_text)
         variant = get_variant(variant_name or name)
     variant.validate(position)
-    return draw_position(position, variant)
+    if state is None:
+        return draw_position(position, variant)
+    dice = (max(state.dice), min(state.dice)) if state.dice != (0, 0) else None
+    return draw_position(position, variant, dice=dice) + "\n" + describe_match_state(state)
+
+
+_GAME_STATES = {
+    GAME_NONE: "not started",
+    GAME_PLAYING: "being played",
+    GAME_OVER: "over",
+    GAME_RESIGNED: "over (resigned)",
+    GAME_DROPPED: "over (cube dropped)",
+}
+_RESIGNATIONS = {RESIGN_SINGLE: "a single game", RESIGN_GAMMON: "a gammon", RESIGN_BACKGAMMON: "a backgammon"}
+
+
+def describe_match_state(state: MatchState) -> str:
+    """Return a few plain-text lines describing a Match ID's state (X, the side to move, is the player on roll)."""
+    if state.match_length:
+        crawford = ", Crawford game" if state.crawford else ""
+        lines = [
+            f"{state.match_length}-point match, score {state.score[0]}-{state.score[1]} (player 0 - player 1){crawford}"
+        ]
+    else:
+        lines = [f"money game, Jacoby {'on' if state.jacoby else 'off'}"]
+    owner = "centred" if state.cube_owner is None else f"owned by player {state.cube_owner}"
+    lines.append(f"cube {state.cube_value}, {owner}")
+    lines.append(f"X is player {state.player_on_roll}; the game is {_GAME_STATES[state.game_state]}")
+    if state.double_offered:
+        lines.append(f"player {state.turn} to answer a double")
+    elif state.resignation:
+        lines.append(f"player {state.turn} to answer the resignation of {_RESIGNATIONS[state.resignation]}")
+    elif state.game_state == GAME_PLAYING:
+        lines.append(f"player {state.turn} to {'move' if state.dice != (0, 0) else 'roll or double'}")
+    return "\n".join(lines)
 
 
 def simple_mover(game: Game) -> Move:
@@ -173,7 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("moves", help="answer JSON-line move requests from stdin")
     show_parser = sub.add_parser("show", help="draw a position given as an id or JSON")
-    show_parser.add_argument("position", help="gnubg Position ID, L1 id, or JSON {variant, me, opp}")
+    show_parser.add_argument(
+        "position", help="gnubg Position ID or POSITIONID:MATCHID, L1 id, or JSON {variant, me, opp}"
+    )
     show_parser.add_argument("--variant", choices=["short", "long"])
     play_parser = sub.add_parser("play", help="play a game in the terminal")
     play_parser.add_argument("variant", nargs="?", default="short", help="short or long (any alias)")

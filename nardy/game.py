@@ -677,7 +677,10 @@ class Game:
         self._before_resign = (Phase(before[0]), _player(before[1])) if before else None
         self._last_chance = bool(state["last_chance"])
         self._auto_doubles = int(state["auto_doubles"])
-        if (self.phase is Phase.MOVE) != (self.dice is not None) or (self.phase is Phase.OVER) != bool(self.result):
+        moving = self.phase is Phase.MOVE or (  # a resignation offered mid-turn keeps the turn's dice
+            self.phase is Phase.RESIGN and self._before_resign is not None and self._before_resign[0] is Phase.MOVE
+        )
+        if moving != (self.dice is not None) or (self.phase is Phase.OVER) != bool(self.result):
             raise GameStateError(f"saved state {state!r} is not consistent (phase, dice and result)")
 
     def to_dict(self, *, compact: bool = False) -> dict[str, Any]:

@@ -33,8 +33,9 @@ GNU Backgammon Match ID
 =======================
 
 :func:`match_id` and :func:`match_state_from_id` implement the Match ID of GNU Backgammon ("A technical
-description of the Match ID"). The key is a string of 66 bits; every field is written least significant bit
-first, in this order (bit numbers are 1-based, as in the manual):
+description of the Match ID", and ``matchid.c`` of GNU Backgammon 1.x built with its default extended Match ID).
+The manual's key is a string of 66 bits; GNU Backgammon writes one more, bit 67. Every field is written least
+significant bit first, in this order (bit numbers are 1-based, as in the manual):
 
 ====== ===== ================================================================================
 bits   width field
@@ -47,18 +48,25 @@ bits   width field
 12     1     player whose turn it is to act (differs from bit 7 while a double or resignation is pending)
 13     1     1 if a double is being offered
 14-15  2     resignation offered: 0 none, 1 single game, 2 gammon, 3 backgammon
-16-18  3     first die (0 if the dice have not been rolled)
-19-21  3     second die (0 if the dice have not been rolled)
+16-18  3     first die, the **larger** of the two (0 if the dice have not been rolled)
+19-21  3     second die, the smaller (0 if the dice have not been rolled)
 22-36  15    match length (0 for money play)
 37-51  15    score of player 0
 52-66  15    score of player 1
+67     1     1 if the Jacoby rule is **not** in use (inverted, so that ids written before the bit existed read
+             as GNU Backgammon's default, Jacoby on)
 ====== ===== ================================================================================
 
-The bits are packed little-endian into 9 bytes exactly as the position key (the 6 bits after bit 66 are
+The bits are packed little-endian into 9 bytes exactly as the position key (the 5 bits after bit 67 are
 zero) and the id is the standard base64 encoding of those 9 bytes: 12 characters, no padding. The manual's
 example, a 9-point match at 2-4 where player 0 owns a 2-cube and player 1 has rolled 52, is
-``QYkqASAAIAAA``. When decoding, the 6 spare bits are ignored, as GNU Backgammon and other readers do
-(extensions such as a Jacoby flag have been proposed for them); every other field is checked.
+``QYkqASAAIAAA`` (the rolled dice are written 5 then 2 whatever order they were rolled in, as GNU Backgammon
+does). GNU Backgammon writes its Jacoby setting into bit 67 in match play too, where the rule never applies;
+with its default settings that bit is 0. When decoding, the 5 spare bits are ignored, as GNU Backgammon does,
+and dice written smaller first (as older GNU Backgammon versions did) are read as written. Every other field is
+checked, and the ids GNU Backgammon refuses are refused too: a Crawford game in money play, a match longer than
+64 points (GNU Backgammon's ``MAXSCORE``), and a score at or above the match length (GNU Backgammon itself
+refuses only a score above it; a score equal to the length is a finished match, in which no game is played).
 
 Long nardy position id (this project's own format, version 1)
 ==============================================================
@@ -104,6 +112,7 @@ __all__ = [
     "GAME_RESIGNED",
     "LONG_ID_PREFIX",
     "LONG_OPENING_ID",
+    "MAX_MATCH_LENGTH",
     "OPENING_POSITION_ID",
     "RESIGN_BACKGAMMON",
     "RESIGN_GAMMON",
@@ -146,6 +155,9 @@ RESIGN_NONE = 0
 RESIGN_SINGLE = 1
 RESIGN_GAMMON = 2
 RESIGN_BACKGAMMON = 3
+
+MAX_MATCH_LENGTH = 64
+"""The longest match a Match ID may carry: GNU Backgammon refuses longer ones (its ``MAXSCORE``)."""
 
 _MAX_CUBE_LOG = 15
 _MAX_FIELD15 = (1 << 15) - 1
@@ -369,11 +381,14 @@ class MatchState:
     resignation is pending). ``cube_owner`` is 0, 1 or ``None`` for a centred cube. ``game_state`` is one
     of ``GAME_NONE``, ``GAME_PLAYING``, ``GAME_OVER``, ``GAME_RESIGNED``, ``GAME_DROPPED``; ``resignation``
     one of ``RESIGN_NONE``, ``RESIGN_SINGLE``, ``RESIGN_GAMMON``, ``RESIGN_BACKGAMMON``. ``dice`` is
-    ``(0, 0)`` when not rolled. ``match_length`` is 0 for money play. ``score`` is ``(player 0, player 1)``.
+    ``(0, 0)`` when not rolled, in any order (the id always writes the larger die first). ``match_length`` is 0
+    for money play. ``score`` is ``(player 0, player 1)``. ``jacoby`` is GNU Backgammon's Jacoby flag (bit 67,
+    stored inverted); its default, True, is what ids without that bit mean.
 
     Raises (on construction):
-        NardyError: a field outside what the format can hold (cube not a power of two up to 32768, a player
-            not 0/1, dice not both 0 or both 1..6, length or score outside 0..32767, ...).
+        NardyError: a field outside what the format can hold or what GNU Backgammon accepts (cube not a power of
+            two up to 32768, a player not 0/1, dice not both 0 or both 1..6, a match length above 64, a score
+            outside 0..32767 or, in match play, not below the length, a Crawford game in money play, ...).
     """
 
     cube_value: int = 1
@@ -387,6 +402,7 @@ class MatchState:
     dice: tuple[int, int] = (0, 0)
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
+    jacoby: bool = True
 
     def __post_init__(self) -> None:
         """Check every field against what the match id can hold.
@@ -409,7 +425,7 @@ class MatchState:
             value = getattr(self, name)
             if not _is_int(value) or value not in (0, 1):
                 return f"{name} {value!r} is not 0 or 1"
-        for name in ("crawford", "double_offered"):
+        for name in ("crawford", "double_offered", "jacoby"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 return f"{name} {value!r} is not a bool"
@@ -425,8 +441,8 @@ class MatchState:
             or (dice != (0, 0) and not all(1 <= die <= 6 for die in dice))
         ):
             return f"dice {dice!r} are not (0, 0) or two values 1..6"
-        if not _is_int(self.match_length) or not 0 <= self.match_length <= _MAX_FIELD15:
-            return f"match_length {self.match_length!r} is not in 0..{_MAX_FIELD15}"
+        if not _is_int(self.match_length) or not 0 <= self.match_length <= MAX_MATCH_LENGTH:
+            return f"match_length {self.match_length!r} is not in 0..{MAX_MATCH_LENGTH} (GNU Backgammon's limit)"
         score = self.score
         if (
             not isinstance(score, tuple)
@@ -434,6 +450,10 @@ class MatchState:
             or not all(_is_int(points) and 0 <= points <= _MAX_FIELD15 for points in score)
         ):
             return f"score {score!r} is not two values in 0..{_MAX_FIELD15}"
+        if self.match_length and max(score) >= self.match_length:
+            return f"score {score[0]}-{score[1]} is not below the match length {self.match_length}"
+        if not self.match_length and self.crawford:
+            return "crawford is set in money play (match_length 0), where there is no Crawford game"
         return None
 
 
@@ -451,6 +471,7 @@ _MATCH_FIELDS: tuple[tuple[str, int], ...] = (
     ("match_length", 15),
     ("score0", 15),
     ("score1", 15),
+    ("no_jacoby", 1),
 )
 
 
@@ -465,11 +486,12 @@ def _match_values(state: MatchState) -> dict[str, int]:
         "turn": state.turn,
         "double_offered": int(state.double_offered),
         "resignation": state.resignation,
-        "die1": state.dice[0],
-        "die2": state.dice[1],
+        "die1": max(state.dice),  # GNU Backgammon writes the larger die first
+        "die2": min(state.dice),
         "match_length": state.match_length,
         "score0": state.score[0],
         "score1": state.score[1],
+        "no_jacoby": int(not state.jacoby),
     }
 
 
@@ -477,7 +499,8 @@ def match_id(state: MatchState) -> str:
     """Return the 12-character GNU Backgammon Match ID of ``state``.
 
     The manual's example (9-point match, score 2-4, player 0 owns a 2-cube, player 1 has rolled 52, player 1
-    to act) gives ``QYkqASAAIAAA``.
+    to act) gives ``QYkqASAAIAAA``. The result is the id GNU Backgammon writes for the same state: the larger
+    die first, and bit 67 set when ``state.jacoby`` is False.
 
     Raises:
         NardyError: ``state`` holds a value the format cannot express (only possible if its fields were
@@ -498,12 +521,15 @@ def match_id(state: MatchState) -> str:
 def match_state_from_id(text: str) -> MatchState:
     """Return the match state of a GNU Backgammon Match ID.
 
-    Surrounding whitespace is ignored, and so are the 6 spare bits after bit 66 (as GNU Backgammon does), so
-    ``match_id(result)`` equals ``text`` whenever those bits are zero.
+    Surrounding whitespace is ignored, and so are the 5 spare bits after bit 67 (as GNU Backgammon does); bit 67
+    gives ``jacoby`` (set means Jacoby off). Dice are returned in the order written, so ``match_id(result)``
+    equals ``text`` whenever the spare bits are zero and the larger die comes first (as GNU Backgammon writes).
 
     Raises:
         InvalidIdError: not 12 characters of the standard base64 alphabet, a cube owner of 2, a game state
-            above 4, only one die or a die of 7, ... The message names the field and quotes the id.
+            above 4, only one die or a die of 7, and what GNU Backgammon refuses: a Crawford game in money play,
+            a match longer than 64, a score at or above the match length. The message names the field and
+            quotes the id.
     """
     what = "match id"
     cleaned = _text(text, what)
@@ -529,6 +555,7 @@ def match_state_from_id(text: str) -> MatchState:
             dice=(values["die1"], values["die2"]),
             match_length=values["match_length"],
             score=(values["score0"], values["score1"]),
+            jacoby=not values["no_jacoby"],
         )
     except NardyError as error:
         raise InvalidIdError(f"{what} {cleaned!r} decodes to an {error}") from None

@@ -4,7 +4,8 @@ Output: one-die moves of a turn, separated by spaces, a checker's consecutive mo
 marked with ``*``, repeated moves counted (``13/7(2)``), sorted from the farthest point; ``bar`` and ``off``.
 
 Input accepts ``/`` or ``-`` or a space between points, ``bar``/``бар``/``25``, ``off``/``борт``/``0``, upper or
-lower case, Latin or Cyrillic letters, ``(n)`` repeats and ``*`` marks.
+lower case, Latin or Cyrillic letters, ``(n)`` repeats and ``*`` marks, each also after a space (``13/3 (2)``,
+``bar/22 * 6/5``).
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class Segment:
 _LOOKALIKES = str.maketrans("аеорсхукмтвн", "aeopcxykmtbh")
 _BAR_WORDS = {"bar", "b", "бар", "бap", "25"}
 _OFF_WORDS = {"off", "o", "борт", "бортик", "вне", "0", "x"}
-_TOKEN = re.compile(r"\s*(?P<body>[^\s(]+)(?:\((?P<count>\d+)\))?")
+_TOKEN = re.compile(r"\s*(?P<body>[^\s(]+)(?:\s*\((?P<count>\d+)\))?")
+_SPACED_HIT = re.compile(r"(?<=[^\s*])\s+\*(?=\s|$)")  # "bar/22 * 6/5": a lone star marks the move before it
 MAX_TEXT = 200
 
 
@@ -92,6 +94,7 @@ def parse_segments(text: str) -> list[Segment]:
     if len(text) > MAX_TEXT:
         raise InvalidMoveError(f"move text is too long ({len(text)} characters, at most {MAX_TEXT})")
     cleaned = re.sub(r"\s*[/\-–—>→:]+\s*", "/", text.strip()).replace(",", " ").replace(";", " ")
+    cleaned = _SPACED_HIT.sub("*", cleaned)
     if not cleaned:
         raise InvalidMoveError("empty move")
     bare: list[str] = []
@@ -127,5 +130,7 @@ def _segment(words: list[str], count: int, text: str) -> Segment:
     points = tuple(p for p, _ in read)
     for a, b in itertools.pairwise(points):
         if b >= a or a == OFF or b == BAR:
-            raise InvalidMoveError(f"{point_name(a)}/{point_name(b)} does not move towards home in move {text!r}")
+            raise InvalidMoveError(
+                f"{point_name(a)}/{point_name(b)} does not move towards home in move {text!r}", "wrong_direction"
+            )
     return Segment(points, frozenset(p for p, h in read if h), count)

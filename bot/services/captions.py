@@ -139,8 +139,8 @@ def caption(record: dict[str, Any], match: Match, lang: str) -> str:
     if match.length:
         a, b = match.score_after_game() if game.phase is Phase.OVER else match.score
         lines.append(tr(lang, "score", length=match.length, a=_num(a), b=_num(b)))
-        if game.phase is Phase.OVER and max(a, b) >= match.length:
-            winner = 0 if a > b else 1
+        winner = match.winner if game.phase is Phase.OVER else None
+        if winner is not None:
             won, lost = (a, b) if winner == 0 else (b, a)
             lines.append(tr(lang, "match.over", name=names[winner], won=_num(won), lost=_num(lost)))
         elif game.crawford:

@@ -60,7 +60,7 @@ def match_finished(match: Match) -> bool:
         return False
     if not match.length:
         return True
-    return max(match.score_after_game()) >= match.length
+    return match.over  # a draw that leaves both players level at the length or more goes on (Match.winner)
 
 
 def _phase(game: Game) -> Phase:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from nardy.errors import InvalidPositionError
+from nardy.move import point_name
 from nardy.options import Options
 from nardy.position import CHECKERS, SIDE_LENGTH, Position, Side
 
@@ -68,6 +69,8 @@ class Variant(ABC):
     resign_levels: ClassVar[tuple[str, ...]]
     # opponent-counter byte index in a state for each mover point 1..24 (index 0 unused)
     opp_index: ClassVar[tuple[int, ...]]
+    # how many opponent checkers close a point to the mover (2 where a lone one is hit, 1 where there is no hitting)
+    closing_count: ClassVar[int]
 
     @abstractmethod
     def initial_side(self) -> Side:
@@ -96,6 +99,27 @@ class Variant(ABC):
     def turn_end_ok(self, state: State, ctx: TurnContext) -> bool:
         """Return whether a turn may end in ``state`` (rules checked only at the end of a turn)."""
         return True
+
+    def step_refusal(self, state: State, src: int, die: int, ctx: TurnContext) -> tuple[str, str]:
+        """Return ``(code, reason)`` for a step of ``die`` from point ``src`` (25 = bar) that :meth:`successors`
+        does not offer: the code is one of :data:`~nardy.errors.ILLEGAL_MOVE_CODES`, the reason a short English
+        sentence. Only for explaining refused moves (never on the move generator's path)."""
+        if not state[src - 1]:
+            return "no_checker", f"there is no checker of yours on point {point_name(src)}"
+        if self.has_bar and state[SIDE_LENGTH - 1] and src != SIDE_LENGTH:
+            return "bar_first", "a checker on the bar must enter first"
+        dst = src - die
+        if dst >= 1:
+            if state[self.opp_index[dst]] >= self.closing_count:
+                return "blocked", f"point {dst} is held by the opponent"
+        elif any(state[6:SIDE_LENGTH]):
+            return "bear_off_early", "you can bear off only when all your checkers are in your home board"
+        elif dst < 0 and any(state[src:6]):
+            return (
+                "bear_off_higher",
+                f"a {die} bears off from point {src} only when no checker of yours stands higher",
+            )
+        return "generic", f"{point_name(src)}/{point_name(max(dst, 0))} cannot be played with a {die} here"
 
     @abstractmethod
     def game_value(self, position: Position, options: Options) -> GameValue:

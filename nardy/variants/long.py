@@ -43,6 +43,7 @@ class LongNardy(Variant):
     cube_by_default: ClassVar[bool] = False
     resign_levels: ClassVar[tuple[str, ...]] = ("oin", "mars")
     opp_index: ClassVar[tuple[int, ...]] = (0, *(OPP + (t - 13) % 24 for t in range(1, 25)))
+    closing_count: ClassVar[int] = 1
 
     def initial_side(self) -> Side:
         """Return all 15 checkers on the head, point 24."""
@@ -100,6 +101,25 @@ class LongNardy(Variant):
                 out.append((src, 0, False, bytes(b)))
             highest = False
         return out
+
+    def step_refusal(self, state: State, src: int, die: int, ctx: TurnContext) -> tuple[str, str]:
+        """Return ``(code, reason)`` for a refused step: the head rule and the block rule, then the common
+        reasons of :meth:`Variant.step_refusal`."""
+        if src - 1 == _HEAD and state[_HEAD] and ctx.head_start - state[_HEAD] >= ctx.head_limit:
+            many = "one checker" if ctx.head_limit == 1 else f"{ctx.head_limit} checkers"
+            return "head_rule", f"only {many} may leave the head (point 24) this turn"
+        dst = src - die
+        if dst >= 1 and state[src - 1] and not state[self.opp_index[dst]] and not state[dst - 1] and ctx.block_per_move:
+            b = bytearray(state)
+            b[src - 1] -= 1
+            b[dst - 1] += 1
+            lo, hi = _run_through(bytes(b), dst - 1)
+            if hi - lo + 1 >= _BLOCK and not _block_allowed(bytes(b), lo):
+                return (
+                    "block_rule",
+                    f"{src}/{dst} would build six points in a row with no opponent checker ahead of them",
+                )
+        return super().step_refusal(state, src, die, ctx)
 
     def turn_end_ok(self, state: State, ctx: TurnContext) -> bool:
         """Return whether the turn may end here: with ``block_check=end_of_turn``, no unsupported block."""

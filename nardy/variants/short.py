@@ -29,6 +29,7 @@ class ShortNardy(Variant):
     cube_by_default: ClassVar[bool] = True
     resign_levels: ClassVar[tuple[str, ...]] = ("single", "gammon", "backgammon")
     opp_index: ClassVar[tuple[int, ...]] = (0, *(OPP + 24 - t for t in range(1, 25)))
+    closing_count: ClassVar[int] = 2
 
     def initial_side(self) -> Side:
         """Return 2 on 24, 5 on 13, 3 on 8, 5 on 6."""

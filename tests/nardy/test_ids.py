@@ -353,46 +353,56 @@ def test_match_id_field_positions() -> None:
         replace(base, cube_value=1 << 8): 3,
         replace(base, cube_owner=1): 4,
         replace(base, player_on_roll=1): 6,
-        replace(base, crawford=True): 7,
+        replace(base, match_length=1, crawford=True): 7,  # and the length's bit 21 (checked below)
         replace(base, game_state=1): 8,
         replace(base, game_state=GAME_DROPPED): 10,
         replace(base, turn=1): 11,
         replace(base, double_offered=True): 12,
         replace(base, resignation=1): 13,
         replace(base, resignation=2): 14,
-        replace(base, dice=(1, 4)): 15,  # die 1 = 1 -> bit 16; die 2 = 4 -> bit 21 (checked below)
+        replace(base, dice=(4, 1)): 17,  # die 1 = 4 -> bit 18; die 2 = 1 -> bit 19 (checked below)
         replace(base, match_length=1): 21,
-        replace(base, match_length=1 << 14): 35,
+        replace(base, match_length=1 << 5): 26,
         replace(base, score=(1, 0)): 36,
         replace(base, score=(0, 1)): 51,
         replace(base, score=(0, 1 << 14)): 65,
+        replace(base, jacoby=False): 66,  # bit 67 is "Jacoby not in use"
     }
     for state, bit in single_bits.items():
         key = int.from_bytes(base64.b64decode(match_id(state)), "little")
-        if state.dice == (1, 4):
-            assert key == (1 << 15) | (1 << 20)
+        if state.dice == (4, 1):
+            assert key == (1 << 17) | (1 << 18)
+        elif state.crawford:
+            assert key == (1 << 7) | (1 << 21)
         else:
             assert key == 1 << bit, state
         assert match_state_from_id(match_id(state)) == state
 
 
-match_states = st.builds(
-    MatchState,
-    cube_value=st.integers(0, 15).map(lambda power: 1 << power),
-    cube_owner=st.sampled_from([None, 0, 1]),
-    player_on_roll=st.integers(0, 1),
-    crawford=st.booleans(),
-    game_state=st.integers(0, 4),
-    turn=st.integers(0, 1),
-    double_offered=st.booleans(),
-    resignation=st.integers(0, 3),
-    dice=st.one_of(st.just((0, 0)), st.tuples(st.integers(1, 6), st.integers(1, 6))),
-    match_length=st.one_of(st.just(0), st.integers(1, 25), st.integers(0, 32767)),
-    score=st.tuples(st.integers(0, 32767), st.integers(0, 32767)),
-)
+@st.composite
+def match_states(draw: st.DrawFn) -> MatchState:
+    """Draw a state GNU Backgammon accepts: scores below the length in match play, Crawford only in match play,
+    the larger die first (as GNU Backgammon writes them, so that decoding gives the same state back)."""
+    length = draw(st.one_of(st.just(0), st.integers(1, 25), st.integers(1, 64)))
+    top = length - 1 if length else 32767
+    dice = draw(st.one_of(st.just((0, 0)), st.tuples(st.integers(1, 6), st.integers(1, 6))))
+    return MatchState(
+        cube_value=1 << draw(st.integers(0, 15)),
+        cube_owner=draw(st.sampled_from([None, 0, 1])),
+        player_on_roll=draw(st.integers(0, 1)),
+        crawford=draw(st.booleans()) if length else False,
+        game_state=draw(st.integers(0, 4)),
+        turn=draw(st.integers(0, 1)),
+        double_offered=draw(st.booleans()),
+        resignation=draw(st.integers(0, 3)),
+        dice=(max(dice), min(dice)),
+        match_length=length,
+        score=(draw(st.integers(0, top)), draw(st.integers(0, top))),
+        jacoby=draw(st.booleans()),
+    )
 
 
-@given(match_states)
+@given(match_states())
 @example(MANUAL_MATCH_STATE)
 @example(
     MatchState(
@@ -405,8 +415,9 @@ match_states = st.builds(
         double_offered=True,
         resignation=RESIGN_BACKGAMMON,
         dice=(6, 6),
-        match_length=32767,
-        score=(32767, 32767),
+        match_length=64,
+        score=(63, 63),
+        jacoby=False,
     )
 )
 def test_match_id_round_trip(state: MatchState) -> None:
@@ -418,10 +429,12 @@ def test_match_id_round_trip(state: MatchState) -> None:
 
 def test_spare_match_bits_are_ignored() -> None:
     data = bytearray(base64.b64decode(MANUAL_MATCH_ID))
-    data[8] |= 0b11111100  # bits 67..72, unused by the 66-bit key
+    data[8] |= 0b11111000  # bits 68..72, unused (bit 67 is GNU Backgammon's "Jacoby off" flag)
     text = base64.b64encode(bytes(data)).decode()
     assert text != MANUAL_MATCH_ID
     assert match_state_from_id(text) == MANUAL_MATCH_STATE
+    data[8] |= 0b100
+    assert match_state_from_id(base64.b64encode(bytes(data)).decode()) == replace(MANUAL_MATCH_STATE, jacoby=False)
 
 
 def _with_field(field_bit: int, width: int, value: int) -> str:

@@ -202,15 +202,15 @@ def test_invalid_messages_say_what_was_wrong() -> None:
 @pytest.mark.parametrize(
     ("position", "dice", "text", "reason"),
     [
-        (START, (6, 1), "13/8 8/7", "dice do not allow"),
-        (START, (6, 1), "13/7 13/7", "dice do not allow"),
-        (START, (6, 1), "24/18/17 13/7", "dice do not allow"),
+        (START, (6, 1), "13/8 8/7", "no die of the roll 6-1 moves 5 points"),
+        (START, (6, 1), "13/7 13/7", "no die left of the roll 6-1 moves 6 points"),
+        (START, (6, 1), "24/18/17 13/7", "point 17 is held by the opponent"),
         (START, (6, 1), "20/14 8/7", "no checker of yours on point 20"),
-        (START, (6, 6), "24/18*(2) 13/7(2)", "dice do not allow"),
-        (START, (6, 1), "13/7 8/7 6/5", "dice do not allow"),
+        (START, (6, 6), "24/18*(2) 13/7(2)", "no blot to hit on point 18"),
+        (START, (6, 1), "13/7 8/7 6/5", "no die left of the roll 6-1 moves 1 point"),
         (START, (6, 1), "6/off 8/7", "bear off only when all your checkers are in your home board"),
         (BAR_POSITION, (3, 1), "13/10 13/12", "bar must enter first"),
-        (BEAR_POSITION, (6, 5), "5/off 5/off", "dice do not allow"),
+        (BEAR_POSITION, (6, 5), "5/off 5/off", "a 6 bears off from point 5 only when no checker of yours stands"),
         (pos({25: 1, 13: 14}, {6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 5}), (6, 5), "bar/19", "no move is possible"),
     ],
 )

@@ -9,27 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy import Game, Match, Phase, SeededDice
+from nardy import Game, Match, SeededDice
 from nardy.errors import GameStateError
 from nardy.game import replay
 from nardy.records import decode_record, encode_record, read_record
-
-
-def _play(game: Game, rng: random.Random, limit: int = 2000) -> None:
-    for _ in range(limit):
-        if game.phase is Phase.OVER:
-            return
-        if game.phase in (Phase.OPENING, Phase.ROLL):
-            if game.can_double() and rng.random() < 0.05:
-                game.double()
-            else:
-                game.roll()
-        elif game.phase is Phase.MOVE:
-            game.play(rng.choice(game.legal_moves()))
-        elif game.phase is Phase.DOUBLED:
-            game.take() if rng.random() < 0.8 else game.drop()
-        else:
-            game.decline_resignation()
+from tests.nardy.test_game import play_random
 
 
 @settings(max_examples=8, deadline=None)
@@ -37,7 +21,7 @@ def _play(game: Game, rng: random.Random, limit: int = 2000) -> None:
 def test_every_record_of_a_game_round_trips(seed: int, variant: str) -> None:
     rng = random.Random(seed)
     game = Game(variant, dice=SeededDice(seed))
-    _play(game, rng)
+    play_random(game, rng, cube_rate=0.05)
     for record in game.history:
         assert decode_record(encode_record(record)) == record
     compact = json.loads(json.dumps(game.to_dict(compact=True)))
@@ -82,7 +66,7 @@ def test_a_long_match_record_stays_small() -> None:
     rng = random.Random(4)
     match = Match("short", 25, dice=SeededDice(4))
     while True:
-        _play(match.game, rng)
+        play_random(match.game, rng, cube_rate=0.05)
         if max(match.score_after_game()) >= 25:
             break
         match.next_game()
