@@ -36,6 +36,8 @@ import gnubg_nn
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, play_game
 from nardy.ai.network import shipped_network
+from nardy.ai.players import NODE_BUDGET
+from nardy.position import side_pips
 
 SHORT = get_variant("short")
 CUBELESS = Options(cube=False)
@@ -52,6 +54,31 @@ def after_move_equity(move: Move) -> float:
     if sum(move.position.me) == 0:
         return float(SHORT.game_value(move.position, CUBELESS).points)
     return -gnubg_equity(move.position.swapped())
+
+
+class GreedyPlayer:
+    """A one-line greedy baseline for long nardy: the move maximising pips moved + 2 × points held (the first on a
+    tie); never doubles, always takes. The tests have the same rule in ``tests/nardy/ai/greedy_baseline.py``."""
+
+    level = "greedy"
+
+    def choose_move(self, game: Game) -> Move:
+        pips = side_pips(game.position.me)
+
+        def value(move: Move) -> int:
+            side = move.position.me
+            return pips - side_pips(side) + 2 * sum(1 for count in side[:24] if count > 0)
+
+        return max(game.legal_moves(), key=value)
+
+    def cube_action(self, game: Game) -> str:
+        return "no_double"
+
+    def take_decision(self, game: Game) -> str:
+        return "take"
+
+    def accept_resignation(self, game: Game) -> bool:
+        return False
 
 
 class GnubgPlayer:
@@ -163,31 +190,96 @@ def section_loss(count: int, seed: int) -> None:
     print(f"  ({time.perf_counter() - began:.0f} s)", flush=True)
 
 
+def is_bear_off(position: Position) -> bool:
+    """Return whether the mover of ``position`` has every checker left in its home board (points 1..6)."""
+    return sum(position.me[6:]) == 0 and sum(position.me) > 0
+
+
+def collect_bear_offs(count: int, seed: int) -> list[Sample]:
+    """Return ``count`` unforced short nardy bear-off decisions (every checker of the mover home, two or more legal
+    moves with different results) from seeded self-play of hard at 0-ply and gnubg (players whose play the hand-written
+    evaluation does not change, so the sample stays the same when it is tuned)."""
+    rng = random.Random(seed)
+    pool: list[Callable[[int], Any]] = [
+        lambda s: GnubgPlayer(),
+        lambda s: HardPlayer("short", s, lookahead=0),
+    ]
+    samples: list[Sample] = []
+    g = 0
+    while len(samples) < count:
+        players = (rng.choice(pool)(g), rng.choice(pool)(g + 1))
+        game = Game("short", options=CUBELESS, dice=SeededDice(seed * 7919 + 104_729 + g))
+        g += 1
+        while game.phase is not Phase.OVER and len(samples) < count:
+            if game.phase in (Phase.OPENING, Phase.ROLL):
+                game.roll()
+                continue
+            moves = game.legal_moves()
+            if is_bear_off(game.position) and len({m.position for m in moves}) >= 2 and rng.random() < 0.5:
+                samples.append(Sample(game.to_dict(), len(moves)))
+            game.play(players[game.roller].choose_move(game))
+    return samples
+
+
+def section_bearoff(count: int, seed: int) -> None:
+    print(f"\n== short nardy bear-off loss vs gnubg 0-ply ({count} unforced bear-off positions) ==", flush=True)
+    began = time.perf_counter()
+    samples = collect_bear_offs(count, seed)
+    players: dict[str, Any] = {
+        "hard": HardPlayer("short", 1),
+        "medium": MediumPlayer("short", 1),
+        "easy": EasyPlayer("short", 1),
+    }
+    losses: dict[str, list[float]] = {name: [] for name in (*players, "random")}
+    for sample in samples:
+        game = Game.from_dict(sample.game)
+        moves = game.legal_moves()
+        values = {m.position: after_move_equity(m) for m in moves}
+        best = max(values.values())
+        for name, player in players.items():
+            losses[name].append(best - values[player.choose_move(game).position])
+        losses["random"].append(statistics.fmean(best - v for v in values.values()))
+    for name, values_ in losses.items():
+        mean, half = mean_ci(values_)
+        errors = sum(v > 1e-9 for v in values_)
+        print(
+            f"  {name:7s} mean loss {mean:.4f} ± {half:.4f} (95% CI) over {len(values_)} positions  "
+            f"(not gnubg's choice in {errors})"
+        )
+    print(f"  seed {seed}  ({time.perf_counter() - began:.0f} s)", flush=True)
+
+
 def head_to_head(
     variant: str, make_a: Callable[[int], Any], make_b: Callable[[int], Any], games: int, seed: int
-) -> tuple[int, int]:
-    """Return (wins of A, games) over cubeless single games, sides swapped on each pair of games (same dice)."""
+) -> tuple[int, int, list[float]]:
+    """Return (wins of A, games, A's points of each game) over cubeless single games, sides swapped on each pair of
+    games (same dice). A game's points are the winner's score (марс, gammon… count), negative when A lost."""
     wins = 0
+    points: list[float] = []
     for g in range(games):
         a, b = make_a(g), make_b(g)
         a_first = g % 2 == 0
         players = (a, b) if a_first else (b, a)
         result = play_game(variant, players, seed=seed * 1_000_003 + g // 2, options=CUBELESS)
-        wins += int(result.winner == (0 if a_first else 1))
-    return wins, games
+        won = result.winner == (0 if a_first else 1)
+        wins += int(won)
+        points.append(0.0 if result.winner is None else (result.points if won else -result.points))
+    return wins, games, points
 
 
-def report(label: str, wins: int, games: int, target: float, seconds: float) -> None:
+def report(label: str, wins: int, games: int, points: list[float], target: float, seconds: float, seed: int) -> None:
     p, lo, hi = wilson(wins, games)
+    ppg, half = mean_ci(points)
     verdict = "MET" if p >= target else "NOT MET"
     print(
-        f"  {label:22s} wins {p:6.1%} [{lo:.1%}, {hi:.1%}] (95% CI) over {games} games  "
-        f"target >= {target:.0%}  ratio {p / target:.2f}  {verdict}  ({seconds:.0f} s)",
+        f"  {label:22s} wins {p:6.1%} [{lo:.1%}, {hi:.1%}] (95% CI) over {games} games, points per game "
+        f"{ppg:+.3f} ± {half:.3f}  seed {seed}  target >= {target:.0%}  ratio {p / target:.2f}  {verdict}  "
+        f"({seconds:.0f} s)",
         flush=True,
     )
 
 
-def ladder(variant: str, games: int, gnubg_games: int, seed: int) -> None:
+def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str] | None = None) -> None:
     pairs: list[tuple[str, Callable[[int], Any], Callable[[int], Any], float, int]] = []
     if variant == "short" and gnubg_games:
         pairs.append(
@@ -200,37 +292,56 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int) -> None:
     ]
     if variant == "long":
         pairs[-1] = (*pairs[-1][:3], 0.50, games)
+        pairs += [
+            ("easy vs greedy", lambda s: EasyPlayer(variant, s), lambda s: GreedyPlayer(), 0.50, games),
+            ("medium vs greedy", lambda s: MediumPlayer(variant, s), lambda s: GreedyPlayer(), 0.50, games),
+        ]
     for label, make_a, make_b, target, n in pairs:
+        if only and label not in only:
+            continue
         began = time.perf_counter()
-        wins, played = head_to_head(variant, make_a, make_b, n, seed)
-        report(label, wins, played, target, time.perf_counter() - began)
+        wins, played, points = head_to_head(variant, make_a, make_b, n, seed)
+        report(label, wins, played, points, target, time.perf_counter() - began, seed)
 
 
-def section_speed(count: int, seed: int) -> None:
-    print(f"\n== hard decision time ({count} positions per variant) ==", flush=True)
+def percentile(values: list[float], q: float) -> float:
+    """Return the ``q`` quantile (0..1) of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def section_speed(count: int, seed: int, node_budget: int | None = None) -> None:
+    budget = NODE_BUDGET if node_budget is None else node_budget
+    print(f"\n== hard decision time ({count} positions per variant, node budget {budget}, seed {seed}) ==", flush=True)
     for variant in ("short", "long"):
-        hard = HardPlayer(variant, 1)
+        hard = HardPlayer(variant, 1, node_budget=budget)
         players = (MediumPlayer(variant, 1), EasyPlayer(variant, 2))
         rng = random.Random(seed)
-        times: list[float] = []
+        cpu: list[float] = []
+        wall: list[float] = []
+        evaluations: list[float] = []
         g = 0
-        while len(times) < count:
+        while len(cpu) < count:
             game = Game(variant, options=CUBELESS, dice=SeededDice(seed + g))
             g += 1
-            while game.phase is not Phase.OVER and len(times) < count:
+            while game.phase is not Phase.OVER and len(cpu) < count:
                 if game.phase in (Phase.OPENING, Phase.ROLL):
                     game.roll()
                     continue
                 if len(game.legal_moves()) >= 2 and rng.random() < 0.25:
-                    began = time.perf_counter()
+                    began, began_cpu = time.perf_counter(), time.process_time()
                     hard.choose_move(game)
-                    times.append(time.perf_counter() - began)
+                    cpu.append(time.process_time() - began_cpu)
+                    wall.append(time.perf_counter() - began)
+                    evaluations.append(hard.last_evaluations)
                 game.play(players[game.roller].choose_move(game))
-        times.sort()
+        p99 = percentile(cpu, 0.99)
         print(
-            f"  {variant:5s} median {statistics.median(times):.3f} s  p90 {times[int(0.9 * len(times))]:.3f} s  "
-            f"max {times[-1]:.3f} s over {len(times)} decisions  target median <= 0.5 s  "
-            f"{'MET' if statistics.median(times) <= 0.5 else 'NOT MET'}",
+            f"  {variant:5s} CPU time median {statistics.median(cpu):.3f} s  p90 {percentile(cpu, 0.9):.3f} s  "
+            f"p99 {p99:.3f} s  max {max(cpu):.3f} s (wall median {statistics.median(wall):.3f} s, "
+            f"max {max(wall):.3f} s) over {len(cpu)} decisions; replies valued median "
+            f"{statistics.median(evaluations):.0f}, p99 {percentile(evaluations, 0.99):.0f}, max {max(evaluations):.0f}"
+            f"  target CPU p99 <= 0.5 s  {'MET' if p99 <= 0.5 else 'NOT MET'}",
             flush=True,
         )
 
@@ -241,9 +352,12 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1000, help="games per head-to-head pairing")
     parser.add_argument("--gnubg-games", type=int, default=1000, help="games of hard vs gnubg")
     parser.add_argument("--long-games", type=int, default=1000, help="games per long nardy pairing")
-    parser.add_argument("--speed-positions", type=int, default=100)
+    parser.add_argument("--speed-positions", type=int, default=200)
+    parser.add_argument("--node-budget", type=int, default=None, help="the hard player's node budget in section speed")
+    parser.add_argument("--bearoff-positions", type=int, default=300)
     parser.add_argument("--sections", default="speed,loss,h2h,long")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--pairs", default="", help="long nardy pairings (labels, comma-separated; default all)")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
     for variant in ("short", "long"):
@@ -251,15 +365,17 @@ def main() -> int:
         print(f"{variant} network: {info.get('games')} self-play games, {info.get('seconds')} s of training")
     started = time.perf_counter()
     if "speed" in sections:
-        section_speed(args.speed_positions, args.seed)
+        section_speed(args.speed_positions, args.seed, args.node_budget)
     if "loss" in sections:
         section_loss(args.positions, args.seed)
+    if "bearoff" in sections:
+        section_bearoff(args.bearoff_positions, args.seed)
     if "h2h" in sections:
         print("\n== short nardy head to head, cubeless single games ==", flush=True)
         ladder("short", args.games, args.gnubg_games, args.seed)
     if "long" in sections:
         print("\n== long nardy head to head, single games (оин/марс count as wins) ==", flush=True)
-        ladder("long", args.long_games, 0, args.seed)
+        ladder("long", args.long_games, 0, args.seed, set(args.pairs.split(",")) if args.pairs else None)
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
     return 0
 

@@ -44,7 +44,7 @@ from bot.app import create_dispatcher, sender_limits
 from bot.config import Settings
 from bot.middlewares.errors import UNAVAILABLE
 from bot.middlewares.in_flight import InFlightLimitMiddleware
-from bot.middlewares.throttle import TOO_FAST
+from bot.middlewares.throttle import too_fast_text
 from bot.sender import Sender
 from bot.services.setup import game_routers, install_game_service
 from bot.storage import GameStore, RedisGameStore, SqliteGameStore
@@ -145,7 +145,7 @@ async def run_burst(store: GameStore, args: argparse.Namespace) -> None:
             board_edit.setdefault(chat_game[payload["chat_id"]], at - burst_started)
     texts = [t.text for t in fake.toasts]
     refused = sum(1 for t in texts if t == UNAVAILABLE)
-    throttled = sum(1 for t in texts if t in TOO_FAST.values())
+    throttled = sum(1 for t in texts if t in {too_fast_text("ru"), too_fast_text("en")})
     limit = next(m for m in dp.update.outer_middleware if isinstance(m, InFlightLimitMiddleware))
 
     print(f"  set-up of {args.games} games: {setup_seconds:.1f} s")

@@ -85,10 +85,13 @@ def main() -> None:
         games = record["finished_games"]
         assert isinstance(games, list)
         full = {**record, "finished_games": [Game.from_dict(g).to_dict() for g in games]}
-        restore = timed(lambda: Match.from_dict(json.loads(text)), args.repeat)
+        restore = timed(lambda text=text: Match.from_dict(json.loads(text)), args.repeat)
         current = record["game"]
         assert isinstance(current, dict)
-        replay = timed(lambda: (json.loads(text), Game.from_dict(current, verify=True)), args.repeat)
+        replay = timed(
+            lambda text=text, current=current: (json.loads(text), Game.from_dict(current, verify=True)),
+            args.repeat,
+        )
         print(
             f"{label}: {len(games)} finished games, {len(current['history'])} records in the current game; "
             f"record {len(text) / 1024:.1f} KiB (full finished games: {len(json.dumps(full)) / 1024:.1f} KiB); "

@@ -256,15 +256,7 @@ async def on_challenge_button(
     second = player_of(user, data.get("locale"))
     chat_id = int(info["chat_id"])
     defaults = await store.get_chat_settings(chat_id)
-    if message is not None:
-        await game_service.edit(
-            EditMessageText(
-                chat_id=message.chat.id,
-                message_id=message.message_id,
-                text=tr(card_lang, "challenge.started", a=first.name, b=second.name),
-            )
-        )
-    await game_service.start_game(
+    started = await game_service.start_game(
         info["variant"],
         int(info.get("length", 0)),
         [first, second],
@@ -273,6 +265,15 @@ async def on_challenge_button(
         confirm=bool(defaults.get("confirm")),
         options=game_service.options_for(info["variant"], defaults),
     )
+    if message is not None:  # a refused start (a game cap, answered in the chat) closes the card without a game
+        key = "challenge.started" if started is not None else "toast.challenge_gone"
+        await game_service.edit(
+            EditMessageText(
+                chat_id=message.chat.id,
+                message_id=message.message_id,
+                text=tr(card_lang, key, a=first.name, b=second.name),
+            )
+        )
 
 
 async def on_deep_link(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:

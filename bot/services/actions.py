@@ -20,7 +20,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.keyboards.callbacks import GameCb
 from bot.keyboards.game import parse_step_action, resign_keyboard
 from bot.keyboards.turns import parse_turn_action, turn_choices
-from bot.services.engine_flow import advance, load_match, steps_of, steps_to_json
+from bot.services.engine_flow import advance, clear_turn, load_match, steps_of, steps_to_json
 from bot.services.players import PlayerInfo, player_index
 from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
@@ -102,6 +102,7 @@ class GameActions:
             "players": [p.to_dict() for p in players],
             "chats": [{"chat_id": c["chat_id"], "message_id": None, "viewer": c.get("viewer")} for c in chats],
             "pending_steps": [],
+            "chosen": 0,  # steps the player chose this turn: a step the bot plays itself offers no Undo
             "kind": kind,
             "confirm": confirm,
             "events": [],
@@ -143,7 +144,7 @@ class GameActions:
             if len(await service.store.user_games(player.id)) >= service.max_games_per_user:
                 return tr(lang, "limit.user", name=player.name, limit=service.max_games_per_user)
         for chat in chats:
-            if chat.get("viewer") is None and (
+            if int(chat["chat_id"]) < 0 and (  # a group: games with a viewer (the computer's) count too
                 await service.store.count_chat_games(int(chat["chat_id"])) >= service.max_games_per_chat
             ):
                 return tr(lang, "limit.chat", limit=service.max_games_per_chat)
@@ -217,7 +218,7 @@ class GameActions:
                 game.resign(index, action[4:])
             except NardyError:
                 return tr(lang, "toast.bad")
-            record["pending_steps"] = []
+            clear_turn(record)  # the turn being built is dropped, with its Undo count
         else:
             if game.turn != index:
                 return tr(lang, "toast.not_turn")

@@ -56,11 +56,41 @@ def _contact_short(me: F64, opp: F64) -> F64:
     return (my_front > opp_back).astype(np.float64)
 
 
-def _race(pm: F64, po: F64, off_m: F64, off_o: F64) -> F64:
-    """Return a race score for the side that has just moved (the other side rolls next)."""
+# bear-off wastage (pips) of each checker left, and of each checker above the first on points 1 and 2 and above the
+# third on point 3 (stacks deep in the home board waste pips of later rolls), and of each gap below the highest point
+_CHECKER_WASTE: Final = 2.0
+_LOW_STACK_WASTE: Final = np.array([2.0, 1.0, 1.0])
+_LOW_STACK_FREE: Final = np.array([1.0, 1.0, 3.0])
+_GAP_WASTE: Final = 1.0
+_BEAR_OFF_HIT: Final = 2.0
+
+
+def effective_pips(side: F64) -> F64:
+    """Return the pip count plus an estimate of the pips the side will waste bearing off, for a ``(n, 25)`` batch of
+    sides (own frame).
+
+    Every checker left costs about two pips (a move that bears off more checkers is better for the same pips),
+    checkers piled on the lowest points and gaps in the home board cost more (rolls that cannot be used in full).
+    """
+    pips = side @ _PIP_VALUES
+    checkers = side.sum(axis=1)
+    home = side[:, :6]
+    low = (np.maximum(home[:, :3] - _LOW_STACK_FREE, 0.0) * _LOW_STACK_WASTE).sum(axis=1)
+    occupied = home > 0
+    # empty home points below the highest occupied point (all of them, while a checker is still outside)
+    highest = np.where(occupied.any(axis=1), 6 - np.argmax(occupied[:, ::-1], axis=1), 0)
+    highest = np.where(side[:, 6:].sum(axis=1) > 0, 6, highest)
+    below = np.arange(1, 7)[None, :] < highest[:, None]
+    gaps = (below & ~occupied).sum(axis=1)
+    return np.asarray(pips + _CHECKER_WASTE * checkers + low + _GAP_WASTE * gaps)
+
+
+def _race(pm: F64, po: F64) -> F64:
+    """Return a race score for the side that has just moved (the other side rolls next), from the effective pip
+    counts of both sides (:func:`effective_pips`)."""
     # the side on roll is worth about 4 pips plus 4 % of its count
     lead = po - pm - (4.0 + 0.04 * po)
-    return np.asarray(_SCALE * np.tanh(lead / (0.08 * np.maximum(pm, po) + 4.0)) * 1.5 + 0.0 * (off_m - off_o))
+    return np.asarray(_SCALE * np.tanh(lead / (0.08 * np.maximum(pm, po) + 4.0)) * 1.5)
 
 
 def short_score(batch: U8) -> F64:
@@ -70,7 +100,7 @@ def short_score(batch: U8) -> F64:
     pm = me @ _PIP_VALUES
     po = opp @ _PIP_VALUES
     contact = _contact_short(me, opp)
-    race = _race(pm, po, 15 - me.sum(axis=1), 15 - opp.sum(axis=1))
+    race = _race(effective_pips(me), effective_pips(opp))
     points = me[:, :24]
     opp_points = opp[:, :24]
     made = points >= 2
@@ -85,6 +115,8 @@ def short_score(batch: U8) -> F64:
     indirect = _window_sum(occupied, 7, 11)
     hit_prob = np.minimum(0.85, 0.2 + 0.11 * direct) * (direct > 0) + np.minimum(0.25, 0.06 * indirect) * (direct == 0)
     loss = (25.0 - np.arange(25)) + 8.0 + 2.0 * opp_home[:, None]
+    # a checker hit while bearing off gives the race back: it costs about twice as much
+    loss = loss * np.where(me[:, 6:].sum(axis=1) == 0, _BEAR_OFF_HIT, 1.0)[:, None]
     blot_risk = (blots * hit_prob * loss).sum(axis=1)
     # the single worst blot counts fully, the rest half (one roll rarely hits two)
     worst = (blots * hit_prob * loss).max(axis=1)
@@ -97,13 +129,18 @@ def short_score(batch: U8) -> F64:
     my_bar = me[:, 24] * (4.0 + 2.0 * opp_home)
     stacks = np.maximum(points - 3, 0).sum(axis=1) * 1.5
     back = points[:, 18:24].sum(axis=1) * 1.0
-    contact_score = (po - pm) + structure + prime_bonus + on_bar - my_bar - blot_penalty - stacks - back
+    off_lead = _CHECKER_WASTE * (opp.sum(axis=1) - me.sum(axis=1))
+    contact_score = (po - pm) + off_lead + structure + prime_bonus + on_bar - my_bar - blot_penalty - stacks - back
     contact_score = contact_score - opp_prime_penalty
     return np.asarray(np.where(contact > 0, contact_score, race + 2.0 * (me[:, :6].sum(axis=1) < 15)))
 
 
-def long_score(batch: U8) -> F64:
-    """Return the hand-written score of long nardy positions after a move, for the side that moved."""
+def long_score(batch: U8, blocking: float = 1.0) -> F64:
+    """Return the hand-written score of long nardy positions after a move, for the side that moved.
+
+    ``blocking`` weighs the terms of blocks and blocking points (1 = the medium player; the easy player plays with 0,
+    without a plan for blocks).
+    """
     me = batch[:, :SIDE].astype(np.float64)
     opp = batch[:, SIDE:].astype(np.float64)
     pm = me @ _PIP_VALUES
@@ -128,11 +165,14 @@ def long_score(batch: U8) -> F64:
     off_bonus = (15 - me.sum(axis=1)) * 0.5
     mars_risk = 3.0 * ((me.sum(axis=1) == 15) & (opp.sum(axis=1) < 15))
     race = po - pm - 6.0
-    return np.asarray(race + mine - theirs + blocking_points + spread - stacks - head + off_bonus - mars_risk)
+    blocks = blocking * (mine - theirs + blocking_points)
+    return np.asarray(race + blocks + spread - stacks - head + off_bonus - mars_risk)
 
 
-def heuristic_score(variant: str, batch: U8) -> F64:
+def heuristic_score(variant: str, batch: U8, *, blocking: float = 1.0) -> F64:
     """Return the hand-written score of ``variant`` positions after a move, for the side that moved.
+
+    ``blocking`` weighs the block terms of long nardy (:func:`long_score`).
 
     Raises:
         ValueError: an unknown variant name.
@@ -140,7 +180,7 @@ def heuristic_score(variant: str, batch: U8) -> F64:
     if variant == "short":
         return short_score(batch)
     if variant == "long":
-        return long_score(batch)
+        return long_score(batch, blocking)
     raise ValueError(f"no heuristic for variant {variant!r}")
 
 

@@ -8,7 +8,6 @@ read-only, so players may be used from worker threads (one player object per thr
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,6 +25,9 @@ from nardy.options import Options
 from nardy.position import Position
 from nardy.variants import Variant, get_variant
 from nardy.variants.base import from_state
+
+# the hard player's look-ahead budget in replies valued per decision (see benchmarks/ai_strength.py, section speed)
+NODE_BUDGET = 16_000
 
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -160,45 +162,83 @@ class RandomPlayer(_BasePlayer):
         return True
 
 
+# the standard deviation of the error medium adds to each move's network equity in long nardy (see MediumPlayer)
+LONG_MEDIUM_NOISE = 0.07
+
+
 class MediumPlayer(_BasePlayer):
-    """Searches one turn deep with the hand-written evaluation (:mod:`nardy.ai.heuristic`)."""
+    """Searches one turn deep: with the hand-written evaluation (:mod:`nardy.ai.heuristic`) in short nardy, with the
+    trained network blurred by noise in long nardy.
+
+    In long nardy the hand-written evaluation barely beats the easy level, so medium values the moves there with the
+    hard level's network at 0-ply (no look-ahead) plus a seeded Gaussian error of ``LONG_MEDIUM_NOISE`` (equity
+    units), which keeps it clearly below the hard level (benchmarks/ai_strength.py, section long).
+    """
 
     level = "medium"
     double_threshold = 0.5
     redouble_threshold = 0.6
     take_threshold = -0.55
+    uses_long_network = True
+
+    def __init__(self, variant: str | Variant, seed: int | None = None) -> None:
+        super().__init__(variant, seed)
+        self.network: Network | None = None
+        if self.uses_long_network and self.variant.name == "long":
+            self.network = shipped_network(self.variant.name)
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
-        """Return the heuristic equity of each move (a won game counts its value)."""
+        """Return the heuristic equity of each move (a won game counts its value); in long nardy the noisy network
+        equity."""
         positions = [m.position for m in moves]
+        if self.network is not None:
+            batch = positions_array(positions)
+            values = -equity(self.variant.name, self.network.probabilities(swap(batch)))
+            values = values + np.array([self.rng.gauss(0.0, LONG_MEDIUM_NOISE) for _ in moves])
+            won = _won_values(self.variant, batch, positions, game.options)
+            return np.asarray(np.where(np.isnan(won), values, won + 10.0))
         batch = positions_array(positions)
         values = heuristic_equity(self.variant.name, batch)
         won = _won_values(self.variant, batch, positions, game.options)
         return np.asarray(np.where(np.isnan(won), values, won + 10.0))
 
     def position_equity(self, position: Position) -> float:
-        """Return the heuristic equity of ``position`` for its side ``me``, that side to roll."""
+        """Return the heuristic (long nardy: network) equity of ``position`` for its side ``me``, that side to roll."""
+        if self.network is not None:
+            return float(self.network.equities(positions_array([position]))[0])
         return -float(heuristic_equity(self.variant.name, swap(positions_array([position])))[0])
 
 
 class EasyPlayer(MediumPlayer):
-    """The hand-written evaluation blurred by noise: plausible moves with clear mistakes.
+    """The hand-written evaluation, weakened: plausible moves with clear mistakes.
 
     ``noise`` is the standard deviation of the error added to each move's score (pip-like units; by default 12 for
-    short nardy, 6 for long); ``blunder`` the chance of a random legal move.
+    short nardy, 0 for long); ``blunder`` the chance of a random legal move (by default 0.1 for short, 0 for long);
+    ``blocking`` the weight of the block terms of the long nardy evaluation (by default 0: easy plays long nardy
+    without a plan for blocks). In long nardy, where every move of a roll moves about the same pips, noise or random
+    moves lose to a simple greedy rule, so the easy level is weakened there by what it ignores instead.
     """
 
     level = "easy"
+    uses_long_network = False
     double_threshold = 0.35
     redouble_threshold = 0.5
     take_threshold = -0.7
 
     def __init__(
-        self, variant: str | Variant, seed: int | None = None, *, noise: float | None = None, blunder: float = 0.1
+        self,
+        variant: str | Variant,
+        seed: int | None = None,
+        *,
+        noise: float | None = None,
+        blunder: float | None = None,
+        blocking: float = 0.0,
     ) -> None:
         super().__init__(variant, seed)
-        self.noise = noise if noise is not None else (12.0 if self.variant.name == "short" else 6.0)
-        self.blunder = blunder
+        short = self.variant.name == "short"
+        self.noise = noise if noise is not None else (12.0 if short else 0.0)
+        self.blunder = blunder if blunder is not None else (0.1 if short else 0.0)
+        self.blocking = blocking
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
         """Return noisy heuristic scores of the moves (a won game always comes first)."""
@@ -207,8 +247,9 @@ class EasyPlayer(MediumPlayer):
         if self.rng.random() < self.blunder:
             scores = np.array([self.rng.random() for _ in moves])
         else:
-            scores = heuristic_score(self.variant.name, batch)
-            scores = scores + np.array([self.rng.gauss(0.0, self.noise) for _ in moves])
+            scores = heuristic_score(self.variant.name, batch, blocking=self.blocking)
+            if self.noise:
+                scores = scores + np.array([self.rng.gauss(0.0, self.noise) for _ in moves])
         won = _won_values(self.variant, batch, positions, game.options)
         return np.asarray(np.where(np.isnan(won), scores, 1e6))
 
@@ -217,7 +258,10 @@ class HardPlayer(_BasePlayer):
     """The trained network: 0-ply on every move, then a 1-ply look-ahead on the best few.
 
     ``lookahead`` is how many candidates get the 1-ply look-ahead (0 = pure 0-ply); ``window`` drops candidates whose
-    0-ply equity is further than this below the best; ``time_budget`` (seconds) stops the look-ahead early.
+    0-ply equity is further than this below the best; ``node_budget`` caps the work of the look-ahead: once it has
+    valued that many replies (network evaluations) no further candidate is started (the one under way finishes).
+    The budget counts work, never time, so a position and seed give the same move however busy the machine is.
+    ``last_evaluations`` is the number of replies the last :meth:`move_equities` call valued.
     """
 
     level = "hard"
@@ -234,13 +278,14 @@ class HardPlayer(_BasePlayer):
         network: Network | None = None,
         lookahead: int = 4,
         window: float = 0.12,
-        time_budget: float = 0.35,
+        node_budget: int = NODE_BUDGET,
     ) -> None:
         super().__init__(variant, seed)
         self.network = network or shipped_network(self.variant.name)
         self.lookahead = lookahead
         self.window = window
-        self.time_budget = time_budget
+        self.node_budget = node_budget
+        self.last_evaluations = 0
 
     def zero_ply(self, positions: Sequence[Position], options: Options) -> F64:
         """Return the 0-ply equity of each position after a move, for the side that moved."""
@@ -252,6 +297,10 @@ class HardPlayer(_BasePlayer):
     def one_ply(self, position: Position, game: Game, opponent_first: bool) -> float:
         """Return the 1-ply equity of ``position`` (after our move, our frame): the average over the opponent's 21
         rolls of our 0-ply equity after its best reply."""
+        return self._one_ply(position, game, opponent_first)[0]
+
+    def _one_ply(self, position: Position, game: Game, opponent_first: bool) -> tuple[float, int]:
+        """Return :meth:`one_ply` and the number of replies it valued."""
         name = self.variant.name
         theirs = position.swapped()
         replies: list[bytes] = []
@@ -276,11 +325,11 @@ class HardPlayer(_BasePlayer):
                 total += weight * float(np.min(ours[start:stop]))
         if forfeits:
             total += forfeits * float(equity(name, self.network.probabilities(positions_array([position])))[0])
-        return total
+        return total, len(replies)
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
-        """Return 0-ply equities, refined by the 1-ply look-ahead on the best candidates while time allows."""
-        began = time.perf_counter()
+        """Return 0-ply equities, refined by the 1-ply look-ahead on the best candidates within the node budget."""
+        self.last_evaluations = 0
         values = self.zero_ply([m.position for m in moves], game.options)
         if self.lookahead <= 0 or len(moves) < 2:
             return values
@@ -294,9 +343,10 @@ class HardPlayer(_BasePlayer):
         opponent_first = game.is_first_turn(1 - game.roller)
         refined = np.full(len(moves), -np.inf)
         for i in chosen:
-            refined[i] = self.one_ply(moves[i].position, game, opponent_first)
-            if time.perf_counter() - began > self.time_budget:
+            if self.last_evaluations >= self.node_budget:
                 break
+            refined[i], evaluated = self._one_ply(moves[i].position, game, opponent_first)
+            self.last_evaluations += evaluated
         done = np.isfinite(refined)
         if done.sum() < 2:
             return values
