@@ -1,0 +1,174 @@
+"""Single and double elimination: bracket order, byes to top seeds, worked examples, grand final, withdrawals."""
+
+from __future__ import annotations
+
+import pytest
+from tournament_helpers import favourite, field, play_out
+
+from tournaments import (
+    InvalidOptionError,
+    InvalidResultError,
+    Match,
+    NotPlayableError,
+    Result,
+    TournamentOverError,
+    UnknownPlayerError,
+    bracket_order,
+    double_elimination,
+    single_elimination,
+)
+
+
+def ids(matches: tuple[Match, ...]) -> list[tuple[str, str, str]]:
+    return [(m.id, m.first, m.second) for m in matches]
+
+
+def test_bracket_order() -> None:
+    assert bracket_order(1) == (1,)
+    assert bracket_order(2) == (1, 2)
+    assert bracket_order(4) == (1, 4, 2, 3)
+    assert bracket_order(8) == (1, 8, 4, 5, 2, 7, 3, 6)
+    assert bracket_order(16)[:4] == (1, 16, 8, 9)
+    with pytest.raises(InvalidOptionError, match="power of two"):
+        bracket_order(6)
+
+
+def test_single_eight_players() -> None:
+    t = single_elimination(field(8))
+    assert ids(t.playable()) == [
+        ("W1-1", "p1", "p8"),
+        ("W1-2", "p4", "p5"),
+        ("W1-3", "p2", "p7"),
+        ("W1-4", "p3", "p6"),
+    ]
+    assert t.byes() == ()
+    t = play_out(t)
+    assert [m.id for m, _ in t.played()][-3:] == ["W2-1", "W2-2", "W3-1"]
+    final = t.played()[-1][0]
+    assert (final.first, final.second) == ("p1", "p2")  # 1 and 2 meet only in the final
+    assert t.champion == "p1" and t.winners() == ("p1",)
+    assert len(t.played()) == 7
+    table = t.standings()
+    assert [(r.place, r.player, r.reached) for r in table] == [
+        (1, "p1", 4),
+        (2, "p2", 3),
+        (3, "p3", 2),
+        (4, "p4", 2),
+        (5, "p5", 1),
+        (6, "p6", 1),
+        (7, "p7", 1),
+        (8, "p8", 1),
+    ]
+
+
+def test_single_five_players_top_seeds_get_byes() -> None:
+    t = single_elimination(field(5))
+    assert [b.player for b in t.byes()] == ["p1", "p2", "p3"]
+    # p2 and p3 both have byes: their round-2 match is playable at once
+    assert ids(t.playable()) == [("W1-2", "p4", "p5"), ("W2-2", "p2", "p3")]
+    t = t.record(Result("W1-2", "p5", 0, 1))  # an upset
+    assert ids(t.playable()) == [("W2-1", "p1", "p5"), ("W2-2", "p2", "p3")]
+    t = play_out(t)
+    assert len(t.played()) == 4 and t.champion == "p1"
+
+
+@pytest.mark.parametrize(("n", "byes"), [(4, 0), (7, 1), (9, 7)])
+def test_single_byes(n: int, byes: int) -> None:
+    t = single_elimination(field(n))
+    assert [b.player for b in t.byes()] == [f"p{i}" for i in range(1, byes + 1)]
+    done = play_out(t)
+    assert len(done.played()) == n - 1 and done.champion == "p1"
+
+
+def test_single_nine_players_upsets() -> None:
+    t = single_elimination(field(9))
+    assert ids(t.playable()) == [
+        ("W1-2", "p8", "p9"),
+        ("W2-2", "p4", "p5"),
+        ("W2-3", "p2", "p7"),
+        ("W2-4", "p3", "p6"),
+    ]
+    t = t.record(Result("W1-2", "p9", 0, 1))
+    assert ids(t.playable())[0] == ("W2-1", "p1", "p9")
+    t = play_out(t, lambda m: Result(m.id, m.second))  # the lower slot always wins from here
+    assert t.champion is not None
+    table = t.standings()
+    assert table[0].player == t.champion and not table[0].eliminated
+    assert all(r.eliminated for r in table[1:])
+
+
+def test_double_four_players() -> None:
+    t = double_elimination(field(4))
+    t = play_out(t)
+    assert ids(tuple(m for m, _ in t.played())) == [
+        ("W1-1", "p1", "p4"),
+        ("W1-2", "p2", "p3"),
+        ("W2-1", "p1", "p2"),
+        ("L1-1", "p4", "p3"),
+        ("L2-1", "p2", "p3"),
+        ("GF1", "p1", "p2"),
+    ]
+    assert t.champion == "p1" and len(t.played()) == 6  # 2N − 2
+    assert [(r.player, r.reached) for r in t.standings()] == [("p1", 4), ("p2", 3), ("p3", 2), ("p4", 1)]
+
+
+def test_double_bracket_reset() -> None:
+    def upset_final(m: Match) -> Result:
+        return Result(m.id, "p2") if m.id == "GF1" else favourite(m)
+
+    t = play_out(double_elimination(field(4)), upset_final)
+    assert [m.id for m, _ in t.played()][-2:] == ["GF1", "GF2"]
+    gf2 = t.played()[-1][0]
+    assert (gf2.first, gf2.second) == ("p2", "p1")
+    assert t.champion == "p1" and len(t.played()) == 7  # 2N − 1
+    no_reset = play_out(double_elimination(field(4), bracket_reset=False), upset_final)
+    assert no_reset.champion == "p2" and len(no_reset.played()) == 6
+
+
+@pytest.mark.parametrize("n", [2, 5, 7, 8, 9])
+def test_double_favourites(n: int) -> None:
+    t = play_out(double_elimination(field(n)))
+    assert t.champion == "p1"
+    assert len(t.played()) == 2 * n - 2
+    gf = t.played()[-1][0]
+    assert (gf.id, gf.first, gf.second) == ("GF1", "p1", "p2")
+    places = [r.player for r in t.standings()]
+    assert places[:3] == ["p1", "p2", "p3"][:n]
+
+
+def test_double_matches_run_in_parallel() -> None:
+    t = double_elimination(field(8))
+    for mid in ("W1-1", "W1-2", "W1-3", "W1-4"):
+        t = t.record(favourite(next(m for m in t.playable() if m.id == mid)))
+    # the losers' round 1 and the winners' round 2 are both playable now
+    assert {m.id for m in t.playable()} == {"W2-1", "W2-2", "L1-1", "L1-2"}
+    assert {m.bracket for m in t.playable()} == {"winners", "losers"}
+
+
+def test_elimination_withdrawal() -> None:
+    t = single_elimination(field(4)).record(Result("W1-1", "p1"))
+    t = t.withdraw("p2")  # p2's pending match is forfeited; p3 advances
+    assert ids(t.playable()) == [("W2-1", "p1", "p3")]
+    forfeited = [r for _, r in t.played() if r.forfeit]
+    assert len(forfeited) == 1 and forfeited[0].winner == "p3"
+    with pytest.raises(UnknownPlayerError, match="p4"):
+        t.withdraw("p4")  # already out
+    t = t.withdraw("p1")
+    assert t.is_over and t.champion == "p3"
+
+    d = double_elimination(field(4)).withdraw("p4")
+    d = play_out(d)
+    # p4 forfeits W1 and the losers' match: two forfeits, still 2N − 2 matches
+    assert sum(r.forfeit for _, r in d.played()) == 2 and len(d.played()) == 6
+    assert d.standings()[-1].player == "p4"
+
+
+def test_elimination_errors() -> None:
+    t = single_elimination(field(4))
+    with pytest.raises(InvalidResultError, match="drawn match is not possible here"):
+        t.record(Result("W1-1", None))
+    with pytest.raises(NotPlayableError, match="W2-1"):
+        t.record(Result("W2-1", "p1"))
+    t = play_out(t)
+    with pytest.raises(TournamentOverError):
+        t.record(Result("W2-1", "p1"))

@@ -1,0 +1,83 @@
+"""Pure tournament logic (floor 1, beside the engine): formats, Swiss pairing, standings and tie-breaks, FIBS ratings.
+
+Synchronous and free of I/O; values are immutable. A tournament is a frozen state built by :func:`round_robin`,
+:func:`double_round_robin`, :func:`swiss`, :func:`single_elimination` or :func:`double_elimination` and advanced
+with ``record(result)`` and ``withdraw(player)``; ``playable()`` lists the matches to play now, ``is_over`` and
+``winners()`` tell the end, ``standings()`` the table. Every error is a ``ValueError`` subclass.
+"""
+
+from __future__ import annotations
+
+from tournaments.elimination import Elimination, bracket_order, double_elimination, single_elimination
+from tournaments.errors import (
+    InvalidOptionError,
+    InvalidPlayersError,
+    InvalidResultError,
+    NotPlayableError,
+    TournamentError,
+    TournamentOverError,
+    UnknownPlayerError,
+)
+from tournaments.model import START_RATING, Bye, Match, Player, Result, Round, forfeit, match_points, seeded
+from tournaments.pairing import pair_round
+from tournaments.ratings import Rating, experience_boost, k_factor, rate_match, rating_change, win_probability
+from tournaments.round_robin import RoundRobin, circle_rounds, double_round_robin, round_robin
+from tournaments.standings import (
+    CrossCell,
+    CrossTable,
+    EliminationRow,
+    RoundRobinRow,
+    SwissRow,
+    cross_table,
+    elimination_standings,
+    round_robin_standings,
+    swiss_standings,
+)
+from tournaments.swiss import SWISS_BYE_POINTS, Swiss, default_rounds, swiss
+
+__all__ = [
+    "START_RATING",
+    "SWISS_BYE_POINTS",
+    "Bye",
+    "CrossCell",
+    "CrossTable",
+    "Elimination",
+    "EliminationRow",
+    "InvalidOptionError",
+    "InvalidPlayersError",
+    "InvalidResultError",
+    "Match",
+    "NotPlayableError",
+    "Player",
+    "Rating",
+    "Result",
+    "Round",
+    "RoundRobin",
+    "RoundRobinRow",
+    "Swiss",
+    "SwissRow",
+    "TournamentError",
+    "TournamentOverError",
+    "UnknownPlayerError",
+    "bracket_order",
+    "circle_rounds",
+    "cross_table",
+    "default_rounds",
+    "double_elimination",
+    "double_round_robin",
+    "elimination_standings",
+    "experience_boost",
+    "forfeit",
+    "k_factor",
+    "match_points",
+    "pair_round",
+    "rate_match",
+    "rating_change",
+    "round_robin",
+    "round_robin_standings",
+    "seeded",
+    "single_elimination",
+    "swiss",
+    "swiss_standings",
+    "win_probability",
+]
