@@ -38,11 +38,39 @@ beyond caches of fonts, sprites and board backgrounds.
 ``render_dice(d1, d2, *, names=None, theme="classic", width=640, fmt="jpeg", quality=85) -> bytes``
     A roll on its own; with ``names`` it is the opening roll (each die in its player's colour, names below).
 
+``render_cross_table(table, names, *, standings=None, theme, lang, title, fmt, quality) -> bytes``
+    The round-robin cross-table ("сводная таблица"): a row and a column per player, each cell that pairing's result
+    (1 / 0 / ½, + / − for a forfeit, blank if unplayed, a filled diagonal), then points, Sonneborn–Berger, game-point
+    difference and place. ``render_swiss_standings(rows, names, ...)`` (place, name, rating, points, Buchholz Cut 1,
+    Buchholz, Sonneborn–Berger) and ``render_elimination(rows, names, ...)`` (place, name, rating, round reached)
+    draw the other formats' standings; ``names`` maps player ids to display names, cleaned as on the board. Each has
+    an ``..._image`` twin returning the image. See :mod:`rendering.standings`.
+
 Review images: ``python -m rendering.gallery OUTDIR [--png]``. See ``rendering/README.md``.
 """
 
 from rendering.board import render_board, render_board_image
 from rendering.dice import render_dice, render_dice_image
+from rendering.standings import (
+    render_cross_table,
+    render_cross_table_image,
+    render_elimination,
+    render_elimination_image,
+    render_swiss_standings,
+    render_swiss_standings_image,
+)
 from rendering.theme import theme_names
 
-__all__ = ["render_board", "render_board_image", "render_dice", "render_dice_image", "theme_names"]
+__all__ = [
+    "render_board",
+    "render_board_image",
+    "render_cross_table",
+    "render_cross_table_image",
+    "render_dice",
+    "render_dice_image",
+    "render_elimination",
+    "render_elimination_image",
+    "render_swiss_standings",
+    "render_swiss_standings_image",
+    "theme_names",
+]

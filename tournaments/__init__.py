@@ -3,7 +3,8 @@
 Synchronous and free of I/O; values are immutable. A tournament is a frozen state built by :func:`round_robin`,
 :func:`double_round_robin`, :func:`swiss`, :func:`single_elimination` or :func:`double_elimination` and advanced
 with ``record(result)`` and ``withdraw(player)``; ``playable()`` lists the matches to play now, ``is_over`` and
-``winners()`` tell the end, ``standings()`` the table. Every error is a ``ValueError`` subclass.
+``winners()`` tell the end, ``standings()`` the table; :func:`tournament_to_dict` and :func:`tournament_from_dict`
+save and load one as JSON-compatible data. Every error is a ``ValueError`` subclass.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from tournaments.elimination import Elimination, bracket_order, double_eliminati
 from tournaments.errors import (
     InvalidOptionError,
     InvalidPlayersError,
+    InvalidRecordError,
     InvalidResultError,
     NotPlayableError,
     TournamentError,
@@ -21,6 +23,14 @@ from tournaments.errors import (
 from tournaments.model import START_RATING, Bye, Match, Player, Result, Round, forfeit, match_points, seeded
 from tournaments.pairing import pair_round
 from tournaments.ratings import Rating, experience_boost, k_factor, rate_match, rating_change, win_probability
+from tournaments.records import (
+    FORMATS,
+    SCHEMA_VERSION,
+    Tournament,
+    format_name,
+    tournament_from_dict,
+    tournament_to_dict,
+)
 from tournaments.round_robin import RoundRobin, circle_rounds, double_round_robin, round_robin
 from tournaments.standings import (
     CrossCell,
@@ -36,6 +46,8 @@ from tournaments.standings import (
 from tournaments.swiss import SWISS_BYE_POINTS, Swiss, default_rounds, swiss
 
 __all__ = [
+    "FORMATS",
+    "SCHEMA_VERSION",
     "START_RATING",
     "SWISS_BYE_POINTS",
     "Bye",
@@ -45,6 +57,7 @@ __all__ = [
     "EliminationRow",
     "InvalidOptionError",
     "InvalidPlayersError",
+    "InvalidRecordError",
     "InvalidResultError",
     "Match",
     "NotPlayableError",
@@ -56,6 +69,7 @@ __all__ = [
     "RoundRobinRow",
     "Swiss",
     "SwissRow",
+    "Tournament",
     "TournamentError",
     "TournamentOverError",
     "UnknownPlayerError",
@@ -68,6 +82,7 @@ __all__ = [
     "elimination_standings",
     "experience_boost",
     "forfeit",
+    "format_name",
     "k_factor",
     "match_points",
     "pair_round",
@@ -79,5 +94,7 @@ __all__ = [
     "single_elimination",
     "swiss",
     "swiss_standings",
+    "tournament_from_dict",
+    "tournament_to_dict",
     "win_probability",
 ]

@@ -153,6 +153,9 @@ class Elimination:
     length: int = 1
     results: tuple[Result, ...] = ()
     withdrawn: tuple[str, ...] = ()
+    events: tuple[Result | str, ...] = ()
+    """What was applied, in order: each recorded :class:`Result` and each withdrawn player's id (forfeits that follow
+    from a withdrawal are in ``results`` only). :mod:`tournaments.records` saves and replays it."""
 
     def __post_init__(self) -> None:
         check_players(self.players)
@@ -220,7 +223,7 @@ class Elimination:
         if match is None:
             raise NotPlayableError(f"match {result.match_id!r} is not playable now")
         check_result(match, result, draws=False)
-        return replace(self, results=(*self.results, result))._settle()
+        return replace(self, results=(*self.results, result), events=(*self.events, result))._settle()
 
     def withdraw(self, player: str) -> Elimination:
         """Return the tournament after ``player`` withdraws: the opponent of each of their matches advances by forfeit.
@@ -233,7 +236,7 @@ class Elimination:
         ids = {p.id for p in self.players}
         if player not in ids or player in self.withdrawn or player in self._bracket.eliminated:
             raise UnknownPlayerError(f"{player!r} is not a player still in the elimination")
-        return replace(self, withdrawn=(*self.withdrawn, player))._settle()
+        return replace(self, withdrawn=(*self.withdrawn, player), events=(*self.events, player))._settle()
 
     def standings(self) -> tuple[EliminationRow, ...]:
         """Return the standings so far: players still in first, then the round reached, then rating. Raises nothing.

@@ -29,3 +29,8 @@ class NotPlayableError(InvalidResultError):
 
 class TournamentOverError(TournamentError):
     """The tournament is over: nothing more can be recorded and nobody can withdraw."""
+
+
+class InvalidRecordError(TournamentError):
+    """A saved tournament record that cannot be loaded: an unknown schema or format, a malformed field, or an event
+    that does not apply to the tournament rebuilt so far."""

@@ -76,6 +76,9 @@ class RoundRobin:
     length: int = 1
     results: tuple[Result, ...] = ()
     withdrawn: tuple[str, ...] = field(default=())
+    events: tuple[Result | str, ...] = ()
+    """What was applied, in order: each recorded :class:`Result` and each withdrawn player's id (forfeits that follow
+    from a withdrawal are in ``results`` only). :mod:`tournaments.records` saves and replays it."""
 
     def __post_init__(self) -> None:
         check_length(self.length)
@@ -130,7 +133,7 @@ class RoundRobin:
         if match is None or match not in self.playable():
             raise NotPlayableError(f"match {result.match_id!r} is not playable now")
         check_result(match, result, draws=self.length == 1)
-        return replace(self, results=(*self.results, result))
+        return replace(self, results=(*self.results, result), events=(*self.events, result))
 
     def withdraw(self, player: str) -> RoundRobin:
         """Return the tournament after ``player`` withdraws: every undecided match of theirs is lost by forfeit.
@@ -148,7 +151,9 @@ class RoundRobin:
             for m in r.matches
             if player in (m.first, m.second) and m.id not in self._decided
         )
-        return replace(self, results=self.results + forfeits, withdrawn=(*self.withdrawn, player))
+        return replace(
+            self, results=self.results + forfeits, withdrawn=(*self.withdrawn, player), events=(*self.events, player)
+        )
 
     def standings(self) -> tuple[RoundRobinRow, ...]:
         """Return the standings so far (see :func:`round_robin_standings`). Raises nothing."""

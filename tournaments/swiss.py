@@ -38,6 +38,9 @@ class Swiss:
     paired: tuple[Round, ...] = ()
     results: tuple[Result, ...] = ()
     withdrawn: tuple[str, ...] = ()
+    events: tuple[Result | str, ...] = ()
+    """What was applied, in order: each recorded :class:`Result` and each withdrawn player's id (forfeits that follow
+    from a withdrawal are in ``results`` only). :mod:`tournaments.records` saves and replays it."""
 
     def __post_init__(self) -> None:
         check_players(self.players)
@@ -114,7 +117,7 @@ class Swiss:
         if match is None or match not in self.playable():
             raise NotPlayableError(f"match {result.match_id!r} is not playable now")
         check_result(match, result, draws=self.length == 1)
-        return replace(self, results=(*self.results, result))._advance()
+        return replace(self, results=(*self.results, result), events=(*self.events, result))._advance()
 
     def withdraw(self, player: str) -> Swiss:
         """Return the tournament after ``player`` withdraws: an undecided match of the current round is lost by
@@ -128,7 +131,9 @@ class Swiss:
         if player not in {p.id for p in self.players} or player in self.withdrawn:
             raise UnknownPlayerError(f"{player!r} is not a player still in the Swiss tournament")
         forfeits = tuple(forfeit(m, player) for m in self.playable() if player in (m.first, m.second))
-        return replace(self, results=self.results + forfeits, withdrawn=(*self.withdrawn, player))._advance()
+        events = (*self.events, player)
+        withdrawn = (*self.withdrawn, player)
+        return replace(self, results=self.results + forfeits, withdrawn=withdrawn, events=events)._advance()
 
     def standings(self) -> tuple[SwissRow, ...]:
         """Return the standings so far (see :func:`swiss_standings`). Raises nothing."""

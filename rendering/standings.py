@@ -1,0 +1,521 @@
+"""Tournament tables as images: the round-robin cross-table, Swiss standings and elimination standings.
+
+Pure functions from :mod:`tournaments.standings` values to encoded images (JPEG by default, like the board). All
+three draw the same kind of grid (an optional title line, a header row, one row per player) with :func:`_draw_table`;
+they differ only in their columns and cells. Player names come as a mapping ``player id -> display name`` (an id
+missing from it is drawn as itself) and are cleaned and shortened exactly as on the board
+(:func:`rendering.names.name_sprite`).
+
+Tests use :func:`cross_table_layout` (and :class:`TableLayout`) to find the pixels to sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final, Literal
+
+from PIL import Image, ImageDraw
+
+from rendering import sprites
+from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
+from rendering.fonts import fit_text
+from rendering.layout import Box
+from rendering.names import drawable_name, name_sprite
+from rendering.theme import RGB, Theme, get_theme
+from tournaments.standings import CrossCell, CrossTable, EliminationRow, RoundRobinRow, SwissRow
+
+ROW_HEIGHT: Final = 34
+HEADER_HEIGHT: Final = 32
+TITLE_HEIGHT: Final = 46
+MARGIN: Final = 10
+TEXT_SIZE: Final = 17
+HEADER_SIZE: Final = 14
+TITLE_SIZE: Final = 22
+NAME_WIDTH: Final = 230
+CELL_WIDTH: Final = 38
+"""Width of one result cell of the cross-table holding one result; each further result adds :data:`CELL_EXTRA`."""
+CELL_EXTRA: Final = 22
+TITLE_LENGTH: Final = 80
+"""A title is cut to this many characters before being fitted to the image in pixels."""
+PAD: Final = 8
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "number": "#",
+        "player": "Player",
+        "points": "Pts",
+        "sb": "SB",
+        "diff": "+/−",
+        "place": "Place",
+        "rating": "Rating",
+        "cut1": "BH−1",
+        "buchholz": "BH",
+        "round": "Round",
+        "status": "Status",
+        "in": "in play",
+        "out": "out",
+    },
+    "ru": {
+        "number": "№",
+        "player": "Игрок",
+        "points": "Очки",
+        "sb": "Бергер",
+        "diff": "Разн.",
+        "place": "Место",
+        "rating": "Рейтинг",
+        "cut1": "Бух−1",
+        "buchholz": "Бух.",
+        "round": "Раунд",
+        "status": "Статус",
+        "in": "в игре",
+        "out": "выбыл",
+    },
+}
+
+Align = Literal["left", "center"]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a table: its header, its width in pixels and how its cells are aligned."""
+
+    header: str
+    width: int
+    align: Align = "center"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One body cell: its text (a player name if ``name``), an optional fill and whether it is bold."""
+
+    text: str = ""
+    fill: RGB | None = None
+    bold: bool = False
+    name: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """Every measure of a table image: column widths, number of body rows, whether there is a title."""
+
+    widths: tuple[int, ...]
+    rows: int
+    title: bool
+
+    @property
+    def top(self) -> int:
+        """Return the y of the header row."""
+        return MARGIN + (TITLE_HEIGHT if self.title else 0)
+
+    @property
+    def width(self) -> int:
+        """Return the width of the image."""
+        return 2 * MARGIN + sum(self.widths)
+
+    @property
+    def height(self) -> int:
+        """Return the height of the image."""
+        return self.top + HEADER_HEIGHT + self.rows * ROW_HEIGHT + MARGIN
+
+    def title_box(self) -> Box:
+        """Return the box of the title line (empty height without a title)."""
+        return (MARGIN, MARGIN, self.width - MARGIN, self.top)
+
+    def column_x(self, column: int) -> int:
+        """Return the left x of ``column``."""
+        return MARGIN + sum(self.widths[:column])
+
+    def header_box(self, column: int) -> Box:
+        """Return the box of the header of ``column``."""
+        x = self.column_x(column)
+        return (x, self.top, x + self.widths[column], self.top + HEADER_HEIGHT)
+
+    def cell_box(self, row: int, column: int) -> Box:
+        """Return the box of body cell ``row`` (0 = the first player), ``column``."""
+        x = self.column_x(column)
+        y = self.top + HEADER_HEIGHT + row * ROW_HEIGHT
+        return (x, y, x + self.widths[column], y + ROW_HEIGHT)
+
+
+def diagonal_colour(theme: str) -> RGB:
+    """Return the fill of the cross-table's diagonal (a player against themselves) in ``theme``."""
+    return get_theme(theme).strip
+
+
+def _labels(lang: str) -> dict[str, str]:
+    return LABELS.get(lang.split("-")[0].lower(), LABELS["en"])
+
+
+def _score(value: float) -> str:
+    """Return a score as text: whole numbers plain, halves with ½ (``2½``), anything else as :func:`_decimal`."""
+    if value * 2 != int(value * 2):
+        return _decimal(value)
+    sign = "−" if value < 0 else ""
+    whole = int(abs(value))
+    half = "½" if abs(value) != whole else ""
+    return f"{sign}{whole or ''}{half}" if half else f"{sign}{whole}"
+
+
+def _decimal(value: float) -> str:
+    """Return a tie-break value as a decimal with at most two places (``62.5``, ``69.25``, ``60``)."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text.replace("-", "−")
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def _result(cell: CrossCell) -> str:
+    """Return the results of one pairing in schedule order: 1, 0, ½, or + / − for a forfeit; blank if unplayed."""
+    marks = []
+    for points, forfeit in zip(cell.points, cell.forfeits, strict=True):
+        if forfeit:
+            marks.append("+" if points >= 1.0 else "−")
+        else:
+            marks.append(_score(points))
+    return " ".join(marks)
+
+
+def _name(names: Mapping[str, str], player: str) -> Cell:
+    return Cell(names.get(player, player), name=True)
+
+
+def _place(place: int, theme: Theme) -> Cell:
+    return Cell(str(place), fill=theme.accent if place == 1 else None, bold=True)
+
+
+def _title_sprite(title: str, max_width: int, colour: RGB) -> Image.Image:
+    shown = drawable_name(title, TITLE_LENGTH)
+    try:
+        return sprites.text(fit_text(shown, TITLE_SIZE, max_width, bold=True), TITLE_SIZE, colour, bold=True)
+    except (RuntimeError, OSError, ValueError):  # the shaper refused it: draw it as a name is drawn
+        return name_sprite(title, TITLE_SIZE, max_width, colour)
+
+
+def _paste(canvas: Image.Image, sprite: Image.Image, box: Box, align: Align) -> None:
+    mid = (box[1] + box[3]) // 2
+    if align == "left":
+        canvas.paste(sprite, (box[0] + PAD, mid - sprite.height // 2), sprite)
+    else:
+        sprites.paste_center(canvas, sprite, ((box[0] + box[2]) // 2, mid))
+
+
+@lru_cache(maxsize=512)
+def _tile(
+    cell: Cell,
+    size: tuple[int, int],
+    fill: RGB,
+    colour: RGB,
+    text_size: int,
+    align: Align,
+    grid: RGB | None,
+    lines: tuple[bool, bool],
+) -> Image.Image:
+    """Return one cell drawn on its own: ``fill``, the text (a name cleaned by :func:`name_sprite`), and a grid line
+    in ``grid`` along its left and/or top edge (``lines``). Cached: most cells of a table repeat (1, 0, ½, blank)."""
+    width, height = size
+    tile = Image.new("RGB", size, fill)
+    if cell.text or cell.name:  # an empty name draws the placeholder
+        if cell.name:
+            sprite = name_sprite(cell.text, text_size, width - 2 * PAD, colour)
+        else:
+            sprite = sprites.text(cell.text, text_size, colour, bold=cell.bold)
+        _paste(tile, sprite, (0, 0, width, height), align)
+    if grid is not None and any(lines):
+        draw = ImageDraw.Draw(tile)
+        if lines[0]:
+            draw.line((0, 0, 0, height - 1), fill=grid)
+        if lines[1]:
+            draw.line((0, 0, width - 1, 0), fill=grid)
+    return tile
+
+
+def _draw_table(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[Cell]],
+    theme: Theme,
+    title: str | None,
+) -> tuple[Image.Image, TableLayout]:
+    """Draw a table: an optional title, the header row, then ``rows`` (alternately shaded), with grid lines.
+
+    Every cell is pasted as one cached tile (:func:`_tile`), which keeps a 16-player cross-table to a few ms."""
+    geo = TableLayout(tuple(c.width for c in columns), len(rows), title is not None)
+    canvas = Image.new("RGB", (geo.width, geo.height), theme.frame)
+    if title is not None:
+        box = geo.title_box()
+        _paste(canvas, _title_sprite(title, box[2] - box[0] - 2 * PAD, theme.number), box, "left")
+    xs = [geo.column_x(c) for c in range(len(columns))]
+    for x, column in zip(xs, columns, strict=True):
+        header = _tile(
+            Cell(column.header, bold=True),
+            (column.width, HEADER_HEIGHT),
+            theme.strip,
+            theme.strip_text,
+            HEADER_SIZE,
+            column.align,
+            None,
+            (False, False),
+        )
+        canvas.paste(header, (x, geo.top))
+    y = geo.top + HEADER_HEIGHT
+    for r, line in enumerate(rows):
+        shade = theme.felt if r % 2 == 0 else theme.felt_edge
+        for c, (x, column, cell) in enumerate(zip(xs, columns, line, strict=True)):
+            fill = shade if cell.fill is None else cell.fill
+            colour = theme.felt_text if cell.fill is None else _contrast(cell.fill)
+            tile = _tile(
+                cell,
+                (column.width, ROW_HEIGHT),
+                fill,
+                colour,
+                TEXT_SIZE,
+                column.align,
+                theme.frame_dark,
+                (c > 0, r > 0),
+            )
+            canvas.paste(tile, (x, y))
+        y += ROW_HEIGHT
+    return canvas, geo
+
+
+def _contrast(fill: RGB) -> RGB:
+    """Return dark text on a light fill and white text on a dark one."""
+    return (24, 20, 16) if sum(fill) > 382 else (255, 255, 255)
+
+
+def _cell_width(table: CrossTable) -> int:
+    games = max((len(cell.points) for line in table.cells for cell in line if cell is not None), default=1)
+    return CELL_WIDTH + CELL_EXTRA * max(0, games - 1)
+
+
+def _cross_columns(table: CrossTable, labels: dict[str, str]) -> list[Column]:
+    cell = _cell_width(table)
+    return [
+        Column(labels["number"], 36),
+        Column(labels["player"], NAME_WIDTH, "left"),
+        *(Column(str(i + 1), cell) for i in range(len(table.players))),
+        Column(labels["points"], 62),
+        Column(labels["sb"], 70),
+        Column(labels["diff"], 58),
+        Column(labels["place"], 62),
+    ]
+
+
+def cross_table_layout(table: CrossTable, *, lang: str = "en", title: str | None = None) -> TableLayout:
+    """Return the layout of the cross-table image of ``table``: body cell ``(i, 2 + j)`` is player i against j."""
+    columns = _cross_columns(table, _labels(lang))
+    return TableLayout(tuple(c.width for c in columns), len(table.players), title is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Totals:
+    """The columns after the results of one cross-table row."""
+
+    points: float
+    sonneborn_berger: float
+    game_point_difference: int
+    place: int
+
+
+def _totals(table: CrossTable, standings: Sequence[RoundRobinRow] | None) -> list[_Totals]:
+    """Return each row's totals: from ``standings`` (matched by player id) if given, else computed from the table:
+    points, Sonneborn–Berger (each result times the opponent's points), game-point difference, and the place on
+    those three (equal keys share it; head-to-head needs the standings)."""
+    if standings is not None:
+        by_id = {row.player: row for row in standings}
+        missing = [p for p in table.players if p not in by_id]
+        if missing:
+            raise ValueError(f"standings lack the players {missing!r} of the cross-table")
+        return [
+            _Totals(r.points, r.sonneborn_berger, r.game_point_difference, r.place)
+            for r in (by_id[p] for p in table.players)
+        ]
+    points = [sum(sum(cell.points) for cell in line if cell is not None) for line in table.cells]
+    sb = [
+        sum(p * points[j] for j, cell in enumerate(line) if cell is not None for p in cell.points)
+        for line in table.cells
+    ]
+    gpd = [sum(won - lost for cell in line if cell is not None for won, lost in cell.scores) for line in table.cells]
+    keys = [(points[i], sb[i], float(gpd[i])) for i in range(len(points))]
+    return [
+        _Totals(points[i], sb[i], gpd[i], 1 + sum(1 for other in keys if other > keys[i])) for i in range(len(keys))
+    ]
+
+
+def render_cross_table_image(
+    table: CrossTable,
+    names: Mapping[str, str],
+    *,
+    standings: Sequence[RoundRobinRow] | None = None,
+    theme: str = "classic",
+    lang: str = "en",
+    title: str | None = None,
+) -> Image.Image:
+    """Return the round-robin cross-table as an RGB image; see :func:`render_cross_table`."""
+    colours = get_theme(theme)
+    count = len(table.players)
+    if len(table.cells) != count or any(len(line) != count for line in table.cells):
+        raise ValueError(f"a cross-table of {count} players needs {count}×{count} cells")
+    rows: list[list[Cell]] = []
+    for i, (player, line, totals) in enumerate(zip(table.players, table.cells, _totals(table, standings), strict=True)):
+        rows.append(
+            [
+                Cell(str(i + 1)),
+                _name(names, player),
+                *(Cell(fill=colours.strip) if cell is None else Cell(_result(cell)) for cell in line),
+                Cell(_score(totals.points), bold=True),
+                Cell(_decimal(totals.sonneborn_berger)),
+                Cell(_signed(totals.game_point_difference)),
+                _place(totals.place, colours),
+            ]
+        )
+    image, _ = _draw_table(_cross_columns(table, _labels(lang)), rows, colours, title)
+    return image
+
+
+def render_cross_table(
+    table: CrossTable,
+    names: Mapping[str, str],
+    *,
+    standings: Sequence[RoundRobinRow] | None = None,
+    theme: str = "classic",
+    lang: str = "en",
+    title: str | None = None,
+    fmt: ImageFormat = "jpeg",
+    quality: int = JPEG_QUALITY,
+) -> bytes:
+    """Return the round-robin cross-table ("сводная таблица") as JPEG (default) or PNG bytes.
+
+    One row and one column per player of ``table`` (a :class:`tournaments.CrossTable`, players in standings order):
+    each cell is that pairing's result (1 / 0 / ½, ``+`` / ``−`` for a forfeit won / lost, several for a double
+    round robin, blank if not yet played; the diagonal is filled with :func:`diagonal_colour`), then points,
+    Sonneborn–Berger, game-point difference and place. Pass ``standings`` (``RoundRobin.standings()``) for the exact
+    §8 values and places (head-to-head included); without it they are computed from the table alone.
+    ``names`` maps player ids to display names (a missing id is drawn as itself). ``theme`` is ``"classic"`` or
+    ``"dark"``, ``lang`` ``"ru"`` or ``"en"`` (others fall back to English) for the column headers, ``title`` an
+    optional line above the table.
+
+    Raises:
+        ValueError: unknown theme or format, a JPEG quality outside 1..95, a malformed table, or ``standings``
+            lacking a player of the table.
+    """
+    fmt = check_format(fmt)
+    image = render_cross_table_image(table, names, standings=standings, theme=theme, lang=lang, title=title)
+    return encode(image, fmt, quality=quality)
+
+
+def _rating(value: float) -> str:
+    return str(round(value))
+
+
+def render_swiss_standings_image(
+    rows: Sequence[SwissRow],
+    names: Mapping[str, str],
+    *,
+    theme: str = "classic",
+    lang: str = "en",
+    title: str | None = None,
+) -> Image.Image:
+    """Return the Swiss standings as an RGB image; see :func:`render_swiss_standings`."""
+    colours = get_theme(theme)
+    labels = _labels(lang)
+    columns = [
+        Column(labels["place"], 62),
+        Column(labels["player"], NAME_WIDTH, "left"),
+        Column(labels["rating"], 76),
+        Column(labels["points"], 62),
+        Column(labels["cut1"], 66),
+        Column(labels["buchholz"], 62),
+        Column(labels["sb"], 70),
+    ]
+    cells = [
+        [
+            _place(row.place, colours),
+            _name(names, row.player),
+            Cell(_rating(row.rating)),
+            Cell(_score(row.points), bold=True),
+            Cell(_score(row.buchholz_cut1)),
+            Cell(_score(row.buchholz)),
+            Cell(_decimal(row.sonneborn_berger)),
+        ]
+        for row in rows
+    ]
+    image, _ = _draw_table(columns, cells, colours, title)
+    return image
+
+
+def render_swiss_standings(
+    rows: Sequence[SwissRow],
+    names: Mapping[str, str],
+    *,
+    theme: str = "classic",
+    lang: str = "en",
+    title: str | None = None,
+    fmt: ImageFormat = "jpeg",
+    quality: int = JPEG_QUALITY,
+) -> bytes:
+    """Return Swiss standings (``Swiss.standings()``) as JPEG (default) or PNG bytes: place, name, rating, match
+    points, Buchholz Cut 1, Buchholz, Sonneborn–Berger. Options as for :func:`render_cross_table`.
+
+    Raises:
+        ValueError: unknown theme or format, or a JPEG quality outside 1..95.
+    """
+    fmt = check_format(fmt)
+    image = render_swiss_standings_image(rows, names, theme=theme, lang=lang, title=title)
+    return encode(image, fmt, quality=quality)
+
+
+def render_elimination_image(
+    rows: Sequence[EliminationRow],
+    names: Mapping[str, str],
+    *,
+    theme: str = "classic",
+    lang: str = "en",
+    title: str | None = None,
+) -> Image.Image:
+    """Return elimination standings as an RGB image; see :func:`render_elimination`."""
+    colours = get_theme(theme)
+    labels = _labels(lang)
+    columns = [
+        Column(labels["place"], 62),
+        Column(labels["player"], NAME_WIDTH, "left"),
+        Column(labels["rating"], 76),
+        Column(labels["round"], 66),
+        Column(labels["status"], 90),
+    ]
+    cells = [
+        [
+            _place(row.place, colours),
+            _name(names, row.player),
+            Cell(_rating(row.rating)),
+            Cell(str(row.reached), bold=True),
+            Cell(labels["out"] if row.eliminated else labels["in"], bold=not row.eliminated),
+        ]
+        for row in rows
+    ]
+    image, _ = _draw_table(columns, cells, colours, title)
+    return image
+
+
+def render_elimination(
+    rows: Sequence[EliminationRow],
+    names: Mapping[str, str],
+    *,
+    theme: str = "classic",
+    lang: str = "en",
+    title: str | None = None,
+    fmt: ImageFormat = "jpeg",
+    quality: int = JPEG_QUALITY,
+) -> bytes:
+    """Return elimination standings (``Elimination.standings()``) as JPEG (default) or PNG bytes: place, name,
+    rating, round reached, and whether the player is still in. Options as for :func:`render_cross_table`.
+
+    Raises:
+        ValueError: unknown theme or format, or a JPEG quality outside 1..95.
+    """
+    fmt = check_format(fmt)
+    image = render_elimination_image(rows, names, theme=theme, lang=lang, title=title)
+    return encode(image, fmt, quality=quality)

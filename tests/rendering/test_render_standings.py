@@ -1,0 +1,211 @@
+"""Tournament tables as images: valid JPEGs for every format and size, hostile names, the cross-table's diagonal,
+and one golden image per function (same mechanism and tolerance as the board goldens, see test_render_golden)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import test_render_golden as board_goldens
+from PIL import Image
+from render_helpers import decode, share_near
+
+from rendering import render_cross_table, render_elimination, render_swiss_standings, standings, theme_names
+from rendering.standings import cross_table_layout, diagonal_colour
+from tournaments import (
+    CrossTable,
+    Elimination,
+    Player,
+    Result,
+    RoundRobin,
+    Swiss,
+    forfeit,
+    round_robin,
+    single_elimination,
+    swiss,
+)
+
+SIZES = (4, 9, 16)
+LANGS = ("ru", "en")
+HOSTILE = [
+    "Eve\nAdams\r\n\u2029x",
+    "\u202eשלום עליכם\u202c",
+    "مرحبا بالعالم",
+    "👨\u200d👩\u200d👧 🎲🔥",
+    "x" * 200,
+    "\x1c\x1d\x1e",
+    "",
+]
+
+
+def players(count: int) -> list[Player]:
+    return [Player(f"p{i}", 1500.0 + 37 * ((i * 7) % count)) for i in range(count)]
+
+
+def play_round_robin(count: int, *, leave: int = 2) -> RoundRobin:
+    """A round robin with every kind of result: wins, draws, a forfeit, and the last ``leave`` matches unplayed."""
+    state = round_robin(players(count))
+    total = sum(len(r.matches) for r in state.rounds)
+    for n in range(total - leave):
+        match = state.playable()[0]
+        if n == 1:
+            result = forfeit(match, match.second)
+        elif n % 5 == 3:
+            result = Result(match.id, None)
+        else:
+            result = Result(match.id, match.first if n % 3 else match.second, 1, 0)
+        state = state.record(result)
+    return state
+
+
+def play_swiss(count: int) -> Swiss:
+    state = swiss(players(count), rounds=4)
+    n = 0
+    while not state.is_over:
+        match = state.playable()[0]
+        state = state.record(Result(match.id, None) if n % 7 == 4 else Result(match.id, match.first, 1, 0))
+        n += 1
+    return state
+
+
+def play_elimination(count: int, *, matches: int = 100) -> Elimination:
+    state = single_elimination(players(count))
+    for n in range(matches):
+        if state.is_over:
+            break
+        match = state.playable()[0]
+        state = state.record(Result(match.id, match.first if n % 3 else match.second, 1, 0))
+    return state
+
+
+def names_for(count: int, *, hostile: bool = False) -> dict[str, str]:
+    if hostile:
+        return {f"p{i}": HOSTILE[i % len(HOSTILE)] for i in range(count)}
+    return {f"p{i}": f"Игрок {i}" if i % 2 else f"Player {i}" for i in range(count)}
+
+
+def check_jpeg(data: bytes, min_width: int) -> Image.Image:
+    assert data[:3] == b"\xff\xd8\xff"
+    assert 2_000 < len(data) < 400_000
+    image = decode(data)
+    assert min_width <= image.width <= 2000
+    assert 100 <= image.height <= 2000
+    return image
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("count", SIZES)
+def test_cross_table_is_a_jpeg(count: int, lang: str) -> None:
+    state = play_round_robin(count)
+    data = render_cross_table(state.cross_table(), names_for(count), standings=state.standings(), lang=lang)
+    image = check_jpeg(data, 300 + 30 * count)
+    assert image.height > 34 * count
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("count", SIZES)
+def test_swiss_standings_are_a_jpeg(count: int, lang: str) -> None:
+    rows = play_swiss(count).standings()
+    image = check_jpeg(render_swiss_standings(rows, names_for(count), lang=lang, title="Swiss"), 400)
+    assert image.height > 34 * count
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("count", SIZES)
+def test_elimination_is_a_jpeg(count: int, lang: str) -> None:
+    rows = play_elimination(count).standings()
+    image = check_jpeg(render_elimination(rows, names_for(count), lang=lang, title="Кубок"), 400)
+    assert image.height > 34 * count
+
+
+@pytest.mark.parametrize("theme", theme_names())
+def test_hostile_names_and_titles_never_fail(theme: str) -> None:
+    count = 9
+    names = names_for(count, hostile=True)
+    title = "Турнир\n" + "🎲" * 5 + "\u2029" + "y" * 200
+    state = play_round_robin(count)
+    check_jpeg(render_cross_table(state.cross_table(), names, theme=theme, title=title), 300)
+    check_jpeg(render_swiss_standings(play_swiss(count).standings(), names, theme=theme, title=title), 300)
+    check_jpeg(render_elimination(play_elimination(count).standings(), names, theme=theme, title=title), 300)
+
+
+def test_missing_names_and_no_standings_still_draw() -> None:
+    state = play_round_robin(4)
+    check_jpeg(render_cross_table(state.cross_table(), {}), 300)
+
+
+def test_unknown_theme_and_format_are_refused() -> None:
+    table = play_round_robin(4).cross_table()
+    with pytest.raises(ValueError, match="theme"):
+        render_cross_table(table, {}, theme="neon")
+    with pytest.raises(ValueError, match="format"):
+        render_swiss_standings((), {}, fmt="gif")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "score", "decimal"),
+    [
+        (0.0, "0", "0"),
+        (0.5, "½", "0.5"),
+        (2.5, "2½", "2.5"),
+        (3.0, "3", "3"),
+        (69.25, "69.25", "69.25"),
+        (-1.5, "−1½", "−1.5"),
+    ],
+)
+def test_numbers_are_written_as_in_a_crosstable(value: float, score: str, decimal: str) -> None:
+    assert standings._score(value) == score
+    assert standings._decimal(value) == decimal
+
+
+@pytest.mark.parametrize("theme", theme_names())
+def test_the_diagonal_is_filled(theme: str) -> None:
+    state = play_round_robin(6, leave=4)
+    table: CrossTable = state.cross_table()
+    image = decode(render_cross_table(table, names_for(6), theme=theme, title="t", fmt="png"))
+    geo = cross_table_layout(table, title="t")
+    assert image.size == (geo.width, geo.height)
+    colour = diagonal_colour(theme)
+    for i in range(len(table.players)):
+        left, top, right, bottom = geo.cell_box(i, 2 + i)
+        inner = (left + 3, top + 3, right - 3, bottom - 3)
+        assert share_near(image, inner, colour, tolerance=8) > 0.95, f"diagonal cell {i}"
+        off = geo.cell_box(i, 2 + (i + 1) % len(table.players))
+        assert share_near(image, (off[0] + 3, off[1] + 3, off[2] - 3, off[3] - 3), colour, tolerance=8) < 0.5
+
+
+GOLDENS = {
+    "cross_table": lambda: render_cross_table(
+        play_round_robin(6, leave=3).cross_table(),
+        names_for(6),
+        standings=play_round_robin(6, leave=3).standings(),
+        lang="ru",
+        title="Круговой турнир",
+        fmt="png",
+    ),
+    "swiss": lambda: render_swiss_standings(
+        play_swiss(8).standings(), names_for(8), theme="dark", title="Swiss, round 4", fmt="png"
+    ),
+    "elimination": lambda: render_elimination(
+        play_elimination(8, matches=5).standings(), names_for(8), lang="ru", title="Олимпийка", fmt="png"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(GOLDENS))
+def test_table_matches_golden(name: str) -> None:
+    image = decode(GOLDENS[name]())
+    path: Path = board_goldens.GOLDEN_DIR / f"standings__{name}.png"
+    if board_goldens.update_requested():
+        path.parent.mkdir(exist_ok=True)
+        image.save(path, "PNG", optimize=True)
+        pytest.skip(f"golden written: {path.name}")
+    assert path.exists(), f"missing golden {path.name}: run UPDATE_GOLDENS=1 python -m pytest tests/rendering"
+    golden = Image.open(path).convert("RGB")
+    assert golden.size == image.size, f"size changed: {golden.size} -> {image.size}"
+    diff = np.abs(np.asarray(image, dtype=np.int16) - np.asarray(golden, dtype=np.int16))
+    mean = float(diff.mean())
+    share = float((diff.max(axis=2) > board_goldens.PIXEL_TOLERANCE).mean())
+    assert mean <= board_goldens.MEAN_TOLERANCE, f"{path.name}: mean difference {mean:.2f}"
+    assert share <= board_goldens.MAX_SHARE, f"{path.name}: {share:.2%} of pixels differ too much"
