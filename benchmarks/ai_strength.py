@@ -127,9 +127,35 @@ class Sample:
     moves: int
 
 
+def _collect(
+    count: int,
+    seed: int,
+    pool: list[Callable[[int], Any]],
+    keep: Callable[[Game, list[Any], random.Random], bool],
+    dice_offset: int = 0,
+) -> list[Sample]:
+    """Return ``count`` decisions that ``keep`` accepts, from seeded short nardy games between players drawn from
+    ``pool``."""
+    rng = random.Random(seed)
+    samples: list[Sample] = []
+    g = 0
+    while len(samples) < count:
+        players = (rng.choice(pool)(g), rng.choice(pool)(g + 1))
+        game = Game("short", options=CUBELESS, dice=SeededDice(seed * 7919 + dice_offset + g))
+        g += 1
+        while game.phase is not Phase.OVER and len(samples) < count:
+            if game.phase in (Phase.OPENING, Phase.ROLL):
+                game.roll()
+                continue
+            moves = game.legal_moves()
+            if keep(game, moves, rng):
+                samples.append(Sample(game.to_dict(), len(moves)))
+            game.play(players[game.roller].choose_move(game))
+    return samples
+
+
 def collect_positions(count: int, seed: int) -> list[Sample]:
     """Return ``count`` unforced short nardy decisions from varied seeded games (mixed players)."""
-    rng = random.Random(seed)
     pool: list[Callable[[int], Any]] = [
         lambda s: MediumPlayer("short", s),
         lambda s: EasyPlayer("short", s),
@@ -137,44 +163,53 @@ def collect_positions(count: int, seed: int) -> list[Sample]:
         lambda s: HardPlayer("short", s, lookahead=0),
         lambda s: RandomPlayer("short", s),
     ]
-    samples: list[Sample] = []
-    g = 0
-    while len(samples) < count:
-        players = (rng.choice(pool)(g), rng.choice(pool)(g + 1))
-        game = Game("short", options=CUBELESS, dice=SeededDice(seed * 7919 + g))
-        g += 1
-        while game.phase is not Phase.OVER and len(samples) < count:
-            if game.phase in (Phase.OPENING, Phase.ROLL):
-                game.roll()
-                continue
-            moves = game.legal_moves()
-            if len(moves) >= 2 and rng.random() < 0.2:
-                samples.append(Sample(game.to_dict(), len(moves)))
-            game.play(players[game.roller].choose_move(game))
-    return samples
+    return _collect(count, seed, pool, lambda game, moves, rng: len(moves) >= 2 and rng.random() < 0.2)
+
+
+def is_bear_off(position: Position) -> bool:
+    """Return whether the mover of ``position`` has every checker left in its home board (points 1..6)."""
+    return sum(position.me[6:]) == 0 and sum(position.me) > 0
+
+
+def collect_bear_offs(count: int, seed: int) -> list[Sample]:
+    """Return ``count`` unforced short nardy bear-off decisions (every checker of the mover home, two or more legal
+    moves with different results) from seeded self-play of hard at 0-ply and gnubg (players whose play the hand-written
+    evaluation does not change, so the sample stays the same when it is tuned)."""
+    pool: list[Callable[[int], Any]] = [
+        lambda s: GnubgPlayer(),
+        lambda s: HardPlayer("short", s, lookahead=0),
+    ]
+
+    def keep(game: Game, moves: list[Any], rng: random.Random) -> bool:
+        return is_bear_off(game.position) and len({m.position for m in moves}) >= 2 and rng.random() < 0.5
+
+    return _collect(count, seed, pool, keep, dice_offset=104_729)
+
+
+def player_losses(samples: list[Sample], players: dict[str, Any]) -> dict[str, list[float]]:
+    """Return, per player name (and "random": the mean over all legal moves), the loss of each sample's choice
+    against gnubg's best at 0-ply."""
+    losses: dict[str, list[float]] = {name: [] for name in (*players, "random")}
+    for sample in samples:
+        game = Game.from_dict(sample.game)
+        values = {m.position: after_move_equity(m) for m in game.legal_moves()}
+        best = max(values.values())
+        for name, player in players.items():
+            losses[name].append(best - values[player.choose_move(game).position])
+        losses["random"].append(statistics.fmean(best - v for v in values.values()))
+    return losses
+
+
+def _levels() -> dict[str, Any]:
+    return {"hard": HardPlayer("short", 1), "medium": MediumPlayer("short", 1), "easy": EasyPlayer("short", 1)}
 
 
 def section_loss(count: int, seed: int) -> None:
     print(f"\n== short nardy checker-play loss vs gnubg 0-ply ({count} unforced positions) ==", flush=True)
     began = time.perf_counter()
     samples = collect_positions(count, seed)
-    players: dict[str, Any] = {
-        "hard": HardPlayer("short", 1),
-        "medium": MediumPlayer("short", 1),
-        "easy": EasyPlayer("short", 1),
-    }
-    losses: dict[str, list[float]] = {name: [] for name in (*players, "random")}
-    zero_ply: list[float] = []
-    hard0 = HardPlayer("short", 1, lookahead=0)
-    for sample in samples:
-        game = Game.from_dict(sample.game)
-        moves = game.legal_moves()
-        values = {m.position: after_move_equity(m) for m in moves}
-        best = max(values.values())
-        for name, player in players.items():
-            losses[name].append(best - values[player.choose_move(game).position])
-        zero_ply.append(best - values[hard0.choose_move(game).position])
-        losses["random"].append(statistics.fmean(best - v for v in values.values()))
+    losses = player_losses(samples, {**_levels(), "hard 0-ply": HardPlayer("short", 1, lookahead=0)})
+    zero_ply = losses.pop("hard 0-ply")
     targets = {"hard": 0.020, "medium": 0.060}
     for name, values_ in losses.items():
         mean, half = mean_ci(values_)
@@ -190,55 +225,10 @@ def section_loss(count: int, seed: int) -> None:
     print(f"  ({time.perf_counter() - began:.0f} s)", flush=True)
 
 
-def is_bear_off(position: Position) -> bool:
-    """Return whether the mover of ``position`` has every checker left in its home board (points 1..6)."""
-    return sum(position.me[6:]) == 0 and sum(position.me) > 0
-
-
-def collect_bear_offs(count: int, seed: int) -> list[Sample]:
-    """Return ``count`` unforced short nardy bear-off decisions (every checker of the mover home, two or more legal
-    moves with different results) from seeded self-play of hard at 0-ply and gnubg (players whose play the hand-written
-    evaluation does not change, so the sample stays the same when it is tuned)."""
-    rng = random.Random(seed)
-    pool: list[Callable[[int], Any]] = [
-        lambda s: GnubgPlayer(),
-        lambda s: HardPlayer("short", s, lookahead=0),
-    ]
-    samples: list[Sample] = []
-    g = 0
-    while len(samples) < count:
-        players = (rng.choice(pool)(g), rng.choice(pool)(g + 1))
-        game = Game("short", options=CUBELESS, dice=SeededDice(seed * 7919 + 104_729 + g))
-        g += 1
-        while game.phase is not Phase.OVER and len(samples) < count:
-            if game.phase in (Phase.OPENING, Phase.ROLL):
-                game.roll()
-                continue
-            moves = game.legal_moves()
-            if is_bear_off(game.position) and len({m.position for m in moves}) >= 2 and rng.random() < 0.5:
-                samples.append(Sample(game.to_dict(), len(moves)))
-            game.play(players[game.roller].choose_move(game))
-    return samples
-
-
 def section_bearoff(count: int, seed: int) -> None:
     print(f"\n== short nardy bear-off loss vs gnubg 0-ply ({count} unforced bear-off positions) ==", flush=True)
     began = time.perf_counter()
-    samples = collect_bear_offs(count, seed)
-    players: dict[str, Any] = {
-        "hard": HardPlayer("short", 1),
-        "medium": MediumPlayer("short", 1),
-        "easy": EasyPlayer("short", 1),
-    }
-    losses: dict[str, list[float]] = {name: [] for name in (*players, "random")}
-    for sample in samples:
-        game = Game.from_dict(sample.game)
-        moves = game.legal_moves()
-        values = {m.position: after_move_equity(m) for m in moves}
-        best = max(values.values())
-        for name, player in players.items():
-            losses[name].append(best - values[player.choose_move(game).position])
-        losses["random"].append(statistics.fmean(best - v for v in values.values()))
+    losses = player_losses(collect_bear_offs(count, seed), _levels())
     for name, values_ in losses.items():
         mean, half = mean_ci(values_)
         errors = sum(v > 1e-9 for v in values_)
