@@ -18,10 +18,22 @@ caller-chosen ``game_id`` a retried creation is idempotent.
 
 Board states (which message shows a game in a chat, and which version it shows) and the quarantine flag are kept
 with the game record but are not part of its version.
+
+A tournament is stored the same way (opaque JSON ``data`` and a compare-and-set *version*), under its chat: a chat
+has at most ONE running (unfinished) tournament, which ``create_tournament`` enforces atomically; finishing it
+(``update_tournament(..., finished=True)``) frees the chat and moves the tournament to the chat's history, from
+which it expires after :data:`TOURNAMENT_HISTORY_RETENTION`. Its deadline index keeps the guarantee of the game
+deadline index (never later than the record).
+
+Ratings (RULES §8, FIBS) are kept per variant and user; ``apply_ratings`` changes the ratings of one match's players
+at once, exactly once per match key, and only when nobody changed them since the caller read them (each rating's
+``matches`` counter is the compare-and-set token).
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -97,6 +109,46 @@ class Stats:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """One tournament as read from a store.
+
+    Attributes:
+        tournament_id: the id given by ``create_tournament`` (``[A-Za-z0-9_-]{10}``).
+        version: the current version; pass it to ``update_tournament`` as ``expected_version``.
+        data: the record (a fresh copy; mutating it changes nothing in the store).
+        chat_id: the chat the tournament runs in.
+        finished: True once ``update_tournament(..., finished=True)`` was applied (it then expires after
+            :data:`TOURNAMENT_HISTORY_RETENTION`).
+        deadline: the tournament's wake-up time (unix time; it is listed by ``due_tournaments`` from then on),
+            or None.
+    """
+
+    tournament_id: str
+    version: int
+    data: JSONDict
+    chat_id: int
+    finished: bool = False
+    deadline: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRating:
+    """A user's rating in one variant (RULES §8 FIBS): start 1500, experience 0.
+
+    Attributes:
+        rating: the FIBS rating.
+        experience: the experience (sum of the lengths of the rated matches played).
+        matches: the number of rated matches applied so far: the compare-and-set token of ``apply_ratings``.
+        name: the last display name given with a rating change ("" when never rated).
+    """
+
+    rating: float = 1500.0
+    experience: int = 0
+    matches: int = 0
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class _Unset:
     """Marker type for "leave this value unchanged"."""
 
@@ -106,8 +158,40 @@ class _Unset:
 COUNTED_GAMES_RETENTION = 90 * 24 * 3600.0
 """Seconds for which ``add_game_stats`` remembers that a game was counted in a chat."""
 
+TOURNAMENT_HISTORY_RETENTION = 365 * 24 * 3600.0
+"""Seconds for which a finished tournament is kept (then it expires and leaves the chat's history)."""
+
+RATED_MATCHES_RETENTION = 90 * 24 * 3600.0
+"""Seconds for which ``apply_ratings`` remembers (at least) that a match key was applied."""
+
+VARIANT_PATTERN = re.compile(r"[a-z_]{1,16}")
+"""A well-formed rating variant name, e.g. ``long`` or ``short`` (use ``fullmatch``)."""
+
 UNSET: Any = _Unset()
-"""Pass as ``deadline`` to ``update_game`` to keep the current deadline (the default)."""
+"""Pass as ``deadline`` to ``update_game``/``update_tournament`` to keep the current deadline (the default)."""
+
+
+def check_variant(variant: str) -> str:
+    """Return ``variant`` when it is a well-formed rating variant name (:data:`VARIANT_PATTERN`).
+
+    Raises: ValueError when it is not.
+    """
+    if not isinstance(variant, str) or VARIANT_PATTERN.fullmatch(variant) is None:
+        raise ValueError(f"malformed variant {variant!r}: expected 1 to 16 characters of [a-z_]")
+    return variant
+
+
+def check_rating_change(expected: Mapping[int, int], new: Mapping[int, StoredRating]) -> list[int]:
+    """Return the user ids of an ``apply_ratings`` change (the keys of ``new``, as ints).
+
+    Raises: ValueError when ``expected`` and ``new`` do not name the same users, or a new rating is not finite.
+    """
+    users = [int(u) for u in new]
+    if {int(u) for u in expected} != set(users) or len(set(users)) != len(users):
+        raise ValueError("apply_ratings: expected and new must name the same users")
+    if not all(math.isfinite(float(r.rating)) for r in new.values()):
+        raise ValueError("apply_ratings: a new rating is not a finite number")
+    return users
 
 
 @runtime_checkable
@@ -243,6 +327,117 @@ class GameStore(Protocol):
         ``set_deadline``: check ``StoredGame.finished`` after re-reading. Quarantined, expired and vanished games
         are never returned. An index entry earlier than the stored deadline is repaired, not returned; so a call
         may return fewer than ``limit`` ids even though more are due (the next call returns them).
+        """
+        ...
+
+    # ---- tournaments -------------------------------------------------------------------------------------
+    async def create_tournament(
+        self,
+        chat_id: int,
+        data: JSONDict,
+        *,
+        tournament_id: str | None = None,
+        deadline: float | None = None,
+    ) -> str | None:
+        """Store a new tournament at version 1 as the chat's one running (unfinished) tournament.
+
+        Of concurrent creations in one chat at most one succeeds. A chat whose running tournament was left
+        half-created by a crash (or finished, or expired) counts as free.
+        ``tournament_id``: an id made beforehand with :func:`bot.storage.ids.new_id`; when a tournament with this id
+            already exists nothing is overwritten and the same id is returned, so retrying a creation whose reply
+            was lost creates nothing twice. None: the store picks a new id.
+        ``deadline``: puts the tournament in the tournament deadline index (``due_tournaments``).
+        Returns: the tournament id; None (nothing written) when the chat already has another unfinished
+            tournament.
+        Raises: ValueError when ``tournament_id`` is not a well-formed id.
+        """
+        ...
+
+    async def get_tournament(self, tournament_id: str) -> StoredTournament | None:
+        """Return the tournament, or None when no such tournament exists (or it expired)."""
+        ...
+
+    async def update_tournament(
+        self,
+        tournament_id: str,
+        expected_version: int,
+        data: JSONDict,
+        *,
+        deadline: float | None = UNSET,
+        finished: bool = False,
+    ) -> int | None:
+        """Replace the record if the stored version equals ``expected_version`` (atomic compare-and-set).
+
+        ``deadline``: a new wake-up time (unix time), None to clear it, or omitted to keep it.
+        ``finished``: True marks the tournament finished: the chat's running slot is released, the tournament
+            joins the chat's tournament history and expires after :data:`TOURNAMENT_HISTORY_RETENTION`. A finished
+            tournament can still be updated (e.g. to clear an outbox); it stays finished (False never reopens it).
+        Returns: the new version (``expected_version + 1``) on success, None when the version differs (nothing
+            was written).
+        Raises: GameNotFoundError when the tournament does not exist (or expired).
+        """
+        ...
+
+    async def set_tournament_deadline(self, tournament_id: str, expected_version: int, deadline: float | None) -> bool:
+        """Change only the tournament's deadline (the version is not bumped) if its version equals
+        ``expected_version``; works on finished tournaments too. None clears it (it leaves the deadline index).
+
+        Returns: True when written; False on a version conflict or when the tournament does not exist.
+        """
+        ...
+
+    async def chat_tournament(self, chat_id: int) -> str | None:
+        """Return the id of the chat's running (unfinished) tournament, or None when it has none."""
+        ...
+
+    async def chat_tournament_history(self, chat_id: int, limit: int = 10) -> list[str]:
+        """Return the ids of the chat's finished, unexpired tournaments, most recently finished first (at most
+        ``limit``)."""
+        ...
+
+    async def due_tournaments(self, now: float, limit: int = 100) -> list[str]:
+        """Return ids of tournaments whose deadline is at or before ``now``, earliest deadline first.
+
+        Finished (unexpired) tournaments too while they have a deadline: check ``StoredTournament.finished`` after
+        re-reading. As with ``due_games``, a call may return fewer than ``limit`` ids while repairing the index.
+        """
+        ...
+
+    # ---- ratings -----------------------------------------------------------------------------------------
+    async def get_ratings(self, variant: str, user_ids: Iterable[int]) -> dict[int, StoredRating]:
+        """Return the ratings of the users in ``variant`` (e.g. "long", "short"), keyed by user id.
+
+        Every asked user is in the answer: ``StoredRating()`` for a user never rated in this variant.
+        Raises: ValueError when ``variant`` is not 1 to 16 characters of ``[a-z_]``.
+        """
+        ...
+
+    async def apply_ratings(
+        self,
+        variant: str,
+        match_key: str,
+        expected: Mapping[int, int],
+        new: Mapping[int, StoredRating],
+        *,
+        chat_id: int | None = None,
+    ) -> bool | None:
+        """Atomically write the new ratings of one rated match, exactly once per (variant, match key).
+
+        ``expected``: per user, the ``matches`` counter the new rating was computed from (0 for a user never
+            rated); ``new``: the ratings to write (normally with ``matches`` one higher). Same keys.
+        ``chat_id``: when given and the result is not None, the users join the chat's leaderboard of this variant
+            (``chat_rated_players``; idempotent, so a retried call completes it).
+        Returns: True when written now (the match key is remembered for at least
+            :data:`RATED_MATCHES_RETENTION`); False when this match key was applied before (nothing changed);
+            None when a user's ``matches`` differs from ``expected`` (nothing written: re-read and recompute).
+        Raises: ValueError when ``variant`` is malformed or ``expected`` and ``new`` have different keys.
+        """
+        ...
+
+    async def chat_rated_players(self, chat_id: int, variant: str) -> list[int]:
+        """Return the user ids that ``apply_ratings`` added to the chat's leaderboard of ``variant`` (any order).
+
+        Raises: ValueError when ``variant`` is malformed.
         """
         ...
 

@@ -1,7 +1,8 @@
 """The Lua scripts of :class:`~bot.storage.redis_store.RedisGameStore`.
 
-Each touches the keys of ONE hash slot only (one game's hash, or one chat's ``{cs:<chat>}`` stats keys), so they
-run unchanged on Redis Cluster. Their ``KEYS``/``ARGV`` and results are described at the top of each.
+Each touches the keys of ONE hash slot only (one game's or tournament's hash, one chat's ``{cs:<chat>}`` stats keys,
+one chat's running-tournament pointer, or one variant's ``{r:<variant>}`` rating keys), so they run unchanged on
+Redis Cluster. Their ``KEYS``/``ARGV`` and results are described at the top of each.
 """
 
 CREATE_SCRIPT = """
@@ -105,5 +106,99 @@ MIGRATE_STATS_SCRIPT = """
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('SET', KEYS[2], '1')
+return 1
+"""
+
+CLAIM_CHAT_TOURNAMENT_SCRIPT = """
+-- KEYS[1]: the chat's running-tournament pointer (a string "<tournament id> <claim time>")
+-- ARGV[1]: the id of the tournament being created; ARGV[2]: now; ARGV[3]: the id of a tournament the caller found
+-- finished or dead ("" = none)
+-- Points the chat at ARGV[1] when the pointer is unset, names ARGV[3], or already names ARGV[1] (a retry: the claim
+-- time is kept). Returns 1 when the pointer names ARGV[1]; else the pointer's value (the caller checks that one).
+local cur = redis.call('GET', KEYS[1])
+local id = cur and string.match(cur, '^%S+')
+if id == ARGV[1] then return 1 end
+if id and id ~= ARGV[3] then return cur end
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2])
+return 1
+"""
+
+RELEASE_CHAT_TOURNAMENT_SCRIPT = """
+-- KEYS[1]: the chat's running-tournament pointer; ARGV[1]: a tournament id
+-- Deletes the pointer when it names that tournament. Returns 1 when deleted, else 0.
+local cur = redis.call('GET', KEYS[1])
+if cur and string.match(cur, '^%S+') == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+"""
+
+BURY_TOURNAMENT_SCRIPT = """
+-- KEYS[1]: the tournament hash; ARGV[1]: TTL in milliseconds of the tombstone
+-- When there is no tournament, leaves a tombstone (s = "x") so that a creation still under way cannot write it any
+-- more (see CREATE_TOURNAMENT_SCRIPT). Returns the status afterwards: "a" (running), "f" (finished) or "x".
+local s = redis.call('HGET', KEYS[1], 's')
+if s then return s end
+redis.call('HSET', KEYS[1], 's', 'x')
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 'x'
+"""
+
+CREATE_TOURNAMENT_SCRIPT = """
+-- KEYS[1]: the tournament hash
+-- ARGV[1]: record JSON; ARGV[2]: chat id; ARGV[3]: deadline ("" = none); ARGV[4]: nonce of this creation request
+-- Returns 1 when created; 2 when this very request had created it already (its reply was lost); 0 when another
+-- tournament with this id exists; -1 when the id carries a tombstone (another creation took the chat over).
+local cur = redis.call('HMGET', KEYS[1], 'n', 's')
+if cur[1] then
+  if cur[1] == ARGV[4] then return 2 end
+  return 0
+end
+if cur[2] == 'x' then return -1 end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 's', 'a', 'chat', ARGV[2], 'dl', ARGV[3], 'n', ARGV[4])
+return 1
+"""
+
+TOURNAMENT_CAS_SCRIPT = """
+-- KEYS[1]: the tournament hash
+-- ARGV[1]: expected version; ARGV[2]: new record JSON; ARGV[3]: "1" to mark it finished, "0" to keep the status
+-- ARGV[4]: TTL in milliseconds set when it becomes finished; ARGV[5]: deadline: "-" keeps it, "" clears it, else a
+-- number
+-- Returns {new version, status afterwards}; {0, status} on a version conflict; {-1, ""} when there is no
+-- tournament. Finishing a finished tournament keeps its expiry.
+local cur = redis.call('HMGET', KEYS[1], 'v', 's')
+if not cur[1] then return {-1, ''} end
+if tonumber(cur[1]) ~= tonumber(ARGV[1]) then return {0, cur[2]} end
+local nv = tonumber(cur[1]) + 1
+redis.call('HSET', KEYS[1], 'v', nv, 'd', ARGV[2])
+if ARGV[5] ~= '-' then redis.call('HSET', KEYS[1], 'dl', ARGV[5]) end
+local s = cur[2]
+if ARGV[3] == '1' and s ~= 'f' then
+  s = 'f'
+  redis.call('HSET', KEYS[1], 's', s)
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
+return {nv, s}
+"""
+
+APPLY_RATINGS_SCRIPT = """
+-- KEYS[1]: the variant's ratings hash (field: user id, value: rating JSON with "m" = rated matches applied)
+-- KEYS[2]: the variant's sorted set of applied match keys (same hash tag)
+-- ARGV[1]: match key; ARGV[2]: now; ARGV[3]: applied match keys at or before this time are forgotten
+-- ARGV[4..]: user id, expected matches, new rating JSON (repeated)
+-- Returns 1 when written; 0 when this match key was applied before; -1 when a user's matches counter differs from
+-- the expected one. Nothing is written unless it returns 1.
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+for i = 4, #ARGV, 3 do
+  local cur = redis.call('HGET', KEYS[1], ARGV[i])
+  local matches = 0
+  if cur then matches = tonumber(cjson.decode(cur)['m']) or 0 end
+  if matches ~= tonumber(ARGV[i + 1]) then return -1 end
+end
+for i = 4, #ARGV, 3 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 return 1
 """

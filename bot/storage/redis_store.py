@@ -18,12 +18,31 @@ Key layout (``P`` = :data:`PREFIX`):
   sorted set of the game ids counted by ``add_game_stats`` (score: time; trimmed after
   :data:`~bot.storage.base.COUNTED_GAMES_RETENTION`); ``P{cs:<chat>}:migrated`` — set once the counters of the
   old un-tagged key ``Pchat:<chat>:stats`` were merged in (lazily, on the chat's first stats access).
+- ``P{t:<id>}:tournament`` — hash: ``v`` version, ``d`` record JSON, ``s`` ``a``/``f`` (running/finished; ``x``
+  marks a tombstone, see below), ``chat`` chat id, ``dl`` deadline ("" = none), ``n`` creation nonce. Expires
+  :data:`~bot.storage.base.TOURNAMENT_HISTORY_RETENTION` after finishing.
+- ``Pchat:<chat>:tournament`` — string ``<id> <claim time>``: the chat's running tournament (the one-per-chat lock);
+  ``Pchat:<chat>:tournaments`` — sorted set of the chat's finished tournament ids (score: finishing time);
+  ``Ptournament_deadlines`` — sorted set of tournament ids by deadline.
+- ``P{r:<variant>}:ratings`` — hash: field ``<user>``, value ``{"r": rating, "e": experience, "m": matches,
+  "n": name}``; ``P{r:<variant>}:rated`` — sorted set of the match keys applied by ``apply_ratings`` (score: time;
+  trimmed by the script after :data:`~bot.storage.base.RATED_MATCHES_RETENTION`). All ratings of a variant share
+  the hash tag ``{r:<variant>}``, so one match's change is one script on Redis Cluster.
+  ``Pchat:<chat>:rated:<variant>`` — set of the user ids on the chat's leaderboard of that variant.
 
 Every change of a game is one Lua script on its hash (compare-and-set on the version for the record). The
 indices live in other hash slots, so they cannot change in the same script: creation writes them first; a
 deadline is lowered in the index (``ZADD LT``) before the record and copied from the record after it, so the
 index never holds a deadline later than the record's. Readers repair the indices lazily (stale ids of finished,
 quarantined or vanished games are dropped when listed).
+
+A tournament is created in three steps: the chat's pointer is claimed (a script on the pointer), the deadline is
+lowered in the index, and the record is written (a script on its hash). A pointer naming a finished tournament is
+free; one naming a tournament that does not exist is free once it is :data:`CREATION_GRACE` seconds old (a crash
+between the pointer and the record), and is taken over only after a tombstone was put on that id (a script on its
+hash), so a creation still under way can no longer write its record — of two creations in a chat never both win.
+Finishing releases the pointer and adds the history entry after the record (a crash in between leaves a pointer to
+a finished tournament, which is free; a later update of the finished tournament completes both).
 """
 
 from __future__ import annotations
@@ -40,7 +59,21 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
 from . import redis_scripts as scripts
-from .base import COUNTED_GAMES_RETENTION, UNSET, BoardState, JSONDict, Stats, StoredChallenge, StoredGame
+from .base import (
+    COUNTED_GAMES_RETENTION,
+    RATED_MATCHES_RETENTION,
+    TOURNAMENT_HISTORY_RETENTION,
+    UNSET,
+    BoardState,
+    JSONDict,
+    Stats,
+    StoredChallenge,
+    StoredGame,
+    StoredRating,
+    StoredTournament,
+    check_rating_change,
+    check_variant,
+)
 from .errors import GameNotFoundError, StoreUnavailableError, map_store_errors
 from .ids import is_valid_id, new_id
 
@@ -60,6 +93,13 @@ STATS_KEY = PREFIX + "{{cs:{chat_id}}}:stats"
 COUNTED_KEY = PREFIX + "{{cs:{chat_id}}}:counted"
 STATS_MIGRATED_KEY = PREFIX + "{{cs:{chat_id}}}:migrated"
 LEGACY_STATS_KEY = PREFIX + "chat:{chat_id}:stats"
+TOURNAMENT_KEY = PREFIX + "{{t:{tournament_id}}}:tournament"
+CHAT_TOURNAMENT_KEY = PREFIX + "chat:{chat_id}:tournament"
+CHAT_TOURNAMENTS_KEY = PREFIX + "chat:{chat_id}:tournaments"
+TOURNAMENT_DEADLINES_KEY = PREFIX + "tournament_deadlines"
+RATINGS_KEY = PREFIX + "{{r:{variant}}}:ratings"
+RATED_KEY = PREFIX + "{{r:{variant}}}:rated"
+CHAT_RATED_KEY = PREFIX + "chat:{chat_id}:rated:{variant}"
 
 CLUSTER_SCHEME = "redis+cluster://"
 """``REDIS_URL`` prefix selecting Redis Cluster mode (``redis+cluster://host:port``, any one node)."""
@@ -68,7 +108,12 @@ CLUSTER_TLS_SCHEME = "rediss+cluster://"
 
 CREATION_GRACE = 60.0
 """Seconds during which an index entry of a game whose record does not exist yet is kept (the indices are
-written before the record, so a reader may see the entry of a game being created)."""
+written before the record, so a reader may see the entry of a game being created); likewise a chat's pointer to a
+tournament not written yet keeps the chat busy for that long."""
+
+TOMBSTONE_TTL = 24 * 3600.0
+"""Seconds for which the tombstone on the id of a tournament whose creation was taken over is kept (longer than
+any creation can be under way)."""
 
 COUNT_CHECK_LIMIT = 500
 """``count_chat_games`` checks each game of a chat's index up to this many entries (beyond, the count serves a cap
@@ -76,6 +121,7 @@ that is exceeded anyway, and checking 10,000 games would take most of a second).
 
 _KEEP = "-"
 _STATS_CHECKED_LIMIT = 100_000
+_CLAIM_ATTEMPTS = 20
 
 
 def _dumps(value: Any) -> str:
@@ -112,6 +158,28 @@ def _wanted_deadline(status: Any, dl: Any, quarantined: Any) -> float | None:
     return float(dl)
 
 
+def _parse_pointer(value: str) -> tuple[str, float | None]:
+    """Return (tournament id, claim time or None) of a chat's running-tournament pointer."""
+    holder, _, stamp = value.partition(" ")
+    try:
+        return holder, float(stamp) if stamp else None
+    except ValueError:
+        return holder, None
+
+
+def _rating_arg(rating: StoredRating) -> str:
+    return _dumps({"r": float(rating.rating), "e": int(rating.experience), "m": int(rating.matches), "n": rating.name})
+
+
+def _parse_rating(raw: Any) -> StoredRating:
+    if not raw:
+        return StoredRating()
+    value = json.loads(_text(raw))
+    return StoredRating(
+        rating=float(value["r"]), experience=int(value["e"]), matches=int(value["m"]), name=str(value.get("n", ""))
+    )
+
+
 def cluster_startup_url(url: str) -> str | None:
     """Return the plain ``redis://`` (or ``rediss://``) URL of a ``redis+cluster://`` URL, None for other URLs."""
     for scheme, plain in ((CLUSTER_SCHEME, "redis://"), (CLUSTER_TLS_SCHEME, "rediss://")):
@@ -131,6 +199,12 @@ class RedisGameStore:
     ADD_STATS_SCRIPT = scripts.ADD_STATS_SCRIPT
     ADD_GAME_STATS_SCRIPT = scripts.ADD_GAME_STATS_SCRIPT
     MIGRATE_STATS_SCRIPT = scripts.MIGRATE_STATS_SCRIPT
+    CLAIM_CHAT_TOURNAMENT_SCRIPT = scripts.CLAIM_CHAT_TOURNAMENT_SCRIPT
+    RELEASE_CHAT_TOURNAMENT_SCRIPT = scripts.RELEASE_CHAT_TOURNAMENT_SCRIPT
+    BURY_TOURNAMENT_SCRIPT = scripts.BURY_TOURNAMENT_SCRIPT
+    CREATE_TOURNAMENT_SCRIPT = scripts.CREATE_TOURNAMENT_SCRIPT
+    TOURNAMENT_CAS_SCRIPT = scripts.TOURNAMENT_CAS_SCRIPT
+    APPLY_RATINGS_SCRIPT = scripts.APPLY_RATINGS_SCRIPT
 
     def __init__(
         self,
@@ -162,6 +236,12 @@ class RedisGameStore:
         self._add_stats = redis.register_script(self.ADD_STATS_SCRIPT)
         self._add_game_stats = redis.register_script(self.ADD_GAME_STATS_SCRIPT)
         self._migrate_stats = redis.register_script(self.MIGRATE_STATS_SCRIPT)
+        self._claim_chat_tournament = redis.register_script(self.CLAIM_CHAT_TOURNAMENT_SCRIPT)
+        self._release_chat_tournament = redis.register_script(self.RELEASE_CHAT_TOURNAMENT_SCRIPT)
+        self._bury_tournament = redis.register_script(self.BURY_TOURNAMENT_SCRIPT)
+        self._create_tournament = redis.register_script(self.CREATE_TOURNAMENT_SCRIPT)
+        self._tournament_cas = redis.register_script(self.TOURNAMENT_CAS_SCRIPT)
+        self._apply_ratings = redis.register_script(self.APPLY_RATINGS_SCRIPT)
 
     @classmethod
     def from_url(
@@ -571,6 +651,277 @@ class RedisGameStore:
                 await self._sync_deadline(game_id)
         return result
 
+    # ---- tournaments -------------------------------------------------------------------------------------
+    async def create_tournament(
+        self,
+        chat_id: int,
+        data: JSONDict,
+        *,
+        tournament_id: str | None = None,
+        deadline: float | None = None,
+    ) -> str | None:
+        """See :meth:`bot.storage.base.GameStore.create_tournament`."""
+        if tournament_id is not None and not is_valid_id(tournament_id):
+            raise ValueError(f"malformed tournament id {tournament_id!r}: expected 10 characters of [A-Za-z0-9_-]")
+        chat_id = int(chat_id)
+        record = _dumps(data)
+        nonce = new_id() + new_id()
+        async with self._op():
+            if tournament_id is not None:
+                if await self._redis.hexists(TOURNAMENT_KEY.format(tournament_id=tournament_id), "v"):
+                    return tournament_id  # created before (a retry): nothing is overwritten
+                candidate = tournament_id
+            else:
+                candidate = new_id()
+                while await self._redis.exists(TOURNAMENT_KEY.format(tournament_id=candidate)):
+                    candidate = new_id()
+            if not await self._claim_chat(chat_id, candidate):
+                return None
+            key = TOURNAMENT_KEY.format(tournament_id=candidate)
+            await self._lower_tournament_deadline(candidate, deadline)
+            try:
+                created = int(
+                    await self._create_tournament(keys=[key], args=[record, chat_id, _deadline_arg(deadline), nonce])
+                )
+            finally:
+                await self._sync_tournament_deadline(candidate)
+            if created == -1:  # another creation found ours unfinished and took the chat over
+                await self._release_chat_tournament(
+                    keys=[CHAT_TOURNAMENT_KEY.format(chat_id=chat_id)], args=[candidate]
+                )
+                return None
+        return candidate
+
+    async def _claim_chat(self, chat_id: int, tournament_id: str) -> bool:
+        """Point the chat at ``tournament_id`` unless another tournament runs there (or is being created).
+
+        Returns: True when the chat's pointer names ``tournament_id``; False when the chat is busy.
+        """
+        key = CHAT_TOURNAMENT_KEY.format(chat_id=chat_id)
+        stale = ""
+        for _ in range(_CLAIM_ATTEMPTS):
+            now = self._clock()
+            answer = _text(await self._claim_chat_tournament(keys=[key], args=[tournament_id, repr(now), stale]))
+            if not isinstance(answer, str):
+                return True
+            holder, claimed_at = _parse_pointer(answer)
+            holder_key = TOURNAMENT_KEY.format(tournament_id=holder)
+            status = _text(await self._redis.hget(holder_key, "s"))
+            if status is None:
+                if claimed_at is not None and claimed_at > now - CREATION_GRACE:
+                    return False  # its creation may still be under way
+                status = _text(await self._bury_tournament(keys=[holder_key], args=[int(TOMBSTONE_TTL * 1000)]))
+            if status == "a":
+                return False
+            stale = holder  # finished, expired or buried: free (the next claim replaces it unless it changed)
+        return False
+
+    async def _read_tournament(self, tournament_id: str) -> StoredTournament | None:
+        raw = await self._redis.hgetall(TOURNAMENT_KEY.format(tournament_id=tournament_id))
+        fields = {str(_text(name)): str(_text(value)) for name, value in raw.items()}
+        if "v" not in fields:
+            return None
+        dl = fields.get("dl", "")
+        return StoredTournament(
+            tournament_id=tournament_id,
+            version=int(fields["v"]),
+            data=json.loads(fields["d"]),
+            chat_id=int(fields["chat"]),
+            finished=fields.get("s") == "f",
+            deadline=float(dl) if dl else None,
+        )
+
+    async def get_tournament(self, tournament_id: str) -> StoredTournament | None:
+        """See :meth:`bot.storage.base.GameStore.get_tournament`."""
+        async with self._op():
+            return await self._read_tournament(tournament_id)
+
+    async def _lower_tournament_deadline(self, tournament_id: str, deadline: float | None) -> None:
+        """Before a record gets ``deadline``: put it in the index unless the index already holds an earlier one."""
+        if deadline is not None:
+            await self._redis.zadd(TOURNAMENT_DEADLINES_KEY, {tournament_id: float(deadline)}, lt=True)
+
+    async def _tournament_deadline_state(self, tournament_id: str) -> float | None:
+        status, dl = await self._redis.hmget(TOURNAMENT_KEY.format(tournament_id=tournament_id), ["s", "dl"])
+        return _wanted_deadline(status, dl, None)
+
+    async def _sync_tournament_deadline(self, tournament_id: str) -> None:
+        """Copy the tournament's deadline from its hash into the index, reading it back like ``_sync_deadline``."""
+        for _ in range(5):
+            wanted = await self._tournament_deadline_state(tournament_id)
+            if wanted is None:
+                await self._redis.zrem(TOURNAMENT_DEADLINES_KEY, tournament_id)
+            else:
+                await self._redis.zadd(TOURNAMENT_DEADLINES_KEY, {tournament_id: wanted})
+            if await self._tournament_deadline_state(tournament_id) == wanted:
+                return
+        await self._lower_tournament_deadline(tournament_id, await self._tournament_deadline_state(tournament_id))
+
+    async def update_tournament(
+        self,
+        tournament_id: str,
+        expected_version: int,
+        data: JSONDict,
+        *,
+        deadline: float | None = UNSET,
+        finished: bool = False,
+    ) -> int | None:
+        """See :meth:`bot.storage.base.GameStore.update_tournament`."""
+        key = TOURNAMENT_KEY.format(tournament_id=tournament_id)
+        ttl_ms = max(1, int(TOURNAMENT_HISTORY_RETENTION * 1000))
+        deadline_arg = _KEEP if deadline is UNSET else _deadline_arg(deadline)
+        async with self._op():
+            if deadline is not UNSET:
+                await self._lower_tournament_deadline(tournament_id, deadline)
+            try:
+                version, status = await self._tournament_cas(
+                    keys=[key],
+                    args=[int(expected_version), _dumps(data), "1" if finished else "0", ttl_ms, deadline_arg],
+                )
+            finally:
+                if deadline is not UNSET:
+                    await self._sync_tournament_deadline(tournament_id)
+            version = int(version)
+            if version == -1:
+                raise GameNotFoundError(tournament_id)
+            if version == 0:
+                return None
+            if _text(status) == "f":
+                await self._file_finished_tournament(tournament_id)
+        return version
+
+    async def _file_finished_tournament(self, tournament_id: str) -> None:
+        """Release the chat's pointer (when it names this finished tournament) and add it to the chat's history
+        (idempotent: the first finishing time is kept)."""
+        chat = _text(await self._redis.hget(TOURNAMENT_KEY.format(tournament_id=tournament_id), "chat"))
+        if chat is None:
+            return
+        chat_id = int(chat)
+        await self._release_chat_tournament(keys=[CHAT_TOURNAMENT_KEY.format(chat_id=chat_id)], args=[tournament_id])
+        now = self._clock()
+        history = CHAT_TOURNAMENTS_KEY.format(chat_id=chat_id)
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(history, {tournament_id: now}, nx=True)
+            pipe.zremrangebyscore(history, "-inf", now - TOURNAMENT_HISTORY_RETENTION)
+            await pipe.execute()
+
+    async def set_tournament_deadline(self, tournament_id: str, expected_version: int, deadline: float | None) -> bool:
+        """See :meth:`bot.storage.base.GameStore.set_tournament_deadline`."""
+        async with self._op():
+            await self._lower_tournament_deadline(tournament_id, deadline)
+            try:
+                result = int(
+                    await self._set_deadline(
+                        keys=[TOURNAMENT_KEY.format(tournament_id=tournament_id)],
+                        args=[int(expected_version), _deadline_arg(deadline)],
+                    )
+                )
+            finally:
+                await self._sync_tournament_deadline(tournament_id)
+        return result == 1
+
+    async def chat_tournament(self, chat_id: int) -> str | None:
+        """See :meth:`bot.storage.base.GameStore.chat_tournament`.
+
+        A pointer naming a finished or buried tournament is deleted here; one naming a missing tournament is left
+        to ``create_tournament`` (that creation may still be under way).
+        """
+        key = CHAT_TOURNAMENT_KEY.format(chat_id=int(chat_id))
+        async with self._op():
+            value = _text(await self._redis.get(key))
+            if not value:
+                return None
+            holder, _ = _parse_pointer(str(value))
+            status = _text(await self._redis.hget(TOURNAMENT_KEY.format(tournament_id=holder), "s"))
+            if status == "a":
+                return holder
+            if status is not None:
+                await self._release_chat_tournament(keys=[key], args=[holder])
+        return None
+
+    async def chat_tournament_history(self, chat_id: int, limit: int = 10) -> list[str]:
+        """See :meth:`bot.storage.base.GameStore.chat_tournament_history`."""
+        key = CHAT_TOURNAMENTS_KEY.format(chat_id=int(chat_id))
+        async with self._op():
+            await self._redis.zremrangebyscore(key, "-inf", self._clock() - TOURNAMENT_HISTORY_RETENTION)
+            ids = _texts(await self._redis.zrevrange(key, 0, -1))
+            if not ids:
+                return []
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for tournament_id in ids:
+                    pipe.hget(TOURNAMENT_KEY.format(tournament_id=tournament_id), "s")
+                states = [_text(status) for status in await pipe.execute()]
+            stale = [tid for tid, status in zip(ids, states, strict=True) if status != "f"]
+            if stale:
+                await self._redis.zrem(key, *stale)
+        return [tid for tid, status in zip(ids, states, strict=True) if status == "f"][: max(0, int(limit))]
+
+    async def due_tournaments(self, now: float, limit: int = 100) -> list[str]:
+        """See :meth:`bot.storage.base.GameStore.due_tournaments`."""
+        async with self._op():
+            ids = _texts(await self._redis.zrangebyscore(TOURNAMENT_DEADLINES_KEY, "-inf", now, start=0, num=limit))
+            if not ids:
+                return []
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for tournament_id in ids:
+                    pipe.hmget(TOURNAMENT_KEY.format(tournament_id=tournament_id), ["s", "dl"])
+                rows = await pipe.execute()
+            result: list[str] = []
+            for tournament_id, (status, dl) in zip(ids, rows, strict=True):
+                wanted = _wanted_deadline(status, dl, None)
+                if wanted is not None and wanted <= now:
+                    result.append(tournament_id)
+                else:
+                    await self._sync_tournament_deadline(tournament_id)
+        return result
+
+    # ---- ratings -----------------------------------------------------------------------------------------
+    async def get_ratings(self, variant: str, user_ids: Iterable[int]) -> dict[int, StoredRating]:
+        """See :meth:`bot.storage.base.GameStore.get_ratings`."""
+        key = RATINGS_KEY.format(variant=check_variant(variant))
+        users = list(dict.fromkeys(int(u) for u in user_ids))
+        if not users:
+            return {}
+        async with self._op():
+            raws = await self._redis.hmget(key, [str(u) for u in users])
+        return {user: _parse_rating(raw) for user, raw in zip(users, raws, strict=True)}
+
+    async def apply_ratings(
+        self,
+        variant: str,
+        match_key: str,
+        expected: Mapping[int, int],
+        new: Mapping[int, StoredRating],
+        *,
+        chat_id: int | None = None,
+    ) -> bool | None:
+        """See :meth:`bot.storage.base.GameStore.apply_ratings`."""
+        check_variant(variant)
+        users = check_rating_change(expected, new)
+        expected_by_user = {int(u): int(m) for u, m in expected.items()}
+        now = self._clock()
+        args: list[Any] = [str(match_key), repr(now), repr(now - RATED_MATCHES_RETENTION)]
+        for user_id, rating in new.items():
+            args += [int(user_id), expected_by_user[int(user_id)], _rating_arg(rating)]
+        async with self._op():
+            result = int(
+                await self._apply_ratings(
+                    keys=[RATINGS_KEY.format(variant=variant), RATED_KEY.format(variant=variant)], args=args
+                )
+            )
+            if result == -1:
+                return None
+            if chat_id is not None and users:
+                await self._redis.sadd(CHAT_RATED_KEY.format(chat_id=int(chat_id), variant=variant), *users)
+        return result == 1
+
+    async def chat_rated_players(self, chat_id: int, variant: str) -> list[int]:
+        """See :meth:`bot.storage.base.GameStore.chat_rated_players`."""
+        key = CHAT_RATED_KEY.format(chat_id=int(chat_id), variant=check_variant(variant))
+        async with self._op():
+            members = await self._redis.smembers(key)
+        return [int(_text(member)) for member in members]
+
     # ---- challenges --------------------------------------------------------------------------------------
     async def create_challenge(self, data: JSONDict, *, ttl: float, chat_id: int | None = None) -> str:
         """See :meth:`bot.storage.base.GameStore.create_challenge`."""
@@ -718,8 +1069,9 @@ class RedisGameStore:
     async def purge_expired(self, batch: int = 500) -> int:
         """See :meth:`bot.storage.base.GameStore.purge_expired`.
 
-        Redis expires records by itself; this only drops entries of vanished games from the quarantine list
-        (other indices are repaired when read). Returns the number of entries dropped.
+        Redis expires records (games, finished tournaments) by itself, and ``apply_ratings`` trims the applied
+        match keys in its script; this only drops entries of vanished games from the quarantine list (other
+        indices are repaired when read). Returns the number of entries dropped.
         """
         removed = 0
         async with self._op():

@@ -8,7 +8,10 @@ Tables: ``games`` (one row per game: record, version, deadline, finished/expiry 
 ``game_chats`` / ``game_users`` (which chats show a game, who plays it; indexed both ways), ``game_boards``
 (board state per game and chat), ``challenges``, ``chat_settings`` / ``user_settings``, ``stats`` (counters per
 chat and user) and ``counted_games`` (which games ``add_game_stats`` counted in which chat). Rows of a game in
-the other game tables go with it (``ON DELETE CASCADE``).
+the other game tables go with it (``ON DELETE CASCADE``). ``tournaments`` (one row per tournament; a partial
+unique index on the chat of the unfinished ones makes "one running tournament per chat" a constraint, so there is
+no separate pointer that could go stale), ``ratings`` (per variant and user), ``rated_matches`` (which match keys
+``apply_ratings`` applied) and ``chat_rated_players`` (the chats' leaderboards).
 
 Expired rows are invisible to readers; they are deleted only by ``purge_expired`` (in small batches, called
 periodically by the bot), never inside another write. Files made by older versions get the new columns and
@@ -27,7 +30,21 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .base import COUNTED_GAMES_RETENTION, UNSET, BoardState, JSONDict, Stats, StoredChallenge, StoredGame
+from .base import (
+    COUNTED_GAMES_RETENTION,
+    RATED_MATCHES_RETENTION,
+    TOURNAMENT_HISTORY_RETENTION,
+    UNSET,
+    BoardState,
+    JSONDict,
+    Stats,
+    StoredChallenge,
+    StoredGame,
+    StoredRating,
+    StoredTournament,
+    check_rating_change,
+    check_variant,
+)
 from .errors import GameNotFoundError, StoreUnavailableError, map_store_errors
 from .ids import is_valid_id, new_id
 
@@ -89,6 +106,38 @@ CREATE TABLE IF NOT EXISTS counted_games (
     at REAL NOT NULL,
     PRIMARY KEY (chat_id, game_id)
 );
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    chat_id INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    deadline REAL,
+    created_at REAL NOT NULL,
+    finished_at REAL,
+    expires_at REAL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    variant TEXT NOT NULL,
+    user_id INTEGER NOT NULL,
+    rating REAL NOT NULL,
+    experience INTEGER NOT NULL,
+    matches INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (variant, user_id)
+);
+CREATE TABLE IF NOT EXISTS rated_matches (
+    variant TEXT NOT NULL,
+    match_key TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (variant, match_key)
+);
+CREATE TABLE IF NOT EXISTS chat_rated_players (
+    chat_id INTEGER NOT NULL,
+    variant TEXT NOT NULL,
+    user_id INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, variant, user_id)
+);
 """
 
 ADDED_COLUMNS = {"games": (("quarantined", "TEXT"), ("quarantined_at", "REAL"))}
@@ -102,6 +151,11 @@ CREATE INDEX IF NOT EXISTS game_chats_game ON game_chats (game_id);
 CREATE INDEX IF NOT EXISTS game_users_game ON game_users (game_id);
 CREATE INDEX IF NOT EXISTS challenges_expires ON challenges (expires_at);
 CREATE INDEX IF NOT EXISTS counted_games_at ON counted_games (at);
+CREATE UNIQUE INDEX IF NOT EXISTS tournaments_running ON tournaments (chat_id) WHERE finished = 0;
+CREATE INDEX IF NOT EXISTS tournaments_history ON tournaments (chat_id, finished_at) WHERE finished = 1;
+CREATE INDEX IF NOT EXISTS tournaments_deadline ON tournaments (deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tournaments_expires ON tournaments (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS rated_matches_at ON rated_matches (at);
 """
 """Indexes (created after the columns they use). ``game_chats_game`` and ``game_users_game`` serve the cascading
 deletes of ``purge_expired``: without them every deleted game scans both tables."""
@@ -114,9 +168,9 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _delete_some(conn: sqlite3.Connection, *, sql: str, args: tuple[Any, ...]) -> int:
-    """Run one batched DELETE and return how many rows it deleted."""
-    return int(conn.execute(sql, args).rowcount)
+def _delete_some(conn: sqlite3.Connection, *, jobs: tuple[tuple[str, tuple[Any, ...]], ...]) -> list[int]:
+    """Run batched DELETEs (SQL, arguments) and return how many rows each deleted."""
+    return [int(conn.execute(sql, args).rowcount) for sql, args in jobs]
 
 
 class SqliteGameStore:
@@ -435,6 +489,215 @@ class SqliteGameStore:
             (now, self._clock(), limit),
         )
 
+    # ---- tournaments -------------------------------------------------------------------------------------
+    async def create_tournament(
+        self,
+        chat_id: int,
+        data: JSONDict,
+        *,
+        tournament_id: str | None = None,
+        deadline: float | None = None,
+    ) -> str | None:
+        """See :meth:`bot.storage.base.GameStore.create_tournament`."""
+        if tournament_id is not None and not is_valid_id(tournament_id):
+            raise ValueError(f"malformed tournament id {tournament_id!r}: expected 10 characters of [A-Za-z0-9_-]")
+        chat_id = int(chat_id)
+        record = _dumps(data)
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> str | None:
+            if tournament_id is not None:
+                # An expired row (not purged yet) is gone for readers: it must not block its id.
+                conn.execute(f"DELETE FROM tournaments WHERE id = ? AND NOT {LIVE}", (tournament_id, now))
+                if conn.execute("SELECT 1 FROM tournaments WHERE id = ?", (tournament_id,)).fetchone():
+                    return tournament_id  # created before (a retry): nothing is overwritten
+            if conn.execute("SELECT 1 FROM tournaments WHERE chat_id = ? AND finished = 0", (chat_id,)).fetchone():
+                return None
+            while True:
+                candidate = tournament_id or new_id()
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO tournaments (id, chat_id, version, data, deadline, created_at)"
+                    " VALUES (?, ?, 1, ?, ?, ?)",
+                    (candidate, chat_id, record, deadline, now),
+                )
+                if cur.rowcount == 1:
+                    return candidate
+
+        return await self._run(op)
+
+    async def get_tournament(self, tournament_id: str) -> StoredTournament | None:
+        """See :meth:`bot.storage.base.GameStore.get_tournament`."""
+        now = self._clock()
+        row = await self._run(
+            lambda conn: conn.execute(
+                f"SELECT version, data, chat_id, finished, deadline FROM tournaments WHERE id = ? AND {LIVE}",
+                (tournament_id, now),
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        version, data, chat_id, finished, deadline = row
+        return StoredTournament(
+            tournament_id=tournament_id,
+            version=int(version),
+            data=json.loads(data),
+            chat_id=int(chat_id),
+            finished=bool(finished),
+            deadline=deadline,
+        )
+
+    async def update_tournament(
+        self,
+        tournament_id: str,
+        expected_version: int,
+        data: JSONDict,
+        *,
+        deadline: float | None = UNSET,
+        finished: bool = False,
+    ) -> int | None:
+        """See :meth:`bot.storage.base.GameStore.update_tournament`."""
+        record = _dumps(data)
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(
+                f"SELECT version, finished FROM tournaments WHERE id = ? AND {LIVE}", (tournament_id, now)
+            ).fetchone()
+            if row is None:
+                raise GameNotFoundError(tournament_id)
+            if int(row[0]) != int(expected_version):
+                return None
+            new_version = int(expected_version) + 1
+            conn.execute(
+                "UPDATE tournaments SET version = ?, data = ? WHERE id = ?", (new_version, record, tournament_id)
+            )
+            if deadline is not UNSET:
+                conn.execute("UPDATE tournaments SET deadline = ? WHERE id = ?", (deadline, tournament_id))
+            if finished and not row[1]:
+                conn.execute(
+                    "UPDATE tournaments SET finished = 1, finished_at = ?, expires_at = ? WHERE id = ?",
+                    (now, now + TOURNAMENT_HISTORY_RETENTION, tournament_id),
+                )
+            return new_version
+
+        return await self._run(op)
+
+    async def set_tournament_deadline(self, tournament_id: str, expected_version: int, deadline: float | None) -> bool:
+        """See :meth:`bot.storage.base.GameStore.set_tournament_deadline`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
+                f"UPDATE tournaments SET deadline = ? WHERE id = ? AND version = ? AND {LIVE}",
+                (deadline, tournament_id, int(expected_version), now),
+            )
+            return cur.rowcount == 1
+
+        return await self._run(op)
+
+    async def chat_tournament(self, chat_id: int) -> str | None:
+        """See :meth:`bot.storage.base.GameStore.chat_tournament`."""
+        ids = await self._ids("SELECT id FROM tournaments WHERE chat_id = ? AND finished = 0", (int(chat_id),))
+        return ids[0] if ids else None
+
+    async def chat_tournament_history(self, chat_id: int, limit: int = 10) -> list[str]:
+        """See :meth:`bot.storage.base.GameStore.chat_tournament_history`."""
+        return await self._ids(
+            "SELECT id FROM tournaments WHERE chat_id = ? AND finished = 1 AND expires_at > ?"
+            " ORDER BY finished_at DESC, rowid DESC LIMIT ?",
+            (int(chat_id), self._clock(), max(0, int(limit))),
+        )
+
+    async def due_tournaments(self, now: float, limit: int = 100) -> list[str]:
+        """See :meth:`bot.storage.base.GameStore.due_tournaments`."""
+        return await self._ids(
+            f"SELECT id FROM tournaments WHERE deadline IS NOT NULL AND deadline <= ? AND {LIVE}"
+            " ORDER BY deadline, rowid LIMIT ?",
+            (now, self._clock(), limit),
+        )
+
+    # ---- ratings -----------------------------------------------------------------------------------------
+    async def get_ratings(self, variant: str, user_ids: Iterable[int]) -> dict[int, StoredRating]:
+        """See :meth:`bot.storage.base.GameStore.get_ratings`."""
+        check_variant(variant)
+        users = list(dict.fromkeys(int(u) for u in user_ids))
+        if not users:
+            return {}
+
+        def op(conn: sqlite3.Connection) -> list[Any]:
+            marks = ",".join("?" * len(users))
+            return conn.execute(
+                "SELECT user_id, rating, experience, matches, name FROM ratings"
+                f" WHERE variant = ? AND user_id IN ({marks})",
+                (variant, *users),
+            ).fetchall()
+
+        found = {
+            int(user): StoredRating(rating=float(rating), experience=int(exp), matches=int(matches), name=str(name))
+            for user, rating, exp, matches, name in await self._run(op)
+        }
+        return {user: found.get(user, StoredRating()) for user in users}
+
+    async def apply_ratings(
+        self,
+        variant: str,
+        match_key: str,
+        expected: Mapping[int, int],
+        new: Mapping[int, StoredRating],
+        *,
+        chat_id: int | None = None,
+    ) -> bool | None:
+        """See :meth:`bot.storage.base.GameStore.apply_ratings`."""
+        check_variant(variant)
+        users = check_rating_change(expected, new)
+        wanted = {int(u): int(m) for u, m in expected.items()}
+        rows = [
+            (variant, int(u), float(r.rating), int(r.experience), int(r.matches), str(r.name)) for u, r in new.items()
+        ]
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> bool | None:
+            applied = conn.execute(
+                "SELECT 1 FROM rated_matches WHERE variant = ? AND match_key = ?", (variant, str(match_key))
+            ).fetchone()
+            if applied:
+                result = False
+            else:
+                for user in users:
+                    row = conn.execute(
+                        "SELECT matches FROM ratings WHERE variant = ? AND user_id = ?", (variant, user)
+                    ).fetchone()
+                    if (int(row[0]) if row else 0) != wanted[user]:
+                        return None
+                conn.executemany(
+                    "INSERT OR REPLACE INTO ratings (variant, user_id, rating, experience, matches, name)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
+                conn.execute(
+                    "INSERT INTO rated_matches (variant, match_key, at) VALUES (?, ?, ?)",
+                    (variant, str(match_key), now),
+                )
+                result = True
+            if chat_id is not None:
+                conn.executemany(
+                    "INSERT OR IGNORE INTO chat_rated_players (chat_id, variant, user_id) VALUES (?, ?, ?)",
+                    [(int(chat_id), variant, user) for user in users],
+                )
+            return result
+
+        return await self._run(op)
+
+    async def chat_rated_players(self, chat_id: int, variant: str) -> list[int]:
+        """See :meth:`bot.storage.base.GameStore.chat_rated_players`."""
+        check_variant(variant)
+        rows = await self._run(
+            lambda conn: conn.execute(
+                "SELECT user_id FROM chat_rated_players WHERE chat_id = ? AND variant = ?", (int(chat_id), variant)
+            ).fetchall()
+        )
+        return [int(row[0]) for row in rows]
+
     # ---- challenges --------------------------------------------------------------------------------------
     async def create_challenge(self, data: JSONDict, *, ttl: float, chat_id: int | None = None) -> str:
         """See :meth:`bot.storage.base.GameStore.create_challenge`."""
@@ -587,27 +850,37 @@ class SqliteGameStore:
     async def purge_expired(self, batch: int = 500) -> int:
         """See :meth:`bot.storage.base.GameStore.purge_expired`.
 
-        Deletes expired games (with their chat, user and board rows), expired challenges and counted-game
-        entries older than :data:`~bot.storage.base.COUNTED_GAMES_RETENTION`, at most ``batch`` rows of each
-        per transaction; other operations queued meanwhile run between two transactions.
-        Returns: the number of rows deleted (games, challenges and counted-game entries; not the cascaded rows).
+        Deletes expired games (with their chat, user and board rows), expired challenges and tournaments,
+        counted-game entries older than :data:`~bot.storage.base.COUNTED_GAMES_RETENTION` and applied match keys
+        older than :data:`~bot.storage.base.RATED_MATCHES_RETENTION`, at most ``batch`` rows of each per
+        transaction; other operations queued meanwhile run between two transactions.
+        Returns: the number of rows deleted (games, challenges, tournaments, counted-game and applied-match
+            entries; not the cascaded rows).
         """
         limit = max(1, int(batch))
-        statements = (
-            "DELETE FROM games WHERE rowid IN (SELECT rowid FROM games"
-            " WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)",
-            "DELETE FROM challenges WHERE rowid IN (SELECT rowid FROM challenges WHERE expires_at <= ? LIMIT ?)",
-            "DELETE FROM counted_games WHERE rowid IN (SELECT rowid FROM counted_games WHERE at <= ? LIMIT ?)",
+        expired = (
+            "DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table}"
+            " WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)"
+        )
+        old_keys = "DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE at <= ? LIMIT ?)"
+        # Each transaction deletes at most ``limit`` rows of each table of one group (records; challenges; keys).
+        groups: tuple[tuple[tuple[str, float], ...], ...] = (
+            ((expired.format(table="games"), 0.0), (expired.format(table="tournaments"), 0.0)),
+            ((expired.format(table="challenges"), 0.0),),
+            (
+                (old_keys.format(table="counted_games"), COUNTED_GAMES_RETENTION),
+                (old_keys.format(table="rated_matches"), RATED_MATCHES_RETENTION),
+            ),
         )
         total = 0
-        for index, sql in enumerate(statements):
-            while True:
+        for group in groups:
+            pending = list(group)
+            while pending:
                 now = self._clock()
-                cutoff = now - COUNTED_GAMES_RETENTION if index == 2 else now
-                deleted = await self._run(partial(_delete_some, sql=sql, args=(cutoff, limit)))
-                total += deleted
-                if deleted < limit:
-                    break
+                jobs = tuple((sql, (now - retention, limit)) for sql, retention in pending)
+                counts = await self._run(partial(_delete_some, jobs=jobs))
+                total += sum(counts)
+                pending = [job for job, deleted in zip(pending, counts, strict=True) if deleted >= limit]
         return total
 
     async def ping(self) -> None:
