@@ -14,7 +14,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
-from bot.services.game_service import GameService, PlayerInfo
+from bot.services.game_service import ChatLink, GameService, PlayerInfo
 from bot.texts import norm_lang, tr
 from rendering.names import MAX_NAME_LENGTH, drawable_name
 
@@ -260,7 +260,7 @@ async def on_challenge_button(
         info["variant"],
         int(info.get("length", 0)),
         [first, second],
-        [{"chat_id": chat_id, "viewer": None}],
+        [ChatLink(chat_id)],
         kind="group",
         confirm=bool(defaults.get("confirm")),
         options=game_service.options_for(info["variant"], defaults),
@@ -309,7 +309,7 @@ async def on_deep_link(message: Message, command: CommandObject, game_service: G
         info["variant"],
         int(info.get("length", 0)),
         [first, second],
-        [{"chat_id": first.id, "viewer": 0}, {"chat_id": message.chat.id, "viewer": 1}],
+        [ChatLink(first.id, viewer=0), ChatLink(message.chat.id, viewer=1)],
         kind="private",
         options=game_service.options_for(info["variant"], {}),
     )

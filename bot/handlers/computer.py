@@ -18,7 +18,7 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
-from bot.services.game_service import COMPUTER_LEVELS, GameService, computer_player
+from bot.services.game_service import COMPUTER_LEVELS, ChatLink, GameService, computer_player
 from bot.texts import norm_lang, tr
 
 DEFAULT_LEVEL = "medium"
@@ -61,10 +61,10 @@ async def start_against_computer(
     game_service: GameService,
     *,
     locale: str | None = None,
-) -> str:
+) -> str | None:
     """Start a game of ``user`` (white, player 0) against the computer of ``level`` in the chat, with one board.
 
-    Returns: the game id. Raises: StoreUnavailableError.
+    Returns: the game id, or None when a games limit refused it (the chat was told). Raises: StoreUnavailableError.
     """
     human = player_of(user, locale)
     computer = computer_player(level if level in COMPUTER_LEVELS else DEFAULT_LEVEL, human.lang)
@@ -73,7 +73,7 @@ async def start_against_computer(
         variant,
         length,
         [human, computer],
-        [{"chat_id": chat_id, "viewer": 0}],
+        [ChatLink(chat_id, viewer=0)],
         kind="private" if chat_type == ChatType.PRIVATE else "group",
         confirm=bool(defaults.get("confirm")),
         options=game_service.options_for(variant, defaults),

@@ -21,9 +21,9 @@ async def on_resign(message: Message, game_service: GameService, **data: Any) ->
     if message.from_user is None:
         return
     lang = norm_lang(data.get("locale") or message.from_user.language_code)
-    refusal = proxy_refusal(message, lang)
-    if refusal:
-        await game_service.reply(message, refusal)
+    proxy = proxy_refusal(message, lang)
+    if proxy:
+        await game_service.reply(message, proxy)
         return
     refusal = await game_service.offer_resign_menu(message.chat.id, message.from_user.id, lang)
     if refusal:

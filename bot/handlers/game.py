@@ -7,6 +7,7 @@ from aiogram.filters import Command
 from aiogram.methods import EditMessageReplyMarkup
 from aiogram.types import CallbackQuery, Message
 
+from bot.keyboards.actions import GameCommand, ResignAction
 from bot.keyboards.callbacks import GameCb
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
@@ -20,21 +21,26 @@ async def on_game_button(
     query: CallbackQuery, callback_data: GameCb, game_service: GameService, locale: str | None = None
 ) -> None:
     """Apply a board button press and answer it at once with a toast (a refusal or nothing); the boards follow
-    through the paced sender in the background."""
+    through the paced sender in the background. An action no keyboard makes (forged) is refused."""
     lang = norm_lang(locale) if locale else _lang(query.from_user)
+    action = callback_data.parsed_action()
+    if action is None:
+        await query.answer(tr(lang, "toast.bad"))
+        return
     message = query.message if isinstance(query.message, Message) else None
     toast = await game_service.press(
         callback_data.game_id,
         callback_data.version,
-        callback_data.action,
+        action,
         query.from_user.id,
         lang,
         chat_id=message.chat.id if message is not None else None,
         message_id=message.message_id if message is not None else None,
     )
     await query.answer(toast or None)
-    if not toast and callback_data.action.startswith("rs") and isinstance(query.message, Message):
-        # the resignation menu has done its job
+    resign_menu = isinstance(action, ResignAction) or action is GameCommand.CHOOSE_RESIGN
+    if not toast and resign_menu and isinstance(query.message, Message):
+        # the resignation menu (or the "which game?" question before it) has done its job
         await game_service.edit(
             EditMessageReplyMarkup(chat_id=query.message.chat.id, message_id=query.message.message_id)
         )

@@ -37,7 +37,7 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
         await game_service.reply(message, tr(lang, "stats.none"))
         return
     name = display_name(user)
-    lines = []
+    lines: list[str] = []  # Telegram HTML: the texts are Html, the name is escaped here
     if stats.played:
         lines.append(tr(lang, "stats", name=name, wins=stats.wins, losses=stats.losses, draws=stats.draws))
     else:

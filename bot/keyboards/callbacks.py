@@ -12,6 +12,8 @@ from typing import Annotated, Final, Literal
 from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH, CallbackData
 from pydantic import Field, ValidationError
 
+from bot.keyboards.actions import GameAction, parse_action
+
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{10}$")]
 """A game or challenge id as made by :func:`bot.storage.ids.new_id`."""
 Version = Annotated[int, Field(ge=1, le=999_999_999)]
@@ -32,6 +34,16 @@ class GameCb(CallbackData, prefix="g"):
     game_id: GameId
     version: Version
     action: Action
+    """The wire form of a :data:`~bot.keyboards.actions.GameAction` (see :meth:`parsed_action`)."""
+
+    def parsed_action(self) -> GameAction | None:
+        """Return the typed action of the button, or None when ``action`` is no action a keyboard makes."""
+        return parse_action(self.action)
+
+
+def game_button_data(game_id: str, version: int, action: GameAction) -> str:
+    """Return the packed callback data of a game button (at most 64 bytes: ids and versions are bounded)."""
+    return GameCb(game_id=game_id, version=version, action=action.pack()).pack()
 
 
 class ChallengeCb(CallbackData, prefix="c"):

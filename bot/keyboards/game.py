@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.keyboards.callbacks import ComputerCb, GameCb, MenuCb
+from bot.keyboards.actions import GameAction, GameCommand, ResignAction, StepAction
+from bot.keyboards.callbacks import ComputerCb, MenuCb, game_button_data
 from bot.texts import tr
 from nardy import Game, Phase, Step
 
-STEP_RE = re.compile(r"^s([0-9]{1,2})-([0-9]{1,2})-([1-6])$")
 STEPS_PER_ROW = 3
-
-
-def step_action(step: Step) -> str:
-    """Return the callback action of a step: ``s<src>-<dst>-<die>`` (the hit follows from the position)."""
-    return f"s{step.src}-{step.dst}-{step.die}"
-
-
-def parse_step_action(action: str) -> tuple[int, int, int] | None:
-    """Return ``(src, dst, die)`` of a step action, or None when ``action`` is not a step."""
-    m = STEP_RE.match(action)
-    if not m:
-        return None
-    return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
 def step_label(step: Step) -> str:
@@ -34,8 +19,8 @@ def step_label(step: Step) -> str:
     return f"{src}→{dst}{'*' if step.hit else ''}"
 
 
-def _cb(game_id: str, version: int, action: str) -> str:
-    return GameCb(game_id=game_id, version=version, action=action).pack()
+def _cb(game_id: str, version: int, action: GameAction) -> str:
+    return game_button_data(game_id, version, action)
 
 
 def game_keyboard(
@@ -63,7 +48,7 @@ def game_keyboard(
         for step, label in zip(options, labels, strict=True):
             if labels.count(label) > 1:  # e.g. bearing off from 3 with a 4 or a 5
                 label = f"{label} ({step.die})"
-            row.append(InlineKeyboardButton(text=label, callback_data=_cb(game_id, version, step_action(step))))
+            row.append(InlineKeyboardButton(text=label, callback_data=_cb(game_id, version, StepAction.of(step))))
             if len(row) == STEPS_PER_ROW:
                 rows.append(row)
                 row = []
@@ -71,36 +56,55 @@ def game_keyboard(
             rows.append(row)
         tail: list[InlineKeyboardButton] = []
         if pending if undo is None else undo:
-            tail.append(InlineKeyboardButton(text=tr(lang, "btn.undo"), callback_data=_cb(game_id, version, "undo")))
+            tail.append(
+                InlineKeyboardButton(text=tr(lang, "btn.undo"), callback_data=_cb(game_id, version, GameCommand.UNDO))
+            )
         if complete:
-            tail.append(InlineKeyboardButton(text=tr(lang, "btn.confirm"), callback_data=_cb(game_id, version, "ok")))
+            tail.append(
+                InlineKeyboardButton(
+                    text=tr(lang, "btn.confirm"), callback_data=_cb(game_id, version, GameCommand.CONFIRM)
+                )
+            )
         if tail:
             rows.append(tail)
     elif game.phase is Phase.ROLL:
         rows.append(
             [
-                InlineKeyboardButton(text=tr(lang, "btn.roll"), callback_data=_cb(game_id, version, "roll")),
+                InlineKeyboardButton(text=tr(lang, "btn.roll"), callback_data=_cb(game_id, version, GameCommand.ROLL)),
                 InlineKeyboardButton(
-                    text=tr(lang, "btn.double", value=next_cube), callback_data=_cb(game_id, version, "double")
+                    text=tr(lang, "btn.double", value=next_cube),
+                    callback_data=_cb(game_id, version, GameCommand.DOUBLE),
                 ),
             ]
         )
     elif game.phase is Phase.DOUBLED:
-        row = [InlineKeyboardButton(text=tr(lang, "btn.take"), callback_data=_cb(game_id, version, "take"))]
+        row = [InlineKeyboardButton(text=tr(lang, "btn.take"), callback_data=_cb(game_id, version, GameCommand.TAKE))]
         if game.can_raccoon():
             row.append(
-                InlineKeyboardButton(text=tr(lang, "btn.raccoon"), callback_data=_cb(game_id, version, "raccoon"))
+                InlineKeyboardButton(
+                    text=tr(lang, "btn.raccoon"), callback_data=_cb(game_id, version, GameCommand.RACCOON)
+                )
             )
         else:
-            row.append(InlineKeyboardButton(text=tr(lang, "btn.pass"), callback_data=_cb(game_id, version, "pass")))
+            row.append(
+                InlineKeyboardButton(text=tr(lang, "btn.pass"), callback_data=_cb(game_id, version, GameCommand.PASS))
+            )
         if game.can_beaver():
-            row.append(InlineKeyboardButton(text=tr(lang, "btn.beaver"), callback_data=_cb(game_id, version, "beaver")))
+            row.append(
+                InlineKeyboardButton(
+                    text=tr(lang, "btn.beaver"), callback_data=_cb(game_id, version, GameCommand.BEAVER)
+                )
+            )
         rows.append(row)
     elif game.phase is Phase.RESIGN:
         rows.append(
             [
-                InlineKeyboardButton(text=tr(lang, "btn.accept"), callback_data=_cb(game_id, version, "r-yes")),
-                InlineKeyboardButton(text=tr(lang, "btn.decline"), callback_data=_cb(game_id, version, "r-no")),
+                InlineKeyboardButton(
+                    text=tr(lang, "btn.accept"), callback_data=_cb(game_id, version, GameCommand.ACCEPT_RESIGNATION)
+                ),
+                InlineKeyboardButton(
+                    text=tr(lang, "btn.decline"), callback_data=_cb(game_id, version, GameCommand.DECLINE_RESIGNATION)
+                ),
             ]
         )
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
@@ -113,7 +117,7 @@ def resign_keyboard(game: Game, game_id: str, version: int, lang: str, player: i
             [
                 InlineKeyboardButton(
                     text=tr(lang, "btn.resign", level=tr(lang, f"kind.{level}")),
-                    callback_data=_cb(game_id, version, f"rs{player}-{level}"),
+                    callback_data=_cb(game_id, version, ResignAction(player, level)),
                 )
             ]
             for level in game.resign_levels()
@@ -129,7 +133,9 @@ def over_keyboard(
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
-                InlineKeyboardButton(text=tr(lang, "btn.rematch"), callback_data=_cb(game_id, version, "rematch")),
+                InlineKeyboardButton(
+                    text=tr(lang, "btn.rematch"), callback_data=_cb(game_id, version, GameCommand.REMATCH)
+                ),
                 InlineKeyboardButton(text=tr(lang, "btn.new"), callback_data=new.pack()),
             ]
         ]

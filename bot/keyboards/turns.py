@@ -9,32 +9,20 @@ version, which the callback's version pins.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.keyboards.callbacks import GameCb
+from bot.keyboards.actions import TurnAction
+from bot.keyboards.callbacks import game_button_data
 from nardy import Move, Step, TurnPlan
 
 WHOLE_TURN_MAX: Final = 30
 """At most this many whole-turn buttons are offered at once."""
 TURNS_PER_ROW: Final = 2
-TURN_ACTION: Final = re.compile(r"^t(\d{1,2})$")
 _MAX_NODES: Final = 5000
-
-
-def turn_action(index: int) -> str:
-    """Return the callback action of the whole-turn button ``index``."""
-    return f"t{index}"
-
-
-def parse_turn_action(action: str) -> int | None:
-    """Return the index of a whole-turn action, or None when ``action`` is not one."""
-    found = TURN_ACTION.match(action)
-    return int(found.group(1)) if found else None
 
 
 def turn_choices(
@@ -85,7 +73,7 @@ def turn_buttons(
     rows: list[list[InlineKeyboardButton]] = []
     row: list[InlineKeyboardButton] = []
     for index, (move, _) in enumerate(choices):
-        data = GameCb(game_id=game_id, version=version, action=turn_action(index)).pack()
+        data = game_button_data(game_id, version, TurnAction(index))
         row.append(InlineKeyboardButton(text=move.notation or "—", callback_data=data))
         if len(row) == TURNS_PER_ROW:
             rows.append(row)

@@ -11,17 +11,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import SendMessage
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.keyboards.callbacks import GameCb
-from bot.keyboards.game import parse_step_action, resign_keyboard
-from bot.keyboards.turns import parse_turn_action, turn_choices
-from bot.services.engine_flow import advance, clear_turn, load_match, steps_of, steps_to_json
-from bot.services.players import PlayerInfo, player_index
+from bot.keyboards.actions import GameAction, GameCommand, ResignAction, StepAction, TurnAction
+from bot.keyboards.callbacks import game_button_data
+from bot.keyboards.game import resign_keyboard
+from bot.keyboards.turns import turn_choices
+from bot.services.engine_flow import advance, load_match
+from bot.services.players import PlayerInfo
+from bot.services.record import ChatLink, Event, GameRecord, Kind, RecordError, TournamentLink
 from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
@@ -37,28 +39,36 @@ MAX_OPTIONS_SHOWN: Final = 8
 CREATE_ATTEMPTS: Final = 3
 
 # button actions that are one engine call, each allowed in one phase
-_PHASE_ACTIONS: Final[dict[str, tuple[Phase, Callable[[Game], object]]]] = {
-    "roll": (Phase.ROLL, Game.roll),
-    "double": (Phase.ROLL, Game.double),
-    "take": (Phase.DOUBLED, Game.take),
-    "pass": (Phase.DOUBLED, Game.drop),
-    "beaver": (Phase.DOUBLED, Game.beaver),
-    "raccoon": (Phase.DOUBLED, Game.raccoon),
-    "r-yes": (Phase.RESIGN, Game.accept_resignation),
-    "r-no": (Phase.RESIGN, Game.decline_resignation),
+_PHASE_ACTIONS: Final[dict[GameCommand, tuple[Phase, Callable[[Game], object]]]] = {
+    GameCommand.ROLL: (Phase.ROLL, Game.roll),
+    GameCommand.DOUBLE: (Phase.ROLL, Game.double),
+    GameCommand.TAKE: (Phase.DOUBLED, Game.take),
+    GameCommand.PASS: (Phase.DOUBLED, Game.drop),
+    GameCommand.BEAVER: (Phase.DOUBLED, Game.beaver),
+    GameCommand.RACCOON: (Phase.DOUBLED, Game.raccoon),
+    GameCommand.ACCEPT_RESIGNATION: (Phase.RESIGN, Game.accept_resignation),
+    GameCommand.DECLINE_RESIGNATION: (Phase.RESIGN, Game.decline_resignation),
 }
 
-CHOOSE_BOARD: Final = "board"
+CHOOSE_BOARD: Final = GameCommand.CHOOSE_BOARD
 """The action of a "which game?" button that re-posts that game's board in the chat."""
-CHOOSE_RESIGN: Final = "rsmenu"
+CHOOSE_RESIGN: Final = GameCommand.CHOOSE_RESIGN
 """The action of a "which game?" button that offers the resignation levels of that game."""
 
 
-def _describe(stored: StoredGame, user_id: int, lang: str) -> str:
-    record = stored.data
-    index = player_index(record, user_id)
-    opponent = record["players"][1 - index]["name"] if index is not None else "?"
-    variant = tr(lang, f"variant.{record['match'].get('variant', 'short')}")
+def read_record(stored: StoredGame) -> GameRecord | None:
+    """Return the record of a stored game, or None (logged) when it cannot be read."""
+    try:
+        return GameRecord.from_stored(stored)
+    except RecordError:
+        log.exception("game %s has a malformed record", stored.game_id)
+        return None
+
+
+def _describe(record: GameRecord, user_id: int, lang: str) -> str:
+    index = record.player_index(user_id)
+    opponent = record.players[1 - index].name if index is not None else "?"
+    variant = tr(lang, f"variant.{record.match.get('variant', 'short')}")
     return f"{opponent} · {variant}"
 
 
@@ -76,16 +86,18 @@ class GameActions:
         variant: str,
         length: int,
         players: Sequence[PlayerInfo],
-        chats: Sequence[dict[str, Any]],
+        chats: Sequence[ChatLink],
         *,
-        kind: str,
+        kind: Kind,
         confirm: bool = False,
         options: Options | None = None,
         game_id: str | None = None,
+        tournament: TournamentLink | None = None,
     ) -> str | None:
         """Create a game, play its opening roll and have its boards posted (one per chat).
 
-        ``chats``: ``{"chat_id", "viewer"}`` dicts (viewer None in a group). A player already in
+        ``chats``: where the boards go (viewer None in a group); ``tournament``: the tournament match the game
+        plays, kept in the record. A player already in
         ``max_games_per_user`` games, or a chat with ``max_games_per_chat`` games, is refused with a message in the
         first chat. Creation is idempotent: the id is chosen first (or given as ``game_id``), so a retry after a
         lost store reply or a crash creates nothing twice.
@@ -94,35 +106,25 @@ class GameActions:
         service = self.service
         refusal = await self._limit_refusal(players, chats)
         if refusal is not None:
-            await self._notify(chats[0]["chat_id"], refusal)
+            await self._notify(chats[0].chat_id, refusal)
             return None
         match = Match(variant, length, options=options, dice=service.dice("new", 0))
-        record: dict[str, Any] = {
-            "match": match.to_dict(),
-            "players": [p.to_dict() for p in players],
-            "chats": [{"chat_id": c["chat_id"], "message_id": None, "viewer": c.get("viewer")} for c in chats],
-            "pending_steps": [],
-            "chosen": 0,  # steps the player chose this turn: a step the bot plays itself offers no Undo
-            "kind": kind,
-            "confirm": confirm,
-            "events": [],
-            "reminded": False,
-        }
-        events: list[dict[str, Any]] = []
+        record = GameRecord.new(match.to_dict(), players, chats, kind=kind, confirm=confirm, tournament=tournament)
+        events: list[Event] = []
         advance(match, record, events)  # the opening roll (and anything automatic) before the first save
-        record["events"] = events
-        record["match"] = match.to_dict()
+        record.events = events
+        record.match = match.to_dict()
         now = service.clock()
-        record["last_action"] = now
+        record.last_action = now
         computer = service.computer_to_act(record, match) is not None
-        record["turn_deadline"] = now + (service.computer_retry_after if computer else service.turn_reminder_after)
+        record.turn_deadline = now + (service.computer_retry_after if computer else service.turn_reminder_after)
         game_id = game_id or new_id()
         for attempt in range(CREATE_ATTEMPTS):
             try:
                 await service.store.create_game(
-                    record,
+                    record.to_dict(),
                     game_id=game_id,
-                    chat_ids=[c["chat_id"] for c in chats],
+                    chat_ids=[c.chat_id for c in chats],
                     user_ids=[p.id for p in players if not p.ai],
                     deadline=now + service.board_retry_after,
                 )
@@ -135,7 +137,7 @@ class GameActions:
         service.after_action(game_id, record, match)
         return game_id
 
-    async def _limit_refusal(self, players: Sequence[PlayerInfo], chats: Sequence[dict[str, Any]]) -> str | None:
+    async def _limit_refusal(self, players: Sequence[PlayerInfo], chats: Sequence[ChatLink]) -> str | None:
         service = self.service
         lang = players[0].lang if players else "ru"
         for player in players:
@@ -144,8 +146,8 @@ class GameActions:
             if len(await service.store.user_games(player.id)) >= service.max_games_per_user:
                 return tr(lang, "limit.user", name=player.name, limit=service.max_games_per_user)
         for chat in chats:
-            if int(chat["chat_id"]) < 0 and (  # a group: games with a viewer (the computer's) count too
-                await service.store.count_chat_games(int(chat["chat_id"])) >= service.max_games_per_chat
+            if chat.chat_id < 0 and (  # a group: games with a viewer (the computer's) count too
+                await service.store.count_chat_games(chat.chat_id) >= service.max_games_per_chat
             ):
                 return tr(lang, "limit.chat", limit=service.max_games_per_chat)
         return None
@@ -162,7 +164,7 @@ class GameActions:
         self,
         game_id: str,
         version: int,
-        action: str,
+        action: GameAction,
         user_id: int,
         lang: str,
         *,
@@ -180,26 +182,28 @@ class GameActions:
         stored = await service.store.get_game(game_id)
         if stored is None or stored.quarantined:
             return tr(lang, "toast.gone")
-        record = stored.data
-        index = player_index(record, user_id)
+        record = read_record(stored)
+        if record is None:
+            return tr(lang, "toast.gone")
+        index = record.player_index(user_id)
         if index is None:
             return tr(lang, "toast.not_player")
-        lang = record["players"][index].get("lang", lang)
-        if action in (CHOOSE_BOARD, CHOOSE_RESIGN):
-            return await self._chosen(stored, action, index, user_id, lang, chat_id)
-        resigning = action[:3] in ("rs0", "rs1") and action[3:4] == "-"  # pressed on the resignation menu
+        lang = record.players[index].lang
+        if isinstance(action, GameCommand) and action in (CHOOSE_BOARD, CHOOSE_RESIGN):
+            return await self._chosen(stored, record, action, index, user_id, lang, chat_id)
+        resigning = isinstance(action, ResignAction)  # pressed on the resignation menu
         if chat_id is not None and message_id is not None and not resigning:
-            current = service.boards.current_message(stored, chat_id)
+            current = service.boards.current_message(stored, record, chat_id)
             if current is not None and current != message_id:
                 await service.boards.strip_keyboard(chat_id, message_id)
                 return tr(lang, "toast.old_board")
         if stored.version != version:
-            if service.boards.behind(stored):
+            if service.boards.behind(stored, record):
                 service.boards.request(game_id)
                 return tr(lang, "toast.synced")
             return tr(lang, "toast.stale")
-        if action == "rematch":
-            return await self._rematch(stored, index, lang)
+        if action is GameCommand.REMATCH:
+            return await self._rematch(stored, record, lang)
         if stored.finished:
             return tr(lang, "toast.gone")
         try:
@@ -208,17 +212,17 @@ class GameActions:
             log.exception("game %s cannot be loaded", game_id)
             return tr(lang, "toast.gone")
         game = match.game
-        events: list[dict[str, Any]] = []
-        if resigning:
-            if int(action[2]) != index:
+        events: list[Event] = []
+        if isinstance(action, ResignAction):
+            if action.player != index:
                 return tr(lang, "toast.not_yours")
             if game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
                 return tr(lang, "toast.bad")
             try:
-                game.resign(index, action[4:])
+                game.resign(index, action.level)
             except NardyError:
                 return tr(lang, "toast.bad")
-            clear_turn(record)  # the turn being built is dropped, with its Undo count
+            record.clear_turn()  # the turn being built is dropped, with its Undo count
         else:
             if game.turn != index:
                 return tr(lang, "toast.not_turn")
@@ -226,68 +230,64 @@ class GameActions:
             if refusal:
                 return refusal
         advance(match, record, events)
-        record["events"] = events
+        record.events = events
         if await service.saver.save(game_id, version, record, match) is None:
             return tr(lang, "toast.stale")
         service.after_action(game_id, record, match)
         return ""
 
-    def _apply(
-        self, game: Game, record: dict[str, Any], action: str, lang: str, events: list[dict[str, Any]]
-    ) -> str | None:
+    def _apply(self, game: Game, record: GameRecord, action: GameAction, lang: str, events: list[Event]) -> str | None:
         """Apply one action of the awaited player to the engine; return a refusal text or None."""
         try:
-            step = parse_step_action(action)
-            if step is not None:
+            if isinstance(action, StepAction):
                 if game.phase is not Phase.MOVE:
                     return tr(lang, "toast.bad")
-                pending = steps_of(record)
+                pending = list(record.pending_steps)
                 for option in game.next_steps(pending):
-                    if (option.src, option.dst, option.die) == step:
-                        record["pending_steps"] = steps_to_json([*pending, option])
-                        record["chosen"] = int(record.get("chosen", 0)) + 1
-                        record.pop("turn_base", None)
+                    if action.matches(option):
+                        record.pending_steps = [*pending, option]
+                        record.chosen += 1
+                        record.turn_base = None
                         return None
                 return tr(lang, "toast.bad")
-            turn = parse_turn_action(action)
-            if turn is not None:
+            if isinstance(action, TurnAction):
                 if game.phase is not Phase.MOVE:
                     return tr(lang, "toast.bad")
-                choices = turn_choices(game.plan(), steps_of(record))
-                if not choices or turn >= len(choices):
+                pending = list(record.pending_steps)
+                choices = turn_choices(game.plan(), pending)
+                if not choices or action.index >= len(choices):
                     return tr(lang, "toast.bad")
-                pending = steps_of(record)
-                record["pending_steps"] = steps_to_json(list(choices[turn][1]))
-                record["chosen"] = int(record.get("chosen", 0)) + 1
-                record["turn_base"] = len(pending)
+                record.pending_steps = list(choices[action.index][1])
+                record.chosen += 1
+                record.turn_base = len(pending)
                 return None
-            if action == "undo":
-                pending = steps_of(record)
-                chosen = int(record.get("chosen", len(pending)))
+            if action is GameCommand.UNDO:
+                pending = list(record.pending_steps)
+                chosen = record.chosen
                 if game.phase is not Phase.MOVE or not pending or chosen <= 0:
                     return tr(lang, "toast.bad")
-                base = record.pop("turn_base", None)
-                if isinstance(base, int) and 0 <= base < len(pending):  # take back a whole-turn press
+                base, record.turn_base = record.turn_base, None
+                if base is not None and 0 <= base < len(pending):  # take back a whole-turn press
                     pending = pending[:base]
                 else:
                     # Take back the last chosen step, with the forced steps that followed it (they would come back).
                     pending = pending[:-1]
                     while pending and len(game.next_steps(pending)) == 1:
                         pending = pending[:-1]
-                record["pending_steps"] = steps_to_json(pending)
-                record["chosen"] = chosen - 1
+                record.pending_steps = pending
+                record.chosen = chosen - 1
                 return None
-            if action == "ok":
-                pending = steps_of(record)
+            if action is GameCommand.CONFIRM:
+                pending = list(record.pending_steps)
                 if game.phase is not Phase.MOVE or not pending or not game.plan().is_complete(pending):
                     return tr(lang, "toast.bad")
                 mover = game.roller
                 move = game.play(pending)
-                record["pending_steps"] = []
-                record["chosen"] = 0
+                record.pending_steps = []
+                record.chosen = 0
                 events.append({"t": "played", "player": mover, "move": move.notation})
                 return None
-            simple = _PHASE_ACTIONS.get(action)
+            simple = _PHASE_ACTIONS.get(action) if isinstance(action, GameCommand) else None
             if simple is not None and game.phase is simple[0]:
                 simple[1](game)
                 return None
@@ -295,38 +295,34 @@ class GameActions:
             return tr(lang, "toast.bad")
         return tr(lang, "toast.bad")
 
-    async def _rematch(self, stored: StoredGame, index: int, lang: str) -> str:
+    async def _rematch(self, stored: StoredGame, record: GameRecord, lang: str) -> str:
         """Start a new game with the same players and chats, once per finished game: the new game's id is saved
         in the finished game first (with a wake-up deadline, so its board is brought up to date even after a
         crash), then the game is created under that id, so a retry after a crash creates that same game."""
         service = self.service
-        record = stored.data
         if not stored.finished:
             return tr(lang, "toast.bad")
-        rematch_id = record.get("rematch")
-        if isinstance(rematch_id, str):
+        rematch_id = record.rematch
+        if rematch_id is not None:
             if await service.store.get_game(rematch_id) is not None:
                 return tr(lang, "toast.bad")
         else:
             rematch_id = new_id()
-            record["rematch"] = rematch_id
+            record.rematch = rematch_id
             wake = service.clock() + service.board_retry_after
-            if await service.store.update_game(stored.game_id, stored.version, record, deadline=wake) is None:
+            if await service.store.update_game(stored.game_id, stored.version, record.to_dict(), deadline=wake) is None:
                 return tr(lang, "toast.stale")  # another press won
             service.boards.request(stored.game_id)
-        match_data = record["match"]
-        players = [PlayerInfo.from_dict(p) for p in reversed(record["players"])]
-        chats = [
-            {"chat_id": c["chat_id"], "viewer": None if c.get("viewer") is None else 1 - c["viewer"]}
-            for c in record["chats"]
-        ]
+        match_data = record.match
+        players = list(reversed(record.players))
+        chats = [ChatLink(c.chat_id, None if c.viewer is None else 1 - c.viewer) for c in record.chats]
         await self.start_game(
             match_data["variant"],
             int(match_data["length"]),
             players,
             chats,
-            kind=record.get("kind", "group"),
-            confirm=bool(record.get("confirm")),
+            kind=record.kind,
+            confirm=record.confirm,
             options=Options.from_dict(match_data.get("options")),
             game_id=rematch_id,
         )
@@ -334,48 +330,61 @@ class GameActions:
 
     # ------------------------------------------------------------------ chat-level commands
 
-    async def games_in_chat(self, chat_id: int, user_id: int) -> list[StoredGame]:
-        """Return the user's active games shown in the chat, oldest first."""
-        found: list[StoredGame] = []
+    async def games_in_chat(self, chat_id: int, user_id: int) -> list[tuple[StoredGame, GameRecord]]:
+        """Return the user's active games shown in the chat with their records, oldest first (a game whose record
+        cannot be read is left out)."""
+        found: list[tuple[StoredGame, GameRecord]] = []
         for game_id in await self.service.store.user_chat_games(chat_id, user_id):
             stored = await self.service.store.get_game(game_id)
             if stored is None or stored.finished or stored.quarantined:
                 continue
-            if player_index(stored.data, user_id) is not None:
-                found.append(stored)
+            record = read_record(stored)
+            if record is not None and record.player_index(user_id) is not None:
+                found.append((stored, record))
         return found
 
     async def find_game(self, chat_id: int, user_id: int) -> StoredGame | None:
         """Return the user's active game shown in the chat (the newest when there are several), or None."""
         games = await self.games_in_chat(chat_id, user_id)
-        return games[-1] if games else None
+        return games[-1][0] if games else None
 
-    def _choice_keyboard(self, games: list[StoredGame], user_id: int, lang: str, action: str) -> InlineKeyboardMarkup:
+    def _choice_keyboard(
+        self, games: list[tuple[StoredGame, GameRecord]], user_id: int, lang: str, action: GameCommand
+    ) -> InlineKeyboardMarkup:
         return InlineKeyboardMarkup(
             inline_keyboard=[
                 [
                     InlineKeyboardButton(
-                        text=_describe(g, user_id, lang),
-                        callback_data=GameCb(game_id=g.game_id, version=g.version, action=action).pack(),
+                        text=_describe(record, user_id, lang),
+                        callback_data=game_button_data(stored.game_id, stored.version, action),
                     )
                 ]
-                for g in games[-8:]
+                for stored, record in games[-8:]
             ]
         )
 
     async def _chosen(
-        self, stored: StoredGame, action: str, index: int, user_id: int, lang: str, chat_id: int | None
+        self,
+        stored: StoredGame,
+        record: GameRecord,
+        action: GameCommand,
+        index: int,
+        user_id: int,
+        lang: str,
+        chat_id: int | None,
     ) -> str:
-        if stored.finished and action == CHOOSE_RESIGN:
+        if stored.finished and action is CHOOSE_RESIGN:
             return tr(lang, "toast.gone")
         target = chat_id if chat_id is not None else user_id
-        if action == CHOOSE_BOARD:
+        if action is CHOOSE_BOARD:
             if not await self.service.boards.repost(stored.game_id, target):
                 return tr(lang, "toast.gone")
             return ""
-        return await self._send_resign_menu(stored, index, target, lang) or ""
+        return await self._send_resign_menu(stored, record, index, target, lang) or ""
 
-    async def _which(self, games: list[StoredGame], chat_id: int, user_id: int, lang: str, action: str) -> None:
+    async def _which(
+        self, games: list[tuple[StoredGame, GameRecord]], chat_id: int, user_id: int, lang: str, action: GameCommand
+    ) -> None:
         await self._notify(chat_id, tr(lang, "choose.game"), self._choice_keyboard(games, user_id, lang, action))
 
     async def text_move(self, chat_id: int, user_id: int, text: str, lang: str) -> str | None:
@@ -389,31 +398,30 @@ class GameActions:
         games = await self.games_in_chat(chat_id, user_id)
         if not games:
             return tr(lang, "no_game")
-        candidates: list[tuple[StoredGame, Match]] = []
-        loaded: list[tuple[StoredGame, Match]] = []
-        for stored in games:
+        candidates: list[tuple[StoredGame, GameRecord, Match]] = []
+        loaded: list[tuple[StoredGame, GameRecord, Match]] = []
+        for stored, record in games:
             try:
-                match = load_match(stored.data, stored.game_id, service.dice)
+                match = load_match(record, stored.game_id, service.dice)
             except (NardyError, ValueError, KeyError):
                 log.exception("game %s cannot be loaded", stored.game_id)
                 continue
-            loaded.append((stored, match))
-            index = player_index(stored.data, user_id)
+            loaded.append((stored, record, match))
+            index = record.player_index(user_id)
             if match.game.turn == index and match.game.phase in (Phase.MOVE, Phase.ROLL):
-                candidates.append((stored, match))
+                candidates.append((stored, record, match))
         if len(candidates) > 1:
             return tr(lang, "move.ambiguous")
         if not candidates:
             if not loaded:
                 return tr(lang, "no_game")
-            stored, match = loaded[-1]
-            lang = stored.data["players"][player_index(stored.data, user_id) or 0].get("lang", lang)
+            _, record, _ = loaded[-1]
+            lang = record.players[record.player_index(user_id) or 0].lang
             return tr(lang, "toast.not_turn")
-        stored, match = candidates[0]
-        record = stored.data
-        index = player_index(record, user_id)
+        stored, record, match = candidates[0]
+        index = record.player_index(user_id)
         assert index is not None
-        lang = record["players"][index].get("lang", lang)
+        lang = record.players[index].lang
         game = match.game
         if game.phase is Phase.ROLL:
             return tr(lang, "move.roll_first")
@@ -424,11 +432,11 @@ class GameActions:
             options = [m.notation for m in game.legal_moves()[:MAX_OPTIONS_SHOWN]]
             reason = tr(lang, "move.error", reason=illegal_move_text(lang, error))
             return reason + "\n" + tr(lang, "move.options", options=", ".join(options))
-        record["pending_steps"] = []
-        record["chosen"] = 0
-        events: list[dict[str, Any]] = [{"t": "played", "player": mover, "move": move.notation}]
+        record.pending_steps = []
+        record.chosen = 0
+        events: list[Event] = [{"t": "played", "player": mover, "move": move.notation}]
         advance(match, record, events)
-        record["events"] = events
+        record.events = events
         if await service.saver.save(stored.game_id, stored.version, record, match) is None:
             return tr(lang, "toast.stale")
         service.after_action(stored.game_id, record, match)
@@ -446,7 +454,7 @@ class GameActions:
             await self._which(games, chat_id, user_id, lang, CHOOSE_BOARD)
             return None
         if games:
-            game_id = games[0].game_id
+            game_id = games[0][0].game_id
         else:
             finished = await self._last_finished(chat_id, user_id)
             if finished is None:
@@ -459,7 +467,8 @@ class GameActions:
     async def _last_finished(self, chat_id: int, user_id: int) -> str | None:
         for game_id in await self.service.store.chat_history(chat_id, limit=20):
             stored = await self.service.store.get_game(game_id)
-            if stored is not None and player_index(stored.data, user_id) is not None:
+            record = None if stored is None else read_record(stored)
+            if record is not None and record.player_index(user_id) is not None:
                 return game_id
         return None
 
@@ -474,11 +483,13 @@ class GameActions:
         if len(games) > 1:
             await self._which(games, chat_id, user_id, lang, CHOOSE_RESIGN)
             return None
-        stored = games[0]
-        return await self._send_resign_menu(stored, player_index(stored.data, user_id) or 0, chat_id, lang)
+        stored, record = games[0]
+        return await self._send_resign_menu(stored, record, record.player_index(user_id) or 0, chat_id, lang)
 
-    async def _send_resign_menu(self, stored: StoredGame, index: int, chat_id: int, lang: str) -> str | None:
-        match = load_match(stored.data, stored.game_id, self.service.dice)
+    async def _send_resign_menu(
+        self, stored: StoredGame, record: GameRecord, index: int, chat_id: int, lang: str
+    ) -> str | None:
+        match = load_match(record, stored.game_id, self.service.dice)
         if match.game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
             return tr(lang, "toast.bad")
         await self._notify(

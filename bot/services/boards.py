@@ -20,7 +20,7 @@ import asyncio
 import io
 import logging
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, SendPhoto
@@ -30,9 +30,9 @@ from PIL import Image
 from bot.keyboards.game import game_keyboard, over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
 from bot.services.captions import caption
-from bot.services.engine_flow import load_match, steps_of
+from bot.services.engine_flow import load_match
 from bot.services.messaging import chat_unreachable, message_gone
-from bot.services.players import against_computer
+from bot.services.record import ChatLink, GameRecord
 from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from nardy import Match, Phase, Step
@@ -56,18 +56,18 @@ def placeholder_photo() -> bytes:
     return buffer.getvalue()
 
 
-def chat_lang(record: dict[str, Any], chat: dict[str, Any]) -> str:
+def chat_lang(record: GameRecord, chat: ChatLink) -> str:
     """Return the language of a chat of the record (the chat's own, else its viewer's, else the first player's)."""
-    viewer = chat.get("viewer")
-    if chat.get("lang"):
-        return str(chat["lang"])
-    players = record.get("players", [])
-    index = viewer if isinstance(viewer, int) and 0 <= viewer < len(players) else 0
-    return str(players[index].get("lang", "ru")) if players else "ru"
+    if chat.lang:
+        return chat.lang
+    viewer = chat.viewer
+    players = record.players
+    index = viewer if viewer is not None and 0 <= viewer < len(players) else 0
+    return players[index].lang if players else "ru"
 
 
 def board_keyboard(
-    record: dict[str, Any], match: Match, game_id: str, version: int, lang: str, *, group: bool = False
+    record: GameRecord, match: Match, game_id: str, version: int, lang: str, *, group: bool = False
 ) -> InlineKeyboardMarkup | None:
     """Return the keyboard of the board at ``version``: the game's buttons, or the game-over buttons.
 
@@ -76,8 +76,8 @@ def board_keyboard(
     steps."""
     game = match.game
     if game.phase is Phase.OVER:
-        return over_keyboard(game_id, version, match.variant.name, lang, computer=against_computer(record))
-    pending = steps_of(record)
+        return over_keyboard(game_id, version, match.variant.name, lang, computer=record.against_computer)
+    pending = list(record.pending_steps)
     options: list[Step] = []
     complete = False
     turn_rows: list[list[InlineKeyboardButton]] = []
@@ -98,22 +98,22 @@ def board_keyboard(
         pending=pending,
         complete=complete,
         next_cube=next_cube_value(game.cube_value, game.options),
-        undo=bool(pending) and int(record.get("chosen", len(pending))) > 0,
+        undo=bool(pending) and record.chosen > 0,
     )
     if not turn_rows:
         return keyboard
     return InlineKeyboardMarkup(inline_keyboard=[*turn_rows, *(keyboard.inline_keyboard if keyboard else [])])
 
 
-def keyboard_in_chat(record: dict[str, Any], match: Match, chat: dict[str, Any]) -> bool:
+def keyboard_in_chat(record: GameRecord, match: Match, chat: ChatLink) -> bool:
     """Return whether the chat's board carries buttons: when the game is over, and otherwise in the chat of the
     person whose action is awaited (a group's one board always, unless the computer is to act)."""
     game = match.game
     if game.phase is Phase.OVER:
         return True
-    viewer = chat.get("viewer")
+    viewer = chat.viewer
     awaited = game.turn
-    return (viewer is None or viewer == awaited) and not record["players"][awaited].get("ai")
+    return (viewer is None or viewer == awaited) and not record.players[awaited].ai
 
 
 class BoardPresenter:
@@ -209,33 +209,31 @@ class BoardPresenter:
             if stored is None or stored.quarantined:
                 return True
             try:
-                match = load_match(stored.data, game_id, self.service.dice)
+                record = GameRecord.from_stored(stored)  # a RecordError is a ValueError
+                match = load_match(record, game_id, self.service.dice)
             except (ValueError, KeyError, TypeError):
                 log.exception("game %s cannot be loaded to draw its board", game_id)
                 return True
-            results = await asyncio.gather(
-                *(self._sync_chat(stored, match, chat) for chat in stored.data.get("chats", []))
-            )
+            results = await asyncio.gather(*(self._sync_chat(stored, record, match, chat) for chat in record.chats))
             if not all(results):
                 return False
-        await self.service.saver.release(stored)
+        await self.service.saver.release(stored, record)
         return True
 
-    async def _sync_chat(self, stored: StoredGame, match: Match, chat: dict[str, Any]) -> bool:
-        chat_id = int(chat["chat_id"])
+    async def _sync_chat(self, stored: StoredGame, record: GameRecord, match: Match, chat: ChatLink) -> bool:
+        chat_id = chat.chat_id
         state = stored.boards.get(chat_id)
-        message_id = state.message_id if state is not None else chat.get("message_id")
+        message_id = state.message_id if state is not None else chat.message_id
         if state is not None and state.shown_version >= stored.version:
             return True
-        record = stored.data
         lang = chat_lang(record, chat)
         text = caption(record, match, lang)
         keyboard = (
-            board_keyboard(record, match, stored.game_id, stored.version, lang, group=int(chat["chat_id"]) < 0)
+            board_keyboard(record, match, stored.game_id, stored.version, lang, group=chat_id < 0)
             if keyboard_in_chat(record, match, chat)
             else None
         )
-        photo = await self._photo(stored.game_id, record, match, chat.get("viewer"), lang)
+        photo = await self._photo(stored.game_id, record, match, chat.viewer, lang)
         try:
             if message_id is not None:
                 try:
@@ -281,7 +279,7 @@ class BoardPresenter:
         return True
 
     async def _photo(
-        self, game_id: str, record: dict[str, Any], match: Match, viewer: int | None, lang: str
+        self, game_id: str, record: GameRecord, match: Match, viewer: int | None, lang: str
     ) -> bytes | None:
         """Return the rendered board (JPEG), or None when the renderer failed (logged)."""
         try:
@@ -299,25 +297,26 @@ class BoardPresenter:
             stored = await self.service.store.get_game(game_id)
             if stored is None:
                 return False
-            chat = next((c for c in stored.data.get("chats", []) if int(c["chat_id"]) == chat_id), None)
+            record = GameRecord.from_stored(stored)
+            chat = record.chat(chat_id)
             if chat is None:
                 return False
             state = stored.boards.get(chat_id)
-            old = state.message_id if state is not None else chat.get("message_id")
-            match = load_match(stored.data, game_id, self.service.dice)
-            lang = chat_lang(stored.data, chat)
+            old = state.message_id if state is not None else chat.message_id
+            match = load_match(record, game_id, self.service.dice)
+            lang = chat_lang(record, chat)
             keyboard = (
-                board_keyboard(stored.data, match, game_id, stored.version, lang, group=int(chat["chat_id"]) < 0)
-                if keyboard_in_chat(stored.data, match, chat)
+                board_keyboard(record, match, game_id, stored.version, lang, group=chat_id < 0)
+                if keyboard_in_chat(record, match, chat)
                 else None
             )
-            photo = await self._photo(game_id, stored.data, match, chat.get("viewer"), lang)
+            photo = await self._photo(game_id, record, match, chat.viewer, lang)
             try:
                 sent = await self.service.sender.send(
                     SendPhoto(
                         chat_id=chat_id,
                         photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
-                        caption=caption(stored.data, match, lang),
+                        caption=caption(record, match, lang),
                         reply_markup=keyboard,
                     )
                 )
@@ -344,25 +343,23 @@ class BoardPresenter:
             log.info("cannot take the keyboard off message %s in chat %s: %s", message_id, chat_id, error)
 
     @staticmethod
-    def behind(stored: StoredGame) -> bool:
-        """Return whether some board of the game does not show its saved version."""
-        for chat in stored.data.get("chats", []):
-            state = stored.boards.get(int(chat["chat_id"]))
+    def behind(stored: StoredGame, record: GameRecord) -> bool:
+        """Return whether some board of the game (``stored``, whose record is ``record``) does not show its saved
+        version."""
+        for chat in record.chats:
+            state = stored.boards.get(chat.chat_id)
             if state is None or state.shown_version < stored.version:
                 return True
         return False
 
     @staticmethod
-    def current_message(stored: StoredGame, chat_id: int) -> int | None:
+    def current_message(stored: StoredGame, record: GameRecord, chat_id: int) -> int | None:
         """Return the id of the game's current board message in the chat (None when it has none)."""
         state = stored.boards.get(chat_id)
         if state is not None:
             return state.message_id
-        for chat in stored.data.get("chats", []):
-            if int(chat["chat_id"]) == chat_id:
-                value = chat.get("message_id")
-                return int(value) if value is not None else None
-        return None
+        chat = record.chat(chat_id)
+        return chat.message_id if chat is not None else None
 
 
 def _permanent(error: TelegramAPIError) -> bool:

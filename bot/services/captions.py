@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
 from bot.keyboards.game import step_label
-from bot.services.engine_flow import steps_of
+from bot.services.record import Event, GameRecord
 from bot.texts import Html, esc, tr
 from nardy import Match, Phase, dice_name
 
@@ -70,7 +69,7 @@ def _roll_text(lang: str, name: str, dice: tuple[int, int]) -> Html:
     return tr(lang, "roll", name=name, d1=dice[0], d2=dice[1])
 
 
-def result_text(lang: str, names: list[str], event: dict[str, Any]) -> Html:
+def result_text(lang: str, names: list[str], event: Event) -> Html:
     """Return the one line of a game result event: the winner, how (bear-off kind, resignation, passed double,
     time-out), the points. ``names`` are plain (they are escaped here)."""
     winner = event.get("winner")
@@ -89,14 +88,14 @@ def result_text(lang: str, names: list[str], event: dict[str, Any]) -> Html:
     return tr(lang, "over", name=name, kind=kind, points=points)
 
 
-def caption(record: dict[str, Any], match: Match, lang: str) -> str:
+def caption(record: GameRecord, match: Match, lang: str) -> str:
     """Return the caption of the board in ``lang`` (Telegram HTML, at most :data:`MAX_CAPTION` as Telegram
     counts). A finished game's caption says who won and the score, never whose turn it is."""
     game = match.game
-    names = [str(p["name"]) for p in record["players"]]
+    names = [p.name for p in record.players]
     variant = tr(lang, f"variant.{match.variant.name}")
     lines: list[str] = [f"⚪ {esc(names[0])} — ⚫ {esc(names[1])} · {variant}"]
-    events = list(record.get("events", []))
+    events = list(record.events)
     if game.phase is Phase.OVER and game.result is not None and not any(e.get("t") == "over" for e in events):
         events.append({"t": "over", **game.result.to_dict()})
     for event in events:
@@ -114,10 +113,10 @@ def caption(record: dict[str, Any], match: Match, lang: str) -> str:
             lines.append(tr(lang, "computer.took", name=names[event["player"]]))
         elif kind == "declined":
             lines.append(tr(lang, "computer.declined", name=names[event["player"]]))
-    thinking = game.phase not in (Phase.OVER, Phase.OPENING) and bool(record["players"][game.turn].get("ai"))
+    thinking = game.phase not in (Phase.OVER, Phase.OPENING) and bool(record.players[game.turn].ai)
     if game.phase is Phase.MOVE and game.dice:
         lines.append(_roll_text(lang, names[game.roller], game.dice))
-        pending = steps_of(record)
+        pending = record.pending_steps
         if pending and not thinking:
             lines.append(tr(lang, "pending", steps=" ".join(step_label(s) for s in pending)))
         lines.append(tr(lang, "turn.thinking" if thinking else "turn.move", name=names[game.roller]))

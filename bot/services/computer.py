@@ -18,7 +18,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Final
 
-from bot.services.engine_flow import advance, clear_turn, load_match, system_dice
+from bot.services.engine_flow import advance, load_match, system_dice
+from bot.services.record import Event, GameRecord
 from nardy import Match, NardyError, Phase, SystemDice
 from nardy.ai import ComputerPlayer, get_player
 
@@ -46,21 +47,21 @@ def default_computer(level: str, variant: str, seed: int) -> ComputerPlayer:
         return get_player("medium", variant, seed=seed)
 
 
-def computer_to_act(record: dict[str, Any], match: Match) -> int | None:
+def computer_to_act(record: GameRecord, match: Match) -> int | None:
     """Return the index of the computer player whose action the game awaits, or None."""
     game = match.game
     if game.phase in (Phase.OVER, Phase.OPENING):
         return None
-    players = record.get("players", [])
-    return game.turn if 0 <= game.turn < len(players) and players[game.turn].get("ai") else None
+    players = record.players
+    return game.turn if 0 <= game.turn < len(players) and players[game.turn].ai else None
 
 
 def play_computer(
-    record: dict[str, Any], match: Match, seed: int, computer: ComputerFactory = default_computer
-) -> list[dict[str, Any]]:
+    record: GameRecord, match: Match, seed: int, computer: ComputerFactory = default_computer
+) -> list[Event]:
     """Play the computer's actions until a person must act or the game is over (synchronous). Mutates ``match``
     and ``record``; returns the events for the caption."""
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     players: dict[int, ComputerPlayer] = {}
     for _ in range(MAX_COMPUTER_ACTIONS):
         index = computer_to_act(record, match)
@@ -69,8 +70,10 @@ def play_computer(
         game = match.game
         player = players.get(index)
         if player is None:
-            player = players[index] = computer(record["players"][index]["ai"], match.variant.name, seed)
-        clear_turn(record)
+            level = record.players[index].ai
+            assert level is not None  # computer_to_act names a computer player
+            player = players[index] = computer(level, match.variant.name, seed)
+        record.clear_turn()
         phase = game.phase
         if phase is Phase.ROLL:
             if game.can_double() and player.cube_action(game) == "double":
@@ -104,13 +107,15 @@ def play_computer(
     return events
 
 
-def think_in_process(record: dict[str, Any], seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Run :func:`play_computer` on a record with the production dice and players (the process pool's job).
-    Returns: the record with the match after the reply, and the events."""
-    match = Match.from_dict(record["match"], dice=SystemDice())
+def think_in_process(data: dict[str, Any], seed: int) -> tuple[dict[str, Any], list[Event]]:
+    """Run :func:`play_computer` on a stored record (its dict, which crosses the process boundary) with the
+    production dice and players (the process pool's job). Returns: the record's dict with the match after the
+    reply, and the events. Raises: RecordError when the record cannot be read."""
+    record = GameRecord.from_dict(data)
+    match = Match.from_dict(record.match, dice=SystemDice())
     events = play_computer(record, match, seed)
-    record["match"] = match.to_dict()
-    return record, events
+    record.match = match.to_dict()
+    return record.to_dict(), events
 
 
 def _warm_up() -> None:
@@ -182,16 +187,15 @@ class ComputerTurns:
         return bool(self._tasks)
 
     async def _think(
-        self, record: dict[str, Any], match: Match, game_id: str, seed: int
-    ) -> tuple[Match, list[dict[str, Any]]]:
+        self, record: GameRecord, match: Match, game_id: str, seed: int
+    ) -> tuple[GameRecord, Match, list[Event]]:
         if self._use_processes():
             loop = asyncio.get_running_loop()
-            new_record, events = await loop.run_in_executor(self._executor(), think_in_process, record, seed)
-            record.clear()
-            record.update(new_record)
-            return load_match(record, game_id, self.service.dice), events
+            data, events = await loop.run_in_executor(self._executor(), think_in_process, record.to_dict(), seed)
+            record = GameRecord.from_dict(data)
+            return record, load_match(record, game_id, self.service.dice), events
         events = await asyncio.to_thread(play_computer, record, match, seed, self.service.computer)
-        return match, events
+        return record, match, events
 
     async def reply(self, game_id: str) -> bool:
         """Play the computer's actions in the game if it is to act: wait ``computer_delay``, think off the event
@@ -207,13 +211,13 @@ class ComputerTurns:
             stored = await service.store.get_game(game_id)
             if stored is None or stored.finished or stored.quarantined:
                 return False
-            record = stored.data
+            record = GameRecord.from_stored(stored)
             match = load_match(record, game_id, service.dice)
             if computer_to_act(record, match) is None:
                 return False
             seed = zlib.crc32(f"{game_id}:{stored.version}".encode())
-            match, events = await self._think(record, match, game_id, seed)
-            record["events"] = events
+            record, match, events = await self._think(record, match, game_id, seed)
+            record.events = events
             if await service.saver.save(game_id, stored.version, record, match) is None:
                 continue  # a person acted meanwhile (e.g. resigned): think again on the new state
             return True

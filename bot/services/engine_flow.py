@@ -1,8 +1,7 @@
 """Pure helpers between the stored game record and the engine: rebuild the match, advance automatic actions.
 
-A record is ``{"match": Match.to_dict(), "players": [...], "chats": [...], "pending_steps": [[src, dst, die, hit],
-...], "kind": "group" | "private", "confirm": bool, "events": [...]}``. ``events`` describe what happened in the
-last action (forfeits, automatic moves, game results) for the caption.
+The record is a :class:`~bot.services.record.GameRecord`; its ``events`` describe what happened in the last action
+(forfeits, automatic moves, game results) for the caption.
 """
 
 from __future__ import annotations
@@ -10,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from nardy import DiceSource, Game, Match, Phase, Step, SystemDice
+from bot.services.record import Event, GameRecord
+from nardy import DiceSource, Game, Match, Phase, SystemDice
 
 DiceFactory = Callable[[str, int], DiceSource]
 """Makes the dice source for a game: ``(game_id, number of records played so far)``."""
@@ -27,30 +27,13 @@ def record_count(match_data: dict[str, Any]) -> int:
     return finished + len(match_data.get("game", {}).get("history", []))
 
 
-def load_match(record: dict[str, Any], game_id: str, dice: DiceFactory) -> Match:
+def load_match(record: GameRecord, game_id: str, dice: DiceFactory) -> Match:
     """Return the match of a record, with a dice source from ``dice``.
 
     Raises: GameStateError (a ValueError) when the saved match cannot be replayed.
     """
-    data = record["match"]
+    data = record.match
     return Match.from_dict(data, dice=dice(game_id, record_count(data)))
-
-
-def steps_of(record: dict[str, Any]) -> list[Step]:
-    """Return the pending steps of the turn being built."""
-    return [Step(int(s), int(d), int(die), bool(h)) for s, d, die, h in record.get("pending_steps", [])]
-
-
-def steps_to_json(steps: list[Step]) -> list[list[int | bool]]:
-    """Return steps in their JSON form ``[src, dst, die, hit]``."""
-    return [[s.src, s.dst, s.die, s.hit] for s in steps]
-
-
-def clear_turn(record: dict[str, Any]) -> None:
-    """Forget the turn being built: its pending steps and how many of them the player chose (for Undo)."""
-    record["pending_steps"] = []
-    record["chosen"] = 0
-    record.pop("turn_base", None)
 
 
 def match_finished(match: Match) -> bool:
@@ -68,11 +51,11 @@ def _phase(game: Game) -> Phase:
     return game.phase
 
 
-def advance(match: Match, record: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def advance(match: Match, record: GameRecord, events: list[Event]) -> None:
     """Play every automatic action: the opening roll, rolls when no double is possible, forfeits, forced turns,
     single-option steps, a complete turn (unless the chat confirms turns), and the next game of a match.
 
-    Mutates ``match`` and ``record["pending_steps"]``; appends to ``events``. Stops when a player must decide.
+    Mutates ``match`` and the record's turn being built; appends to ``events``. Stops when a player must decide.
     """
     for _ in range(1000):  # a game is far shorter; the bound only guards against an engine bug
         game = match.game
@@ -90,7 +73,7 @@ def advance(match: Match, record: dict[str, Any], events: list[dict[str, Any]]) 
             continue
         if game.phase is Phase.MOVE:
             plan = game.plan()
-            pending = steps_of(record)
+            pending = list(record.pending_steps)
             if not pending:
                 moves = plan.moves()
                 if len(moves) == 1:
@@ -99,16 +82,16 @@ def advance(match: Match, record: dict[str, Any], events: list[dict[str, Any]]) 
                     events.append({"t": "auto", "player": mover, "move": move.notation})
                     continue
             if pending and plan.is_complete(pending):
-                if record.get("confirm"):
+                if record.confirm:
                     return
                 mover = game.roller
                 move = game.play(pending)
-                clear_turn(record)
+                record.clear_turn()
                 events.append({"t": "played", "player": mover, "move": move.notation})
                 continue
             options = plan.next_steps(pending)
             if len(options) == 1:
-                record["pending_steps"] = steps_to_json([*pending, options[0]])
+                record.pending_steps = [*pending, options[0]]
                 continue
             return
         if game.phase is Phase.OVER:

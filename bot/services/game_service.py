@@ -24,6 +24,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
 
+from bot.keyboards.actions import GameAction
 from bot.services.actions import MAX_OPTIONS_SHOWN, GameActions
 from bot.services.boards import BoardPresenter
 from bot.services.captions import caption  # noqa: F401  (part of the service's vocabulary for callers)
@@ -34,7 +35,7 @@ from bot.services.computer import (
     computer_to_act,
     default_computer,
 )
-from bot.services.engine_flow import DiceFactory, steps_of, system_dice
+from bot.services.engine_flow import DiceFactory, system_dice
 from bot.services.messaging import DirectSender, MessageSender
 from bot.services.players import (
     COMPUTER_ID,
@@ -44,6 +45,7 @@ from bot.services.players import (
     computer_player,
     player_index,
 )
+from bot.services.record import ChatLink, GameRecord, Kind, TournamentLink
 from bot.services.saving import GameSaver
 from bot.services.timers import Sweeper
 from bot.storage.base import GameStore, StoredGame
@@ -60,11 +62,14 @@ __all__ = [
     "COMPUTER_STATS_CHAT",
     "MAX_COMPUTER_ACTIONS",
     "MAX_OPTIONS_SHOWN",
+    "ChatLink",
     "ComputerFactory",
     "DirectSender",
+    "GameRecord",
     "GameService",
     "MessageSender",
     "PlayerInfo",
+    "TournamentLink",
     "computer_player",
     "default_computer",
 ]
@@ -166,13 +171,13 @@ class GameService:
 
     # ------------------------------------------------------------------ rendering
 
-    async def render_photo(self, record: dict[str, Any], match: Match, viewer: int | None, lang: str) -> bytes:
+    async def render_photo(self, record: GameRecord, match: Match, viewer: int | None, lang: str) -> bytes:
         """Return the board of the record as a JPEG seen by ``viewer`` (None: from the side to move), rendered off
         the event loop. Raises: whatever the renderer raises."""
         game = match.game
-        pending = steps_of(record)
+        pending = list(record.pending_steps)
         mover = game.roller
-        names = (record["players"][0]["name"], record["players"][1]["name"])
+        names = (record.players[0].name, record.players[1].name)
         kwargs: dict[str, Any] = {
             "mover": mover,
             "viewer": viewer,
@@ -203,22 +208,32 @@ class GameService:
         variant: str,
         length: int,
         players: Sequence[PlayerInfo],
-        chats: Sequence[dict[str, Any]],
+        chats: Sequence[ChatLink],
         *,
-        kind: str,
+        kind: Kind,
         confirm: bool = False,
         options: Options | None = None,
+        game_id: str | None = None,
+        tournament: TournamentLink | None = None,
     ) -> str | None:
         """See :meth:`bot.services.actions.GameActions.start_game`."""
         return await self.actions.start_game(
-            variant, length, players, chats, kind=kind, confirm=confirm, options=options
+            variant,
+            length,
+            players,
+            chats,
+            kind=kind,
+            confirm=confirm,
+            options=options,
+            game_id=game_id,
+            tournament=tournament,
         )
 
     async def press(
         self,
         game_id: str,
         version: int,
-        action: str,
+        action: GameAction,
         user_id: int,
         lang: str,
         *,
@@ -245,7 +260,7 @@ class GameService:
         return await self.actions.offer_resign_menu(chat_id, user_id, lang)
 
     @staticmethod
-    def player_index(record: dict[str, Any], user_id: int) -> int | None:
+    def player_index(record: GameRecord, user_id: int) -> int | None:
         """Return 0 or 1 for a (human) player of the record, else None."""
         return player_index(record, user_id)
 
@@ -263,11 +278,11 @@ class GameService:
     # ------------------------------------------------------------------ the computer (bot.services.computer)
 
     @staticmethod
-    def computer_to_act(record: dict[str, Any], match: Match) -> int | None:
+    def computer_to_act(record: GameRecord, match: Match) -> int | None:
         """Return the index of the computer player whose action the game awaits, or None."""
         return computer_to_act(record, match)
 
-    def after_action(self, game_id: str, record: dict[str, Any], match: Match) -> None:
+    def after_action(self, game_id: str, record: GameRecord, match: Match) -> None:
         """Wake the computer when the saved action leaves it to act. Returns nothing."""
         if computer_to_act(record, match) is not None:
             self.wake_computer(game_id)

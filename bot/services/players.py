@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from bot.texts import tr
+
+if TYPE_CHECKING:
+    from bot.services.record import GameRecord
 
 COMPUTER_ID: Final = 0
 """The user id of a computer player in a record (Telegram user ids are positive)."""
@@ -43,14 +46,11 @@ def computer_player(level: str, lang: str) -> PlayerInfo:
     return PlayerInfo(COMPUTER_ID, tr(lang, "computer.name", level=tr(lang, f"level.{level}")), lang, level)
 
 
-def player_index(record: dict[str, Any], user_id: int) -> int | None:
+def player_index(record: GameRecord, user_id: int) -> int | None:
     """Return 0 or 1 for a (human) player of the record, else None."""
-    for index, player in enumerate(record.get("players", [])):
-        if player.get("id") == user_id and not player.get("ai"):
-            return index
-    return None
+    return record.player_index(user_id)
 
 
-def against_computer(record: dict[str, Any]) -> bool:
+def against_computer(record: GameRecord) -> bool:
     """Return whether one of the record's players is the computer."""
-    return any(p.get("ai") for p in record.get("players", []))
+    return record.against_computer

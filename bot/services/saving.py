@@ -21,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from bot.services.engine_flow import match_finished
-from bot.services.players import COMPUTER_STATS_CHAT, against_computer
+from bot.services.players import COMPUTER_STATS_CHAT
+from bot.services.record import GameRecord, StatsEntry
 from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from nardy import Match
@@ -43,8 +44,9 @@ def new_op() -> str:
     return secrets.token_urlsafe(9)
 
 
-def stats_plan(record: dict[str, Any], match: Match) -> list[dict[str, Any]]:
-    """Return the counters a finished session adds: ``[{"chat": chat_id, "deltas": {user_id: [w, l, d]}}]``.
+def stats_plan(record: GameRecord, match: Match) -> list[StatsEntry]:
+    """Return the counters a finished session adds, one entry per chat (stored as ``[{"chat": chat_id, "deltas":
+    {user_id: [w, l, d]}}]``); empty when the game is not over or only the computer would count.
 
     A match counts once, for its winner. Games against the computer are counted apart (in
     :data:`COMPUTER_STATS_CHAT`), for the person only."""
@@ -56,18 +58,18 @@ def stats_plan(record: dict[str, Any], match: Match) -> list[dict[str, Any]]:
         winner = 0 if a > b else 1 if b > a else None
     else:
         winner = result.winner
-    deltas: dict[str, list[int]] = {}
-    for index, player in enumerate(record["players"]):
-        if player.get("ai"):
+    deltas: dict[int, tuple[int, int, int]] = {}
+    for index, player in enumerate(record.players):
+        if player.ai:
             continue
         if winner is None:
-            deltas[str(player["id"])] = [0, 0, 1]
+            deltas[player.id] = (0, 0, 1)
         elif index == winner:
-            deltas[str(player["id"])] = [1, 0, 0]
+            deltas[player.id] = (1, 0, 0)
         else:
-            deltas[str(player["id"])] = [0, 1, 0]
-    chats = [COMPUTER_STATS_CHAT] if against_computer(record) else [int(c["chat_id"]) for c in record["chats"]]
-    return [{"chat": chat_id, "deltas": deltas} for chat_id in dict.fromkeys(chats)] if deltas else []
+            deltas[player.id] = (0, 1, 0)
+    chats = [COMPUTER_STATS_CHAT] if record.against_computer else [c.chat_id for c in record.chats]
+    return [StatsEntry(chat_id, deltas) for chat_id in dict.fromkeys(chats)] if deltas else []
 
 
 class GameSaver:
@@ -77,7 +79,7 @@ class GameSaver:
         """Use the service's store, clock and timings."""
         self.service = service
 
-    async def save(self, game_id: str, version: int, record: dict[str, Any], match: Match) -> int | None:
+    async def save(self, game_id: str, version: int, record: GameRecord, match: Match) -> int | None:
         """Save the record with the match at ``version`` (finishing the game when the session is over), then
         request the boards' update (and count a finished game's stats).
 
@@ -85,19 +87,19 @@ class GameSaver:
         Raises: StoreUnavailableError when the store is down and the outcome cannot be found out.
         """
         service = self.service
-        record["match"] = match.to_dict()
+        record.match = match.to_dict()
         now = service.clock()
         wake = now + service.board_retry_after
         finished = match_finished(match)
         if finished:
-            record["stats_plan"] = stats_plan(record, match)
-            record["turn_deadline"] = None
+            record.stats_plan = stats_plan(record, match)
+            record.turn_deadline = None
         else:
-            record["reminded"] = False
-            record["last_action"] = now
+            record.reminded = False
+            record.last_action = now
             computer = service.computer_to_act(record, match) is not None
             wait = service.computer_retry_after if computer else service.turn_reminder_after
-            record["turn_deadline"] = now + wait
+            record.turn_deadline = now + wait
         new_version = await self.write(game_id, version, record, finished=finished, wake=wake)
         if new_version is None:
             return None
@@ -109,9 +111,7 @@ class GameSaver:
         service.boards.request(game_id)
         return new_version
 
-    async def write(
-        self, game_id: str, version: int, record: dict[str, Any], *, finished: bool, wake: float
-    ) -> int | None:
+    async def write(self, game_id: str, version: int, record: GameRecord, *, finished: bool, wake: float) -> int | None:
         """One compare-and-set of the record with the wake-up deadline ``wake`` (finishing the game when
         ``finished``); a lost reply is resolved by reading the game back.
 
@@ -119,13 +119,14 @@ class GameSaver:
         """
         store = self.service.store
         op = new_op()
-        record["op"] = op
+        record.op = op
+        data = record.to_dict()
         try:
             if finished:
                 return await store.finish_game(
-                    game_id, version, record, ttl=self.service.finished_game_ttl, deadline=wake
+                    game_id, version, data, ttl=self.service.finished_game_ttl, deadline=wake
                 )
-            return await store.update_game(game_id, version, record, deadline=wake)
+            return await store.update_game(game_id, version, data, deadline=wake)
         except StoreUnavailableError:
             log.warning("the store did not answer a save of game %s: reading it back", game_id)
             return await self._recover(game_id, version, op)
@@ -141,33 +142,32 @@ class GameSaver:
                 continue
             if stored is None:
                 return None
-            if stored.data.get("op") == op:
+            if stored.data.get("op") == op:  # the raw dict: a record that does not load is not ours
                 return stored.version  # our write was applied; only its reply was lost
             if stored.version == version:
                 raise StoreUnavailableError("the save was not applied")
             return None  # someone else's write came first
         raise last_error or StoreUnavailableError("the store did not answer")
 
-    async def apply_effects(self, game_id: str, record: dict[str, Any]) -> None:
+    async def apply_effects(self, game_id: str, record: GameRecord) -> None:
         """Add a finished game's stats (idempotent: each chat counts a game once). Returns nothing.
 
         Raises: StoreUnavailableError."""
-        for entry in record.get("stats_plan") or []:
-            deltas = {int(user): (int(w), int(lo), int(d)) for user, (w, lo, d) in entry["deltas"].items()}
-            await self.service.store.add_game_stats(int(entry["chat"]), game_id, deltas)
+        for entry in record.stats_plan or []:
+            await self.service.store.add_game_stats(entry.chat, game_id, dict(entry.deltas))
 
-    async def release(self, stored: StoredGame) -> None:
-        """After the boards of ``stored`` are current: finish a finished game's effects and clear its wake-up
-        deadline, or move an active game's deadline to its turn deadline (only if the game is still at that
-        version). Returns nothing. Raises: StoreUnavailableError."""
+    async def release(self, stored: StoredGame, record: GameRecord) -> None:
+        """After the boards of ``stored`` (whose record is ``record``) are current: finish a finished game's effects
+        and clear its wake-up deadline, or move an active game's deadline to its turn deadline (only if the game is
+        still at that version). Returns nothing. Raises: StoreUnavailableError."""
         store = self.service.store
         if stored.finished:
-            await self.apply_effects(stored.game_id, stored.data)
+            await self.apply_effects(stored.game_id, record)
             if stored.deadline is not None:
                 await store.set_deadline(stored.game_id, stored.version, None)
             return
-        turn_deadline = stored.data.get("turn_deadline")
+        turn_deadline = record.turn_deadline
         if turn_deadline is None:
             return
-        if stored.deadline is None or stored.deadline < float(turn_deadline):
-            await store.set_deadline(stored.game_id, stored.version, float(turn_deadline))
+        if stored.deadline is None or stored.deadline < turn_deadline:
+            await store.set_deadline(stored.game_id, stored.version, turn_deadline)

@@ -9,13 +9,14 @@ is played, and a person who does not act is reminded once and then loses the gam
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import SendMessage
 from aiogram.types import ReplyParameters
 
 from bot.services.engine_flow import advance, load_match
+from bot.services.record import Event, GameRecord
 from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
@@ -67,64 +68,63 @@ class Sweeper:
             return False
         if service.boards.busy(game_id):
             return False  # this process is updating the boards right now
-        if service.boards.behind(stored):
-            load_match(stored.data, game_id, service.dice)  # a record that cannot be loaded is quarantined
+        record = GameRecord.from_stored(stored)  # a record that cannot be read is quarantined
+        if service.boards.behind(stored, record):
+            load_match(record, game_id, service.dice)  # a record that cannot be loaded is quarantined
             await service.boards.sync(game_id)
             return True
         if stored.finished:
-            await service.saver.release(stored)
+            await service.saver.release(stored, record)
             return True
-        record = stored.data
-        turn_deadline = record.get("turn_deadline")
-        if turn_deadline is not None and float(turn_deadline) > now:
-            await service.saver.release(stored)
+        turn_deadline = record.turn_deadline
+        if turn_deadline is not None and turn_deadline > now:
+            await service.saver.release(stored, record)
             return True
         match = load_match(record, game_id, service.dice)
         game = match.game
         if service.computer_to_act(record, match) is not None:
             service.wake_computer(game_id)  # the computer's reply was lost (a restart, an error): play it now
             return True
-        if not record.get("reminded"):
-            return await self._remind(stored, now)
+        if not record.reminded:
+            return await self._remind(stored, record, now)
         try:
             game.abandon(game.turn)
         except NardyError:
             log.warning("game %s is overdue but cannot be abandoned in phase %s", game_id, game.phase)
             await service.store.set_deadline(game_id, stored.version, None)
             return False
-        events: list[dict[str, Any]] = []
-        record["pending_steps"] = []
+        events: list[Event] = []
+        record.pending_steps = []
         advance(match, record, events)
-        record["events"] = events
+        record.events = events
         if await service.saver.save(game_id, stored.version, record, match) is None:
             return False
         await service.boards.sync(game_id)  # the sweeper has time to wait for the final board
         return True
 
-    async def _remind(self, stored: StoredGame, now: float) -> bool:
+    async def _remind(self, stored: StoredGame, record: GameRecord, now: float) -> bool:
         service = self.service
-        record = stored.data
         match = load_match(record, stored.game_id, service.dice)
         turn = match.game.turn
-        record["reminded"] = True
-        last = float(record.get("last_action", now))
-        record["turn_deadline"] = max(now, last + service.turn_timeout)
+        record.reminded = True
+        last = now if record.last_action is None else record.last_action
+        record.turn_deadline = max(now, last + service.turn_timeout)
         version = await service.saver.write(
             stored.game_id, stored.version, record, finished=False, wake=now + service.board_retry_after
         )
         if version is None:
             return False
         await service.boards.sync(stored.game_id)  # the buttons carry the version: the boards follow it
-        player = record["players"][turn]
-        for chat in record["chats"]:
-            if chat.get("viewer") not in (None, turn):
+        player = record.players[turn]
+        for chat in record.chats:
+            if chat.viewer not in (None, turn):
                 continue
-            message_id = service.boards.current_message(stored, int(chat["chat_id"]))
+            message_id = service.boards.current_message(stored, record, chat.chat_id)
             try:
                 await service.sender.send(
                     SendMessage(
-                        chat_id=chat["chat_id"],
-                        text=tr(player.get("lang"), "reminder", name=player["name"]),
+                        chat_id=chat.chat_id,
+                        text=tr(player.lang, "reminder", name=player.name),
                         reply_parameters=(
                             ReplyParameters(message_id=message_id, allow_sending_without_reply=True)
                             if message_id

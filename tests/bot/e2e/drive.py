@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram.types import User
 
 from bot.services.engine_flow import load_match
+from bot.services.record import GameRecord
 from bot.storage.base import GameStore, StoredGame
 from nardy import Match
 from tests.bot.e2e.helpers import Env, board_message
@@ -14,7 +15,7 @@ async def state(env: Env, game_id: str) -> tuple[StoredGame, Match]:
     """Return the stored game and its match."""
     stored = await env.store.get_game(game_id)
     assert stored is not None
-    return stored, load_match(stored.data, game_id, env.service.dice)
+    return stored, load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
 
 
 async def only_game(store: GameStore, chat_id: int) -> str:

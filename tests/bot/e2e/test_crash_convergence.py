@@ -24,6 +24,7 @@ from bot.keyboards.callbacks import GameCb, parse_callback
 from bot.services.boards import chat_lang
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
+from bot.services.record import GameRecord
 from bot.storage.base import GameStore
 from bot.storage.redis_store import RedisGameStore
 from bot.storage.sqlite_store import SqliteGameStore
@@ -151,13 +152,16 @@ async def assert_converged(env: Env, game_id: str) -> None:
     """Assert that every board of the game shows its saved version, and the game's wake-up deadline is released."""
     stored = await env.store.get_game(game_id)
     assert stored is not None
-    match = load_match(stored.data, game_id, env.service.dice)
+    match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
     for chat in stored.data["chats"]:
         chat_id = int(chat["chat_id"])
         state = stored.boards.get(chat_id)
         assert state is not None and state.shown_version == stored.version, (chat_id, state, stored.version)
         message = _message(env.fake, chat_id, state.message_id)
-        expected = caption(stored.data, match, chat_lang(stored.data, chat))
+        record = GameRecord.from_stored(stored)
+        link = record.chat(chat_id)
+        assert link is not None
+        expected = caption(record, match, chat_lang(record, link))
         assert message.caption == expected
         assert _versions(message, game_id) <= {stored.version}
     if stored.finished:
@@ -180,7 +184,7 @@ async def _press_random(env: Env, game_id: str, users: dict[int, User], rng: ran
     Returns: False when nothing can be pressed."""
     stored = await env.store.get_game(game_id)
     assert stored is not None
-    match = load_match(stored.data, game_id, env.service.dice)
+    match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
     game = match.game
     players = stored.data["players"]
     presser = users[players[0]["id"]] if stored.finished else users[players[game.turn]["id"]]

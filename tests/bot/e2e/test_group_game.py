@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.services.engine_flow import load_match
+from bot.services.record import GameRecord
 from bot.storage.base import GameStore
 from nardy import Phase
 from tests.bot.e2e.helpers import Env, board_message, seeded
@@ -35,7 +36,7 @@ async def test_group_short_game_by_buttons(sqlite_store: GameStore) -> None:
     while True:
         stored = await sqlite_store.get_game(game_id)
         assert stored is not None
-        match = load_match(stored.data, game_id, env.service.dice)
+        match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
         if stored.finished or match.game.phase is Phase.OVER:
             break
         to_act = users[stored.data["players"][match.game.turn]["id"]]

@@ -16,9 +16,10 @@ from typing import Any
 from aiogram.methods import TelegramMethod
 from aiogram.types import User
 
+from bot.keyboards.actions import StepAction
 from bot.keyboards.callbacks import GameCb, parse_callback
-from bot.keyboards.game import step_action
 from bot.services.engine_flow import load_match
+from bot.services.record import GameRecord
 from bot.storage.base import GameStore
 from bot.storage.sqlite_store import SqliteGameStore
 from nardy import Phase
@@ -81,7 +82,7 @@ async def _play(env: Env, clock: EventClock, game_id: str, users: dict[int, User
     while turns < TURNS:
         stored = await env.store.get_game(game_id)
         assert stored is not None and not stored.finished, f"the game ended after {turns} turns"
-        match = load_match(stored.data, game_id, env.service.dice)
+        match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
         game = match.game
         index = game.turn
         chat = next(c for c in stored.data["chats"] if c.get("viewer") in (None, index))
@@ -89,7 +90,7 @@ async def _play(env: Env, clock: EventClock, game_id: str, users: dict[int, User
         await _wait_board(env, clock, game_id, chat_id)
         stored = await env.store.get_game(game_id)
         assert stored is not None
-        match = load_match(stored.data, game_id, env.service.dice)
+        match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
         game = match.game
         if game.turn != index:
             continue
@@ -105,7 +106,7 @@ async def _play(env: Env, clock: EventClock, game_id: str, users: dict[int, User
             data = actions.get(f"label:{target.notation}", "")
             if not data:
                 pending = len(stored.data.get("pending_steps", []))
-                data = actions[step_action(target.steps[pending])]
+                data = actions[StepAction.of(target.steps[pending]).pack()]
         else:
             raise AssertionError(f"unexpected phase {game.phase}")
         await env.h.press(user, chat_id, state.message_id, data)

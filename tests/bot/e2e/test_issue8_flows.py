@@ -17,8 +17,8 @@ import pytest
 from aiogram.methods import TelegramMethod
 from aiogram.types import Chat, User
 
+from bot.keyboards.actions import StepAction
 from bot.keyboards.callbacks import GameCb
-from bot.keyboards.game import step_action
 from bot.services.actions import CHOOSE_BOARD, CHOOSE_RESIGN
 from bot.storage.base import GameStore, StoredGame
 from bot.texts import tr
@@ -584,7 +584,7 @@ async def test_presses_are_answered_before_the_paced_board_edit(sqlite_store: Ga
     stored, match = await state(env, game_id)
     assert stored.version == stored.boards[group.id].shown_version + 1
     game = match.game
-    action = "roll" if game.phase is Phase.ROLL else step_action(game.plan().next_steps([])[0])
+    action = "roll" if game.phase is Phase.ROLL else StepAction.of(game.plan().next_steps([])[0]).pack()
     nxt = awaited_user(stored, match, users)
     await h.press(
         nxt, group.id, board.message_id, GameCb(game_id=game_id, version=stored.version, action=action).pack()

@@ -13,6 +13,7 @@ from aiogram.types import User
 
 from bot.handlers.computer import BOT_ARGS, parse_bot_args
 from bot.services.game_service import COMPUTER_ID, COMPUTER_STATS_CHAT
+from bot.services.record import GameRecord
 from bot.storage.base import GameStore
 from nardy import Game, Move, Phase
 from nardy.ai import ComputerPlayer, get_player
@@ -87,7 +88,8 @@ async def test_full_private_game_against_the_computer(sqlite_store: GameStore) -
         stored, match = await state(env, game_id)
         if stored.finished:
             break
-        assert env.service.computer_to_act(stored.data, match) is None  # after settling, the person acts
+        record = GameRecord.from_stored(stored)
+        assert env.service.computer_to_act(record, match) is None  # after settling, the person acts
         board = board_message(fake, alice.id)
         assert board.buttons() or match.game.phase is Phase.MOVE, board.content
         edits, version = board.edits, stored.version
@@ -290,7 +292,7 @@ async def test_the_computer_thinks_off_the_event_loop(sqlite_store: GameStore) -
     game_id = await only_game(sqlite_store, alice.id)
     for _ in range(40):
         stored, match = await state(env, game_id)
-        if env.service.computer_to_act(stored.data, match) is not None:
+        if env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None:
             break
         await press_first(env, alice, alice.id)
     await asyncio.to_thread(started.wait, 60)
@@ -305,7 +307,8 @@ async def test_the_computer_thinks_off_the_event_loop(sqlite_store: GameStore) -
     after, match = await state(env, game_id)
     assert players[0].released is True
     assert all(t is not threading.main_thread() for p in players for t in p.threads)
-    assert after.version == before.version + 1 and env.service.computer_to_act(after.data, match) is None
+    assert after.version == before.version + 1
+    assert env.service.computer_to_act(GameRecord.from_stored(after), match) is None
     await env.close()
 
 
@@ -332,17 +335,17 @@ async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store
     env.service.wake_computer = lambda _game_id: None  # type: ignore[method-assign]
     for _ in range(20):
         stored, match = await state(env, game_id)
-        if env.service.computer_to_act(stored.data, match) is not None:
+        if env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None:
             break
         await press_first(env, alice, alice.id)
     env.service.wake_computer = wake  # type: ignore[method-assign]
-    assert not stored.finished and env.service.computer_to_act(stored.data, match) is not None
+    assert not stored.finished and env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None
     assert await env.service.sweep(now=time.time() + 1000) == 0  # not due yet
     assert await env.service.sweep(now=time.time() + 10_000) == 1  # due (the person's reminder comes after 6 h)
     await env.service.settle()
     after, match = await state(env, game_id)
     assert after.version == stored.version + 1
-    assert env.service.computer_to_act(after.data, match) is None
+    assert env.service.computer_to_act(GameRecord.from_stored(after), match) is None
     await env.close()
 
 

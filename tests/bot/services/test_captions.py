@@ -12,18 +12,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.services.captions import MAX_CAPTION, caption, cut_caption, result_text, visible_length
+from bot.services.players import PlayerInfo
+from bot.services.record import GameRecord
 from nardy import FixedDice, Match, Phase
 from tests.bot.fake_telegram import check_formatted, telegram_html_error, telegram_visible_text, utf16_length
 
 
-def _record(match: Match, names: tuple[str, str] = ("Alice", "Bob"), events: list[Any] | None = None) -> dict[str, Any]:
-    return {
-        "match": match.to_dict(),
-        "players": [{"id": 1, "name": names[0], "lang": "en"}, {"id": 2, "name": names[1], "lang": "ru"}],
-        "chats": [],
-        "pending_steps": [],
-        "events": events or [],
-    }
+def _record(match: Match, names: tuple[str, str] = ("Alice", "Bob"), events: list[Any] | None = None) -> GameRecord:
+    return GameRecord(
+        match=match.to_dict(),
+        players=[PlayerInfo(1, names[0], "en"), PlayerInfo(2, names[1], "ru")],
+        chats=[],
+        events=events or [],
+    )
 
 
 def _rolled(d1: int, d2: int) -> Match:
@@ -89,7 +90,7 @@ def test_played_events_are_announced() -> None:
     assert "Bob played 13/7 8/7" in text and "Alice played 24/18" in text
 
 
-def _long_record(names: tuple[str, str]) -> tuple[dict[str, Any], Match]:
+def _long_record(names: tuple[str, str]) -> tuple[GameRecord, Match]:
     match = _rolled(6, 5)
     events = [{"t": "played", "player": i % 2, "move": "13/7 8/7"} for i in range(60)]
     return _record(match, names, events), match

@@ -8,28 +8,30 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.handlers.challenge import parse_new_args
-from bot.keyboards.game import parse_step_action, step_action, step_label
+from bot.keyboards.actions import StepAction, parse_action
+from bot.keyboards.game import step_label
 from bot.services.captions import caption
-from bot.services.engine_flow import advance, match_finished, steps_of
+from bot.services.engine_flow import advance, match_finished
+from bot.services.players import PlayerInfo
+from bot.services.record import GameRecord
 from bot.texts import norm_lang, tr
 from nardy import FixedDice, Match, Phase, SeededDice, Step
 
 
-def _record(match: Match, confirm: bool = False) -> dict[str, Any]:
-    return {
-        "match": match.to_dict(),
-        "players": [{"id": 1, "name": "A<b>", "lang": "en"}, {"id": 2, "name": "B", "lang": "ru"}],
-        "chats": [],
-        "pending_steps": [],
-        "confirm": confirm,
-    }
+def _record(match: Match, confirm: bool = False) -> GameRecord:
+    return GameRecord(
+        match=match.to_dict(),
+        players=[PlayerInfo(1, "A<b>", "en"), PlayerInfo(2, "B", "ru")],
+        chats=[],
+        confirm=confirm,
+    )
 
 
 def test_step_actions_round_trip() -> None:
     for step in (Step(13, 7, 6, False), Step(25, 22, 3, True), Step(6, 0, 6, False)):
-        assert parse_step_action(step_action(step)) == (step.src, step.dst, step.die)
-    assert parse_step_action("s13-7-9") is None
-    assert parse_step_action("roll") is None
+        assert parse_action(StepAction.of(step).pack()) == StepAction(step.src, step.dst, step.die)
+    assert parse_action("s13-7-9") is None
+    assert not isinstance(parse_action("roll"), StepAction)
     assert step_label(Step(25, 22, 3, True)) == "bar→22*"
     assert step_label(Step(6, 0, 6, False)) == "6→off"
 
@@ -68,10 +70,10 @@ def test_advance_stops_only_where_a_player_decides(seed: int, variant: str) -> N
         if game.phase is Phase.DOUBLED:
             game.take()
             continue
-        pending = steps_of(record)
+        pending = record.pending_steps
         options = game.plan().next_steps(pending)
         assert len(options) >= 2 or len(game.legal_moves()) > 1
-        record["pending_steps"].append([options[0].src, options[0].dst, options[0].die, options[0].hit])
+        record.pending_steps.append(options[0])
         text = caption(record, match, "en")
         assert len(text) <= 1000 and "A&lt;b&gt;" in text
     else:
@@ -82,7 +84,7 @@ def test_forfeit_is_announced() -> None:
     # short nardy: player 1 closed out on the bar would need a prepared position; use the caption of a forfeit event
     match = Match("short", dice=FixedDice([6, 5] * 10))
     record = _record(match)
-    record["events"] = [{"t": "forfeit", "player": 1, "dice": [6, 6]}]
+    record.events = [{"t": "forfeit", "player": 1, "dice": [6, 6]}]
     assert "B cannot move with 6-6: the roll is forfeited" in caption(record, match, "en")
 
 
