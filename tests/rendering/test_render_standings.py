@@ -209,3 +209,15 @@ def test_table_matches_golden(name: str) -> None:
     share = float((diff.max(axis=2) > board_goldens.PIXEL_TOLERANCE).mean())
     assert mean <= board_goldens.MEAN_TOLERANCE, f"{path.name}: mean difference {mean:.2f}"
     assert share <= board_goldens.MAX_SHARE, f"{path.name}: {share:.2%} of pixels differ too much"
+
+
+@pytest.mark.parametrize("theme", theme_names())
+def test_32_player_tables_stay_under_200_kb(theme: str) -> None:
+    names = {f"p{i}": f"Константин Преображенский-Длинноименный №{i + 1}" for i in range(32)}
+    swiss_jpeg = render_swiss_standings(play_swiss(32).standings(), names, theme=theme, lang="ru", title="Швейцарка")
+    elimination_jpeg = render_elimination(
+        play_elimination(32).standings(), names, theme=theme, lang="ru", title="Кубок"
+    )
+    for data in (swiss_jpeg, elimination_jpeg):
+        check_jpeg(data, 400)
+        assert len(data) < 200 * 1024, f"{len(data) / 1024:.1f} KB"
