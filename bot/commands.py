@@ -29,6 +29,9 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("board", gettext_noop("Show the board of your game again")),
     CommandInfo("resign", gettext_noop("Resign the current game")),
     CommandInfo("stats", gettext_noop("Wins and losses in this chat")),
+    CommandInfo("rating", gettext_noop("Your rating in long and short nardy")),
+    CommandInfo("top", gettext_noop("Leaderboard of this group: /top long or short"), private=False),
+    CommandInfo("tournament", gettext_noop("The group's tournament: create, join, standings; /tournament last")),
     CommandInfo("rules", gettext_noop("Rules of long and short nardy")),
     CommandInfo("settings", gettext_noop("Chat settings (admins)")),
 )

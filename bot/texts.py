@@ -20,6 +20,7 @@ from typing import Final
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import SUPPORTED_LANGUAGES, create_i18n, gettext_noop, normalize_language
+from bot.tournament_texts import TOURNAMENT_EN, TOURNAMENT_RU
 
 DEFAULT_LANG: Final = "ru"
 
@@ -151,6 +152,22 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.medium": gettext_noop("Medium"),
         "btn.hard": gettext_noop("Hard"),
         "stats.computer": gettext_noop("Against the computer: {wins} wins, {losses} losses, {draws} draws."),
+        "rating.title": gettext_noop("Rating of {name}:"),
+        "rating.line": gettext_noop("{variant}: {rating} (experience {experience}, rated matches: {matches})"),
+        "rating.unrated": gettext_noop("{variant}: {rating}, no rated matches yet"),
+        "rating.note": gettext_noop(
+            "Finished matches between people are rated (FIBS formula); games against the computer, forfeits "
+            "and very short resigned games are not. The leaderboard of a group: /top."
+        ),
+        "top.title": gettext_noop("Leaderboard of this chat: {variant}"),
+        "top.player": gettext_noop("Player"),
+        "top.rating": gettext_noop("Rating"),
+        "top.matches": gettext_noop("Matches"),
+        "top.empty": gettext_noop("Nobody has played a rated game of {variant} in this chat yet."),
+        "top.private": gettext_noop(
+            "The leaderboard belongs to a group: send /top there (/top long or /top short). Your own rating: /rating."
+        ),
+        "top.usage": gettext_noop("Usage: /top, /top long or /top short."),
         "rules.short": gettext_noop(
             "Short nardy (backgammon): 15 checkers each, moving in opposite directions. Hitting a lone checker "
             "sends it to the bar; it must re-enter before anything else moves. Bring all checkers home, then bear "
@@ -284,6 +301,22 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.medium": "Средний",
         "btn.hard": "Сложный",
         "stats.computer": "Против компьютера: побед {wins}, поражений {losses}, ничьих {draws}.",
+        "rating.title": "Рейтинг {name}:",
+        "rating.line": "{variant}: {rating} (опыт {experience}, рейтинговых матчей: {matches})",
+        "rating.unrated": "{variant}: {rating}, рейтинговых матчей пока нет",
+        "rating.note": (
+            "В рейтинг идут законченные матчи между людьми (формула FIBS); игры с компьютером, поражения "
+            "по неявке и очень короткие игры со сдачей — нет. Рейтинг группы: /top."
+        ),
+        "top.title": "Рейтинг чата: {variant}",
+        "top.player": "Игрок",
+        "top.rating": "Рейтинг",
+        "top.matches": "Матчи",
+        "top.empty": "В этом чате пока никто не сыграл рейтинговую партию ({variant}).",
+        "top.private": (
+            "Таблица рейтинга — у группы: отправьте /top там (/top long или /top short). Ваш рейтинг: /rating."
+        ),
+        "top.usage": "Использование: /top, /top long или /top short.",
         "rules.short": (
             "Короткие нарды (бэкгаммон): по 15 шашек, игроки ходят навстречу друг другу. Одинокую шашку можно "
             "побить — она уходит на бар и должна войти в игру прежде других ходов. Соберите все шашки в доме и "
@@ -297,6 +330,8 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         ),
     },
 }
+_TEXTS["en"].update(TOURNAMENT_EN)
+_TEXTS["ru"].update(TOURNAMENT_RU)
 
 
 class Html(str):

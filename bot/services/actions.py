@@ -93,18 +93,20 @@ class GameActions:
         options: Options | None = None,
         game_id: str | None = None,
         tournament: TournamentLink | None = None,
+        limits: bool = True,
     ) -> str | None:
         """Create a game, play its opening roll and have its boards posted (one per chat).
 
         ``chats``: where the boards go (viewer None in a group); ``tournament``: the tournament match the game
         plays, kept in the record. A player already in
         ``max_games_per_user`` games, or a chat with ``max_games_per_chat`` games, is refused with a message in the
-        first chat. Creation is idempotent: the id is chosen first (or given as ``game_id``), so a retry after a
+        first chat (``limits`` False: not checked, for tournament matches, which nobody chose to start). Creation is
+        idempotent: the id is chosen first (or given as ``game_id``), so a retry after a
         lost store reply or a crash creates nothing twice.
         Returns: the game id, or None when refused. Raises: StoreUnavailableError when the store is down.
         """
         service = self.service
-        refusal = await self._limit_refusal(players, chats)
+        refusal = await self._limit_refusal(players, chats) if limits else None
         if refusal is not None:
             await self._notify(chats[0].chat_id, refusal)
             return None

@@ -21,13 +21,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from aiogram.exceptions import TelegramAPIError
-from aiogram.methods import SendMessage, TelegramMethod
-from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
+from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message, ReplyParameters
 
 from bot.keyboards.actions import GameAction
 from bot.services.actions import MAX_OPTIONS_SHOWN, GameActions
 from bot.services.boards import BoardPresenter
-from bot.services.captions import caption  # noqa: F401  (part of the service's vocabulary for callers)
+from bot.services.captions import caption
 from bot.services.computer import (
     MAX_COMPUTER_ACTIONS,
     ComputerFactory,
@@ -35,7 +35,7 @@ from bot.services.computer import (
     computer_to_act,
     default_computer,
 )
-from bot.services.engine_flow import DiceFactory, system_dice
+from bot.services.engine_flow import DiceFactory, load_match, system_dice
 from bot.services.messaging import DirectSender, MessageSender
 from bot.services.players import (
     COMPUTER_ID,
@@ -45,11 +45,13 @@ from bot.services.players import (
     computer_player,
     player_index,
 )
+from bot.services.ratings import apply_rating_plan, rating_plan
 from bot.services.record import ChatLink, GameRecord, Kind, TournamentLink
 from bot.services.saving import GameSaver
 from bot.services.timers import Sweeper
+from bot.services.tournament_service import TournamentService
 from bot.storage.base import GameStore, StoredGame
-from nardy import Match, Options, Phase
+from nardy import Match, NardyError, Options, Phase
 from rendering import render_board
 
 log = logging.getLogger(__name__)
@@ -128,6 +130,7 @@ class GameService:
         self.actions = GameActions(self)
         self.sweeper = Sweeper(self)
         self.computer_turns = ComputerTurns(self, processes=computer_processes)
+        self.tournaments = TournamentService(self)
 
     # ------------------------------------------------------------------ telegram calls
 
@@ -264,6 +267,92 @@ class GameService:
         """Return 0 or 1 for a (human) player of the record, else None."""
         return player_index(record, user_id)
 
+    # ------------------------------------------------------------------ the end of a session
+
+    async def after_finish(self, game_id: str, record: GameRecord) -> None:
+        """Do what follows the end of a game session besides its stats, each step idempotent (the sweeper repeats
+        this until it is done): rate the match (RULES.md §8) and record a tournament match's result.
+        Returns nothing. Raises: StoreUnavailableError."""
+        plan = rating_plan(record.to_dict())
+        if plan is not None:
+            await apply_rating_plan(self.store, game_id, plan)
+        if record.tournament is not None:
+            await self.tournaments.match_finished(
+                game_id, record.tournament.tournament_id, record.tournament.match_id, record
+            )
+
+    async def start_tournament_game(
+        self,
+        variant: str,
+        length: int,
+        players: Sequence[PlayerInfo],
+        chats: Sequence[ChatLink],
+        *,
+        game_id: str,
+        tournament: TournamentLink,
+        kind: Kind,
+    ) -> str | None:
+        """Start the game of a tournament match under the id the tournament chose (idempotent), with no cap on
+        the players' games. Returns: the game id. Raises: StoreUnavailableError."""
+        return await self.actions.start_game(
+            variant, length, players, chats, kind=kind, game_id=game_id, tournament=tournament, limits=False
+        )
+
+    async def end_match(self, game_id: str, loser: int) -> None:
+        """End a game session as lost by ``loser`` (a tournament forfeit: the deadline passed or the player
+        withdrew): the current game is abandoned and the session finished, whatever the match score. Nothing is
+        counted in the stats (a forfeit is not a result, RULES.md §8). Idempotent. Returns nothing.
+
+        Raises: StoreUnavailableError."""
+        for _ in range(10):
+            stored = await self.store.get_game(game_id)
+            if stored is None or stored.finished or stored.quarantined:
+                return
+            record = GameRecord.from_stored(stored)
+            match = load_match(record, game_id, self.dice)
+            game = match.game
+            if game.phase is not Phase.OVER:
+                try:
+                    game.abandon(loser)
+                except NardyError:
+                    return
+            assert game.result is not None
+            record.clear_turn()
+            record.events = [{"t": "over", **game.result.to_dict(), "score": list(match.score_after_game())}]
+            record.match = match.to_dict()
+            record.stats_plan = []
+            record.turn_deadline = None
+            record.extra["forfeit"] = loser
+            version = await self.saver.write(
+                game_id, stored.version, record, finished=True, wake=self.clock() + self.board_retry_after
+            )
+            if version is not None:
+                self.boards.request(game_id)
+                return
+
+    async def show_board_to(self, game_id: str, user_id: int, lang: str) -> bool:
+        """Send a picture of the game's board as it is now to the user's private chat (a spectator's look).
+
+        Returns: whether it was sent (False when the game is gone or the bot may not write to the user)."""
+        stored = await self.store.get_game(game_id)
+        if stored is None:
+            return False
+        record = GameRecord.from_stored(stored)
+        match = load_match(record, game_id, self.dice)
+        photo = await self.render_photo(record, match, None, lang)
+        try:
+            await self.send(
+                SendPhoto(
+                    chat_id=user_id,
+                    photo=BufferedInputFile(photo, filename="board.jpg"),
+                    caption=caption(record, match, lang),
+                )
+            )
+        except (TelegramAPIError, RuntimeError, LookupError) as error:
+            log.info("board of %s not shown to %s: %s", game_id, user_id, error)
+            return False
+        return True
+
     # ------------------------------------------------------------------ time (bot.services.timers)
 
     async def sweep(self, now: float | None = None) -> int:
@@ -298,12 +387,14 @@ class GameService:
     async def settle(self) -> None:
         """Wait until no computer reply and no board sync is running (for tests and a graceful shutdown).
         Returns nothing."""
-        while self.computer_turns.running or self.boards.busy_any():
+        while self.computer_turns.running or self.boards.busy_any() or self.tournaments.busy():
             await self.computer_turns.settle()
             await self.boards.settle()
+            await self.tournaments.settle()
 
     async def stop_computer(self) -> None:
         """Cancel the running computer replies and board syncs (the sweeper finishes them after a restart).
         Returns nothing."""
         await self.computer_turns.stop()
         await self.boards.stop()
+        await self.tournaments.stop()

@@ -150,11 +150,14 @@ class GameSaver:
         raise last_error or StoreUnavailableError("the store did not answer")
 
     async def apply_effects(self, game_id: str, record: GameRecord) -> None:
-        """Add a finished game's stats (idempotent: each chat counts a game once). Returns nothing.
+        """Add a finished game's stats (idempotent: each chat counts a game once), then what else follows the end
+        of a session (:meth:`GameService.after_finish`: ratings, the tournament's result; idempotent too). Returns
+        nothing.
 
         Raises: StoreUnavailableError."""
         for entry in record.stats_plan or []:
             await self.service.store.add_game_stats(entry.chat, game_id, dict(entry.deltas))
+        await self.service.after_finish(game_id, record)
 
     async def release(self, stored: StoredGame, record: GameRecord) -> None:
         """After the boards of ``stored`` (whose record is ``record``) are current: finish a finished game's effects

@@ -78,9 +78,10 @@ def game_routers() -> list[Router]:
     """Return new game flow routers, in order, for ``create_dispatcher(..., extra_routers=game_routers())``
     (they must come before the infra's ``start`` router). Each call builds fresh routers, with the service
     middleware attached and the timeout sweeper hooked to the first router's startup and shutdown."""
-    from bot.handlers import challenge, computer, cube, game, moves, rules, settings, stats
+    from bot.handlers import challenge, computer, cube, game, moves, ratings, rules, settings, stats, tournament
 
-    routers = [m.create_router() for m in (computer, challenge, game, cube, settings, stats, rules, moves)]
+    modules = (tournament, computer, challenge, game, cube, settings, stats, ratings, rules, moves)
+    routers = [m.create_router() for m in modules]
     middleware = GameServiceMiddleware()
     for router in routers:
         router.message.middleware(middleware)
@@ -145,11 +146,13 @@ async def sweeper(service: GameService, interval: float, purge_batch: int = 500)
     records in small batches. Never raises (logs errors)."""
     try:
         await service.recover()
+        await service.tournaments.sweep(service.clock() + service.board_retry_after, limit=1000)
     except Exception:
         log.exception("start-up recovery failed (the sweeper retries)")
     while True:
         try:
             await service.sweep()
+            await service.tournaments.sweep()
             await service.store.purge_expired(purge_batch)
         except Exception:  # the sweeper must survive store outages and anything else
             log.exception("timeout sweep failed")

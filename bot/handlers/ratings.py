@@ -1,0 +1,162 @@
+"""``/rating`` (``/рейтинг``): the sender's (or the replied-to user's) FIBS rating per variant; ``/top [long|short]``
+(``/топ``): the group's leaderboard (the players who played rated matches shown in it), as a monospace table."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from typing import Any, Final
+
+from aiogram import Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot.handlers.challenge import display_name
+from bot.handlers.identity import is_proxy_user, proxy_refusal
+from bot.services.game_service import GameService
+from bot.services.ratings import RATED_VARIANTS, ratings_of
+from bot.storage.base import StoredRating
+from bot.texts import Html, esc, norm_lang, tr
+from nardy.variants import UnknownVariantError, get_variant
+
+TOP_SIZE: Final = 20
+"""How many players the leaderboard shows."""
+NAME_WIDTH: Final = 16
+"""The width (in monospace cells) of the leaderboard's name column."""
+
+
+def format_rating(value: float) -> str:
+    """Return a rating as shown to users, with two decimals as on FIBS (``1510.00``)."""
+    return f"{value:.2f}"
+
+
+def _cell_width(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def clean_name(name: str) -> str:
+    """Return a display name fit for one table cell: control and format characters dropped, whitespace runs made
+    one space."""
+    spaced = "".join(" " if ch.isspace() else ch for ch in name)
+    kept = "".join(ch for ch in spaced if unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs"))
+    return " ".join(kept.split())
+
+
+def fit(text: str, width: int) -> str:
+    """Return ``text`` cut (with ``…``) and padded with spaces to exactly ``width`` monospace cells."""
+    used = 0
+    out: list[str] = []
+    total = sum(_cell_width(ch) for ch in text)
+    limit = width if total <= width else width - 1
+    for ch in text:
+        cells = _cell_width(ch)
+        if used + cells > limit:
+            break
+        out.append(ch)
+        used += cells
+    if total > width:
+        out.append("…")
+        used += 1
+    return "".join(out) + " " * (width - used)
+
+
+def leaderboard_rows(ratings: dict[int, StoredRating], limit: int = TOP_SIZE) -> list[tuple[int, StoredRating]]:
+    """Return the best ``limit`` (user id, rating) pairs: highest rating first, then more matches, then name."""
+    rated = [(user, rating) for user, rating in ratings.items() if rating.matches > 0]
+    rated.sort(key=lambda item: (-item[1].rating, -item[1].matches, clean_name(item[1].name).casefold(), item[0]))
+    return rated[:limit]
+
+
+def leaderboard_table(lang: str, rows: Sequence[tuple[int, StoredRating]]) -> Html:
+    """Return the leaderboard as a Telegram HTML ``<pre>`` table (every name escaped, cut to the column)."""
+    place_width = len(str(len(rows))) if rows else 1
+    header = (
+        f"{'#':>{place_width}}  {fit(tr(lang, 'top.player'), NAME_WIDTH)}  "
+        f"{tr(lang, 'top.rating'):>7}  {tr(lang, 'top.matches')}"
+    )
+    lines = [header]
+    for place, (user, rating) in enumerate(rows, 1):
+        name = fit(clean_name(rating.name) or f"id{user}", NAME_WIDTH)
+        lines.append(f"{place:>{place_width}}  {name}  {format_rating(rating.rating):>7}  {rating.matches:>3}")
+    return Html("<pre>" + "\n".join(esc(line) for line in lines) + "</pre>")
+
+
+async def on_rating(message: Message, game_service: GameService, **data: Any) -> None:
+    """Reply with the user's rating, experience and rated matches in each variant."""
+    user = message.from_user
+    if user is None:
+        return
+    lang = norm_lang(data.get("locale") or user.language_code)
+    refusal = proxy_refusal(message, lang)
+    if refusal:
+        await game_service.reply(message, refusal)
+        return
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        if replied.sender_chat is not None or is_proxy_user(replied.from_user):
+            await game_service.reply(message, tr(lang, "move.sender_chat"))
+            return
+        user = replied.from_user
+    ratings = await ratings_of(game_service.store, user.id)
+    lines: list[str] = [tr(lang, "rating.title", name=display_name(user))]
+    for variant in RATED_VARIANTS:
+        rating = ratings[variant]
+        values: dict[str, object] = {"variant": tr(lang, f"variant.{variant}"), "rating": format_rating(rating.rating)}
+        if rating.matches:
+            lines.append(tr(lang, "rating.line", experience=rating.experience, matches=rating.matches, **values))
+        else:
+            lines.append(tr(lang, "rating.unrated", **values))
+    lines.append("")
+    lines.append(tr(lang, "rating.note"))
+    await game_service.reply(message, "\n".join(lines))
+
+
+def parse_variant(args: str | None) -> str | None:
+    """Return the rated variant named by the command's argument (any alias: ``long``, ``длинные`` …), "" for no
+    argument, or None when the argument names no rated variant."""
+    words = (args or "").split()
+    if not words:
+        return ""
+    if len(words) > 1:
+        return None
+    try:
+        name = get_variant(words[0]).name
+    except UnknownVariantError:
+        return None
+    return name if name in RATED_VARIANTS else None
+
+
+async def on_top(message: Message, game_service: GameService, command: CommandObject, **data: Any) -> None:
+    """Reply with the group's leaderboard of the variant asked (default: the chat's variant, else short)."""
+    user = message.from_user
+    lang = norm_lang(data.get("locale") or (user.language_code if user is not None else None))
+    if message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+        await game_service.reply(message, tr(lang, "top.private"))
+        return
+    variant = parse_variant(command.args)
+    if variant is None:
+        await game_service.reply(message, tr(lang, "top.usage"))
+        return
+    store = game_service.store
+    if not variant:
+        chosen = str((await store.get_chat_settings(message.chat.id)).get("variant") or "short")
+        variant = chosen if chosen in RATED_VARIANTS else "short"
+    variant_name = tr(lang, f"variant.{variant}")
+    players = await store.chat_rated_players(message.chat.id, variant)
+    rows = leaderboard_rows(await store.get_ratings(variant, players)) if players else []
+    if not rows:
+        await game_service.reply(message, tr(lang, "top.empty", variant=variant_name))
+        return
+    text = tr(lang, "top.title", variant=variant_name) + "\n" + leaderboard_table(lang, rows)
+    await game_service.reply(message, text)
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.message.register(on_rating, Command("rating", "рейтинг", ignore_case=True))
+    router.message.register(on_top, Command("top", "топ", ignore_case=True))
+    return router

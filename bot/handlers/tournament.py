@@ -1,0 +1,297 @@
+"""``/tournament`` (``/турнир``): the creation card, the registration card's buttons, and the tournament menu
+during play (standings, my match, pairings, withdraw, watch a match); ``/tournament last`` shows the last table.
+
+Every button press is answered at once with a toast; what it changes is shown by editing the cards (see
+:mod:`bot.services.tournament_service`). Who may create a tournament: the chat's admins, or anyone when the chat's
+``/settings`` say so (``tournaments``: ``anyone``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from aiogram import Bot, F, Router
+from aiogram.enums import ChatType
+from aiogram.exceptions import TelegramAPIError
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPhoto
+from aiogram.types import BufferedInputFile, CallbackQuery, Message, User
+
+from bot.handlers.challenge import display_name
+from bot.handlers.identity import is_proxy_user, proxy_refusal
+from bot.handlers.settings import is_admin
+from bot.keyboards.tournament import SetupCb, TourCb, menu_keyboard, next_settings, setup_keyboard
+from bot.services import tournament_views as views
+from bot.services.game_service import GameService
+from bot.services.players import PlayerInfo
+from bot.services.tournament_record import TournamentRecord, TournamentRecordError, TournamentSettings
+from bot.services.tournament_service import TournamentService
+from bot.texts import norm_lang, tr
+
+log = logging.getLogger(__name__)
+
+DEEP_LINK = r"^t_[A-Za-z0-9_-]{10}$"
+"""The payload of ``/start`` from a registration card's "open the bot" button."""
+
+
+def _lang(user: User | None, data: dict[str, Any]) -> str:
+    return norm_lang(data.get("locale") or (user.language_code if user else None))
+
+
+def _service(game_service: GameService) -> TournamentService:
+    return game_service.tournaments
+
+
+def _person(user: User, lang: str) -> PlayerInfo:
+    return PlayerInfo(user.id, display_name(user), lang)
+
+
+async def may_create(bot: Bot, game_service: GameService, chat_id: int, user_id: int) -> bool:
+    """Return whether the user may create a tournament in the chat: an admin, or anyone if the settings allow."""
+    settings = await game_service.store.get_chat_settings(chat_id)
+    if settings.get("tournaments") == "anyone":
+        return True
+    return await is_admin(bot, chat_id, user_id)
+
+
+# ====================================================================== /tournament
+
+
+async def on_tournament(
+    message: Message, command: CommandObject, bot: Bot, game_service: GameService, **data: Any
+) -> None:
+    """Answer ``/tournament [last]``: in a group, the running tournament's standings and menu, its registration
+    card, or (no tournament) the creation card; ``last``: the last finished table. In private: a hint."""
+    user = message.from_user
+    lang = _lang(user, data)
+    refusal = proxy_refusal(message, lang)
+    if user is None or refusal:
+        await game_service.reply(message, refusal or tr(lang, "toast.bad"))
+        return
+    if message.chat.type == ChatType.PRIVATE:
+        await game_service.reply(message, tr(lang, "tour.private"))
+        return
+    service = _service(game_service)
+    argument = (command.args or "").strip().lower()
+    if argument in ("last", "последний", "прошлый"):
+        await _show_last(message, game_service, lang)
+        return
+    if argument:
+        await game_service.reply(message, tr(lang, "tour.usage"))
+        return
+    running = await service.running_in(message.chat.id)
+    if running is not None:
+        stored, record = running
+        if record.status == "registration":
+            await game_service.reply(message, tr(lang, "tour.reg.open_already"))
+            return
+        await _send_standings(game_service, message.chat.id, stored.tournament_id, record, lang, menu=True)
+        return
+    if not await may_create(bot, game_service, message.chat.id, user.id):
+        await game_service.reply(message, tr(lang, "tour.admins_only"))
+        return
+    settings = TournamentSettings()
+    defaults = await game_service.store.get_chat_settings(message.chat.id)
+    if defaults.get("variant") in ("short", "long"):
+        settings = TournamentSettings(variant=defaults["variant"])
+    await game_service.reply(
+        message, views.setup_text(lang, settings), keyboard=setup_keyboard(user.id, settings, lang), quote=False
+    )
+
+
+async def _show_last(message: Message, game_service: GameService, lang: str) -> None:
+    last = await _service(game_service).last_in(message.chat.id)
+    if last is None:
+        await game_service.reply(message, tr(lang, "tour.last.none"))
+        return
+    stored, record = last
+    await _send_standings(game_service, message.chat.id, stored.tournament_id, record, lang, menu=False)
+
+
+async def _send_standings(
+    game_service: GameService, chat_id: int, tournament_id: str, record: TournamentRecord, lang: str, *, menu: bool
+) -> None:
+    tournament = record.tournament()
+    import asyncio
+
+    photo = await asyncio.to_thread(views.standings_image, lang, record, tournament)
+    caption = views.standings_caption(lang, record, tournament)
+    keyboard = None
+    if menu and not tournament.is_over:
+        watch = [
+            (views.pairing_line(record, m, mentions=False), str(index))
+            for index, m in enumerate(tournament.playable())
+            if m.id in record.games
+        ]
+        keyboard = menu_keyboard(tournament_id, lang, watch=watch)
+    try:
+        await game_service.send(
+            SendPhoto(
+                chat_id=chat_id,
+                photo=BufferedInputFile(photo, filename="standings.jpg"),
+                caption=caption,
+                reply_markup=keyboard,
+            )
+        )
+    except (TelegramAPIError, RuntimeError, LookupError) as error:
+        log.info("standings not sent to %s: %s", chat_id, error)
+
+
+# ====================================================================== the creation card
+
+
+async def on_setup(query: CallbackQuery, callback_data: SetupCb, game_service: GameService, **data: Any) -> None:
+    """A press on the creation card: change an option, open registration, or close the card (its owner only)."""
+    lang = _lang(query.from_user, data)
+    message = query.message if isinstance(query.message, Message) else None
+    if message is None or message.chat.type == ChatType.PRIVATE:
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    if query.from_user.id != callback_data.owner:
+        await query.answer(tr(lang, "tour.setup.not_yours"), show_alert=True)
+        return
+    try:
+        settings = callback_data.settings()
+    except TournamentRecordError:
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    if callback_data.action == "x":
+        await query.answer()
+        await game_service.edit(DeleteMessage(chat_id=message.chat.id, message_id=message.message_id))
+        return
+    if callback_data.action != "go":
+        await query.answer()
+        changed = next_settings(settings, callback_data.action)
+        await game_service.edit(
+            EditMessageText(
+                chat_id=message.chat.id,
+                message_id=message.message_id,
+                text=views.setup_text(lang, changed),
+                reply_markup=setup_keyboard(callback_data.owner, changed, lang),
+            )
+        )
+        return
+    service = _service(game_service)
+    tournament_id = await service.open_registration(
+        message.chat.id, _person(query.from_user, lang), settings, message.message_id
+    )
+    if tournament_id is None:
+        await query.answer(tr(lang, "tour.one_at_a_time"), show_alert=True)
+        return
+    await query.answer(tr(lang, "tour.reg.opened"))
+
+
+# ====================================================================== registration and play
+
+
+async def on_tour_button(
+    query: CallbackQuery, callback_data: TourCb, bot: Bot, game_service: GameService, **data: Any
+) -> None:
+    """A press on a registration card or on the tournament menu. Always answered at once with a toast."""
+    lang = _lang(query.from_user, data)
+    message = query.message if isinstance(query.message, Message) else None
+    if message is None or is_proxy_user(query.from_user):
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    service = _service(game_service)
+    user = query.from_user
+    tournament_id = callback_data.tournament_id
+    action = callback_data.action
+    loaded = await service.load(tournament_id)
+    if loaded is None or loaded[1].chat_id != message.chat.id:
+        await query.answer(tr(lang, "tour.gone"))
+        return
+    record = loaded[1]
+    if action == "join":
+        toast = await service.join(tournament_id, _person(user, lang))
+        alert = False
+        if toast == tr(lang, "tour.joined") and record.settings.venue == "private":
+            settings = await game_service.store.get_user_settings(user.id)
+            if not settings.get("dm"):
+                toast, alert = tr(lang, "tour.joined.open_bot"), True
+        await query.answer(toast, show_alert=alert)
+    elif action == "leave":
+        await query.answer(await service.leave(tournament_id, user.id, lang))
+    elif action in ("start", "cancel", "add"):
+        admin = user.id != record.organiser and await is_admin(bot, message.chat.id, user.id)
+        if action == "start":
+            toast = await service.start(tournament_id, user.id, lang, admin=admin)
+        elif action == "cancel":
+            toast = await service.cancel(tournament_id, user.id, lang, admin=admin)
+        elif callback_data.arg in ("easy", "medium", "hard"):
+            toast = await service.add_computer(tournament_id, user.id, callback_data.arg, lang, admin=admin)
+        else:
+            toast = tr(lang, "toast.bad")
+        await query.answer(toast)
+    elif action == "quit":
+        await query.answer(await service.withdraw(tournament_id, user.id, lang), show_alert=True)
+    elif action in ("table", "pairs", "mine", "watch"):
+        await _menu(query, callback_data, game_service, record, lang)
+    else:
+        await query.answer(tr(lang, "toast.bad"))
+
+
+async def _menu(
+    query: CallbackQuery, callback_data: TourCb, game_service: GameService, record: TournamentRecord, lang: str
+) -> None:
+    message = query.message
+    assert isinstance(message, Message)
+    if record.status not in ("running", "finished"):
+        await query.answer(tr(lang, "tour.not_started"))
+        return
+    tournament = record.tournament()
+    action = callback_data.action
+    if action == "table":
+        await query.answer()
+        await _send_standings(game_service, message.chat.id, callback_data.tournament_id, record, lang, menu=False)
+    elif action == "pairs":
+        await query.answer()
+        text = views.pairings_text(lang, record, tournament, game_service.clock())
+        await game_service.reply(message, text, quote=False)
+    elif action == "mine":
+        entrant = record.person(query.from_user.id)
+        mine = (
+            None
+            if entrant is None
+            else next((m for m in tournament.playable() if entrant.pid in (m.first, m.second)), None)
+        )
+        if entrant is None:
+            await query.answer(tr(lang, "tour.not_in"), show_alert=True)
+        elif mine is None:
+            await query.answer(tr(lang, "tour.mine.none"), show_alert=True)
+        else:
+            opponent = views.plain(record.entrant(mine.opponent(entrant.pid)))
+            where = tr(lang, f"tour.mine.where.{record.settings.venue}")
+            await query.answer(tr(lang, "tour.mine", opponent=opponent, where=where), show_alert=True)
+    else:
+        playing = [m for m in tournament.playable() if m.id in record.games]
+        index = int(callback_data.arg) if callback_data.arg.isdigit() else -1
+        if not 0 <= index < len(playing):
+            await query.answer(tr(lang, "tour.watch.over"))
+            return
+        sent = await game_service.show_board_to(record.games[playing[index].id], query.from_user.id, lang)
+        await query.answer(tr(lang, "tour.watch.sent" if sent else "tour.watch.open_bot"), show_alert=not sent)
+
+
+async def on_deep_link(message: Message, game_service: GameService, **data: Any) -> None:
+    """``/start t_<id>`` from a registration card: the bot may now write to this person; say so."""
+    lang = _lang(message.from_user, data)
+    if message.from_user is not None:
+        settings = dict(await game_service.store.get_user_settings(message.from_user.id))
+        if not settings.get("dm"):
+            settings["dm"] = True
+            await game_service.store.set_user_settings(message.from_user.id, settings)
+    await game_service.send(SendMessage(chat_id=message.chat.id, text=tr(lang, "tour.dm.ready")))
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers."""
+    router = Router(name=__name__)
+    router.message.register(
+        on_deep_link, CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)), F.chat.type == ChatType.PRIVATE
+    )
+    router.message.register(on_tournament, Command("tournament", "турнир"))
+    router.callback_query.register(on_setup, SetupCb.filter())
+    router.callback_query.register(on_tour_button, TourCb.filter())
+    return router
