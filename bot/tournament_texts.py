@@ -120,6 +120,9 @@ TOURNAMENT_EN: Final[dict[str, str]] = {
     "tour.watch.sent": gettext_noop("The board is in your private chat with the bot."),
     "tour.watch.open_bot": gettext_noop("Open the bot in private first (send it /start), then press again."),
     "tour.dm.ready": gettext_noop("Done: your tournament games will come here. Good luck!"),
+    "settings.tournaments": gettext_noop("Tournaments are created by: {value}"),
+    "settings.tournaments.admins": gettext_noop("admins"),
+    "settings.tournaments.anyone": gettext_noop("anyone"),
 }
 
 TOURNAMENT_RU: Final[dict[str, str]] = {
@@ -232,4 +235,7 @@ TOURNAMENT_RU: Final[dict[str, str]] = {
     "tour.watch.sent": "Доска — в вашем личном чате с ботом.",
     "tour.watch.open_bot": "Сначала откройте бота в личном чате (отправьте ему /start), затем нажмите ещё раз.",
     "tour.dm.ready": "Готово: ваши турнирные партии будут приходить сюда. Удачи!",
+    "settings.tournaments": "Турниры создают: {value}",
+    "settings.tournaments.admins": "администраторы",
+    "settings.tournaments.anyone": "все",
 }

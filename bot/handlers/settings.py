@@ -1,4 +1,5 @@
-"""``/settings`` in groups, for admins: default variant, confirm-turn on/off, cube in long nardy on/off."""
+"""``/settings`` in groups, for admins: default variant, confirm-turn on/off, cube in long nardy on/off, and who
+may create tournaments (admins or anyone)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "variant": ("short", "long"),
     "confirm": ("on", "off"),
     "cube_long": ("on", "off"),
+    "tournaments": ("admins", "anyone"),
 }
 
 
@@ -37,6 +39,7 @@ def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboa
     variant = str(current.get("variant", "short"))
     confirm = bool(current.get("confirm"))
     cube_long = bool(current.get("cube_long"))
+    creators = "anyone" if current.get("tournaments") == "anyone" else "admins"
     onoff = {True: tr(lang, "on"), False: tr(lang, "off")}
     text = "\n".join(
         [
@@ -44,9 +47,11 @@ def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboa
             tr(lang, "settings.variant", variant=tr(lang, f"variant.{variant}")),
             tr(lang, "settings.confirm", value=onoff[confirm]),
             tr(lang, "settings.cube_long", value=onoff[cube_long]),
+            tr(lang, "settings.tournaments", value=tr(lang, f"settings.tournaments.{creators}")),
         ]
     )
     other = "long" if variant == "short" else "short"
+    other_creators = "admins" if creators == "anyone" else "anyone"
     rows = [
         [
             InlineKeyboardButton(
@@ -64,6 +69,12 @@ def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboa
             InlineKeyboardButton(
                 text=tr(lang, "settings.cube_long", value=onoff[not cube_long]),
                 callback_data=SettingsCb(key="cube_long", value="off" if cube_long else "on").pack(),
+            )
+        ],
+        [
+            InlineKeyboardButton(
+                text=tr(lang, "settings.tournaments", value=tr(lang, f"settings.tournaments.{other_creators}")),
+                callback_data=SettingsCb(key="tournaments", value=other_creators).pack(),
             )
         ],
     ]
@@ -103,7 +114,9 @@ async def on_settings_button(
         return
     store = game_service.store
     current = dict(await store.get_chat_settings(message.chat.id))
-    value: Any = callback_data.value if callback_data.key == "variant" else callback_data.value == "on"
+    value: Any = (
+        callback_data.value if callback_data.key in ("variant", "tournaments") else callback_data.value == "on"
+    )
     current[callback_data.key] = value
     await store.set_chat_settings(message.chat.id, current)
     await query.answer(tr(lang, "settings.saved"))

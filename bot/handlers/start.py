@@ -46,6 +46,12 @@ def help_text() -> str:
         "settings\n"
         "/help — this message\n"
         "/lang — change the language"
+    ) + "\n\n" + _(
+        "<b>Tournaments and ratings</b>\n"
+        "/tournament — in a group: create a tournament (round robin, Swiss, elimination), join it, see the "
+        "standings; /tournament last — the last final table\n"
+        "/rating — your rating in long and short nardy\n"
+        "/top [long|short] — the group's leaderboard"
     )
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from aiogram.types import TelegramObject, User
+from aiogram.enums import ChatType
+from aiogram.types import Chat, Message, TelegramObject, User
 from aiogram.utils.i18n import I18n, I18nMiddleware
 
 from bot.i18n import choose_language
@@ -16,12 +17,16 @@ log = logging.getLogger(__name__)
 
 LANGUAGE_KEY = "lang"
 """Key of the language in the user settings (``GameStore.get_user_settings``)."""
+PRIVATE_KEY = "dm"
+"""Key of the user settings set once the user has written to the bot in private (so the bot may write to them:
+tournament games are played in private chats)."""
 
 
 class UserLanguageMiddleware(I18nMiddleware):
     """aiogram i18n middleware reading the stored language from the ``GameStore`` user settings.
 
-    Handlers also receive ``locale`` (the chosen language code) in their data. If the store is unreachable the
+    Handlers also receive ``locale`` (the chosen language code) in their data. The first message from a user in a
+    private chat records that the bot may write to them (:data:`PRIVATE_KEY`). If the store is unreachable the
     Telegram language is used (the handler will then report the outage itself).
     """
 
@@ -37,7 +42,12 @@ class UserLanguageMiddleware(I18nMiddleware):
             return self.i18n.default_locale
         stored: object = None
         try:
-            stored = (await self.store.get_user_settings(user.id)).get(LANGUAGE_KEY)
+            settings = await self.store.get_user_settings(user.id)
+            stored = settings.get(LANGUAGE_KEY)
+            chat: Chat | None = data.get("event_chat")
+            private = isinstance(event, Message) and chat is not None and chat.type == ChatType.PRIVATE
+            if private and not settings.get(PRIVATE_KEY):
+                await self.store.set_user_settings(user.id, {**settings, PRIVATE_KEY: True})
         except StoreUnavailableError:
             log.warning("store unavailable while reading the language of user %s", user.id)
         locale = choose_language(stored, user.language_code, self.i18n.default_locale)

@@ -9,6 +9,11 @@ from fake_telegram import BOT_ID
 from bot.keyboards.callbacks import GameCb, LangCb, MenuCb
 
 
+def _choices(settings: dict[str, object]) -> dict[str, object]:
+    """Return the user's settings without the "has written to the bot in private" flag."""
+    return {key: value for key, value in settings.items() if key != "dm"}
+
+
 async def test_start_greets_each_user_in_their_language(app: BotApp) -> None:
     fake, h = app.fake, app.h
     alice = fake.user(101, "Alice", "en")
@@ -90,7 +95,7 @@ async def test_lang_switch_is_stored_and_used(app: BotApp) -> None:
     assert picker.content == "Language: English"  # edited in place
     assert picker.button_texts() == ["Русский", "✓ English"]
     assert picker.edits == 1
-    assert await app.store.get_user_settings(boris.id) == {"lang": "en"}
+    assert _choices(await app.store.get_user_settings(boris.id)) == {"lang": "en"}
 
     await h.send_text(boris, chat, "/start")
     assert "Hi, Борис!" in fake.last_message(boris.id).content
@@ -121,8 +126,8 @@ async def test_lang_from_the_menu_and_in_a_group(app: BotApp) -> None:
     await h.press(alice, group.id, group_picker.message_id, LangCb(code="ru").pack())
     assert fake.toasts_for(alice.id)[-1] == "Язык: Русский"
     assert group_picker.edits == 0
-    assert await app.store.get_user_settings(alice.id) == {"lang": "ru"}
-    assert await app.store.get_user_settings(boris.id) == {}
+    assert _choices(await app.store.get_user_settings(alice.id)) == {"lang": "ru"}
+    assert _choices(await app.store.get_user_settings(boris.id)) == {}
 
 
 async def test_welcome_and_help_mention_new_and_new_bot(app: BotApp) -> None:
@@ -158,7 +163,7 @@ async def test_stale_forged_and_garbled_presses_get_a_toast(app: BotApp) -> None
     # Only toasts were sent: no message was sent or edited.
     assert {c.name for c in fake.calls[calls_before:]} == {"answerCallbackQuery"}
     assert menu.edits == 0
-    assert await app.store.get_user_settings(alice.id) == {}
+    assert _choices(await app.store.get_user_settings(alice.id)) == {}
 
 
 async def test_messages_come_from_the_bot(app: BotApp) -> None:
