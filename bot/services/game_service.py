@@ -45,7 +45,7 @@ from bot.services.players import (
     computer_player,
     player_index,
 )
-from bot.services.ratings import apply_rating_plan, rating_plan
+from bot.services.ratings import apply_rating_plan
 from bot.services.record import ChatLink, GameRecord, Kind, TournamentLink
 from bot.services.saving import GameSaver
 from bot.services.timers import Sweeper
@@ -273,8 +273,8 @@ class GameService:
         """Do what follows the end of a game session besides its stats, each step idempotent (the sweeper repeats
         this until it is done): rate the match (RULES.md §8) and record a tournament match's result.
         Returns nothing. Raises: StoreUnavailableError."""
-        plan = rating_plan(record.to_dict())
-        if plan is not None:
+        plan = record.extra.get("rating_plan")  # written by the finishing save (bot.services.saving)
+        if isinstance(plan, dict):
             await apply_rating_plan(self.store, game_id, plan)
         if record.tournament is not None:
             await self.tournaments.match_finished(

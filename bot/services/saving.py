@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final
 
 from bot.services.engine_flow import match_finished
 from bot.services.players import COMPUTER_STATS_CHAT
+from bot.services.ratings import rating_plan
 from bot.services.record import GameRecord, StatsEntry
 from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
@@ -93,6 +94,7 @@ class GameSaver:
         finished = match_finished(match)
         if finished:
             record.stats_plan = stats_plan(record, match)
+            record.extra["rating_plan"] = rating_plan(record.to_dict())
             record.turn_deadline = None
         else:
             record.reminded = False
