@@ -228,32 +228,167 @@ def test_fibs_underdog_with_boost_to_3() -> None:
     assert loser.value == pytest.approx(1586.075758, abs=1e-6) and loser.experience == 153
 
 
-@settings(max_examples=8, deadline=None)
-@given(n=st.integers(48, 70), seed=seeds)
-def test_large_field_pairing_on_near_pairs_is_as_good_as_on_all_pairs(n: int, seed: int) -> None:
-    """From SPARSE_FROM players a round is paired on the pairs of near scores first; its priorities must equal
-    those of the pairing on every pair."""
+def _cost(
+    pairs: Sequence[tuple[str, str]],
+    bye: str | None,
+    ranked: Sequence[str],
+    scores: dict[str, float],
+    met: Counter[frozenset[str]],
+) -> tuple[int, int, int, int]:
+    """All four §8 priorities of a pairing, as ``pair_round`` weighs them: :func:`_key` and then the sum of squared
+    distances from the ideal opponent (inside a score group g/2 places down, across groups the rank difference)."""
+    groups: dict[float, list[str]] = {}
+    for p in ranked:
+        groups.setdefault(scores[p], []).append(p)
+    place = {p: ranked.index(p) for p in ranked}
+    ties = 0
+    for a, b in pairs:
+        if scores[a] == scores[b]:
+            group = groups[scores[a]]
+            ties += (abs(group.index(a) - group.index(b)) - len(group) // 2) ** 2
+        else:
+            ties += (place[a] - place[b]) ** 2
+    return (*_key(pairs, bye, ranked, scores, met), ties)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 10), seed=seeds, withdrawals=st.integers(0, 2), extra=st.integers(0, 2))
+def test_swiss_pairings_by_score_blocks_are_optimal_by_brute_force(
+    n: int, seed: int, withdrawals: int, extra: int
+) -> None:
+    """The pairing by score blocks (``pairing._pair_by_blocks``, forced on for small fields) has the least cost of
+    all pairings at all four priorities, by brute force; so does the pairing on every pair where it falls back."""
+    from tournaments import pairing
+
+    saved, radius = pairing.SPARSE_FROM, pairing._FIRST_RADIUS
+    try:
+        pairing.SPARSE_FROM, pairing._FIRST_RADIUS = 2, 1  # a narrow first window: the widening is used too
+        rng = random.Random(seed)
+        t: Swiss = swiss(field(n), rounds=default_rounds(n) + extra)
+        rule = random_rule(rng, draws=True)
+        while not t.is_over:
+            if withdrawals and rng.random() < 0.08:
+                t = t.withdraw(rng.choice([p.id for p in t.players if p.id not in t.withdrawn]))
+                withdrawals -= 1
+            else:
+                t = t.record(rule(rng.choice(t.playable())))
+        for number in range(1, len(t.paired) + 1):  # each round's standings, the withdrawn players kept in
+            ranked, scores, met, had = _round_inputs(t, number)
+            pairs, bye = pairing.pair_round(ranked, scores, met, had)
+            _assert_least_cost(pairs, bye, ranked, scores, met, had, f"round {number}")
+    finally:
+        pairing.SPARSE_FROM, pairing._FIRST_RADIUS = saved, radius
+
+
+def _assert_least_cost(
+    pairs: Sequence[tuple[str, str]],
+    bye: str | None,
+    ranked: Sequence[str],
+    scores: dict[str, float],
+    met: Counter[frozenset[str]],
+    had: Counter[str],
+    where: str,
+) -> None:
+    """Assert by brute force that no pairing of ``ranked`` costs less than ``pairs`` and ``bye``."""
+    fewest = min(had[p] for p in ranked)
+    options = [None] if len(ranked) % 2 == 0 else [p for p in ranked if had[p] == fewest]
+    best = min(_cost(ps, b, ranked, scores, met) for b in options for ps in _pairings([p for p in ranked if p != b]))
+    assert _cost(pairs, bye, ranked, scores, met) == best, where
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n=st.integers(2, 10),
+    halves=st.lists(st.integers(0, 6), min_size=10, max_size=10),
+    met_bits=st.integers(0, 2**45 - 1),
+    bye_bits=st.integers(0, 2**10 - 1),
+    radius=st.integers(0, 2),
+    by_score=st.booleans(),
+)
+def test_pair_round_by_score_blocks_on_any_input_by_brute_force(
+    n: int, halves: list[int], met_bits: int, bye_bits: int, radius: int, by_score: bool
+) -> None:
+    """``pair_round`` by score blocks (forced on, first window ``radius``) on arbitrary inputs — scores in half
+    points, ranked by score or not, any earlier meetings and byes — has the least cost at all four priorities."""
+    from tournaments import pairing
+
+    ranked = [f"p{i}" for i in range(n)]
+    scores = {p: h / 2 for p, h in zip(ranked, halves, strict=False)}
+    if by_score:
+        ranked.sort(key=lambda p: -scores[p])
+    pairs_of = [frozenset((a, b)) for i, a in enumerate(ranked) for b in ranked[i + 1 :]]
+    met = Counter({pair: 1 + (met_bits >> (i + 1)) % 2 for i, pair in enumerate(pairs_of) if met_bits >> i & 1})
+    had = Counter({p: 1 for i, p in enumerate(ranked) if bye_bits >> i & 1})
+    saved, first = pairing.SPARSE_FROM, pairing._FIRST_RADIUS
+    try:
+        pairing.SPARSE_FROM, pairing._FIRST_RADIUS = 2, radius
+        pairs, bye = pairing.pair_round(ranked, scores, met, had)
+    finally:
+        pairing.SPARSE_FROM, pairing._FIRST_RADIUS = saved, first
+    _assert_least_cost(pairs, bye, ranked, scores, met, had, "")
+
+
+def test_pair_round_by_score_blocks_widens_a_narrow_window() -> None:
+    """A round whose best pairing needs a pair outside a first window of radius 2: a pairing found inside it reaches
+    the least score spread but costs 13 at priority 4, the best costs 11; the window must grow to find it."""
+    from tournaments import pairing
+
+    ranked = ["p3", "p4", "p6", "p0", "p1", "p2", "p5", "p7", "p8"]
+    scores = {p: 1.0 if p in ("p3", "p4", "p6") else 0.0 for p in ranked}
+    met = Counter(
+        frozenset(pair.split())
+        for pair in ("p0 p6", "p1 p5", "p1 p6", "p1 p7", "p2 p3", "p2 p6", "p4 p7", "p4 p8", "p5 p6", "p6 p7")
+    )
+    saved, first = pairing.SPARSE_FROM, pairing._FIRST_RADIUS
+    try:
+        pairing.SPARSE_FROM, pairing._FIRST_RADIUS = 2, 2
+        pairs, bye = pairing.pair_round(ranked, scores, met, Counter())
+    finally:
+        pairing.SPARSE_FROM, pairing._FIRST_RADIUS = saved, first
+    assert _cost(pairs, bye, ranked, scores, met) == (0, 0, 4, 11)
+    _assert_least_cost(pairs, bye, ranked, scores, met, Counter(), "")
+
+
+def _round_inputs(
+    t: Swiss, number: int, withdrawn: frozenset[str] = frozenset()
+) -> tuple[list[str], dict[str, float], Counter[frozenset[str]], Counter[str]]:
+    """What ``pair_round`` gets for round ``number`` of ``t`` (the rounds before it played), without ``withdrawn``."""
+    byes = [b for b in t.byes() if b.round < number]
+    table = swiss_standings(t.players, [(m, r) for m, r in t.played() if m.round < number], byes)
+    ranked = [row.player for row in table if row.player not in withdrawn]
+    scores = {row.player: row.points for row in table}
+    met = Counter(frozenset((m.first, m.second)) for rr in t.paired[: number - 1] for m in rr.matches)
+    return ranked, scores, met, Counter(b.player for b in byes)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(48, 128), seed=seeds, played=st.integers(1, 8), withdrawals=st.integers(0, 3))
+def test_large_field_pairing_by_score_blocks_is_as_good_as_on_all_pairs(
+    n: int, seed: int, played: int, withdrawals: int
+) -> None:
+    """From SPARSE_FROM players a round is paired by score blocks first; on random mid-tournament states (48 to 128
+    players, 1 to 8 rounds played, draws, byes, withdrawals) its cost at all four priorities must equal that of the
+    pairing on every pair."""
     from tournaments import pairing
 
     rng = random.Random(seed)
-    t = swiss(field(n), rounds=5)
+    t = swiss(field(n), rounds=played + 1)
     rule = random_rule(rng, draws=True)
-    for _ in range(4 * (n // 2)):
-        if t.is_over:
-            break
-        t = t.record(rule(rng.choice(t.playable())))
-    number = len(t.paired)
-    byes = [b for b in t.byes() if b.round < number]
-    table = swiss_standings(t.players, [(m, r) for m, r in t.played() if m.round < number], byes)
-    ranked = [row.player for row in table]
-    scores = {row.player: row.points for row in table}
-    met = Counter(frozenset((m.first, m.second)) for rr in t.paired[:-1] for m in rr.matches)
-    had = Counter(b.player for b in byes)
-    sparse = pairing.pair_round(ranked, scores, met, had)
-    saved = pairing.SPARSE_FROM
+    while len(t.paired) <= played and not t.is_over:
+        if withdrawals and rng.random() < 0.02:
+            t = t.withdraw(rng.choice([p.id for p in t.players if p.id not in t.withdrawn]))
+            withdrawals -= 1
+        else:
+            t = t.record(rule(rng.choice(t.playable())))
+    ranked, scores, met, had = _round_inputs(t, len(t.paired), frozenset(t.withdrawn))
+    blocks = pairing.pair_round(ranked, scores, met, had)
+    saved, radius = pairing.SPARSE_FROM, pairing._FIRST_RADIUS
     try:
+        pairing._FIRST_RADIUS = 1  # a narrow first window: the widening is used
+        narrow = pairing.pair_round(ranked, scores, met, had)
         pairing.SPARSE_FROM = 10**9
         full = pairing.pair_round(ranked, scores, met, had)
     finally:
-        pairing.SPARSE_FROM = saved
-    assert _key(sparse[0], sparse[1], ranked, scores, met) == _key(full[0], full[1], ranked, scores, met)
+        pairing.SPARSE_FROM, pairing._FIRST_RADIUS = saved, radius
+    assert _cost(*blocks, ranked, scores, met) == _cost(*full, ranked, scores, met)
+    assert _cost(*narrow, ranked, scores, met) == _cost(*full, ranked, scores, met)
