@@ -46,11 +46,17 @@ beyond caches of fonts, sprites and board backgrounds.
     draw the other formats' standings; ``names`` maps player ids to display names, cleaned as on the board. Each has
     an ``..._image`` twin returning the image. See :mod:`rendering.standings`.
 
+``render_leaderboard(rows, *, title, lang, theme, fmt, quality) -> bytes``
+    A chat's rating leaderboard: ``rows`` are :class:`rendering.leaderboard.LeaderboardRow` (place, name, rating,
+    experience, matches), drawn as place, player, rating (one decimal) and matches, at most 50 rows, in the same
+    table style; ``render_leaderboard_image`` returns the image. See :mod:`rendering.leaderboard`.
+
 Review images: ``python -m rendering.gallery OUTDIR [--png]``. See ``rendering/README.md``.
 """
 
 from rendering.board import render_board, render_board_image
 from rendering.dice import render_dice, render_dice_image
+from rendering.leaderboard import LeaderboardRow, render_leaderboard, render_leaderboard_image
 from rendering.standings import (
     render_cross_table,
     render_cross_table_image,
@@ -62,6 +68,7 @@ from rendering.standings import (
 from rendering.theme import theme_names
 
 __all__ = [
+    "LeaderboardRow",
     "render_board",
     "render_board_image",
     "render_cross_table",
@@ -70,6 +77,8 @@ __all__ = [
     "render_dice_image",
     "render_elimination",
     "render_elimination_image",
+    "render_leaderboard",
+    "render_leaderboard_image",
     "render_swiss_standings",
     "render_swiss_standings_image",
     "theme_names",
