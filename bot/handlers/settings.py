@@ -114,9 +114,7 @@ async def on_settings_button(
         return
     store = game_service.store
     current = dict(await store.get_chat_settings(message.chat.id))
-    value: Any = (
-        callback_data.value if callback_data.key in ("variant", "tournaments") else callback_data.value == "on"
-    )
+    value: Any = callback_data.value if callback_data.key in ("variant", "tournaments") else callback_data.value == "on"
     current[callback_data.key] = value
     await store.set_chat_settings(message.chat.id, current)
     await query.answer(tr(lang, "settings.saved"))

@@ -35,23 +35,27 @@ def welcome_text(first_name: str) -> str:
 
 def help_text() -> str:
     """Return the help message (HTML, in the current language)."""
-    return _(
-        "<b>Nardy bot</b>\n\n"
-        "I run games of long and short nardy between two people, or against the computer, in private chats or in "
-        "a group. Moves are made with buttons under the board, or typed, like <code>13/7 8/7</code>.\n\n"
-        "/start — welcome and a new game\n"
-        "/new [long|short] [match N] — challenge someone (in a group: reply to a message to challenge its author)\n"
-        "/new bot [long|short] [easy|medium|hard] — play against the computer\n"
-        "/board, /resign, /stats, /rules, /settings — the board again, resign, wins and losses, rules, chat "
-        "settings\n"
-        "/help — this message\n"
-        "/lang — change the language"
-    ) + "\n\n" + _(
-        "<b>Tournaments and ratings</b>\n"
-        "/tournament — in a group: create a tournament (round robin, Swiss, elimination), join it, see the "
-        "standings; /tournament last — the last final table\n"
-        "/rating — your rating in long and short nardy\n"
-        "/top [long|short] — the group's leaderboard"
+    return (
+        _(
+            "<b>Nardy bot</b>\n\n"
+            "I run games of long and short nardy between two people, or against the computer, in private chats or in "
+            "a group. Moves are made with buttons under the board, or typed, like <code>13/7 8/7</code>.\n\n"
+            "/start — welcome and a new game\n"
+            "/new [long|short] [match N] — challenge someone (in a group: reply to a message to challenge its author)\n"
+            "/new bot [long|short] [easy|medium|hard] — play against the computer\n"
+            "/board, /resign, /stats, /rules, /settings — the board again, resign, wins and losses, rules, chat "
+            "settings\n"
+            "/help — this message\n"
+            "/lang — change the language"
+        )
+        + "\n\n"
+        + _(
+            "<b>Tournaments and ratings</b>\n"
+            "/tournament — in a group: create a tournament (round robin, Swiss, elimination), join it, see the "
+            "standings; /tournament last — the last final table\n"
+            "/rating — your rating in long and short nardy\n"
+            "/top [long|short] — the group's leaderboard"
+        )
     )
 
 

@@ -302,7 +302,7 @@ class GameActions:
         in the finished game first (with a wake-up deadline, so its board is brought up to date even after a
         crash), then the game is created under that id, so a retry after a crash creates that same game."""
         service = self.service
-        if not stored.finished:
+        if not stored.finished or record.tournament is not None:
             return tr(lang, "toast.bad")
         rematch_id = record.rematch
         if rematch_id is not None:

@@ -69,12 +69,15 @@ def chat_lang(record: GameRecord, chat: ChatLink) -> str:
 def board_keyboard(
     record: GameRecord, match: Match, game_id: str, version: int, lang: str, *, group: bool = False
 ) -> InlineKeyboardMarkup | None:
-    """Return the keyboard of the board at ``version``: the game's buttons, or the game-over buttons.
+    """Return the keyboard of the board at ``version``: the game's buttons, or the game-over buttons (none for a
+    tournament match).
 
     In a group (``group``) a move is offered as whole-turn buttons whenever the turns left to choose from are few
     (:mod:`bot.keyboards.turns`), so that a turn costs one board edit; otherwise, and in private chats, as single
     steps."""
     game = match.game
+    if game.phase is Phase.OVER and record.tournament is not None:
+        return None  # a tournament match is not replayed: the tournament pairs the next one
     if game.phase is Phase.OVER:
         return over_keyboard(game_id, version, match.variant.name, lang, computer=record.against_computer)
     pending = list(record.pending_steps)

@@ -83,6 +83,8 @@ def result_text(lang: str, names: list[str], event: Event) -> Html:
         return tr(lang, "over.resign", name=name, loser=loser, kind=kind, points=points)
     if reason == "drop":
         return tr(lang, "over.drop", name=name, loser=loser, points=points)
+    if reason == "abandon" and event.get("forfeit"):
+        return tr(lang, "tour.over.forfeit", name=name, loser=loser)
     if reason == "abandon":
         return tr(lang, "over.abandon", name=name, loser=loser, points=points)
     return tr(lang, "over", name=name, kind=kind, points=points)
@@ -95,6 +97,8 @@ def caption(record: GameRecord, match: Match, lang: str) -> str:
     names = [p.name for p in record.players]
     variant = tr(lang, f"variant.{match.variant.name}")
     lines: list[str] = [f"⚪ {esc(names[0])} — ⚫ {esc(names[1])} · {variant}"]
+    if record.tournament is not None:
+        lines[0] = f"🏆 {tr(lang, 'tour.caption')} · {lines[0]}"
     events = list(record.events)
     if game.phase is Phase.OVER and game.result is not None and not any(e.get("t") == "over" for e in events):
         events.append({"t": "over", **game.result.to_dict()})

@@ -318,7 +318,8 @@ class GameService:
                     return
             assert game.result is not None
             record.clear_turn()
-            record.events = [{"t": "over", **game.result.to_dict(), "score": list(match.score_after_game())}]
+            over = {"t": "over", **game.result.to_dict(), "score": list(match.score_after_game()), "forfeit": True}
+            record.events = [over]
             record.match = match.to_dict()
             record.stats_plan = []
             record.turn_deadline = None

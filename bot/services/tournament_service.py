@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import EditMessageMedia, EditMessageText, GetMe, SendMessage, SendPhoto
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, ReplyParameters
 
 from bot.keyboards.tournament import registration_keyboard
 from bot.services import tournament_views as views
@@ -71,7 +71,9 @@ REGISTRATION_TTL: Final = 48 * 3600.0
 REMIND_AT: Final = 0.75
 """Players of a match still running after this share of the round deadline are reminded (once)."""
 MUTATE_ATTEMPTS: Final = 20
-RECONCILE_PASSES: Final = 6
+RECONCILE_PASSES: Final = 64
+"""A bound on the steps of one :meth:`TournamentService.reconcile` (each does one thing; a round of simulated
+computer matches takes several, and a tournament stopping short of its end waits for the sweeper)."""
 
 
 class TournamentService:
@@ -313,8 +315,8 @@ class TournamentService:
         if loaded is None:
             return tr(lang, "tour.gone")
         entrant = loaded[1].person(user_id)
-        if loaded[1].status != "running" or entrant is None:
-            return tr(lang, "tour.not_in")
+        if loaded[1].status != "running" or entrant is None or not _may_withdraw(loaded[1], entrant.pid):
+            return tr(lang, "tour.not_in")  # not playing, or already withdrawn or eliminated
         if asked is None or now - asked > 60.0:
             self._quit_pending[key] = now
             return tr(lang, "tour.quit.confirm")
@@ -325,7 +327,10 @@ class TournamentService:
             if tournament.is_over or pid in tournament.withdrawn:
                 return tr(lang, "tour.not_in")
             decided = {r.match_id for r in tournament.results}
-            after = tournament.withdraw(pid)
+            try:
+                after = tournament.withdraw(pid)
+            except TournamentError:
+                return tr(lang, "tour.not_in")  # eliminated meanwhile
             forfeited = tuple(r.match_id for r in after.results if r.match_id not in decided)
             return record.with_changes(core=tournament_to_dict(after), outbox=(*record.outbox, *forfeited))
 
@@ -355,9 +360,7 @@ class TournamentService:
             match = next((m for m in tournament.playable() if m.id == match_id), None)
             if match is None or tour.games.get(match_id) != game_id:
                 return None
-            result = result_from_game(match, outcome)
-            if result is None:
-                return None
+            result = result_from_game(match, outcome, tour.settings.length)
             try:
                 after = tournament.record(result)
             except TournamentError as error:
@@ -459,10 +462,10 @@ class TournamentService:
             self._card_step,
             self._forfeit_overdue,
             self._end_forfeited_games,
-            self._play_computer_matches,
+            self._post_results,  # a round's last results go out before the next round's pairings
             self._start_matches,
             self._announce,
-            self._post_results,
+            self._play_computer_matches,  # after the round's announcement: their results follow it
             self._sync_standings,
             self._remind,
             self._finish,
@@ -585,11 +588,7 @@ class TournamentService:
     async def _play_computer_matches(
         self, tournament_id: str, record: TournamentRecord, tournament: Tournament
     ) -> bool:
-        pending = [
-            m
-            for m in tournament.playable()
-            if all((e := record.entrant(p)) is not None and e.is_computer for p in (m.first, m.second))
-        ]
+        pending = [m for m in tournament.playable() if m.id in record.announced and _both_computers(record, m)]
         if not pending:
             return False
         results: dict[str, Result] = {}
@@ -605,7 +604,8 @@ class TournamentService:
                 self.games.computer,
             )
             winner = (match.first, match.second)[outcome.winner]
-            results[match.id] = Result(match.id, winner, outcome.score[0], outcome.score[1])
+            length = record.settings.length
+            results[match.id] = Result(match.id, winner, min(outcome.score[0], length), min(outcome.score[1], length))
 
         def change(tour: TournamentRecord) -> TournamentRecord | None:
             current = tour.tournament()
@@ -627,24 +627,31 @@ class TournamentService:
         return await self.mutate(tournament_id, change) is not None
 
     async def _start_matches(self, tournament_id: str, record: TournamentRecord, tournament: Tournament) -> bool:
-        playable = [m for m in tournament.playable() if not _both_computers(record, m)]
-        missing = [m for m in playable if m.id not in record.games]
-        if missing:
+        """Start every playable match: note its start (its deadline runs from then) and, unless both players are
+        computers (whose match is simulated), give it a game id; then create the games not created yet."""
+        playable = tournament.playable()
+
+        def unstarted(tour: TournamentRecord, match: Match) -> bool:
+            return match.id not in tour.started or (not _both_computers(tour, match) and match.id not in tour.games)
+
+        if any(unstarted(record, m) for m in playable):
             now = self.clock()
 
             def change(tour: TournamentRecord) -> TournamentRecord | None:
-                current = {m.id for m in tour.tournament().playable()}
-                new = [m for m in missing if m.id in current and m.id not in tour.games]
+                new = [m for m in tour.tournament().playable() if unstarted(tour, m)]
                 if not new:
                     return None
-                games = {**tour.games, **{m.id: tour.game_id_for(tournament_id, m.id) for m in new}}
+                games = {
+                    **tour.games,
+                    **{m.id: tour.game_id_for(tournament_id, m.id) for m in new if not _both_computers(tour, m)},
+                }
                 started = {**tour.started, **{m.id: now for m in new if m.id not in tour.started}}
                 return tour.with_changes(games=games, started=started)
 
             return await self.mutate(tournament_id, change) is not None
         for match in playable:
-            game_id = record.games[match.id]
-            if await self.store.get_game(game_id) is None:
+            game_id = record.games.get(match.id)
+            if game_id is not None and await self.store.get_game(game_id) is None:
                 await self._create_game(tournament_id, record, match, game_id)
         return False
 
@@ -771,7 +778,9 @@ class TournamentService:
         people = {e.user_id: e.pid for e in record.entrants if e.user_id is not None}
         ratings = await self.store.get_ratings(record.settings.variant, list(people))
         after = {people[user]: float(rating.rating) for user, rating in ratings.items()}
-        await self._say(record.chat_id, views.final_text(record.lang, record, tournament, after))
+        # a reply to the live standings picture, which already shows the final table
+        final = views.final_text(record.lang, record, tournament, after)
+        await self._say(record.chat_id, final, reply_to=record.standings_message_id)
         now = self.clock()
         return (
             await self.mutate(
@@ -782,9 +791,10 @@ class TournamentService:
             is not None
         )
 
-    async def _say(self, chat_id: int, text: str) -> None:
+    async def _say(self, chat_id: int, text: str, *, reply_to: int | None = None) -> None:
+        reply = None if reply_to is None else ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
         try:
-            await self.games.send(SendMessage(chat_id=chat_id, text=text))
+            await self.games.send(SendMessage(chat_id=chat_id, text=text, reply_parameters=reply))
         except (TelegramAPIError, RuntimeError, LookupError) as error:
             log.info("tournament message to %s failed: %s", chat_id, error)
 
@@ -814,6 +824,15 @@ def game_order(record: TournamentRecord, match: Match) -> tuple[str, str]:
     return match.first, match.second
 
 
+def _may_withdraw(record: TournamentRecord, pid: str) -> bool:
+    """Return whether the player is still in the running tournament (not withdrawn, not eliminated)."""
+    try:
+        record.tournament().withdraw(pid)
+    except TournamentError:
+        return False
+    return True
+
+
 def _both_computers(record: TournamentRecord, match: Match) -> bool:
     return all((e := record.entrant(p)) is not None and e.is_computer for p in (match.first, match.second))
 
@@ -832,10 +851,12 @@ def match_outcome(match_data: dict[str, Any]) -> tuple[int, tuple[int, int]] | N
     return winner, (int(a), int(b))
 
 
-def result_from_game(match: Match, outcome: tuple[int, tuple[int, int]]) -> Result | None:
-    """Return the tournament result of a match from its game's outcome (players in :func:`game_order`)."""
+def result_from_game(match: Match, outcome: tuple[int, tuple[int, int]], length: int) -> Result:
+    """Return the tournament result of a match from its game's outcome (players in :func:`game_order`): the match
+    score, each side's points counted up to the match length (a gammon on a doubled cube wins a match to 1 as
+    1–0, as a match score is written)."""
     winner, (a, b) = outcome
-    return Result(match.id, (match.first, match.second)[winner], a, b)
+    return Result(match.id, (match.first, match.second)[winner], min(a, length), min(b, length))
 
 
 def _expire(now: float) -> Callable[[TournamentRecord], TournamentRecord | None]:

@@ -60,7 +60,8 @@ def registration_text(lang: str, record: TournamentRecord) -> str:
         lines.append(tr(lang, "tour.reg.started", count=len(record.entrants)))
     lines.append(tr(lang, "tour.reg.players", count=len(record.entrants), limit=record.settings.limit))
     for number, entrant in enumerate(record.entrants[:MAX_LISTED], start=1):
-        suffix = f" · {tr(lang, 'level.' + entrant.level)}" if entrant.level else ""
+        level = tr(lang, "level." + entrant.level) if entrant.level else ""
+        suffix = f" · {level}" if level and level not in entrant.name else ""  # "Computer 1 (easy)" says it
         lines.append(
             tr(lang, "tour.reg.player", number=number, name=entrant.name, rating=round(entrant.rating))
             + html.escape(suffix)
@@ -72,13 +73,16 @@ def registration_text(lang: str, record: TournamentRecord) -> str:
     return "\n".join(lines)
 
 
-def round_label(lang: str, match: Match) -> str:
-    """Return how the round of a match is called: "Round 2", or "Winners' round 1", "Losers' round 3", "Final"."""
-    if match.bracket == "L":
+def round_label(lang: str, match: Match, *, double: bool = False) -> str:
+    """Return how the round of a match is called: "Round 2", or (``double``: a double elimination) "Winners' round
+    1", "Losers' round 3", "Grand final" (the brackets of :mod:`tournaments.elimination`)."""
+    if match.bracket in ("L", "losers"):
         return tr(lang, "tour.round.losers", n=match.round)
-    if match.bracket == "G" or match.id.startswith("GF"):
+    if match.id == "GF2":
+        return tr(lang, "tour.round.final_reset")
+    if match.bracket in ("G", "final") or match.id.startswith("GF"):
         return tr(lang, "tour.round.final")
-    if match.bracket == "W":
+    if match.bracket in ("W", "winners") and double:
         return tr(lang, "tour.round.winners", n=match.round)
     return tr(lang, "tour.round", n=match.round)
 
@@ -118,7 +122,7 @@ def announcement(
     lines: list[str] = []
     current = None
     for match in matches[:MAX_LISTED]:
-        label = round_label(lang, match)
+        label = round_label(lang, match, double=record.settings.format == "de")
         if label != current:
             lines.append(f"<b>{html.escape(label)}</b>")
             current = label
@@ -136,7 +140,7 @@ def announcement(
 
 def result_line(lang: str, record: TournamentRecord, match: Match, result: Result) -> str:
     """Return one short result line: "Round 2: Anna beat Boris 3–1" (or by forfeit, or a draw)."""
-    label = round_label(lang, match)
+    label = round_label(lang, match, double=record.settings.format == "de")
     if result.winner is None:
         first, second = plain(record.entrant(match.first)), plain(record.entrant(match.second))
         return tr(lang, "tour.result.draw", round=label, first=first, second=second)
@@ -204,7 +208,8 @@ def pairings_text(lang: str, record: TournamentRecord, tournament: Tournament, n
     for match in playing[:MAX_LISTED]:
         started = record.started.get(match.id)
         due = "" if started is None else f" · {deadline_text(lang, started + record.settings.deadline_seconds)}"
-        lines.append(f"{html.escape(round_label(lang, match))}: {pairing_line(record, match, mentions=False)}{due}")
+        label = round_label(lang, match, double=record.settings.format == "de")
+        lines.append(f"{html.escape(label)}: {pairing_line(record, match, mentions=False)}{due}")
     return "\n".join(lines)
 
 
