@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import html
+import logging
 import unicodedata
 from collections.abc import Sequence
 from typing import Any, Final
 
 from aiogram import Router
 from aiogram.enums import ChatType
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.methods import SendPhoto
+from aiogram.types import BufferedInputFile, Message
 
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
@@ -19,6 +24,11 @@ from bot.services.ratings import RATED_VARIANTS, ratings_of
 from bot.storage.base import StoredRating
 from bot.texts import Html, esc, norm_lang, tr
 from nardy.variants import UnknownVariantError, get_variant
+from rendering import LeaderboardRow, render_leaderboard
+
+log = logging.getLogger(__name__)
+CAPTION_LIMIT: Final = 1000
+"""A caption longer than this (Telegram allows 1024 characters after parsing) is replaced by the title alone."""
 
 TOP_SIZE: Final = 20
 """How many players the leaderboard shows."""
@@ -150,8 +160,34 @@ async def on_top(message: Message, game_service: GameService, command: CommandOb
     if not rows:
         await game_service.reply(message, tr(lang, "top.empty", variant=variant_name))
         return
-    text = tr(lang, "top.title", variant=variant_name) + "\n" + leaderboard_table(lang, rows)
-    await game_service.reply(message, text)
+    title = tr(lang, "top.title", variant=variant_name)
+    text = title + "\n" + leaderboard_table(lang, rows)
+    try:
+        image = await asyncio.to_thread(
+            render_leaderboard,
+            [
+                LeaderboardRow(place, clean_name(r.name) or f"id{user_id}", r.rating, r.experience, r.matches)
+                for place, (user_id, r) in enumerate(rows, 1)
+            ],
+            title=html.unescape(title),
+            lang=lang,
+        )
+    except (ValueError, OSError):
+        log.exception("the leaderboard image could not be drawn: the table is sent alone")
+        await game_service.reply(message, text)
+        return
+    caption = text if len(text) <= CAPTION_LIMIT else title  # the picture shows the table either way
+    try:
+        await game_service.send(
+            SendPhoto(
+                chat_id=message.chat.id,
+                photo=BufferedInputFile(image, filename="top.jpg"),
+                caption=caption,
+                message_thread_id=message.message_thread_id if message.is_topic_message else None,
+            )
+        )
+    except (TelegramAPIError, RuntimeError, LookupError) as error:
+        log.info("leaderboard not sent to %s: %s", message.chat.id, error)
 
 
 def create_router() -> Router:

@@ -96,6 +96,7 @@ async def test_a_group_game_is_rated_and_shown(store: GameStore) -> None:
     assert tr(lang, "rating.line", variant=short, rating="1490.00", experience=1, matches=1) in text
 
     await h.send_text(alice, group, "/top")
+    assert fake.last_message(group.id).photo is not None  # the leaderboard picture, the table as its caption
     lines = fake.last_message(group.id).content.split("\n")
     assert lines[0] == "Leaderboard of this chat: short nardy"
     names = {alice.id: "Alice", bob.id: "Боб <b>"}
