@@ -84,9 +84,11 @@ async def test_set_my_commands_in_both_languages() -> None:
     private_ru = {c["command"]: c["description"] for c in by_key[("all_private_chats", "ru")]}
     private_en = {c["command"]: c["description"] for c in by_key[("all_private_chats", "en")]}
     assert private_ru["lang"] == "Сменить язык" and private_en["lang"] == "Change the language"
-    assert set(private_ru) == {c.name for c in COMMANDS}
+    assert set(private_ru) == {c.name for c in COMMANDS if c.private}
     groups_en = [c["command"] for c in by_key[("all_group_chats", "en")]]
     assert "start" not in groups_en and "help" in groups_en
+    assert "top" in groups_en and "top" not in private_ru  # a group's leaderboard
+    assert "tournament" in groups_en and "rating" in private_ru
     assert by_key[("all_private_chats", None)] == by_key[("all_private_chats", "ru")]  # default language
     json.dumps([c.payload for c in calls])  # payloads are plain wire data
 
