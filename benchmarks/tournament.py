@@ -6,10 +6,11 @@ one withdrawal) so that score groups, the bye and the no-rematch rule all matter
 (standings, then the pairing). Prints the median and the maximum over ``--repeats`` tournaments per field size; the
 target is 256 players paired in under 1 s.
 
-(b) Standings images: the round-robin cross-table (8 and 16 players), Swiss standings (32) and elimination standings
-(32), with long Cyrillic names: the median time to render and encode one JPEG, and — measured in the same run — the
-time Pillow alone needs to encode that same image at the renderer's settings (quality, 4:2:0), the ratio of the two
-(target <= 3x) and the JPEG size (target < 200 KB).
+(b) Standings images: the round-robin cross-table (8 and 16 players), Swiss standings (32), elimination standings
+(32) and the elimination bracket (32, with ratings), with long Cyrillic names: the median time to render and encode
+one JPEG, and — measured in the same run — the time Pillow alone needs to encode that same image at the renderer's
+settings (quality, 4:2:0; the bracket's default quality is lower), the ratio of the two (target <= 3x) and the JPEG
+size (target < 200 KB).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image
 
 from rendering import (
+    render_bracket,
+    render_bracket_image,
     render_cross_table,
     render_cross_table_image,
     render_elimination,
@@ -36,6 +39,7 @@ from rendering import (
     render_swiss_standings,
     render_swiss_standings_image,
 )
+from rendering.bracket import QUALITY as BRACKET_QUALITY
 from rendering.encode import JPEG_QUALITY
 from tournaments import (
     Player,
@@ -192,20 +196,35 @@ def tables() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]
             lambda: render_elimination_image(erows, who32, theme="dark", lang="ru", title="Кубок чата, олимпийка"),
         )
     )
+    rated = {p.id: p.rating for p in el.players}
+    out.append(
+        (
+            "bracket 32",
+            lambda: render_bracket(el, who32, ratings=rated, theme="dark", lang="ru", title="Кубок чата, олимпийка"),
+            lambda: render_bracket_image(
+                el, who32, ratings=rated, theme="dark", lang="ru", title="Кубок чата, олимпийка"
+            ),
+        )
+    )
     return out
 
 
+QUALITIES = {"bracket 32": BRACKET_QUALITY}
+"""Rows encoded at another quality than :data:`JPEG_QUALITY` (the bracket's lower default)."""
+
+
 def bench_images(runs: int) -> None:
-    print(f"(b) standings images, JPEG q{JPEG_QUALITY} 4:2:0, median of {runs} runs")
+    print(f"(b) standings images, JPEG q{JPEG_QUALITY} (bracket q{BRACKET_QUALITY}) 4:2:0, median of {runs} runs")
     print(f"  {'table':<20} {'size':>9} {'first':>8} {'render+enc':>10} {'bare enc':>9} {'ratio':>6} {'JPEG':>8}")
     for label, render, draw in tables():
         start = time.perf_counter()
         data = render()
         first_ms = (time.perf_counter() - start) * 1000.0
         image = draw()
+        quality = QUALITIES.get(label, JPEG_QUALITY)
 
-        def bare(image: Image.Image = image) -> None:
-            image.save(io.BytesIO(), "JPEG", quality=JPEG_QUALITY, subsampling="4:2:0")
+        def bare(image: Image.Image = image, quality: int = quality) -> None:
+            image.save(io.BytesIO(), "JPEG", quality=quality, subsampling="4:2:0")
 
         for _ in range(5):  # warm up both paths
             render()

@@ -46,6 +46,13 @@ beyond caches of fonts, sprites and board backgrounds.
     draw the other formats' standings; ``names`` maps player ids to display names, cleaned as on the board. Each has
     an ``..._image`` twin returning the image. See :mod:`rendering.standings`.
 
+``render_bracket(tournament, names, *, ratings=None, theme, lang, title, fmt, quality) -> bytes``
+    The standings picture of a single or double elimination (a :class:`tournaments.Elimination`): its whole bracket
+    with results, rounds as columns (seed, name, rating if given, score; winners highlighted, byes, empty slots still
+    to come, matches in play outlined, connector lines, the champion at the right); double elimination adds the
+    losers' bracket below and the grand final. JPEG quality 70 by default (a 32-player bracket stays under 200 KB).
+    ``render_bracket_image`` returns the image. See :mod:`rendering.bracket`.
+
 ``render_leaderboard(rows, *, title, lang, theme, fmt, quality) -> bytes``
     A chat's rating leaderboard: ``rows`` are :class:`rendering.leaderboard.LeaderboardRow` (place, name, rating,
     experience, matches), drawn as place, player, rating (one decimal) and matches, at most 50 rows, in the same
@@ -55,6 +62,7 @@ Review images: ``python -m rendering.gallery OUTDIR [--png]``. See ``rendering/R
 """
 
 from rendering.board import render_board, render_board_image
+from rendering.bracket import render_bracket, render_bracket_image
 from rendering.dice import render_dice, render_dice_image
 from rendering.leaderboard import LeaderboardRow, render_leaderboard, render_leaderboard_image
 from rendering.standings import (
@@ -71,6 +79,8 @@ __all__ = [
     "LeaderboardRow",
     "render_board",
     "render_board_image",
+    "render_bracket",
+    "render_bracket_image",
     "render_cross_table",
     "render_cross_table_image",
     "render_dice",

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Literal
 
 from tournaments.errors import InvalidOptionError, NotPlayableError, TournamentOverError, UnknownPlayerError
 from tournaments.model import Bye, Match, Player, Result, check_length, check_players, check_result, forfeit, seeded
@@ -44,6 +45,56 @@ def bracket_order(size: int) -> tuple[int, ...]:
     return tuple(order)
 
 
+@dataclass(frozen=True)
+class Source:
+    """Where a bracket slot's player comes from: ``kind`` ``"seed"`` (``ref`` the seed number, 1-based, as text),
+    or the ``"winner"`` or ``"loser"`` of the node whose id is ``ref`` (``"W1-2"``, ``"L3-1"``, ``"GF1"``)."""
+
+    kind: Literal["seed", "winner", "loser"]
+    ref: str
+
+
+@dataclass(frozen=True)
+class BracketNode:
+    """One node of the whole bracket, known or not: a match, a bye, or a node still waiting for its players.
+
+    ``id``, ``bracket`` and ``round`` are those of the :class:`Match` it is (or will be); ``index`` is its 0-based
+    place in its round, top to bottom. ``players`` are the two slots' players, None where a slot is not filled:
+    ``empty`` tells whether it never will be (a bye: no seed there, or nobody comes from that side) or the player
+    is still to come. ``sources`` say where each slot comes from. ``winner`` is who goes on (the winner of a decided
+    match, the player of a bye), else None; ``result`` the decided match's result.
+    """
+
+    id: str
+    bracket: str
+    round: int
+    index: int
+    players: tuple[str | None, str | None]
+    empty: tuple[bool, bool]
+    sources: tuple[Source, Source]
+    winner: str | None = None
+    result: Result | None = None
+
+    @property
+    def is_match(self) -> bool:
+        """True when both players are known (the node is one of :meth:`Elimination.matches`)."""
+        return self.players[0] is not None and self.players[1] is not None
+
+    @property
+    def is_bye(self) -> bool:
+        """True when exactly one slot stays empty and the other holds a player, who goes on without a match."""
+        return self.empty[0] != self.empty[1] and self.winner is not None and not self.is_match
+
+    @property
+    def is_playable(self) -> bool:
+        """True for a match with both players known and no result yet."""
+        return self.is_match and self.result is None
+
+
+def _seat(value: _Slot) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 @dataclass
 class _Run:
     """Scratch state of one walk through the bracket (private; the walk result is frozen into :class:`_Bracket`)."""
@@ -53,9 +104,38 @@ class _Run:
     played: list[tuple[Match, Result]] = field(default_factory=list)
     playable: list[Match] = field(default_factory=list)
     reached: dict[str, int] = field(default_factory=dict)
+    nodes: list[BracketNode] = field(default_factory=list)
 
-    def play(self, match_id: str, number: int, bracket: str, a: _Slot, b: _Slot, stage: int) -> tuple[_Slot, _Slot]:
-        """Return (winner, loser) of one bracket node: pending, a bye (loser None) or a decided match."""
+    def play(
+        self,
+        match_id: str,
+        number: int,
+        bracket: str,
+        a: _Slot,
+        b: _Slot,
+        stage: int,
+        sources: tuple[Source, Source],
+        index: int,
+    ) -> tuple[_Slot, _Slot]:
+        """Return (winner, loser) of one bracket node: pending, a bye (loser None) or a decided match; note the node."""
+        winner, loser = self._play(match_id, number, bracket, a, b, stage)
+        result = self.decided.get(match_id) if isinstance(loser, str) else None
+        self.nodes.append(
+            BracketNode(
+                match_id,
+                bracket,
+                number,
+                index,
+                (_seat(a), _seat(b)),
+                (a is None, b is None),
+                sources,
+                _seat(winner),
+                result,
+            )
+        )
+        return winner, loser
+
+    def _play(self, match_id: str, number: int, bracket: str, a: _Slot, b: _Slot, stage: int) -> tuple[_Slot, _Slot]:
         if a is _PENDING or b is _PENDING:
             return _PENDING, _PENDING
         if a is None or b is None:
@@ -82,6 +162,15 @@ class _Bracket:
     champion: str | None
     reached: dict[str, int]
     eliminated: frozenset[str]
+    nodes: tuple[BracketNode, ...]
+
+
+def _won(match_id: str) -> Source:
+    return Source("winner", match_id)
+
+
+def _lost(match_id: str) -> Source:
+    return Source("loser", match_id)
 
 
 def _walk(seeds: tuple[str, ...], results: tuple[Result, ...], double: bool, bracket_reset: bool) -> _Bracket:
@@ -90,41 +179,61 @@ def _walk(seeds: tuple[str, ...], results: tuple[Result, ...], double: bool, bra
         size *= 2
     rounds = size.bit_length() - 1
     run = _Run({r.match_id: r for r in results})
-    slots: list[_Slot] = [seeds[s - 1] if s <= len(seeds) else None for s in bracket_order(size)]
+    order = bracket_order(size)
+    slots: list[_Slot] = [seeds[s - 1] if s <= len(seeds) else None for s in order]
+    src = [Source("seed", str(s)) for s in order]
     byes = tuple(
         Bye(1, p, 0.0)
         for p in seeds
         if any(p in pair and None in pair for pair in zip(slots[::2], slots[1::2], strict=True))
     )
     losers: list[list[_Slot]] = [[]]
+    losers_src: list[list[Source]] = [[]]
     wb_stage = 0 if double else 1
     for r in range(1, rounds + 1):
+        ids = [f"W{r}-{i + 1}" for i in range(len(slots) // 2)]
         pairs = [
-            run.play(f"W{r}-{i + 1}", r, "winners", slots[2 * i], slots[2 * i + 1], wb_stage * r)
-            for i in range(len(slots) // 2)
+            run.play(
+                ids[i], r, "winners", slots[2 * i], slots[2 * i + 1], wb_stage * r, (src[2 * i], src[2 * i + 1]), i
+            )
+            for i in range(len(ids))
         ]
         slots = [w for w, _ in pairs]
+        src = [_won(m) for m in ids]
         losers.append([lost for _, lost in pairs])
+        losers_src.append([_lost(m) for m in ids])
     champion = slots[0]
     final_stage = rounds
     if double:
         lb: list[_Slot] = losers[1]
+        lb_src = losers_src[1]
+
+        def lb_round(r: int, pairs: list[tuple[_Slot, _Slot, Source, Source]]) -> tuple[list[_Slot], list[Source]]:
+            ids = [f"L{r}-{i + 1}" for i in range(len(pairs))]
+            won = [run.play(ids[i], r, "losers", a, b, r, (sa, sb), i)[0] for i, (a, b, sa, sb) in enumerate(pairs)]
+            return won, [_won(m) for m in ids]
+
+        def halves(lb: list[_Slot], lb_src: list[Source]) -> list[tuple[_Slot, _Slot, Source, Source]]:
+            return [(lb[2 * i], lb[2 * i + 1], lb_src[2 * i], lb_src[2 * i + 1]) for i in range(len(lb) // 2)]
+
         if rounds > 1:
-            lb = [run.play(f"L1-{i + 1}", 1, "losers", lb[2 * i], lb[2 * i + 1], 1)[0] for i in range(len(lb) // 2)]
+            lb, lb_src = lb_round(1, halves(lb, lb_src))
             for j in range(1, rounds):
                 entrants = losers[j + 1][::-1] if j % 2 else losers[j + 1]
+                entrants_src = losers_src[j + 1][::-1] if j % 2 else losers_src[j + 1]
                 r = 2 * j
-                lb = [run.play(f"L{r}-{i + 1}", r, "losers", entrants[i], lb[i], r)[0] for i in range(len(lb))]
+                lb, lb_src = lb_round(r, [(entrants[i], lb[i], entrants_src[i], lb_src[i]) for i in range(len(lb))])
                 if j < rounds - 1:
-                    lb = [
-                        run.play(f"L{r + 1}-{i + 1}", r + 1, "losers", lb[2 * i], lb[2 * i + 1], r + 1)[0]
-                        for i in range(len(lb) // 2)
-                    ]
+                    lb, lb_src = lb_round(r + 1, halves(lb, lb_src))
         final_stage = 2 * (rounds - 1) + 1
         wb_champion, lb_champion = champion, lb[0]
-        champion, _ = run.play("GF1", rounds + 1, "final", wb_champion, lb_champion, final_stage)
+        champion, _ = run.play(
+            "GF1", rounds + 1, "final", wb_champion, lb_champion, final_stage, (src[0], lb_src[0]), 0
+        )
         if bracket_reset and isinstance(champion, str) and champion == lb_champion:
-            champion, _ = run.play("GF2", rounds + 2, "final", lb_champion, wb_champion, final_stage)
+            champion, _ = run.play(
+                "GF2", rounds + 2, "final", lb_champion, wb_champion, final_stage, (_won("GF1"), _lost("GF1")), 0
+            )
     winner = champion if isinstance(champion, str) else None
     reached = {p: run.reached.get(p, 1 if not double else 0) for p in seeds}
     lost = Counter(m.opponent(r.winner) for m, r in run.played if r.winner is not None)
@@ -133,7 +242,9 @@ def _walk(seeds: tuple[str, ...], results: tuple[Result, ...], double: bool, bra
         eliminated = frozenset(p for p in seeds if p != winner)
     else:
         eliminated = frozenset(p for p in seeds if lost[p] >= (2 if double else 1))
-    return _Bracket(tuple(run.matches), tuple(run.played), tuple(run.playable), byes, winner, reached, eliminated)
+    return _Bracket(
+        tuple(run.matches), tuple(run.played), tuple(run.playable), byes, winner, reached, eliminated, tuple(run.nodes)
+    )
 
 
 @dataclass(frozen=True)
@@ -184,6 +295,14 @@ class Elimination:
     def matches(self) -> tuple[Match, ...]:
         """Return every match whose two players are known so far, decided or not, in bracket order. Raises nothing."""
         return self._bracket.matches
+
+    def bracket(self) -> tuple[BracketNode, ...]:
+        """Return every node of the whole bracket, known or not, in bracket order: the winners' rounds, then (double)
+        the losers' rounds and ``GF1``, and ``GF2`` once the losers' champion has won ``GF1`` (with
+        ``bracket_reset``). A node whose players are both known is one of :meth:`matches`; a first-round node with
+        one seed is a bye; the others wait for their players. Raises nothing.
+        """
+        return self._bracket.nodes
 
     def played(self) -> tuple[tuple[Match, Result], ...]:
         """Return the decided matches with their results (forfeits of withdrawn players included). Raises nothing."""

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from bot.keyboards.tournament import describe_settings
 from bot.services.tournament_record import Entrant, TournamentRecord, TournamentSettings
 from bot.texts import Html, tr
-from rendering import render_cross_table, render_elimination, render_swiss_standings
+from rendering import render_bracket, render_cross_table, render_elimination, render_swiss_standings
 from tournaments import Elimination, Match, Result, RoundRobin, Swiss, Tournament, default_rounds, match_points
 
+MAX_PICTURE_BYTES = 200_000
+"""A standings picture larger than this is replaced by a plainer one (a bracket by the elimination table)."""
 MAX_LISTED = 40
 """At most this many lines of a list go into one message (the rest is summarised)."""
 
@@ -174,7 +176,8 @@ def format_title(lang: str, record: TournamentRecord, tournament: Tournament) ->
 
 def standings_image(lang: str, record: TournamentRecord, tournament: Tournament) -> bytes:
     """Return the standings picture (JPEG): the cross-table (round robin), the Swiss table with Buchholz, or the
-    elimination table. Raises: whatever the renderer raises."""
+    bracket with its results (elimination; the elimination table when the bracket would exceed
+    :data:`MAX_PICTURE_BYTES`). Raises: whatever the renderer raises."""
     names = record.names()
     title = html.unescape(format_title(lang, record, tournament))
     if isinstance(tournament, RoundRobin):
@@ -183,6 +186,11 @@ def standings_image(lang: str, record: TournamentRecord, tournament: Tournament)
         )
     if isinstance(tournament, Swiss):
         return render_swiss_standings(tournament.standings(), names, lang=lang, title=title)
+    ratings = {e.pid: e.rating for e in record.entrants}
+    bracket = render_bracket(tournament, names, ratings=ratings, lang=lang, title=title)
+    if len(bracket) <= MAX_PICTURE_BYTES:
+        return bracket
+    # a large double elimination's bracket is too big to read as one photo: its standings table instead
     return render_elimination(tournament.standings(), names, lang=lang, title=title)
 
 

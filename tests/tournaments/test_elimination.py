@@ -17,6 +17,7 @@ from tournaments import (
     double_elimination,
     single_elimination,
 )
+from tournaments.elimination import Source
 
 
 def ids(matches: tuple[Match, ...]) -> list[tuple[str, str, str]]:
@@ -172,3 +173,40 @@ def test_elimination_errors() -> None:
     t = play_out(t)
     with pytest.raises(TournamentOverError):
         t.record(Result("W2-1", "p1"))
+
+
+def test_bracket_nodes_cover_the_whole_bracket() -> None:
+    t = double_elimination(field(5))
+    nodes = {n.id: n for n in t.bracket()}
+    assert list(nodes) == [
+        *("W1-1", "W1-2", "W1-3", "W1-4", "W2-1", "W2-2", "W3-1"),
+        *("L1-1", "L1-2", "L2-1", "L2-2", "L3-1", "L4-1", "GF1"),
+    ]
+    w11 = nodes["W1-1"]
+    assert (w11.players, w11.empty, w11.winner, w11.is_bye) == (("p1", None), (False, True), "p1", True)
+    assert w11.sources == (Source("seed", "1"), Source("seed", "8"))
+    assert nodes["W1-2"].is_playable and nodes["W1-2"].sources[1] == Source("seed", "5")
+    assert nodes["W2-1"].players == ("p1", None) and nodes["W2-1"].empty == (False, False)  # waits for W1-2
+    assert nodes["L1-2"].empty == (True, True) and nodes["L1-2"].winner is None  # nobody comes
+    assert nodes["L2-1"].sources == (Source("loser", "W2-2"), Source("winner", "L1-1"))
+    assert nodes["GF1"].sources == (Source("winner", "W3-1"), Source("winner", "L4-1"))
+    assert {m.id for m in t.matches()} == {n.id for n in t.bracket() if n.is_match}
+
+
+def test_bracket_nodes_follow_the_results() -> None:
+    def upset_final(m: Match) -> Result:
+        return Result(m.id, "p2", 0, 1) if m.id == "GF1" else favourite(m)
+
+    t = play_out(double_elimination(field(4)), upset_final)
+    nodes = {n.id: n for n in t.bracket()}
+    assert nodes["GF2"].players == ("p2", "p1") and nodes["GF2"].winner == "p1" == t.champion
+    assert nodes["GF1"].result == Result("GF1", "p2", 0, 1)
+    played = {m.id: (m, r) for m, r in t.played()}
+    for node in t.bracket():
+        assert node.is_match == (node.id in played)
+        if node.id in played:
+            match, result = played[node.id]
+            assert node.players == (match.first, match.second) and node.result == result
+            assert node.winner == result.winner
+    single = single_elimination(field(8))
+    assert [n.id for n in single.bracket()][-1] == "W3-1" and len(single.bracket()) == 7

@@ -1,0 +1,509 @@
+"""An elimination tournament as its bracket with results: the standings picture of single and double elimination.
+
+A pure function from a :class:`tournaments.Elimination` to an encoded image (JPEG by default). The whole bracket is
+drawn from :meth:`tournaments.Elimination.bracket`, future nodes included: rounds are columns left to right, each
+node a box of two slots (seed number, name, rating if given, the match score), the winner highlighted, byes marked,
+slots still to come shown as ``—``, matches in play outlined; connector lines lead each winner to the next round and
+the champion stands at the right. Double elimination draws the winners' bracket on top, the losers' bracket below and
+the grand final (``GF1``, and ``GF2`` once it is needed) between them, to the right.
+
+Names, fonts, the title and the theme colours are those of the standings tables (:mod:`rendering.standings`), so a
+name is cleaned and shortened exactly as there. Tests use :func:`bracket_layout` (and :class:`BracketLayout`) to find
+every node's box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from rendering import sprites
+from rendering.encode import ImageFormat, check_format, encode
+from rendering.fonts import font
+from rendering.layout import Box
+from rendering.names import PLACEHOLDER, name_sprite
+from rendering.standings import MARGIN, PAD, TITLE_HEIGHT, _contrast, _paste, _title_sprite
+from rendering.theme import RGB, Theme, get_theme
+from tournaments.elimination import BracketNode, Elimination
+from tournaments.model import Result, seeded
+
+QUALITY: Final = 70
+"""The default JPEG quality of a bracket, below the standings' 85 and the leaderboard's 75: a finished 32-player
+single elimination of long names with ratings is about 240 KB at 85, 200 KB at 75 and 190 KB at 70, under the 200 KB
+a chat image should stay within; its flat boxes and text look the same."""
+
+ROW_HEIGHT: Final = 28
+"""The height of one slot (a player's line) of a match box; a box is two slots."""
+BOX_HEIGHT: Final = 2 * ROW_HEIGHT
+GAP: Final = 14
+"""The vertical space between two boxes of the first round."""
+PITCH: Final = BOX_HEIGHT + GAP
+SEED_WIDTH: Final = 30
+NAME_WIDTH: Final = 200
+RATING_WIDTH: Final = 48
+SCORE_WIDTH: Final = 34
+LINK_WIDTH: Final = 36
+"""The horizontal space between two columns, where the connector lines run."""
+HEADER_HEIGHT: Final = 30
+SECTION_HEIGHT: Final = 34
+SECTION_GAP: Final = 18
+CHAMPION_WIDTH: Final = 230
+CHAMPION_HEIGHT: Final = 40
+LEGEND_HEIGHT: Final = 32
+NAME_SIZE: Final = 16
+SMALL_SIZE: Final = 14
+SCORE_SIZE: Final = 16
+HEADER_SIZE: Final = 15
+SECTION_SIZE: Final = 18
+CHAMPION_SIZE: Final = 18
+LINE: Final = 2
+"""The width of the connector lines and of a match-in-play's outline (doubled)."""
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "round": "Round {n}",
+        "final": "Final",
+        "winners": "Winners",
+        "losers": "Losers",
+        "grand": "Grand final",
+        "grand_n": "Grand final {n}",
+        "champion": "Champion",
+        "bye": "bye",
+        "in_play": "in play",
+    },
+    "ru": {
+        "round": "Тур {n}",
+        "final": "Финал",
+        "winners": "Верхняя сетка",
+        "losers": "Нижняя сетка",
+        "grand": "Суперфинал",
+        "grand_n": "Суперфинал {n}",
+        "champion": "Чемпион",
+        "bye": "без игры",
+        "in_play": "идёт игра",
+    },
+}
+
+
+_name = lru_cache(maxsize=1024)(name_sprite)
+""":func:`rendering.names.name_sprite`, cached: a player's name is drawn in every round they reach, on every render."""
+
+
+def _labels(lang: str) -> dict[str, str]:
+    return LABELS.get(lang.split("-")[0].lower(), LABELS["en"])
+
+
+@dataclass(frozen=True, slots=True)
+class MatchBox:
+    """One node of the bracket and where its box is: two slots one above the other (``players[0]`` on top)."""
+
+    node: BracketNode
+    box: Box
+    rating: bool
+    """Whether the slots have a rating column."""
+
+    def slot_box(self, side: int) -> Box:
+        """Return the box of slot ``side`` (0 = top, 1 = bottom)."""
+        left, top, right, _ = self.box
+        return (left, top + side * ROW_HEIGHT, right, top + (side + 1) * ROW_HEIGHT)
+
+    def name_box(self, side: int) -> Box:
+        """Return the box of the name in slot ``side`` (after the seed number)."""
+        left, top, _, bottom = self.slot_box(side)
+        return (left + SEED_WIDTH, top, left + SEED_WIDTH + NAME_WIDTH, bottom)
+
+    def score_box(self, side: int) -> Box:
+        """Return the box of the score of slot ``side`` (at the right end)."""
+        _, top, right, bottom = self.slot_box(side)
+        return (right - SCORE_WIDTH, top, right, bottom)
+
+    def rating_box(self, side: int) -> Box | None:
+        """Return the box of the rating of slot ``side``, None without ratings."""
+        if not self.rating:
+            return None
+        _, top, right, bottom = self.slot_box(side)
+        return (right - SCORE_WIDTH - RATING_WIDTH, top, right - SCORE_WIDTH, bottom)
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A line of text of the bracket (a section, a round header, the champion's header) and its box."""
+
+    text: str
+    box: Box
+    size: int
+
+
+Point = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketLayout:
+    """Every measure of a bracket image: its size, each node's box, the labels, the connector lines."""
+
+    width: int
+    height: int
+    boxes: tuple[MatchBox, ...]
+    labels: tuple[Label, ...]
+    links: tuple[tuple[Point, ...], ...]
+    """Connector polylines, each from a box's right edge to a slot of the box of the next round."""
+    champion: Box
+    title: Box | None
+    legend: Box | None
+    """Where the "in play" key is drawn (only when some match is playable)."""
+
+    def box(self, node_id: str) -> MatchBox:
+        """Return the box of the node ``node_id`` (``"W1-2"``, ``"L3-1"``, ``"GF1"``). Raises KeyError if none."""
+        for match_box in self.boxes:
+            if match_box.node.id == node_id:
+                return match_box
+        raise KeyError(node_id)
+
+
+def _box_width(rating: bool) -> int:
+    return SEED_WIDTH + NAME_WIDTH + (RATING_WIDTH if rating else 0) + SCORE_WIDTH
+
+
+def _round_name(labels: dict[str, str], number: int, last: int) -> str:
+    return labels["final"] if number == last else labels["round"].format(n=number)
+
+
+def _column_centres(rounds: Sequence[Sequence[BracketNode]], top: int) -> dict[str, int]:
+    """Return the centre y of every node of one bracket: the first round stacked at :data:`PITCH`, each later node
+    between its two feeders, or level with its one feeder from the same bracket (the losers' even rounds)."""
+    centres: dict[str, int] = {}
+    previous: list[int] = []
+    for r, nodes in enumerate(rounds):
+        if r == 0:
+            current = [top + i * PITCH + BOX_HEIGHT // 2 for i in range(len(nodes))]
+        elif len(nodes) == len(previous):
+            current = list(previous)
+        else:
+            current = [(previous[2 * i] + previous[2 * i + 1]) // 2 for i in range(len(nodes))]
+        for node, y in zip(nodes, current, strict=True):
+            centres[node.id] = y
+        previous = current
+    return centres
+
+
+def _by_round(nodes: Sequence[BracketNode], bracket: str) -> list[list[BracketNode]]:
+    rounds: dict[int, list[BracketNode]] = {}
+    for node in nodes:
+        if node.bracket == bracket:
+            rounds.setdefault(node.round, []).append(node)
+    return [sorted(rounds[r], key=lambda n: n.index) for r in sorted(rounds)]
+
+
+def _elbow(start: Point, end: Point) -> tuple[Point, ...]:
+    middle = end[0] - LINK_WIDTH // 2
+    return (start, (middle, start[1]), (middle, end[1]), end)
+
+
+def bracket_layout(
+    tournament: Elimination,
+    *,
+    ratings: Mapping[str, float] | None = None,
+    lang: str = "en",
+    title: str | None = None,
+) -> BracketLayout:
+    """Return the layout of the bracket image of ``tournament`` (see :func:`render_bracket`): a box for every node of
+    :meth:`tournaments.Elimination.bracket`, each known match's players in its slots."""
+    labels = _labels(lang)
+    nodes = tournament.bracket()
+    rating = ratings is not None
+    box_width = _box_width(rating)
+    column = box_width + LINK_WIDTH
+    winners = _by_round(nodes, "winners")
+    losers = _by_round(nodes, "losers")
+    finals = _by_round(nodes, "final")
+    double = tournament.double
+    top = MARGIN + (TITLE_HEIGHT if title is not None else 0)
+    texts: list[Label] = []
+
+    def headers(rounds: Sequence[Sequence[BracketNode]], y: int) -> None:
+        for r in range(len(rounds)):
+            x = MARGIN + r * column
+            name = _round_name(labels, r + 1, len(rounds))
+            texts.append(Label(name, (x, y, x + box_width, y + HEADER_HEIGHT), HEADER_SIZE))
+
+    y = top
+    if double:
+        texts.append(Label(labels["winners"], (MARGIN, y, MARGIN + 2 * box_width, y + SECTION_HEIGHT), SECTION_SIZE))
+        y += SECTION_HEIGHT
+    headers(winners, y)
+    y += HEADER_HEIGHT
+    centres = _column_centres(winners, y)
+    y += len(winners[0]) * PITCH - GAP
+    if losers:
+        y += SECTION_GAP
+        texts.append(Label(labels["losers"], (MARGIN, y, MARGIN + 2 * box_width, y + SECTION_HEIGHT), SECTION_SIZE))
+        y += SECTION_HEIGHT
+        headers(losers, y)
+        y += HEADER_HEIGHT
+        centres |= _column_centres(losers, y)
+        y += len(losers[0]) * PITCH - GAP
+    bottom = y
+    columns = {n.id: r for r, round_nodes in enumerate(winners) for n in round_nodes}
+    columns |= {n.id: r for r, round_nodes in enumerate(losers) for n in round_nodes}
+    final_column = max(len(winners), len(losers))
+    wb_final = winners[-1][0]
+    if finals:
+        lb_final_y = centres[losers[-1][0].id] if losers else centres[wb_final.id] + PITCH
+        gf_y = (centres[wb_final.id] + lb_final_y) // 2
+        gf_nodes = [n for round_nodes in finals for n in round_nodes]
+        for i, node in enumerate(gf_nodes):
+            columns[node.id] = final_column + i
+            centres[node.id] = gf_y
+            x = MARGIN + (final_column + i) * column
+            name = labels["grand"] if len(gf_nodes) == 1 else labels["grand_n"].format(n=i + 1)
+            box_top = gf_y - BOX_HEIGHT // 2
+            texts.append(Label(name, (x, box_top - HEADER_HEIGHT, x + box_width, box_top), HEADER_SIZE))
+        last = gf_nodes[-1]
+    else:
+        last = wb_final
+    boxes: list[MatchBox] = []
+    for node in nodes:
+        x = MARGIN + columns[node.id] * column
+        centre = centres[node.id]
+        boxes.append(MatchBox(node, (x, centre - BOX_HEIGHT // 2, x + box_width, centre + BOX_HEIGHT // 2), rating))
+    by_id = {b.node.id: b for b in boxes}
+    links: list[tuple[Point, ...]] = []
+    for match_box in boxes:
+        for side, source in enumerate(match_box.node.sources):
+            feeder = by_id.get(source.ref) if source.kind == "winner" else None
+            if feeder is None or feeder.node.empty == (True, True):  # nobody comes from a node nobody reaches
+                continue
+            start = (feeder.box[2], (feeder.box[1] + feeder.box[3]) // 2)
+            slot = match_box.slot_box(side)
+            links.append(_elbow(start, (slot[0], (slot[1] + slot[3]) // 2)))
+    champion_x = by_id[last.id].box[2] + LINK_WIDTH
+    champion_y = centres[last.id]
+    champion = (
+        champion_x,
+        champion_y - CHAMPION_HEIGHT // 2,
+        champion_x + CHAMPION_WIDTH,
+        champion_y + CHAMPION_HEIGHT // 2,
+    )
+    links.append(_elbow((by_id[last.id].box[2], champion_y), (champion_x, champion_y)))
+    texts.append(
+        Label(
+            labels["champion"],
+            (champion_x, champion[1] - HEADER_HEIGHT, champion[2], champion[1]),
+            HEADER_SIZE,
+        )
+    )
+    width = champion[2] + MARGIN
+    legend = None
+    if tournament.playable():
+        legend = (MARGIN, bottom + GAP, width - MARGIN, bottom + GAP + LEGEND_HEIGHT)
+        bottom = legend[3]
+    height = max(bottom, champion[3], *(b.box[3] for b in boxes)) + MARGIN
+    title_box = (MARGIN, MARGIN, width - MARGIN, top) if title is not None else None
+    return BracketLayout(width, height, tuple(boxes), tuple(texts), tuple(links), champion, title_box, legend)
+
+
+def _mix(colour: RGB, other: RGB, amount: float) -> RGB:
+    r, g, b = (round(c + (o - c) * amount) for c, o in zip(colour, other, strict=True))
+    return (r, g, b)
+
+
+@dataclass(frozen=True, slots=True)
+class _Palette:
+    """The colours of a bracket in one theme."""
+
+    background: RGB
+    box: RGB
+    seed: RGB
+    text: RGB
+    muted: RGB
+    winner: RGB
+    border: RGB
+    divider: RGB
+    score: RGB
+    score_text: RGB
+    empty: RGB
+    line: RGB
+    heading: RGB
+    live: RGB
+    accent: RGB
+
+
+def winner_colour(theme: str) -> RGB:
+    """Return the fill of a decided match's winner's slot (and of a bye's player's) in ``theme``."""
+    return _palette(get_theme(theme)).winner
+
+
+def _palette(theme: Theme) -> _Palette:
+    return _Palette(
+        background=theme.frame,
+        box=theme.felt,
+        seed=theme.felt_edge,
+        text=theme.felt_text,
+        muted=_mix(theme.felt_text, theme.felt, 0.45),
+        winner=_mix(theme.felt, theme.accent, 0.55),
+        border=theme.frame_dark,
+        divider=theme.felt_edge,
+        score=theme.strip,
+        score_text=theme.strip_text,
+        empty=_mix(theme.frame, theme.felt, 0.25),
+        line=theme.number,
+        heading=theme.number,
+        live=theme.pending,
+        accent=theme.accent,
+    )
+
+
+def _score_marks(node: BracketNode) -> tuple[str, str]:
+    result: Result | None = node.result
+    if result is None:
+        return "", ""
+    if result.forfeit:
+        first_won = result.winner == node.players[0]
+        return ("+", "−") if first_won else ("−", "+")
+    if result.first_points == 0 and result.second_points == 0:
+        return "", ""
+    return str(result.first_points), str(result.second_points)
+
+
+def _draw_slot(
+    canvas: Image.Image,
+    match_box: MatchBox,
+    side: int,
+    names: Mapping[str, str],
+    ratings: Mapping[str, float] | None,
+    seeds: Mapping[str, int],
+    colours: _Palette,
+    bye_label: str,
+    score: str,
+) -> None:
+    node = match_box.node
+    player = node.players[side]
+    draw = ImageDraw.Draw(canvas)
+    slot = match_box.slot_box(side)
+    won = player is not None and node.winner == player and (node.result is not None or node.is_bye)
+    lost = player is not None and node.result is not None and node.winner != player
+    fill = colours.winner if won else colours.box
+    draw.rectangle((slot[0], slot[1], slot[2] - 1, slot[3] - 1), fill=fill)
+    seed_box = (slot[0], slot[1], slot[0] + SEED_WIDTH, slot[3])
+    draw.rectangle((seed_box[0], seed_box[1], seed_box[2] - 1, seed_box[3] - 1), fill=colours.seed)
+    text = _contrast(fill) if won else colours.muted if lost else colours.text
+    name_box = match_box.name_box(side)
+    if player is None:
+        shown = bye_label if node.empty[side] else PLACEHOLDER
+        _paste(canvas, sprites.text(shown, SMALL_SIZE, colours.muted), name_box, "left")
+        return
+    _paste(canvas, sprites.text(str(seeds.get(player, "")), SMALL_SIZE, colours.text), seed_box, "center")
+    sprite = _name(names.get(player, player), NAME_SIZE, NAME_WIDTH - 2 * PAD, text)
+    _paste(canvas, sprite, name_box, "left")
+    rating_box = match_box.rating_box(side)
+    if rating_box is not None and ratings is not None and player in ratings:
+        _paste(canvas, sprites.text(str(round(ratings[player])), SMALL_SIZE, text), rating_box, "center")
+    if score:
+        box = match_box.score_box(side)
+        draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=colours.score)
+        _paste(canvas, sprites.text(score, SCORE_SIZE, colours.score_text, bold=won), box, "center")
+
+
+def _draw_box(
+    canvas: Image.Image,
+    match_box: MatchBox,
+    names: Mapping[str, str],
+    ratings: Mapping[str, float] | None,
+    seeds: Mapping[str, int],
+    colours: _Palette,
+    labels: dict[str, str],
+) -> None:
+    node = match_box.node
+    draw = ImageDraw.Draw(canvas)
+    left, top, right, bottom = match_box.box
+    if node.empty == (True, True):  # nobody ever reaches this node: a faint empty box
+        draw.rectangle((left, top, right - 1, bottom - 1), fill=colours.empty, outline=colours.border)
+        return
+    marks = _score_marks(node)
+    for side in (0, 1):
+        _draw_slot(canvas, match_box, side, names, ratings, seeds, colours, labels["bye"], marks[side])
+    draw.line((left, top + ROW_HEIGHT, right - 1, top + ROW_HEIGHT), fill=colours.divider)
+    if node.is_playable:
+        draw.rectangle((left, top, right - 1, bottom - 1), outline=colours.live, width=2 * LINE)
+    else:
+        draw.rectangle((left, top, right - 1, bottom - 1), outline=colours.border)
+
+
+def render_bracket_image(
+    tournament: Elimination,
+    names: Mapping[str, str],
+    *,
+    ratings: Mapping[str, float] | None = None,
+    theme: str = "classic",
+    lang: str = "en",
+    title: str | None = None,
+) -> Image.Image:
+    """Return the bracket as an RGB image; see :func:`render_bracket`."""
+    colours = _palette(get_theme(theme))
+    labels = _labels(lang)
+    geo = bracket_layout(tournament, ratings=ratings, lang=lang, title=title)
+    canvas = Image.new("RGB", (geo.width, geo.height), colours.background)
+    draw = ImageDraw.Draw(canvas)
+    if geo.title is not None and title is not None:
+        box = geo.title
+        _paste(canvas, _title_sprite(title, box[2] - box[0] - 2 * PAD, colours.heading), box, "left")
+    for label in geo.labels:  # on a common baseline (not centred as cropped), so a row of headers lines up
+        face = font(label.size, bold=True)
+        draw.text(
+            (label.box[0], (label.box[1] + label.box[3]) // 2), label.text, font=face, fill=colours.heading, anchor="lm"
+        )
+    for link in geo.links:
+        draw.line(link, fill=colours.line, width=LINE)
+    seeds = {p.id: i + 1 for i, p in enumerate(seeded(tournament.players))}
+    for match_box in geo.boxes:
+        _draw_box(canvas, match_box, names, ratings, seeds, colours, labels)
+    left, top, right, bottom = geo.champion
+    champion = tournament.champion
+    fill = colours.accent if champion is not None else colours.box
+    draw.rectangle((left, top, right - 1, bottom - 1), fill=fill, outline=colours.border)
+    if champion is None:
+        _paste(canvas, sprites.text(PLACEHOLDER, SMALL_SIZE, colours.muted), geo.champion, "left")
+    else:
+        sprite = _name(names.get(champion, champion), CHAMPION_SIZE, CHAMPION_WIDTH - 2 * PAD, _contrast(fill))
+        _paste(canvas, sprite, geo.champion, "left")
+    if geo.legend is not None:
+        x, y0, x1, y1 = geo.legend
+        mid = (y0 + y1) // 2
+        draw.rectangle((x, mid - 9, x + 34, mid + 9), fill=colours.box, outline=colours.live, width=2 * LINE)
+        _paste(canvas, sprites.text(labels["in_play"], HEADER_SIZE, colours.heading), (x + 34, y0, x1, y1), "left")
+    return canvas
+
+
+def render_bracket(
+    tournament: Elimination,
+    names: Mapping[str, str],
+    *,
+    ratings: Mapping[str, float] | None = None,
+    theme: str = "classic",
+    lang: str = "en",
+    title: str | None = None,
+    fmt: ImageFormat = "jpeg",
+    quality: int = QUALITY,
+) -> bytes:
+    """Return the bracket of an elimination (single or double) with its results as JPEG (default) or PNG bytes.
+
+    Every node of :meth:`tournaments.Elimination.bracket` is a box of two slots: the seed number, the name (``names``
+    maps player ids to display names, cleaned and shortened as in the standings; a missing id is drawn as itself),
+    the rating when ``ratings`` (player id -> rating) is given, and the score of a decided match (game points, ``+`` /
+    ``−`` for a forfeit won / lost) with the winner highlighted. A bye shows its player and "bye", a slot still to
+    come ``—``; matches in play are outlined (a key below says so). Rounds are columns left to right ("Round N" …
+    "Final"), connector lines lead each winner on, the champion stands at the right. Double elimination: the winners'
+    bracket on top, the losers' bracket below, the grand final (and its second match once needed) at the right.
+    ``theme`` is ``"classic"`` or ``"dark"``, ``lang`` ``"ru"`` or ``"en"`` (others fall back to English), ``title``
+    an optional line above; ``quality`` the JPEG quality (default :data:`QUALITY`).
+
+    Raises:
+        ValueError: unknown theme or format, or a JPEG quality outside 1..95.
+    """
+    fmt = check_format(fmt)
+    image = render_bracket_image(tournament, names, ratings=ratings, theme=theme, lang=lang, title=title)
+    return encode(image, fmt, quality=quality)

@@ -1,0 +1,224 @@
+"""Elimination brackets as images: every node in its box with its players, winners highlighted, matches in play
+outlined, 32 players under 200 KB, hostile names, and golden images (same mechanism and tolerance as the board
+goldens, see test_render_golden)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import test_render_golden as board_goldens
+from PIL import Image
+from render_helpers import decode, share_near
+
+from rendering import render_bracket, render_bracket_image, theme_names
+from rendering.bracket import PAD, bracket_layout, winner_colour
+from rendering.theme import get_theme
+from tournaments import Elimination, Player, Result, double_elimination, forfeit, seeded, single_elimination
+
+HOSTILE = ["Eve\nAdams\r\n\u2029x", "\u202eשלום עליכם\u202c", "👨\u200d👩\u200d👧 🎲🔥", "x" * 200, "\x1c\x1d", ""]
+FIRST = ["Александр", "Екатерина", "Владимир", "Анастасия", "Константин", "Маргарита", "Святослав", "Елизавета"]
+LAST = ["Преображенский", "Черноморская", "Рождественский", "Воскресенская", "Длинноименный-Оглы"]
+
+
+def players(count: int) -> list[Player]:
+    return [Player(f"p{i}", 1500.0 + 37 * ((i * 7) % count)) for i in range(count)]
+
+
+def names_for(count: int) -> dict[str, str]:
+    return {f"p{i}": f"Игрок {i}" if i % 2 else f"Player {i}" for i in range(count)}
+
+
+def cyrillic(count: int) -> dict[str, str]:
+    return {f"p{i}": f"{FIRST[i % len(FIRST)]} {LAST[i % len(LAST)]}-Длинноименный №{i + 1}" for i in range(count)}
+
+
+def ratings_of(state: Elimination) -> dict[str, float]:
+    return {p.id: p.rating for p in state.players}
+
+
+def favourite(state: Elimination) -> dict[str, int]:
+    return {p.id: i for i, p in enumerate(seeded(state.players))}
+
+
+def single_8_mid() -> Elimination:
+    """A bracket of 8 for a field of 6 (two byes), mid-tournament: round 1 decided (a forfeit among the results),
+    one semi-final decided, the other in play."""
+    state = single_elimination(players(6))
+    for n in range(3):
+        match = state.playable()[0]
+        if n == 1:
+            state = state.record(forfeit(match, match.first))
+        else:
+            state = state.record(
+                Result(match.id, match.second, 1, 3) if n == 2 else Result(match.id, match.first, 3, 1)
+            )
+    return state
+
+
+def double_5_reset() -> Elimination:
+    """A finished double elimination of 5: the favourite wins every match except GF1, so GF2 decides."""
+    state = double_elimination(players(5))
+    seed = favourite(state)
+    while not state.is_over:
+        match = state.playable()[0]
+        if match.id == "GF1":
+            state = state.record(Result(match.id, match.second, 2, 3))
+            continue
+        winner = min(match.first, match.second, key=seed.__getitem__)
+        state = state.record(Result(match.id, winner, *((3, 1) if winner == match.first else (1, 3))))
+    return state
+
+
+def single_32(played: int) -> Elimination:
+    state = single_elimination(players(32))
+    for n in range(played):
+        match = state.playable()[0]
+        result = Result(match.id, match.second, 0, 3) if n % 3 == 0 else Result(match.id, match.first, 3, 1)
+        state = state.record(result)
+    return state
+
+
+def check_jpeg(data: bytes) -> Image.Image:
+    assert data[:3] == b"\xff\xd8\xff"
+    image = decode(data)
+    assert image.width >= 400 and image.height >= 100
+    return image
+
+
+def test_worked_examples_have_the_expected_structure() -> None:
+    mid = single_8_mid()
+    assert [b.player for b in mid.byes()] == ["p5", "p4"]  # seeds 1 and 2
+    assert len(mid.bracket()) == 7 and {n.id for n in mid.bracket() if n.is_playable} == {"W2-2"}
+    reset = double_5_reset()
+    assert reset.is_over and [m.id for m, _ in reset.played()][-2:] == ["GF1", "GF2"]
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        single_8_mid(),
+        double_5_reset(),
+        single_32(22),
+        double_elimination(players(9)),
+        single_elimination(players(2)),
+        double_elimination(players(2)),
+        double_elimination(players(3)).withdraw("p1"),
+    ],
+    ids=["single8", "double5", "single32", "double9", "single2", "double2", "double3_withdrawn"],
+)
+def test_every_known_match_is_drawn_with_its_players(state: Elimination) -> None:
+    geo = bracket_layout(state, ratings=ratings_of(state), title="t")
+    image = render_bracket_image(state, names_for(len(state.players)), ratings=ratings_of(state), title="t")
+    assert image.size == (geo.width, geo.height)
+    assert {b.node.id for b in geo.boxes} == {n.id for n in state.bracket()}
+    boxes = [b.box for b in geo.boxes] + [geo.champion]
+    for i, a in enumerate(boxes):  # inside the image and never overlapping
+        assert 0 <= a[0] < a[2] <= geo.width and 0 <= a[1] < a[3] <= geo.height
+        for b in boxes[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    felt = get_theme("classic").felt
+    for match in state.matches():
+        box = geo.box(match.id)
+        assert box.node.players == (match.first, match.second)
+        for side in (0, 1):
+            left, top, right, bottom = box.name_box(side)
+            text = share_near(image, (left + PAD, top + 4, right - PAD, bottom - 4), felt, tolerance=24)
+            assert text < 0.97, f"{match.id} slot {side}: no name drawn"
+
+
+@pytest.mark.parametrize("theme", theme_names())
+def test_winners_are_highlighted_and_matches_in_play_outlined(theme: str) -> None:
+    state = single_8_mid()
+    image = decode(render_bracket(state, names_for(6), theme=theme, fmt="png"))
+    geo = bracket_layout(state)
+    highlight = winner_colour(theme)
+    played = dict(state.played())
+    for node in state.bracket():
+        box = geo.box(node.id)
+        for side, player in enumerate(node.players):
+            left, top, right, bottom = box.name_box(side)
+            edge = (right - PAD + 2, top + 4, right - 2, bottom - 4)  # right of the longest name: the bare fill
+            lit = share_near(image, edge, highlight, tolerance=10) > 0.9
+            winner = player is not None and player == node.winner
+            assert lit == winner, f"{node.id} slot {side}"
+        if node.id in played:
+            assert node.winner == played[node.id].winner
+    live = get_theme(theme).pending
+    left, top, right, bottom = geo.box("W2-2").box
+    assert share_near(image, (left, top + 8, left + 3, bottom - 8), live, tolerance=10) > 0.9
+    left, top, right, bottom = geo.box("W2-1").box
+    assert share_near(image, (left, top + 8, left + 3, bottom - 8), live, tolerance=10) < 0.1
+    assert geo.legend is not None
+    assert bracket_layout(double_5_reset()).legend is None
+
+
+def test_labels_in_both_languages() -> None:
+    state = double_5_reset()
+    en = [label.text for label in bracket_layout(state).labels]
+    ru = [label.text for label in bracket_layout(state, lang="ru").labels]
+    assert en[:4] == ["Winners", "Round 1", "Round 2", "Final"]
+    assert {"Losers", "Grand final 1", "Grand final 2", "Champion"} <= set(en)
+    assert ru[:4] == ["Верхняя сетка", "Тур 1", "Тур 2", "Финал"]
+    assert {"Нижняя сетка", "Суперфинал 1", "Суперфинал 2", "Чемпион"} <= set(ru)
+    assert "Grand final" in [label.text for label in bracket_layout(double_elimination(players(4))).labels]
+
+
+@pytest.mark.parametrize("played", [22, 31])
+@pytest.mark.parametrize("theme", theme_names())
+def test_32_players_stay_under_200_kb(theme: str, played: int) -> None:
+    state = single_32(played)
+    data = render_bracket(state, cyrillic(32), ratings=ratings_of(state), theme=theme, lang="ru", title="Кубок чата")
+    geo = bracket_layout(state, ratings=ratings_of(state), title="Кубок чата")
+    assert check_jpeg(data).size == (geo.width, geo.height)
+    assert len(data) < 200 * 1024, f"{len(data) / 1024:.1f} KB"
+
+
+@pytest.mark.parametrize("theme", theme_names())
+def test_hostile_names_and_titles_never_fail(theme: str) -> None:
+    names = {f"p{i}": HOSTILE[i % len(HOSTILE)] for i in range(9)}
+    title = "Кубок\n" + "🎲" * 5 + "\u2029" + "y" * 200
+    for state in (single_elimination(players(9)), double_elimination(players(9)), single_8_mid()):
+        check_jpeg(render_bracket(state, names, theme=theme, title=title))
+    check_jpeg(render_bracket(single_8_mid(), {}))  # ids drawn as themselves
+
+
+def test_unknown_theme_and_format_are_refused() -> None:
+    with pytest.raises(ValueError, match="theme"):
+        render_bracket(single_8_mid(), {}, theme="neon")
+    with pytest.raises(ValueError, match="format"):
+        render_bracket(single_8_mid(), {}, fmt="gif")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="quality"):
+        render_bracket(single_8_mid(), {}, quality=0)
+
+
+GOLDENS = {
+    "single8_mid": lambda: render_bracket(
+        single_8_mid(), names_for(6), ratings=ratings_of(single_8_mid()), title="Cup, semi-finals", fmt="png"
+    ),
+    "double5_reset": lambda: render_bracket(
+        double_5_reset(), names_for(5), theme="dark", lang="ru", title="Двойное выбывание", fmt="png"
+    ),
+    "single32_cyrillic": lambda: render_bracket(
+        single_32(22), cyrillic(32), ratings=ratings_of(single_32(0)), lang="ru", title="Кубок чата", fmt="png"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(GOLDENS))
+def test_bracket_matches_golden(name: str) -> None:
+    image = decode(GOLDENS[name]())
+    path: Path = board_goldens.GOLDEN_DIR / f"bracket__{name}.png"
+    if board_goldens.update_requested():
+        path.parent.mkdir(exist_ok=True)
+        image.save(path, "PNG", optimize=True)
+        pytest.skip(f"golden written: {path.name}")
+    assert path.exists(), f"missing golden {path.name}: run UPDATE_GOLDENS=1 python -m pytest tests/rendering"
+    golden = Image.open(path).convert("RGB")
+    assert golden.size == image.size, f"size changed: {golden.size} -> {image.size}"
+    diff = np.abs(np.asarray(image, dtype=np.int16) - np.asarray(golden, dtype=np.int16))
+    mean = float(diff.mean())
+    share = float((diff.max(axis=2) > board_goldens.PIXEL_TOLERANCE).mean())
+    assert mean <= board_goldens.MEAN_TOLERANCE, f"{path.name}: mean difference {mean:.2f}"
+    assert share <= board_goldens.MAX_SHARE, f"{path.name}: {share:.2%} of pixels differ too much"
