@@ -30,7 +30,7 @@ from nardy.movegen import legal_moves
 from nardy.options import Options
 from nardy.position import CHECKERS, Position
 from nardy.textboard import draw_position
-from nardy.variants import get_variant
+from nardy.variants import get_variant, variant_names
 
 
 class RequestError(ValueError):
@@ -52,8 +52,8 @@ def answer_request(request: Any) -> dict[str, Any]:
             raise RequestError("a request must be a JSON object")
         variant = get_variant(str(request.get("variant", "")))
         if "position_id" in request:
-            if variant.name != "short":
-                raise RequestError("position_id is accepted for short nardy only")
+            if variant.geometry != "opposite":
+                raise RequestError("position_id is accepted for short nardy and the variants on its board only")
             position = position_from_id(str(request["position_id"]))
         else:
             position = Position(_side(request.get("me"), "me"), _side(request.get("opp"), "opp"))
@@ -235,9 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     show_parser.add_argument(
         "position", help="gnubg Position ID or POSITIONID:MATCHID, L1 id, or JSON {variant, me, opp}"
     )
-    show_parser.add_argument("--variant", choices=["short", "long"])
+    show_parser.add_argument("--variant", help=f"any variant name or alias ({', '.join(variant_names())})")
     play_parser = sub.add_parser("play", help="play a game in the terminal")
-    play_parser.add_argument("variant", nargs="?", default="short", help="short or long (any alias)")
+    play_parser.add_argument(
+        "variant", nargs="?", default="short", help=f"any variant name or alias ({', '.join(variant_names())})"
+    )
     play_parser.add_argument("--computer", type=int, choices=[1, 2], help="the player the computer plays")
     play_parser.add_argument("--seed", type=int, help="seed the dice")
     args = parser.parse_args(argv)

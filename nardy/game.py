@@ -228,8 +228,8 @@ class Game:
         return self.options.raccoon and self.match_length == 0 and self._cube_after(1) <= self.options.max_cube
 
     def resign_levels(self) -> tuple[str, ...]:
-        """Return the resignation levels of the variant, smallest first."""
-        return self.variant.resign_levels
+        """Return the resignation levels of the variant under the game's options, smallest first."""
+        return self.variant.resign_options(self.options)
 
     def match_state(self) -> MatchState:
         """Return the game's cube and match state as GNU Backgammon's Match ID carries it.
@@ -276,7 +276,8 @@ class Game:
         return match_id(self.match_state())
 
     def position_id(self) -> str:
-        """Return the id of the position in the roller's frame (gnubg Position ID for short, ``L1`` for long)."""
+        """Return the id of the position in the roller's frame (gnubg Position ID for short nardy and the variants on
+        its board, ``L1`` for long)."""
         return variant_position_id(self.variant.name, self.position)
 
     # ----------------------------------------------------------------- actions
@@ -376,8 +377,8 @@ class Game:
         """
         if self.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
             raise GameStateError(f"cannot resign now: the game is in phase {self.phase.value}")
-        if level not in self.variant.resign_levels or player not in (0, 1):
-            raise GameStateError(f"unknown resignation {level!r}; levels: {', '.join(self.variant.resign_levels)}")
+        if level not in self.resign_levels() or player not in (0, 1):
+            raise GameStateError(f"unknown resignation {level!r}; levels: {', '.join(self.resign_levels())}")
         self._record({"t": "resign", "player": player, "level": level})
 
     def accept_resignation(self) -> None:
@@ -437,7 +438,7 @@ class Game:
                 self.cube_value = next_cube_value(self.cube_value, self.options)
             return
         first = 0 if a > b else 1
-        rolls_again = self.variant.name == "long" or self.options.opening == "reroll"
+        rolls_again = self.variant.opening_rerolls or self.options.opening == "reroll"
         if rolls_again:
             self._start_with(first)
         else:
@@ -481,14 +482,17 @@ class Game:
         if self._last_chance:
             self.turns_taken[mover] += 1
             self._end(GameResult(None, "draw", 1, self.cube_value, 0.5 * self.cube_value, "draw"))
-        elif self.options.last_roll_draw and mover == self.first_player and sum(self.sides[other]) > 0:
+        elif self.variant.last_roll_draw(self.options) and mover == self.first_player and sum(self.sides[other]) > 0:
             self._last_chance = True
             self._end_turn()
         else:
             self._award_bearoff(mover)
 
-    def _award_bearoff(self, winner: int) -> None:
-        value = self.variant.game_value(self.position_for(winner), self.options)
+    def _award_bearoff(self, finisher: int) -> None:
+        """End the game that ``finisher`` ended by bearing off all its checkers first: it wins, or in a variant
+        whose first finisher loses (Misère), the other player wins."""
+        value = self.variant.game_value(self.position_for(finisher), self.options)
+        winner = 1 - finisher if self.variant.first_off_loses else finisher
         base = self._jacoby(value.points)
         kind = value.kind if base == value.points else self.variant.resign_levels[0]
         self._end(GameResult(winner, kind, base, self.cube_value, base * self.cube_value, "bearoff"))
@@ -567,7 +571,7 @@ class Game:
 
     def _apply_resign(self, record: dict[str, Any]) -> None:
         player, level = int(record["player"]), str(record["level"])
-        if self.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING) or level not in self.variant.resign_levels:
+        if self.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING) or level not in self.resign_levels():
             raise GameStateError(f"cannot resign {level!r} in phase {self.phase.value}")
         self._before_resign = (self.phase, self.turn)
         self.resign_offer = (player, level)

@@ -103,6 +103,7 @@ from dataclasses import dataclass
 
 from nardy.errors import InvalidIdError, InvalidPositionError, NardyError
 from nardy.position import CHECKERS, SIDE_LENGTH, Position, Side
+from nardy.variants import get_variant
 
 __all__ = [
     "GAME_DROPPED",
@@ -562,10 +563,13 @@ def match_state_from_id(text: str) -> MatchState:
 
 
 def variant_position_id(variant_name: str, position: Position) -> str:
-    """Return the id of ``position`` used for ``variant_name``: the GNU Backgammon Position ID for short nardy,
-    the ``L1`` id otherwise. Falls back to the readable key for a position that cannot be encoded."""
+    """Return the id of ``position`` used for ``variant_name``: the GNU Backgammon Position ID for short nardy and
+    the other variants on its board (Hypergammon, Nackgammon, Portes, Misère: opposite geometry; a Position ID holds
+    any number of checkers up to 15 a side), the ``L1`` id for long nardy. Falls back to the readable key for a
+    position that cannot be encoded (or an unknown variant name)."""
     try:
-        return position_id(position) if variant_name == "short" else long_position_id(position)
+        opposite = get_variant(variant_name).geometry == "opposite"
+        return position_id(position) if opposite else long_position_id(position)
     except NardyError:
         return position.key()
 

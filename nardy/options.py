@@ -28,13 +28,15 @@ class InvalidOptionError(NardyError):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Every rule option of RULES.md. ``cube=None`` means the variant's default (on for short, off for long)."""
+    """Every rule option of RULES.md. ``None`` means the variant's default: ``cube`` (on for short nardy, Hypergammon,
+    Nackgammon and Misère; off for long nardy and Portes) and ``last_roll_draw`` (on for Misère, off elsewhere).
+    ``hyper_gammons`` counts gammons and backgammons in Hypergammon (RULES.md §6.1; no other variant reads it)."""
 
     opening: Opening = "standard"
     head_exception: HeadException = "blocked"
     block_check: BlockCheck = "per_move"
     long_scoring: LongScoring = "federation"
-    last_roll_draw: bool = False
+    last_roll_draw: bool | None = None
     cube: bool | None = None
     jacoby: bool = False
     beaver: bool = False
@@ -43,6 +45,7 @@ class Options:
     cube_progression: CubeProgression = "geometric"
     max_cube: int = 64
     crawford: bool = True
+    hyper_gammons: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return the options as a JSON-compatible dict."""
@@ -71,11 +74,12 @@ class Options:
         for name, choices in _CHOICES.items():
             if name in data and data[name] not in choices:
                 raise InvalidOptionError(f"option {name}={data[name]!r} must be one of {', '.join(choices)}")
-        for name in ("last_roll_draw", "jacoby", "beaver", "raccoon", "crawford"):
+        for name in ("jacoby", "beaver", "raccoon", "crawford", "hyper_gammons"):
             if name in data and not isinstance(data[name], bool):
                 raise InvalidOptionError(f"option {name}={data[name]!r} must be true or false")
-        if "cube" in data and data["cube"] is not None and not isinstance(data["cube"], bool):
-            raise InvalidOptionError(f"option cube={data['cube']!r} must be true, false or null")
+        for name in ("cube", "last_roll_draw"):
+            if name in data and data[name] is not None and not isinstance(data[name], bool):
+                raise InvalidOptionError(f"option {name}={data[name]!r} must be true, false or null")
         for name, low, high in (("auto_doubles", 0, 6), ("max_cube", 1, 4096)):
             value = data.get(name)
             if value is not None and (

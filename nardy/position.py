@@ -32,12 +32,13 @@ class Position:
 
     @property
     def me_off(self) -> int:
-        """Return how many checkers the mover has borne off."""
+        """Return how many checkers the mover has borne off, of 15 (a variant with fewer checkers, Hypergammon,
+        counts with :meth:`nardy.variants.base.Variant.borne_off`)."""
         return CHECKERS - sum(self.me)
 
     @property
     def opp_off(self) -> int:
-        """Return how many checkers the opponent has borne off."""
+        """Return how many checkers the opponent has borne off, of 15 (see :attr:`me_off`)."""
         return CHECKERS - sum(self.opp)
 
     def pips(self) -> tuple[int, int]:

@@ -35,8 +35,8 @@ def draw_position(position: Position, variant: Variant | str, *, dice: tuple[int
         line,
         row(bottom, True),
         row(bottom, False),
-        f"X (to move): pips {pips[0]}, bar {position.me[24]}, off {position.me_off}",
-        f"O:           pips {pips[1]}, bar {position.opp[24]}, off {position.opp_off}",
+        f"X (to move): pips {pips[0]}, bar {position.me[24]}, off {var.borne_off(position.me)}",
+        f"O:           pips {pips[1]}, bar {position.opp[24]}, off {var.borne_off(position.opp)}",
     ]
     if dice:
         lines.append(f"dice: {dice[0]}-{dice[1]}")

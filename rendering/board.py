@@ -19,7 +19,7 @@ from nardy.position import Position
 from rendering import sprites
 from rendering.background import background
 from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
-from rendering.frames import VariantLike, VariantName, other_frame, variant_name
+from rendering.frames import VariantLike, VariantName, checker_count, other_frame, variant_name
 from rendering.layout import VISIBLE_BAR, VISIBLE_STACK, Layout, layout
 from rendering.names import name_sprite
 from rendering.theme import RGB, Theme, get_theme
@@ -54,9 +54,9 @@ def _check_player(value: int, what: str) -> int:
     return value
 
 
-def _check_side(side: Sequence[int], what: str) -> None:
-    if len(side) != 25 or any(count < 0 for count in side) or sum(side) > 15:
-        raise ValueError(f"{what} side must be 25 non-negative counts totalling at most 15: {tuple(side)!r}")
+def _check_side(side: Sequence[int], what: str, checkers: int) -> None:
+    if len(side) != 25 or any(count < 0 for count in side) or sum(side) > checkers:
+        raise ValueError(f"{what} side must be 25 non-negative counts totalling at most {checkers}: {tuple(side)!r}")
 
 
 def _to_viewer(point: int, owner: int, bottom: int, variant: VariantName) -> int:
@@ -113,7 +113,8 @@ def _dice_faces(dice: tuple[int, int], used: Sequence[int]) -> list[tuple[int, b
 class _Board:
     """One board being drawn: the canvas plus everything needed to place things on it."""
 
-    def __init__(self, theme: Theme, geo: Layout, bottom: int) -> None:
+    def __init__(self, theme: Theme, geo: Layout, bottom: int, checkers: int = 15) -> None:
+        self.side_checkers = checkers
         self.theme = theme
         self.geo = geo
         self.bottom = bottom
@@ -130,7 +131,7 @@ class _Board:
             if side[index]:
                 self.points[_to_viewer(index + 1, owner, self.bottom, variant)].extend([owner] * side[index])
         self.bar[owner] = side[24]
-        self.off[owner] = 15 - sum(side)
+        self.off[owner] = self.side_checkers - sum(side)
 
     # -- location geometry -------------------------------------------------------------------------------------
     def slot_center(self, location: Location, index: int) -> tuple[int, int] | None:
@@ -339,6 +340,7 @@ def render_board_image(
             a cube value below 1; a width outside 320..4096; a step point outside 0..25.
     """
     name = variant_name(variant)
+    checkers = checker_count(variant)
     colours = get_theme(theme)
     geo = layout(width)
     mover = _check_player(mover, "mover")
@@ -348,13 +350,13 @@ def render_board_image(
         raise ValueError(f"cube value {cube_value} is below 1")
     if cube_owner is not None:
         _check_player(cube_owner, "cube_owner")
-    _check_side(position.me, "mover's")
-    _check_side(position.opp, "opponent's")
+    _check_side(position.me, "mover's", checkers)
+    _check_side(position.opp, "opponent's", checkers)
     faces = _dice_faces(dice, used_dice) if dice is not None else None
     if dice is None and used_dice:
         raise ValueError("used_dice given without dice")
 
-    board = _Board(colours, geo, bottom)
+    board = _Board(colours, geo, bottom, checkers)
     board.place(position.me, mover, name)
     board.place(position.opp, 1 - mover, name)
     for point, owners in board.points.items():

@@ -1,13 +1,17 @@
 """Variant names and the mapping between the two players' frames of reference.
 
-The renderer needs only two facts about a variant: its name (``"short"`` or ``"long"``) and how a point number in one
-player's frame reads in the other player's frame. Both mappings are involutions (applying one twice gives the point
-back), so the same function converts in either direction.
+The renderer needs only three facts about a variant: its board (``"short"`` for short nardy and the variants played
+on its board, Hypergammon, Nackgammon, Portes, Misère; ``"long"`` for long nardy), how many checkers a side has (15, or
+3 in Hypergammon) and how a point number in one player's frame reads in the other player's frame. Both mappings are
+involutions (applying one twice gives the point back), so the same function converts in either direction.
 """
 
 from __future__ import annotations
 
 from typing import Literal, Protocol
+
+from nardy.errors import NardyError
+from nardy.variants import get_variant
 
 VariantName = Literal["short", "long"]
 
@@ -25,17 +29,39 @@ VariantLike = str | NamedVariant
 
 
 def variant_name(variant: VariantLike) -> VariantName:
-    """Return ``"short"`` or ``"long"`` for a variant given by name or by an object with a ``.name``.
+    """Return the board of a variant given by name (any alias of a registered variant) or by an object with a
+    ``.name``: ``"short"`` for short nardy and every variant on its board (opposite geometry), ``"long"`` for long
+    nardy (parallel geometry).
 
     Raises:
-        ValueError: the variant is neither short nor long nardy.
+        ValueError: no registered variant has that name.
     """
     name = variant if isinstance(variant, str) else getattr(variant, "name", None)
     if name == "short":
         return "short"
     if name == "long":
         return "long"
-    raise ValueError(f"unknown nardy variant {variant!r}: expected 'short' or 'long'")
+    try:
+        engine = get_variant(str(name)) if isinstance(name, str) else None
+    except NardyError:
+        engine = None
+    if engine is None:
+        raise ValueError(f"unknown nardy variant {variant!r}: expected 'short', 'long' or a variant of nardy.variants")
+    return "short" if engine.geometry == "opposite" else "long"
+
+
+def checker_count(variant: VariantLike) -> int:
+    """Return how many checkers a side has in ``variant`` (15 unless the registered variant says otherwise).
+
+    Raises:
+        ValueError: no registered variant has that name.
+    """
+    variant_name(variant)
+    name = variant if isinstance(variant, str) else getattr(variant, "name", "")
+    try:
+        return get_variant(str(name)).checkers
+    except NardyError:
+        return 15
 
 
 def other_frame(point: int, variant: VariantName) -> int:

@@ -178,6 +178,69 @@ def opening_roll(theme: str, width: int, fmt: ImageFormat) -> bytes:
     return render_dice(5, 3, names=("Анна", "Boris"), theme=theme, width=max(200, width // 2), fmt=fmt)
 
 
+def hypergammon_midgame(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Hypergammon (3 checkers a side): the mover has borne one off, the opponent has one on the bar."""
+    return render_board(
+        Position(make_side({5: 1, 2: 1}), make_side({25: 1, 21: 1, 9: 1})),
+        "hypergammon",
+        dice=(5, 2),
+        last_move=(Step(13, 9, 4), Step(25, 21, 4)),
+        show_cube=True,
+        names=("Анна", "Boris"),
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def nackgammon_opening(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Nackgammon's starting position (2, 2, 4, 3, 4 on 24, 23, 13, 8, 6), player 1 to move with 4-2."""
+    start = make_side({24: 2, 23: 2, 13: 4, 8: 3, 6: 4})
+    return render_board(
+        Position(start, start),
+        "nackgammon",
+        mover=1,
+        viewer=0,
+        dice=(4, 2),
+        names=("Анна", "Boris"),
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def portes_race(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Portes (no cube): a race where the opponent, none borne off, risks a gammon (Portes has no backgammon)."""
+    return render_board(
+        Position(make_side({3: 2, 2: 3, 1: 1}), make_side({19: 1, 12: 4, 7: 5, 5: 5})),
+        "portes",
+        dice=(6, 6),
+        names=("Анна", "Boris"),
+        match_score=(2, 3),
+        match_length=7,
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def misere_bearoff(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Misère (поддавки): a bear-off where the side to move would rather not finish first; Russian labels."""
+    return render_board(
+        Position(make_side({6: 3, 4: 2, 1: 1}), make_side({5: 2, 3: 2, 2: 4, 1: 1})),
+        "misere",
+        dice=(2, 1),
+        cube_value=2,
+        cube_owner=0,
+        show_cube=True,
+        names=("Анна", "Boris"),
+        lang="ru",
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
 SCENES: dict[str, Scene] = {
     "short_opening": short_opening,
     "long_opening": long_opening,
@@ -189,4 +252,8 @@ SCENES: dict[str, Scene] = {
     "stack15_cube_mine": stack15,
     "long_name": long_name,
     "opening_roll": opening_roll,
+    "hypergammon_midgame": hypergammon_midgame,
+    "nackgammon_opening": nackgammon_opening,
+    "portes_race": portes_race,
+    "misere_bearoff": misere_bearoff,
 }

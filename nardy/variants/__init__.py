@@ -1,15 +1,23 @@
-"""The registry of variants, found by name or alias (``long``, ``длинные``, ``short``, ``backgammon``, ...)."""
+"""The registry of variants, found by name or alias (``long``, ``длинные``, ``short``, ``backgammon``, ...).
+
+Registered: long and short nardy, and of RULES.md §6 Hypergammon (``hypergammon``, гипергаммон), Nackgammon
+(``nackgammon``), Portes (``portes``, портес) and Misère (``misere``, поддавки)."""
 
 from __future__ import annotations
 
 from nardy.errors import NardyError
 from nardy.variants.base import GameValue, TurnContext, Variant
 from nardy.variants.long import LongNardy
+from nardy.variants.opposite import Hypergammon, Misere, Nackgammon, Portes
 from nardy.variants.short import ShortNardy
 
 __all__ = [
     "GameValue",
+    "Hypergammon",
     "LongNardy",
+    "Misere",
+    "Nackgammon",
+    "Portes",
     "ShortNardy",
     "TurnContext",
     "UnknownVariantError",
@@ -61,3 +69,7 @@ def variant_names() -> list[str]:
 
 SHORT = register(ShortNardy())
 LONG = register(LongNardy())
+HYPERGAMMON = register(Hypergammon())
+NACKGAMMON = register(Nackgammon())
+PORTES = register(Portes())
+MISERE = register(Misere())

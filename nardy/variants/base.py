@@ -11,7 +11,7 @@ import struct
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from nardy.errors import InvalidPositionError
 from nardy.move import point_name
@@ -58,15 +58,31 @@ class GameValue:
     points: int
 
 
+Geometry = Literal["opposite", "parallel"]
+
+
 class Variant(ABC):
-    """A game of the nardy family. Subclasses set the class attributes and implement the hooks."""
+    """A game of the nardy family. Subclasses set the class attributes and implement the hooks.
+
+    ``geometry`` is RULES.md §6's board geometry: ``opposite`` (short nardy: the opponent's point q is the mover's
+    25 - q) or ``parallel`` (long nardy: q + 12). ``checkers`` is how many checkers each side plays with (15 but in
+    Hypergammon); a position may hold fewer (borne off), never more. ``opening_rerolls``: the opening roll's winner
+    rolls both dice afresh under ``opening=standard`` (long nardy, Portes). ``last_roll_draw_by_default`` is the
+    variant's default of the option ``last_roll_draw``; ``first_off_loses`` reverses the aim (Misère): the side
+    that bears off all its checkers first loses, and :meth:`game_value` is then what the *other* side wins.
+    """
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]]
     titles: ClassVar[dict[str, str]]
+    geometry: ClassVar[Geometry]
     has_bar: ClassVar[bool]
     cube_by_default: ClassVar[bool]
     resign_levels: ClassVar[tuple[str, ...]]
+    checkers: ClassVar[int] = CHECKERS
+    opening_rerolls: ClassVar[bool] = False
+    last_roll_draw_by_default: ClassVar[bool] = False
+    first_off_loses: ClassVar[bool] = False
     # opponent-counter byte index in a state for each mover point 1..24 (index 0 unused)
     opp_index: ClassVar[tuple[int, ...]]
     # how many opponent checkers close a point to the mover (2 where a lone one is hit, 1 where there is no hitting)
@@ -123,11 +139,25 @@ class Variant(ABC):
 
     @abstractmethod
     def game_value(self, position: Position, options: Options) -> GameValue:
-        """Return the value of a game the mover of ``position`` has just won by bearing off the last checker."""
+        """Return the value of a game the mover of ``position`` has just ended by bearing off the last checker
+        (what the mover wins; with :attr:`first_off_loses`, what the opponent wins)."""
 
     def cube_enabled(self, options: Options) -> bool:
         """Return whether the doubling cube is in play under ``options``."""
         return self.cube_by_default if options.cube is None else options.cube
+
+    def last_roll_draw(self, options: Options) -> bool:
+        """Return whether the last-roll draw (RULES.md §2, §6.3) is in force under ``options``."""
+        return self.last_roll_draw_by_default if options.last_roll_draw is None else options.last_roll_draw
+
+    def resign_options(self, options: Options) -> tuple[str, ...]:
+        """Return the resignation levels open under ``options``, smallest first (by default :attr:`resign_levels`;
+        a variant whose options drop gammons drops those levels too)."""
+        return self.resign_levels
+
+    def borne_off(self, side: Side) -> int:
+        """Return how many checkers ``side`` has borne off (:attr:`checkers` less those still in play)."""
+        return self.checkers - sum(side)
 
     def validate(self, position: Position) -> None:
         """Check the shape of a position and that no point holds both colours.
@@ -140,8 +170,10 @@ class Variant(ABC):
                 raise InvalidPositionError(f"{label} side has {len(side)} counters, not 25 ({position.key()})")
             if any(not isinstance(c, int) or c < 0 for c in side):
                 raise InvalidPositionError(f"{label} side has a negative or non-integer count ({position.key()})")
-            if sum(side) > CHECKERS:
-                raise InvalidPositionError(f"{label} side has {sum(side)} checkers, more than 15 ({position.key()})")
+            if sum(side) > self.checkers:
+                raise InvalidPositionError(
+                    f"{label} side has {sum(side)} checkers, more than {self.checkers} ({position.key()})"
+                )
             if side[24] and not self.has_bar:
                 raise InvalidPositionError(f"{label} side has checkers on the bar in {self.name} nardy")
         for point in range(1, 25):

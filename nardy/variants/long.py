@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from nardy.options import Options
 from nardy.position import CHECKERS, Position, Side, make_side
-from nardy.variants.base import OPP, GameValue, State, Successor, TurnContext, Variant
+from nardy.variants.base import OPP, GameValue, Geometry, State, Successor, TurnContext, Variant
 
 _HEAD = 23  # index of the mover's point 24
 # mover byte index of each point of the opponent's path, in the opponent's order q = 1..24
@@ -39,11 +39,13 @@ class LongNardy(Variant):
     name: ClassVar[str] = "long"
     aliases: ClassVar[tuple[str, ...]] = ("long", "длинные", "длинные нарды", "long nardy")
     titles: ClassVar[dict[str, str]] = {"en": "long nardy", "ru": "длинные нарды"}
+    geometry: ClassVar[Geometry] = "parallel"
     has_bar: ClassVar[bool] = False
     cube_by_default: ClassVar[bool] = False
     resign_levels: ClassVar[tuple[str, ...]] = ("oin", "mars")
     opp_index: ClassVar[tuple[int, ...]] = (0, *(OPP + (t - 13) % 24 for t in range(1, 25)))
     closing_count: ClassVar[int] = 1
+    opening_rerolls: ClassVar[bool] = True
 
     def initial_side(self) -> Side:
         """Return all 15 checkers on the head, point 24."""

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from nardy.options import Options
 from nardy.position import Position, Side, make_side
-from nardy.variants.base import OPP, GameValue, State, Successor, TurnContext, Variant
+from nardy.variants.base import OPP, GameValue, Geometry, State, Successor, TurnContext, Variant
 
 _BAR = 24
 _OPP_BAR = OPP + 24
@@ -25,6 +25,7 @@ class ShortNardy(Variant):
         "шеш-беш",
     )
     titles: ClassVar[dict[str, str]] = {"en": "short nardy", "ru": "короткие нарды"}
+    geometry: ClassVar[Geometry] = "opposite"
     has_bar: ClassVar[bool] = True
     cube_by_default: ClassVar[bool] = True
     resign_levels: ClassVar[tuple[str, ...]] = ("single", "gammon", "backgammon")
@@ -87,7 +88,7 @@ class ShortNardy(Variant):
     def game_value(self, position: Position, options: Options) -> GameValue:
         """Return single (1), gammon (2) or backgammon (3) from the loser's side ``position.opp``."""
         opp = position.opp
-        if position.opp_off:
+        if sum(opp) < self.checkers:
             return GameValue("single", 1)
         # the winner's home board is the loser's points 19..24; index 24 is the loser's bar
         if any(opp[18:25]):

@@ -13,6 +13,8 @@ from nardy import FixedDice, Game, GameStateError, IllegalMoveError, Options, Ph
 from nardy.game import next_cube_value, replay
 from nardy.position import Position, make_side
 
+VARIANTS = ["short", "long", "hypergammon", "nackgammon", "portes", "misere"]
+
 
 def play_random(game: Game, rng: random.Random, *, cube_rate: float = 0.1, max_actions: int = 5000) -> int:
     """Play ``game`` to its end with random legal actions; return the number of actions taken."""
@@ -314,8 +316,8 @@ def test_an_older_save_without_a_full_snapshot_is_replayed() -> None:
         Game.from_dict(data)
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), variant=st.sampled_from(["short", "long"]))
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(VARIANTS))
 def test_random_games_end_and_round_trip(seed: int, variant: str) -> None:
     rng = random.Random(seed)
     options = Options(beaver=rng.random() < 0.5, raccoon=rng.random() < 0.5, cube=rng.random() < 0.5)
@@ -328,8 +330,8 @@ def test_random_games_end_and_round_trip(seed: int, variant: str) -> None:
     assert loaded.result == game.result
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10**6), variant=st.sampled_from(["short", "long"]), stop=st.integers(0, 400))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(VARIANTS), stop=st.integers(0, 400))
 def test_games_in_progress_round_trip_and_replay(seed: int, variant: str, stop: int) -> None:
     rng = random.Random(seed)
     game = Game(variant, dice=SeededDice(seed))
@@ -353,7 +355,7 @@ def test_games_in_progress_round_trip_and_replay(seed: int, variant: str, stop: 
     assert states[-1].snapshot() == game.snapshot()
     for state in states:
         for side in state.sides:
-            assert sum(side) <= 15
+            assert sum(side) <= state.variant.checkers
         state.variant.validate(Position(state.sides[0], state.sides[1]))
 
 

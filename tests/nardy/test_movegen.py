@@ -1,4 +1,4 @@
-"""Properties of the move generator over random positions from self-play games of both variants (hypothesis)."""
+"""Properties of the move generator over random positions from self-play games of every variant (hypothesis)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from nardy_testkit import LONG, SHORT, Turn, apply_step, cached_game, pip_drop, pos, sides_ok, turns
 
 from nardy import IllegalMoveError, Options, count_legal_moves, get_variant, legal_moves, match_move
@@ -79,7 +80,22 @@ def test_long_properties(turn: Turn) -> None:
     check_moves(turn)
 
 
-@pytest.mark.parametrize("variant", ["short", "long"])
+SIX_VARIANTS = ["short", "long", "hypergammon", "nackgammon", "portes", "misere"]
+"""Short and long nardy, and the variants of RULES.md §6 registered so far (all on the short-nardy board)."""
+
+
+@SHORT_SETTINGS
+@pytest.mark.parametrize("variant", SIX_VARIANTS[2:])
+@given(data=st.data())
+def test_variant_properties(variant: str, data: st.DataObject) -> None:
+    """Checker conservation, one colour per point, at most the variant's checkers a side, pips and notation."""
+    turn = data.draw(turns(variant))
+    check_moves(turn)
+    for move in turn.moves():
+        assert sum(move.position.me) <= turn.variant.checkers and sum(move.position.opp) <= turn.variant.checkers
+
+
+@pytest.mark.parametrize("variant", SIX_VARIANTS)
 def test_properties_over_whole_games(variant: str) -> None:
     """Every ply of a few cached games, with the roll the game had."""
     for seed in range(3):
@@ -88,7 +104,7 @@ def test_properties_over_whole_games(variant: str) -> None:
             check_moves(turn)
 
 
-@pytest.mark.parametrize("variant", ["short", "long"])
+@pytest.mark.parametrize("variant", SIX_VARIANTS)
 def test_games_keep_the_invariants(variant: str) -> None:
     """Along a game: the borne-off count of each player never falls, and every position is valid."""
     var = get_variant(variant)

@@ -11,7 +11,7 @@ from PIL import Image
 from nardy.move import Step
 from nardy.position import Position, make_side
 from rendering import render_board, render_board_image, render_dice, theme_names
-from rendering.frames import other_frame, variant_name
+from rendering.frames import checker_count, other_frame, variant_name
 from rendering.layout import layout
 from rendering.scenes import SCENES
 
@@ -59,6 +59,27 @@ def test_engine_variant_objects_are_accepted() -> None:
     variants = pytest.importorskip("nardy.variants")
     assert variant_name(variants.get_variant("long")) == "long"
     assert variant_name(variants.get_variant("short")) == "short"
+
+
+def test_variants_on_the_short_board() -> None:
+    """The variants of RULES.md §6 registered so far are drawn on the short-nardy board; Hypergammon has 3 checkers."""
+    for name in ("hypergammon", "гипергаммон", "nackgammon", "portes", "поддавки", "misere"):
+        assert variant_name(name) == "short"
+    assert [checker_count(n) for n in ("short", "long", "hypergammon", "portes")] == [15, 15, 3, 15]
+    assert checker_count(FakeVariant("long")) == 15
+    with pytest.raises(ValueError, match="unknown nardy variant"):
+        variant_name("chess")
+    hyper = Position(make_side({24: 1, 23: 1, 22: 1}), make_side({24: 1, 23: 1, 22: 1}))
+    as_hyper = render_board_image(hyper, "hypergammon", width=480)
+    as_short = render_board_image(hyper, "short", width=480)  # the same checkers, but 12 a side borne off
+    assert as_hyper.size == as_short.size and as_hyper.tobytes() != as_short.tobytes()
+    nack = Position(make_side({24: 2, 23: 2, 13: 4, 8: 3, 6: 4}), make_side({24: 2, 23: 2, 13: 4, 8: 3, 6: 4}))
+    assert (
+        render_board_image(nack, "nackgammon", width=480).tobytes()
+        == render_board_image(nack, "short", width=480).tobytes()
+    )
+    with pytest.raises(ValueError, match="at most 3"):
+        render_board_image(Position(make_side({24: 4}), make_side({24: 3})), "hypergammon", width=480)
 
 
 def test_frame_mapping() -> None:

@@ -40,6 +40,10 @@ CASES = [
     ("dark", "short_bearoff"),
     ("classic", "stack15_cube_mine"),
     ("classic", "opening_roll"),
+    ("classic", "hypergammon_midgame"),
+    ("dark", "nackgammon_opening"),
+    ("classic", "portes_race"),
+    ("dark", "misere_bearoff"),
 ]
 
 
