@@ -1,6 +1,7 @@
 """Strength of the computer players, judged by GNU Backgammon (figures, never pass/fail).
 
-``python benchmarks/ai_strength.py [--positions 500] [--games 1000] [--sections loss,h2h,long,speed]``
+``python benchmarks/ai_strength.py [--positions 500] [--games 1000] [--sections loss,h2h,long,speed,variants]
+[--variants hypergammon,nackgammon,portes,misere] [--variant-games 1000] [--variant-pairs ...] [--jobs 2]``
 
 Sections (each prints its figures with counts, 95 % confidence intervals, the target and the ratio to it):
 
@@ -12,6 +13,11 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
   easy vs random (≥ 80 %). Dice are seeded per pair of games and each pair is played with the sides swapped.
 - ``long``: long nardy, the same ladder: hard vs medium, medium vs easy (≥ 65 %), easy vs random (> 50 %).
 - ``speed``: the median time of a hard decision (``choose_move``) on varied positions of both variants (≤ 0.5 s).
+- ``variants``: the variants of RULES.md §6 on the short-nardy board (``--variants``, default Hypergammon,
+  Nackgammon, Portes, Misère): medium vs easy (≥ 65 %) and, where a hard network ships, hard vs medium (≥ 60 %);
+  Hypergammon and Nackgammon hard also against gnubg 0-ply (no target). Cubeless games scored by the variant's own
+  rules (Hypergammon single only, Portes no backgammon, Misère the first to finish loses with its last-roll draw;
+  a draw counts half a win and 0 points). ``--jobs`` spreads the match-ups over processes.
 
 gnubg (PyPI ``gnubg-nn``, GPL) is used here as an oracle only; the package never imports it.
 """
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import statistics
 import sys
@@ -34,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import gnubg_nn
 
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant
-from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, play_game
+from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, has_level, play_game
 from nardy.ai.network import shipped_network
 from nardy.ai.players import NODE_BUDGET
 from nardy.position import side_pips
@@ -43,17 +50,23 @@ SHORT = get_variant("short")
 CUBELESS = Options(cube=False)
 
 
-def gnubg_equity(position: Position) -> float:
-    """Return gnubg's 0-ply cubeless equity of ``position`` for its side ``me``, that side on roll."""
+# which of gnubg's gammon and backgammon outputs a variant scores (Hypergammon: none, Portes: no backgammon)
+GNUBG_SCORED = {"short": (1, 1), "nackgammon": (1, 1), "portes": (1, 0), "hypergammon": (0, 0)}
+
+
+def gnubg_equity(position: Position, variant: str = "short") -> float:
+    """Return gnubg's 0-ply cubeless equity of ``position`` for its side ``me``, that side on roll (gammons and
+    backgammons counted as ``variant`` scores them)."""
     w, wg, wbg, lg, lbg = gnubg_nn.probabilities([list(position.opp), list(position.me)], 0)
-    return float(2 * w - 1 + wg + wbg - lg - lbg)
+    gammon, backgammon = GNUBG_SCORED[variant]
+    return float(2 * w - 1 + gammon * (wg - lg) + backgammon * (wbg - lbg))
 
 
-def after_move_equity(move: Move) -> float:
+def after_move_equity(move: Move, variant: str = "short") -> float:
     """Return gnubg's equity of a move for the mover (a won game counts its value)."""
     if sum(move.position.me) == 0:
-        return float(SHORT.game_value(move.position, CUBELESS).points)
-    return -gnubg_equity(move.position.swapped())
+        return float(get_variant(variant).game_value(move.position, CUBELESS).points)
+    return -gnubg_equity(move.position.swapped(), variant)
 
 
 class GreedyPlayer:
@@ -86,9 +99,12 @@ class GnubgPlayer:
 
     level = "gnubg"
 
+    def __init__(self, variant: str = "short") -> None:
+        self.variant = variant
+
     def choose_move(self, game: Game) -> Move:
         moves = game.legal_moves()
-        return max(moves, key=after_move_equity)
+        return max(moves, key=lambda move: after_move_equity(move, self.variant))
 
     def cube_action(self, game: Game) -> str:
         return "no_double"
@@ -108,7 +124,7 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def wilson(wins: int, n: int) -> tuple[float, float, float]:
+def wilson(wins: float, n: int) -> tuple[float, float, float]:
     """Return the share and its 95 % Wilson interval."""
     if n == 0:
         return float("nan"), float("nan"), float("nan")
@@ -294,6 +310,86 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
         report(label, wins, played, points, target, time.perf_counter() - began, seed)
 
 
+NEW_VARIANTS = ("hypergammon", "nackgammon", "portes", "misere")
+VARIANT_TARGETS = {"hard vs gnubg 0-ply": None, "hard vs medium": 0.60, "medium vs easy": 0.65}
+
+
+def variant_pairs(variant: str) -> list[str]:
+    """Return the match-ups of ``variant`` for section ``variants`` (hard ones only where a network ships)."""
+    labels = ["medium vs easy"]
+    if has_level("hard", variant):
+        labels.insert(0, "hard vs medium")
+        if variant in ("hypergammon", "nackgammon"):
+            labels.insert(0, "hard vs gnubg 0-ply")
+    return labels
+
+
+def _variant_players(variant: str, label: str) -> tuple[Callable[[int], Any], Callable[[int], Any]]:
+    if label == "hard vs gnubg 0-ply":
+        return (lambda s: HardPlayer(variant, s)), (lambda s: GnubgPlayer(variant))
+    if label == "hard vs medium":
+        return (lambda s: HardPlayer(variant, s)), (lambda s: MediumPlayer(variant, s))
+    return (lambda s: MediumPlayer(variant, s)), (lambda s: EasyPlayer(variant, s))
+
+
+def variant_match(task: tuple[str, str, int, int]) -> tuple[str, str, int, int, int, list[float], float]:
+    """Play one match-up of section ``variants``; return (variant, label, wins, draws, games, A's points per game,
+    seconds). Players A and B swap sides on each pair of games, which share their dice (seed * 1,000,003 + g // 2)."""
+    variant, label, games, seed = task
+    make_a, make_b = _variant_players(variant, label)
+    began = time.perf_counter()
+    wins = draws = 0
+    points: list[float] = []
+    for g in range(games):
+        a, b = make_a(g), make_b(g)
+        a_first = g % 2 == 0
+        players = (a, b) if a_first else (b, a)
+        result = play_game(variant, players, seed=seed * 1_000_003 + g // 2, options=CUBELESS)
+        if result.winner is None:
+            draws += 1
+            points.append(0.0)
+            continue
+        won = result.winner == (0 if a_first else 1)
+        wins += int(won)
+        points.append(result.points if won else -result.points)
+    return variant, label, wins, draws, games, points, time.perf_counter() - began
+
+
+def section_variants(variants: list[str], games: int, seed: int, jobs: int, only: set[str] | None) -> None:
+    print(
+        f"\n== variants on the short-nardy board: cubeless games scored by each variant's rules, {games} games per "
+        f"match-up, sides swapped on each pair of games with the same dice, seed {seed}, {jobs} process(es) ==",
+        flush=True,
+    )
+    tasks = [(v, label, games, seed) for v in variants for label in variant_pairs(v) if not only or label in only]
+    for v in variants:
+        if not has_level("hard", v):
+            print(f"  {v}: no hard level (no trained network shipped)")
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for result in pool.imap(variant_match, tasks, chunksize=1):
+                _print_variant_result(*result)
+    else:
+        for task in tasks:
+            _print_variant_result(*variant_match(task))
+
+
+def _print_variant_result(
+    variant: str, label: str, wins: int, draws: int, played: int, points: list[float], seconds: float
+) -> None:
+    """Print one match-up of section variants."""
+    p, lo, hi = wilson(wins + 0.5 * draws, played)  # a draw counts half a win
+    ppg, half = mean_ci(points)
+    target = VARIANT_TARGETS[label]
+    verdict = "no target" if target is None else f"target >= {target:.0%}  {'MET' if p >= target else 'NOT MET'}"
+    print(
+        f"  {variant:11s} {label:19s} wins {p:6.1%} [{lo:.1%}, {hi:.1%}] (95% CI) over {played} games"
+        f"{f' ({draws} draws)' if draws else ''}, points per game {ppg:+.3f} ± {half:.3f} (95% CI)  "
+        f"{verdict}  ({seconds:.0f} s)",
+        flush=True,
+    )
+
+
 def percentile(values: list[float], q: float) -> float:
     """Return the ``q`` quantile (0..1) of ``values`` (nearest rank)."""
     ordered = sorted(values)
@@ -348,9 +444,16 @@ def main() -> int:
     parser.add_argument("--sections", default="speed,loss,h2h,long")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--pairs", default="", help="long nardy pairings (labels, comma-separated; default all)")
+    parser.add_argument("--variants", default=",".join(NEW_VARIANTS), help="variants of section variants")
+    parser.add_argument("--variant-games", type=int, default=1000, help="games per match-up of section variants")
+    parser.add_argument("--variant-pairs", default="", help="match-ups of section variants (labels; default all)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for section variants")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
-    for variant in ("short", "long"):
+    variants = [v for v in args.variants.split(",") if v]
+    for variant in ("short", "long", *(variants if "variants" in sections else [])):
+        if not has_level("hard", variant):
+            continue
         info = shipped_network(variant).info
         print(f"{variant} network: {info.get('games')} self-play games, {info.get('seconds')} s of training")
     started = time.perf_counter()
@@ -366,6 +469,9 @@ def main() -> int:
     if "long" in sections:
         print("\n== long nardy head to head, single games (оин/марс count as wins) ==", flush=True)
         ladder("long", args.long_games, 0, args.seed, set(args.pairs.split(",")) if args.pairs else None)
+    if "variants" in sections:
+        only = set(args.variant_pairs.split(",")) if args.variant_pairs else None
+        section_variants(variants, args.variant_games, args.seed, args.jobs, only)
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
     return 0
 

@@ -1,6 +1,8 @@
-"""Computer players for long and short nardy behind one protocol (numpy allowed here only).
+"""Computer players for long and short nardy and the variants on the short-nardy board (Hypergammon, Nackgammon,
+Portes, Misère) behind one protocol (numpy allowed here only).
 
-Use :func:`get_player` (``easy``, ``medium``, ``hard``) and ask the player, on a :class:`~nardy.game.Game`:
+Use :func:`get_player` (``easy``, ``medium``, ``hard``) and ask the player, on a :class:`~nardy.game.Game`; the hard
+level exists only where a network ships (:func:`has_level`, :func:`levels_for`):
 
 - :meth:`~ComputerPlayer.choose_move` when the game waits for the roller's move (phase ``move``);
 - :meth:`~ComputerPlayer.cube_action` before rolling (phase ``roll``): ``double`` or ``no_double``;
@@ -20,6 +22,8 @@ from nardy.ai.players import (
     MediumPlayer,
     RandomPlayer,
     get_player,
+    has_level,
+    levels_for,
     play_game,
 )
 from nardy.ai.protocol import ComputerPlayer, CubeAction, TakeDecision
@@ -34,5 +38,7 @@ __all__ = [
     "RandomPlayer",
     "TakeDecision",
     "get_player",
+    "has_level",
+    "levels_for",
     "play_game",
 ]

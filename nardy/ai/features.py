@@ -25,6 +25,31 @@ SIDE = 25
 _POINT_VALUES: Final = np.arange(1, 26, dtype=np.float64)  # pip value of each counter (bar = 25)
 # long nardy: the mover's index of each point of the opponent's path, opponent's point 1 first
 _LONG_PATH: Final = np.array([(q + 12 - 1) % 24 for q in range(1, 25)])
+# the variants played on the short-nardy board (opposite geometry, hitting, the bar) and their checkers per side
+SHORT_FAMILY: Final[dict[str, int]] = {"short": 15, "hypergammon": 3, "nackgammon": 15, "portes": 15, "misere": 15}
+
+
+def family(variant: str) -> str:
+    """Return ``short`` for the variants played on the short-nardy board, ``long`` for long nardy.
+
+    Raises:
+        ValueError: an unknown variant name.
+    """
+    if variant in SHORT_FAMILY:
+        return "short"
+    if variant == "long":
+        return "long"
+    raise ValueError(f"no encoding for variant {variant!r}")
+
+
+def checkers_of(variant: str) -> int:
+    """Return how many checkers each side of ``variant`` plays with (15, Hypergammon 3).
+
+    Raises:
+        ValueError: an unknown variant name.
+    """
+    family(variant)
+    return SHORT_FAMILY.get(variant, 15)
 
 
 def positions_array(positions: list[Position]) -> U8:
@@ -67,8 +92,8 @@ def _window_sum(values: F64, low: int, high: int) -> F64:
     return np.asarray(csum[:, p - low] - csum[:, p - high - 1])
 
 
-def _short_side(me: F64, opp: F64) -> F64:
-    """Return the features of side ``me`` (n, 25 own frame) against ``opp`` in short nardy."""
+def _short_side(me: F64, opp: F64, checkers: int = 15) -> F64:
+    """Return the features of side ``me`` (n, 25 own frame) against ``opp`` in short nardy (``checkers`` a side)."""
     points = me[:, :24]
     # the opponent in my frame: index 0 = its bar, index m = my point m
     opp_mine = opp[:, ::-1]
@@ -87,7 +112,7 @@ def _short_side(me: F64, opp: F64) -> F64:
     extra = np.stack(
         (
             me[:, 24] / 2.0,
-            (15 - me.sum(axis=1)) / 15.0,
+            (checkers - me.sum(axis=1)) / checkers,
             pips / 100.0,
             (exposed * direct).sum(axis=1) / 3.0,
             (exposed * indirect).sum(axis=1) / 3.0,
@@ -130,18 +155,17 @@ def _long_side(me: F64, opp: F64) -> F64:
 def encode(variant: str, batch: U8) -> F64:
     """Return the network inputs ``(n, inputs(variant))`` of a ``(n, 50)`` batch, from the side on roll.
 
+    Every variant of the short-nardy board (:data:`SHORT_FAMILY`) has the short encoding, scaled to its checkers.
+
     Raises:
         ValueError: an unknown variant name.
     """
     me = batch[:, :SIDE].astype(np.float64)
     opp = batch[:, SIDE:].astype(np.float64)
-    if variant == "short":
-        side = _short_side
-    elif variant == "long":
-        side = _long_side
-    else:
-        raise ValueError(f"no encoding for variant {variant!r}")
-    return np.concatenate((side(me, opp), side(opp, me)), axis=1)
+    if family(variant) == "long":
+        return np.concatenate((_long_side(me, opp), _long_side(opp, me)), axis=1)
+    checkers = checkers_of(variant)
+    return np.concatenate((_short_side(me, opp, checkers), _short_side(opp, me, checkers)), axis=1)
 
 
 def input_size(variant: str) -> int:

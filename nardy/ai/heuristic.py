@@ -11,7 +11,7 @@ from typing import Final
 
 import numpy as np
 
-from nardy.ai.features import _LONG_PATH, F64, SIDE, U8, _window_sum, longest_run
+from nardy.ai.features import _LONG_PATH, F64, SIDE, U8, _window_sum, checkers_of, family, longest_run
 
 _PIP_VALUES: Final = np.arange(1, 26, dtype=np.float64)
 # value of holding (2+ checkers on) each of my points 1..24 in short nardy
@@ -93,8 +93,12 @@ def _race(pm: F64, po: F64) -> F64:
     return np.asarray(_SCALE * np.tanh(lead / (0.08 * np.maximum(pm, po) + 4.0)) * 1.5)
 
 
-def short_score(batch: U8) -> F64:
-    """Return the hand-written score of short nardy positions after a move, for the side that moved."""
+def short_score(batch: U8, checkers: int = 15) -> F64:
+    """Return the hand-written score of short nardy positions after a move, for the side that moved.
+
+    ``checkers`` is how many checkers a side plays with (Hypergammon: 3); every term counts checkers or points and
+    so holds for any number, only the end of the race depends on it.
+    """
     me = batch[:, :SIDE].astype(np.float64)
     opp = batch[:, SIDE:].astype(np.float64)
     pm = me @ _PIP_VALUES
@@ -132,7 +136,7 @@ def short_score(batch: U8) -> F64:
     off_lead = _CHECKER_WASTE * (opp.sum(axis=1) - me.sum(axis=1))
     contact_score = (po - pm) + off_lead + structure + prime_bonus + on_bar - my_bar - blot_penalty - stacks - back
     contact_score = contact_score - opp_prime_penalty
-    return np.asarray(np.where(contact > 0, contact_score, race + 2.0 * (me[:, :6].sum(axis=1) < 15)))
+    return np.asarray(np.where(contact > 0, contact_score, race + 2.0 * (me[:, :6].sum(axis=1) < checkers)))
 
 
 def long_score(batch: U8, blocking: float = 1.0) -> F64:
@@ -169,19 +173,59 @@ def long_score(batch: U8, blocking: float = 1.0) -> F64:
     return np.asarray(race + blocks + spread - stacks - head + off_bonus - mars_risk)
 
 
+def misere_score(batch: U8) -> F64:
+    """Return the hand-written score of Misère positions after a move, for the side that moved.
+
+    The aim is reversed (the first to bear off all loses), so every race term of :func:`short_score` changes sign:
+    the side *behind* in the race is better off, the side on roll (about to move its pips) is worse off by about what
+    it is better off in a normal race, checkers still in play are worth keeping, a hit of the opponent (which sends
+    its checker back) is bad and a blot of mine the opponent may hit is welcome, points of the opponent that hold my
+    checkers back are good for me and my points that hold its checkers back are bad.
+    """
+    me = batch[:, :SIDE].astype(np.float64)
+    opp = batch[:, SIDE:].astype(np.float64)
+    pm = me @ _PIP_VALUES
+    po = opp @ _PIP_VALUES
+    contact = _contact_short(me, opp)
+    left = me.sum(axis=1) - opp.sum(axis=1)
+    # lead in "pips still to play": positive when I am behind (the good side here); the opponent rolls next
+    lead = pm - po + _CHECKER_WASTE * left + (4.0 + 0.04 * po)
+    race = _SCALE * np.tanh(lead / (0.08 * np.maximum(pm, po) + 4.0)) * 1.5
+    points = me[:, :24]
+    made = points >= 2
+    opp_made = opp[:, :24] >= 2
+    opp_mine = opp[:, ::-1]
+    occupied = (opp_mine > 0).astype(np.float64)
+    blots = np.concatenate((np.zeros((me.shape[0], 1)), (points == 1).astype(np.float64)), axis=1)
+    direct = _window_sum(occupied, 1, 6)
+    indirect = _window_sum(occupied, 7, 11)
+    hit_prob = np.minimum(0.85, 0.2 + 0.11 * direct) * (direct > 0) + np.minimum(0.25, 0.06 * indirect) * (direct == 0)
+    # a hit of my blot on point m gives me back 25 - m pips to play
+    gain = (blots * hit_prob * (25.0 - np.arange(25))).sum(axis=1) * 0.5
+    my_back = (points[:, 12:].sum(axis=1) + me[:, 24] > 0).astype(np.float64)
+    opp_back = (opp[:, 12:24].sum(axis=1) + opp[:, 24] > 0).astype(np.float64)
+    held_back = np.maximum(longest_run(opp_made) - 2, 0) * 3.0 * my_back
+    holding = np.maximum(longest_run(made) - 2, 0) * 3.0 * opp_back
+    stuck = me[:, 24] * 1.5 * opp_made[:, :6].sum(axis=1) - opp[:, 24] * 1.5 * made[:, :6].sum(axis=1)
+    contact_score = lead + gain + held_back - holding + stuck
+    return np.asarray(np.where(contact > 0, contact_score, race))
+
+
 def heuristic_score(variant: str, batch: U8, *, blocking: float = 1.0) -> F64:
     """Return the hand-written score of ``variant`` positions after a move, for the side that moved.
 
-    ``blocking`` weighs the block terms of long nardy (:func:`long_score`).
+    Every variant of the short-nardy board but Misère has :func:`short_score` (for its number of checkers),
+    Misère has :func:`misere_score` (the aim reversed), long nardy :func:`long_score`. ``blocking`` weighs the block
+    terms of long nardy.
 
     Raises:
         ValueError: an unknown variant name.
     """
-    if variant == "short":
-        return short_score(batch)
-    if variant == "long":
+    if family(variant) == "long":
         return long_score(batch, blocking)
-    raise ValueError(f"no heuristic for variant {variant!r}")
+    if variant == "misere":
+        return misere_score(batch)
+    return short_score(batch, checkers_of(variant))
 
 
 def heuristic_equity(variant: str, batch: U8) -> F64:

@@ -16,20 +16,27 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from nardy.ai.features import F64, U8, encode, input_size
+from nardy.ai.features import F64, SHORT_FAMILY, U8, encode, input_size
 
+_SHORT_OUTPUTS: Final = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+# the variants of the short-nardy board share short nardy's outputs (Hypergammon's gammons and Portes' backgammons are
+# never scored by default, so their networks learn those outputs as 0 and their equity ignores them)
 OUTPUTS: Final[dict[str, tuple[str, ...]]] = {
-    "short": ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"),
+    **dict.fromkeys(SHORT_FAMILY, _SHORT_OUTPUTS),
     "long": ("win", "win_mars", "lose_mars"),
 }
 # equity of each output (cubeless money value, before the constant -1): e = 2 * win - 1 + gammon terms
 _EQUITY_WEIGHTS: Final[dict[str, F64]] = {
     "short": np.array([2.0, 1.0, 1.0, -1.0, -1.0]),
+    "nackgammon": np.array([2.0, 1.0, 1.0, -1.0, -1.0]),
+    "portes": np.array([2.0, 1.0, 0.0, -1.0, 0.0]),
+    "hypergammon": np.array([2.0, 0.0, 0.0, 0.0, 0.0]),
+    "misere": np.array([2.0, 0.0, 0.0, 0.0, 0.0]),
     "long": np.array([2.0, 1.0, -1.0]),
 }
 # the other side's view: index of the output each output becomes, and whether it is complemented (1 - p)
 _FLIP_INDEX: Final[dict[str, npt.NDArray[np.intp]]] = {
-    "short": np.array([0, 3, 4, 1, 2]),
+    **dict.fromkeys(SHORT_FAMILY, np.array([0, 3, 4, 1, 2])),
     "long": np.array([0, 2, 1]),
 }
 

@@ -1,4 +1,5 @@
-"""Computer players: random, easy, medium (hand-written evaluation) and hard (self-play trained network).
+"""Computer players: random, easy, medium (hand-written evaluation) and hard (self-play trained network), for long
+and short nardy and the variants on the short-nardy board (Hypergammon, Nackgammon, Portes, Misère).
 
 Every player answers the :class:`~nardy.ai.ComputerPlayer` protocol on a :class:`~nardy.game.Game`. Players are cheap
 to build and hold only a random generator; the hard player's network is loaded once per process and shared
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from nardy.ai.features import F64, SIDE, U8, positions_array, swap
+from nardy.ai.features import F64, SIDE, U8, family, positions_array, swap
 from nardy.ai.heuristic import heuristic_equity, heuristic_score
 from nardy.ai.network import Network, equity, shipped_network
 from nardy.ai.protocol import ComputerPlayer, CubeAction, TakeDecision
@@ -43,11 +44,19 @@ def _moves_of(game: Game) -> list[Move]:
     return moves
 
 
+def finish_sign(variant: Variant) -> float:
+    """Return +1 where bearing off all first wins, -1 where it loses (Misère)."""
+    return -1.0 if variant.first_off_loses else 1.0
+
+
 def _won_values(variant: Variant, batch: U8, positions: Sequence[Position], options: Options) -> F64:
-    """Return the value of each position that ends the game (the mover has borne off all), NaN elsewhere."""
+    """Return the mover's value of each position that ends the game (the mover has borne off all), NaN elsewhere:
+    what it wins, or in Misère minus what the other side wins (a last-roll draw counts as that loss too, so the
+    players always avoid finishing first there)."""
     values = np.full(len(positions), np.nan)
+    sign = finish_sign(variant)
     for i in np.flatnonzero(batch[:, :25].sum(axis=1) == 0):
-        values[i] = variant.game_value(positions[int(i)], options).points
+        values[i] = sign * variant.game_value(positions[int(i)], options).points
     return values
 
 
@@ -167,8 +176,14 @@ LONG_MEDIUM_NOISE = 0.07
 
 
 class MediumPlayer(_BasePlayer):
-    """Searches one turn deep: with the hand-written evaluation (:mod:`nardy.ai.heuristic`) in short nardy, with the
-    trained network blurred by noise in long nardy.
+    """Searches one turn deep: with the hand-written evaluation (:mod:`nardy.ai.heuristic`) in short nardy and the
+    variants on its board (Hypergammon, Nackgammon and Portes with short nardy's evaluation for their checkers,
+    Misère with its reversed one), with the trained network blurred by noise in long nardy.
+
+    A turn that ends the game is valued by the variant's result: what the mover wins, or in Misère (the first to
+    finish loses) minus what the other side wins, so such a turn comes first, or in Misère last. The cube, take and
+    resignation answers read the same evaluation (in Misère the reversed one), so they follow each variant's aim;
+    the values they compare are per cube unit, a resignation's points are the variant's own.
 
     In long nardy the hand-written evaluation barely beats the easy level, so medium values the moves there with the
     hard level's network at 0-ply (no look-ahead) plus a seeded Gaussian error of ``LONG_MEDIUM_NOISE`` (equity
@@ -196,11 +211,11 @@ class MediumPlayer(_BasePlayer):
             values = -equity(self.variant.name, self.network.probabilities(swap(batch)))
             values = values + np.array([self.rng.gauss(0.0, LONG_MEDIUM_NOISE) for _ in moves])
             won = _won_values(self.variant, batch, positions, game.options)
-            return np.asarray(np.where(np.isnan(won), values, won + 10.0))
+            return np.asarray(np.where(np.isnan(won), values, won + 10.0 * np.sign(won)))
         batch = positions_array(positions)
         values = heuristic_equity(self.variant.name, batch)
         won = _won_values(self.variant, batch, positions, game.options)
-        return np.asarray(np.where(np.isnan(won), values, won + 10.0))
+        return np.asarray(np.where(np.isnan(won), values, won + 10.0 * np.sign(won)))
 
     def position_equity(self, position: Position) -> float:
         """Return the heuristic (long nardy: network) equity of ``position`` for its side ``me``, that side to roll."""
@@ -213,7 +228,8 @@ class EasyPlayer(MediumPlayer):
     """The hand-written evaluation, weakened: plausible moves with clear mistakes.
 
     ``noise`` is the standard deviation of the error added to each move's score (pip-like units; by default 12 for
-    short nardy, 0 for long); ``blunder`` the chance of a random legal move (by default 0.1 for short, 0 for long);
+    short nardy and the variants on its board, 0 for long); ``blunder`` the chance of a random legal move (by default
+    0.1 for short and its variants, 0 for long; a turn that ends the game is still valued by its result);
     ``blocking`` the weight of the block terms of the long nardy evaluation (by default 0: easy plays long nardy
     without a plan for blocks). In long nardy, where every move of a roll moves about the same pips, noise or random
     moves lose to a simple greedy rule, so the easy level is weakened there by what it ignores instead.
@@ -235,13 +251,14 @@ class EasyPlayer(MediumPlayer):
         blocking: float = 0.0,
     ) -> None:
         super().__init__(variant, seed)
-        short = self.variant.name == "short"
+        short = family(self.variant.name) == "short"
         self.noise = noise if noise is not None else (12.0 if short else 0.0)
         self.blunder = blunder if blunder is not None else (0.1 if short else 0.0)
         self.blocking = blocking
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
-        """Return noisy heuristic scores of the moves (a won game always comes first)."""
+        """Return noisy heuristic scores of the moves (a won game always comes first, in Misère a finished one
+        last)."""
         positions = [m.position for m in moves]
         batch = positions_array(positions)
         if self.rng.random() < self.blunder:
@@ -251,11 +268,14 @@ class EasyPlayer(MediumPlayer):
             if self.noise:
                 scores = scores + np.array([self.rng.gauss(0.0, self.noise) for _ in moves])
         won = _won_values(self.variant, batch, positions, game.options)
-        return np.asarray(np.where(np.isnan(won), scores, 1e6))
+        return np.asarray(np.where(np.isnan(won), scores, 1e6 * np.sign(won)))
 
 
 class HardPlayer(_BasePlayer):
     """The trained network: 0-ply on every move, then a 1-ply look-ahead on the best few.
+
+    Only for variants whose network ships in ``nardy/ai/weights`` (see :func:`has_level`); otherwise building one
+    raises ``ValueError("no trained network for <variant> yet")``.
 
     ``lookahead`` is how many candidates get the 1-ply look-ahead (0 = pure 0-ply); ``window`` drops candidates whose
     0-ply equity is further than this below the best; ``node_budget`` caps the work of the look-ahead: once it has
@@ -281,7 +301,12 @@ class HardPlayer(_BasePlayer):
         node_budget: int = NODE_BUDGET,
     ) -> None:
         super().__init__(variant, seed)
-        self.network = network or shipped_network(self.variant.name)
+        if network is None:
+            try:
+                network = shipped_network(self.variant.name)
+            except FileNotFoundError:
+                raise ValueError(f"no trained network for {self.variant.name} yet") from None
+        self.network = network
         self.lookahead = lookahead
         self.window = window
         self.node_budget = node_budget
@@ -319,8 +344,9 @@ class HardPlayer(_BasePlayer):
             # our equity, on roll after the reply: the reply's position swapped
             ours = equity(name, self.network.probabilities(swap(batch)))
             finished = np.flatnonzero(batch[:, :SIDE].sum(axis=1) == 0)
+            sign = finish_sign(self.variant)
             for i in finished:
-                ours[i] = -self.variant.game_value(from_state(replies[int(i)]), game.options).points
+                ours[i] = -sign * self.variant.game_value(from_state(replies[int(i)]), game.options).points
             for start, stop, weight in spans:
                 total += weight * float(np.min(ours[start:stop]))
         if forfeits:
@@ -360,13 +386,37 @@ class HardPlayer(_BasePlayer):
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
 
+def has_level(level: str, variant: str | Variant) -> bool:
+    """Return whether :func:`get_player` builds ``level`` for ``variant`` (``hard`` needs a shipped network).
+
+    Raises:
+        UnknownVariantError: an unknown variant.
+    """
+    if level != "hard":
+        return level in (*LEVELS, "random")
+    try:
+        shipped_network(get_variant(variant).name)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def levels_for(variant: str | Variant) -> tuple[str, ...]:
+    """Return the levels of :data:`LEVELS` that exist for ``variant``.
+
+    Raises:
+        UnknownVariantError: an unknown variant.
+    """
+    return tuple(level for level in LEVELS if has_level(level, variant))
+
+
 def get_player(level: str, variant: str | Variant, *, seed: int | None = None) -> _BasePlayer:
     """Return a computer player of ``level`` (``easy``, ``medium``, ``hard``; also ``random``) for ``variant``.
 
     Raises:
-        ValueError: an unknown level.
         UnknownVariantError: an unknown variant.
-        FileNotFoundError: the hard level's weights are not shipped for the variant.
+        ValueError: an unknown level, or ``hard`` for a variant without a trained network
+            (:func:`has_level` tells beforehand).
     """
     classes: dict[str, type[_BasePlayer]] = {
         "random": RandomPlayer,

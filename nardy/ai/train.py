@@ -1,4 +1,4 @@
-"""Train a variant's network by self-play with TD(λ): ``python -m nardy.ai.train --variant short|long ...``.
+"""Train a variant's network by self-play with TD(λ): ``python -m nardy.ai.train --variant short|long|... ...``.
 
 The network plays both sides, choosing each move greedily by its own 0-ply equity. After every ply the weights move
 towards the value of the next position (temporal differences, with eligibility traces of decay ``λ``); the final
@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from nardy.ai.features import F64, SIDE, encode
-from nardy.ai.network import Network, equity, flip, flip_matrix
+from nardy.ai.features import F64, SIDE, encode, family, input_size
+from nardy.ai.network import OUTPUTS, Network, equity, flip, flip_matrix
 from nardy.ai.search import candidate_states_of, states_array
 from nardy.options import Options
 from nardy.variants import Variant, get_variant
@@ -35,9 +35,13 @@ OPTIONS = Options()
 
 
 def outcome(variant: Variant, state: State) -> F64:
-    """Return the output vector of a game won by the mover of ``state`` (who has just borne off), mover's view."""
+    """Return the output vector of a game ended by the mover of ``state`` (who has just borne off all), mover's view:
+    a win of the game's value, or in Misère (first to finish loses) a single loss. Training ignores Misère's
+    last-roll draw (the first finisher simply loses)."""
+    if variant.first_off_loses:
+        return np.zeros(len(OUTPUTS[variant.name]))
     points = variant.game_value(from_state(state), OPTIONS).points
-    if variant.name == "short":
+    if family(variant.name) == "short":
         return np.array([1.0, float(points >= 2), float(points >= 3), 0.0, 0.0])
     return np.array([1.0, float(points >= 2), 0.0])
 
@@ -98,7 +102,7 @@ def train_game(net: Network, variant: Variant, seed: int, lam: float, alpha: flo
     plies = 0
     while plies < 2000:
         dice = roll(rng)
-        if name == "short" and plies == 0:
+        if plies == 0 and family(name) == "short" and not variant.opening_rerolls:
             while dice[0] == dice[1]:
                 dice = roll(rng)
         cands = candidate_states_of(variant, state, dice, first[player])
@@ -111,6 +115,11 @@ def train_game(net: Network, variant: Variant, seed: int, lam: float, alpha: flo
         else:
             batch = states_array(cands)
             won = batch[:, :SIDE].sum(axis=1) == 0
+            if variant.first_off_loses and won.any() and not won.all():
+                # Misère: finishing first loses, so a turn that does not finish is always better
+                cands = [c for c, w in zip(cands, won, strict=True) if not w]
+                batch = states_array(cands)
+                won = batch[:, :SIDE].sum(axis=1) == 0
             if won.any():
                 best = int(np.argmax(won))
                 terminal = outcome(variant, cands[best])
@@ -188,7 +197,10 @@ def _checkpoint_path(workdir: str, variant: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run training from the command line; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m nardy.ai.train", description=__doc__)
-    parser.add_argument("--variant", choices=("short", "long"), required=True)
+    parser.add_argument("--variant", choices=sorted(OUTPUTS), required=True)
+    parser.add_argument(
+        "--init-from", default="", help="start from these weights (another variant's network with the same inputs)"
+    )
     parser.add_argument("--games", type=int, default=20_000, help="total self-play games")
     parser.add_argument("--hidden", type=int, default=80)
     parser.add_argument("--alpha", type=float, default=0.1, help="learning rate at the start")
@@ -211,6 +223,13 @@ def main(argv: list[str] | None = None) -> int:
         net = Network.load(path)
         start = int(net.info.get("games", 0))
         print(f"resumed from {path} at game {start}", flush=True)
+    elif args.init_from:
+        base = Network.load(args.init_from)
+        if base.w1.shape[0] != input_size(args.variant) or base.w2.shape[1] != len(OUTPUTS[args.variant]):
+            parser.error(f"{args.init_from} does not fit the inputs and outputs of {args.variant}")
+        origin = {"variant": base.variant, "games": base.info.get("games"), "seconds": base.info.get("seconds")}
+        net = Network(args.variant, base.w1, base.b1, base.w2, base.b2, {"initialised_from": origin})
+        start = 0
     else:
         net = Network.random(args.variant, args.hidden, args.seed)
         start = 0
@@ -225,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     stages = [*net.info.get("stages", []), stage] if start else [stage]
     settings: dict[str, Any] = {
         "method": "TD(lambda) self-play, 0-ply greedy",
+        **({"initialised_from": net.info["initialised_from"]} if "initialised_from" in net.info else {}),
         "hidden": net.hidden,
         "stages": stages,
     }
