@@ -28,6 +28,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
     "en": {
         "variant.short": gettext_noop("short nardy"),
         "variant.long": gettext_noop("long nardy"),
+        "variant.nackgammon": gettext_noop("nackgammon"),
+        "variant.hypergammon": gettext_noop("hypergammon"),
+        "variant.portes": gettext_noop("Portes"),
+        "variant.misere": gettext_noop("misère (backgammon to lose)"),
+        "menu.more": gettext_noop("More games: choose one to start a game. The rules: /rules and the game's name."),
         "turn.roll": gettext_noop("{name} to roll or double"),
         "turn.move": gettext_noop("{name} to move"),
         "turn.doubled": gettext_noop("{name}: take or pass the double to {value}?"),
@@ -148,6 +153,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.start": gettext_noop("▶ Start"),
         "btn.short": gettext_noop("Short nardy"),
         "btn.long": gettext_noop("Long nardy"),
+        "btn.nackgammon": gettext_noop("Nackgammon"),
+        "btn.hypergammon": gettext_noop("Hypergammon"),
+        "btn.portes": gettext_noop("Portes"),
+        "btn.misere": gettext_noop("Misère"),
+        "computer.unsupported": gettext_noop("The computer does not play {variant} yet. It plays: {variants}."),
         "btn.easy": gettext_noop("Easy"),
         "btn.medium": gettext_noop("Medium"),
         "btn.hard": gettext_noop("Hard"),
@@ -165,9 +175,12 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "top.matches": gettext_noop("Matches"),
         "top.empty": gettext_noop("Nobody has played a rated game of {variant} in this chat yet."),
         "top.private": gettext_noop(
-            "The leaderboard belongs to a group: send /top there (/top long or /top short). Your own rating: /rating."
+            "The leaderboard belongs to a group: send /top there (/top long, /top short, /top portes …). Your own "
+            "rating: /rating."
         ),
-        "top.usage": gettext_noop("Usage: /top, /top long or /top short."),
+        "top.usage": gettext_noop(
+            "Usage: /top or /top and a game: long, short, nackgammon, hypergammon, portes, misere."
+        ),
         "rules.short": gettext_noop(
             "Short nardy (backgammon): 15 checkers each, moving in opposite directions. Hitting a lone checker "
             "sends it to the bar; it must re-enter before anything else moves. Bring all checkers home, then bear "
@@ -179,10 +192,37 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "the first turn). You may not build six points in a row unless an opponent checker is ahead of them. "
             "Bring all home, then bear off. Mars (the loser bore off nothing) counts 2."
         ),
+        "rules.nackgammon": gettext_noop(
+            "Nackgammon: short nardy (backgammon) with another start: 2 checkers on your 24-point, 2 on the 23, 4 on "
+            "the 13, 3 on the 8 and 4 on the 6. Everything else as in short nardy: hitting, the bar, bearing off, a "
+            "gammon counts 2, a backgammon 3, and the doubling cube."
+        ),
+        "rules.hypergammon": gettext_noop(
+            "Hypergammon: short nardy with only 3 checkers each, starting on your 24, 23 and 22 points. Hitting, the "
+            "bar, bearing off and the doubling cube as in short nardy. Every win counts 1 point (times the cube): "
+            "there are no gammons or backgammons."
+        ),
+        "rules.portes": gettext_noop(
+            "Portes (the first game of Greek tavli): moves as in short nardy, with the same start, hitting, the bar "
+            "and bearing off. There is no doubling cube, and the winner of the opening roll rolls both dice afresh. "
+            "A win counts 1, a gammon (the loser has borne off nothing) 2; there is no backgammon."
+        ),
+        "rules.misere": gettext_noop(
+            "Misère (backgammon to lose): the start and the moves of short nardy, but the aim is reversed. Whoever "
+            "bears off all their checkers first loses, and the other side wins 1 point (times the cube; no gammons). "
+            "If the player who moved first in the game finishes first, the other gets one more turn: bearing off "
+            "all the remaining checkers in it makes the game a draw."
+        ),
+        "rules.more": gettext_noop("Other games: {commands}."),
     },
     "ru": {
         "variant.short": "короткие нарды",
         "variant.long": "длинные нарды",
+        "variant.nackgammon": "наккгаммон",
+        "variant.hypergammon": "гипергаммон",
+        "variant.portes": "портес",
+        "variant.misere": "поддавки",
+        "menu.more": "Другие игры: выберите, во что сыграть. Правила — /rules и название игры.",
         "turn.roll": "{name}: бросок или удвоение",
         "turn.move": "Ходит {name}",
         "turn.doubled": "{name}: принять удвоение до {value} или отказаться?",
@@ -297,6 +337,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.start": "▶ Начать",
         "btn.short": "Короткие нарды",
         "btn.long": "Длинные нарды",
+        "btn.nackgammon": "Наккгаммон",
+        "btn.hypergammon": "Гипергаммон",
+        "btn.portes": "Портес",
+        "btn.misere": "Поддавки",
+        "computer.unsupported": "Компьютер пока не играет в {variant}. Он играет: {variants}.",
         "btn.easy": "Лёгкий",
         "btn.medium": "Средний",
         "btn.hard": "Сложный",
@@ -314,9 +359,12 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "top.matches": "Матчи",
         "top.empty": "В этом чате пока никто не сыграл рейтинговую партию ({variant}).",
         "top.private": (
-            "Таблица рейтинга — у группы: отправьте /top там (/top long или /top short). Ваш рейтинг: /rating."
+            "Таблица рейтинга — у группы: отправьте /top там (/top long, /top short, /top портес …). Ваш рейтинг: "
+            "/rating."
         ),
-        "top.usage": "Использование: /top, /top long или /top short.",
+        "top.usage": (
+            "Использование: /top или /top и игра: длинные, короткие, наккгаммон, гипергаммон, портес, поддавки."
+        ),
         "rules.short": (
             "Короткие нарды (бэкгаммон): по 15 шашек, игроки ходят навстречу друг другу. Одинокую шашку можно "
             "побить — она уходит на бар и должна войти в игру прежде других ходов. Соберите все шашки в доме и "
@@ -328,6 +376,27 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "Нельзя строить шесть пунктов подряд, если впереди нет шашки соперника. Соберите все шашки в доме и "
             "выбрасывайте их. Марс (проигравший не выбросил ни одной) — 2 очка, кокс — 3."
         ),
+        "rules.nackgammon": (
+            "Наккгаммон: короткие нарды (бэкгаммон) с другой расстановкой: по 2 шашки на своих пунктах 24 и 23, "
+            "4 на 13-м, 3 на 8-м и 4 на 6-м. Всё остальное — как в коротких нардах: шашки бьют, бар, выбрасывание, "
+            "гаммон — 2 очка, бэкгаммон — 3, куб удвоения."
+        ),
+        "rules.hypergammon": (
+            "Гипергаммон: короткие нарды всего с 3 шашками у каждого, на своих пунктах 24, 23 и 22. Бой, бар, "
+            "выбрасывание и куб удвоения — как в коротких нардах. Любая победа — 1 очко (умноженное на куб): "
+            "гаммонов и бэкгаммонов нет."
+        ),
+        "rules.portes": (
+            "Портес (первая игра греческих тавли): ходы как в коротких нардах — та же расстановка, шашки бьют, "
+            "бар, выбрасывание. Куба удвоения нет, а выигравший первый бросок бросает обе кости заново. Победа — "
+            "1 очко, гаммон (проигравший не выбросил ни одной шашки) — 2; бэкгаммона нет."
+        ),
+        "rules.misere": (
+            "Поддавки: расстановка и ходы коротких нард, но цель обратная. Кто первым выбросит все свои шашки, тот "
+            "проиграл, а соперник получает 1 очко (умноженное на куб; гаммонов нет). Если первым закончил тот, кто "
+            "ходил первым в партии, у соперника есть ещё один ход: выбросит в нём все оставшиеся шашки — ничья."
+        ),
+        "rules.more": "Другие игры: {commands}.",
     },
 }
 _TEXTS["en"].update(TOURNAMENT_EN)

@@ -1,5 +1,6 @@
-"""Challenges: ``/new [long|short] [match N]`` in a group (Join, or Accept/Decline as a reply to someone; Cancel
-for the challenger) and in private (a deep link ``?start=c_<id>`` for the opponent); the New game menu buttons."""
+"""Challenges: ``/new [variant] [match N]`` (any offered variant, see :mod:`bot.variants`) in a group (Join, or
+Accept/Decline as a reply to someone; Cancel for the challenger) and in private (a deep link ``?start=c_<id>`` for
+the opponent); the New game and More games menu buttons."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
+from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
 from bot.services.game_service import ChatLink, GameService, PlayerInfo
 from bot.texts import norm_lang, tr
+from bot.variants import DEFAULT, OFFERED, is_offered, resolve
 from rendering.names import MAX_NAME_LENGTH, drawable_name
 
 CHALLENGE_TTL = 3600.0
@@ -23,19 +26,25 @@ MAX_MATCH_LENGTH = 25
 DEEP_LINK = re.compile(r"^c_([A-Za-z0-9_-]{10})$")
 MATCH_LENGTH = re.compile(r"[0-9]{1,6}", re.ASCII)
 """A match length as typed: ASCII digits only (``²`` or ``١`` pass ``str.isdigit`` but are not numbers here)."""
-VARIANTS = ("short", "long")
+VARIANTS = OFFERED
 
 
-def parse_new_args(args: str | None, default_variant: str = "short") -> tuple[str, int]:
-    """Return ``(variant, match length)`` from ``/new`` arguments like ``long match 5`` (unknown words ignored)."""
-    variant, length = default_variant, 0
+def named_variant(args: str | None) -> str | None:
+    """Return the offered variant named in ``/new`` arguments (the last one named), or None when none is."""
+    variant = None
+    for word in (args or "").lower().split()[:8]:
+        variant = resolve(word) or variant
+    return variant
+
+
+def parse_new_args(args: str | None, default_variant: str = DEFAULT) -> tuple[str, int]:
+    """Return ``(variant, match length)`` from ``/new`` arguments like ``long match 5`` or ``поддавки match 3``
+    (any alias of an offered variant, in either language; unknown words ignored)."""
+    variant = named_variant(args) or (default_variant if is_offered(default_variant) else DEFAULT)
+    length = 0
     words = (args or "").lower().split()[:8]
     for i, word in enumerate(words):
-        if word in ("long", "длинные", "длинная", "long_nardy"):
-            variant = "long"
-        elif word in ("short", "короткие", "короткая", "backgammon"):
-            variant = "short"
-        elif MATCH_LENGTH.fullmatch(word) and i > 0 and words[i - 1] in ("match", "матч", "до"):
+        if MATCH_LENGTH.fullmatch(word) and i > 0 and words[i - 1] in ("match", "матч", "до"):
             length = max(0, min(MAX_MATCH_LENGTH, int(word)))
     return variant, length
 
@@ -151,7 +160,7 @@ async def create_challenge(
 
 
 async def on_new(message: Message, command: CommandObject, game_service: GameService, bot: Bot, **data: Any) -> None:
-    """``/new [long|short] [match N]``: a challenge card (group) or an invitation link (private)."""
+    """``/new [variant] [match N]``: a challenge card (group) or an invitation link (private)."""
     if message.from_user is None:
         return
     refusal = proxy_refusal(message, data.get("locale"))
@@ -188,11 +197,13 @@ async def on_new(message: Message, command: CommandObject, game_service: GameSer
 async def on_menu_new(
     query: CallbackQuery, callback_data: MenuCb, game_service: GameService, bot: Bot, **data: Any
 ) -> None:
-    """The New game menu buttons: like ``/new short`` or ``/new long`` in the pressed message's chat."""
+    """The New game menu buttons (``new_<variant>``): like ``/new <variant>`` in the pressed message's chat."""
     await query.answer()
     if not isinstance(query.message, Message):
         return
-    variant = "long" if callback_data.action == "new_long" else "short"
+    variant = callback_data.action.removeprefix("new_")
+    if not is_offered(variant):
+        return
     await create_challenge(
         query.message.chat.id,
         query.message.chat.type,
@@ -203,6 +214,17 @@ async def on_menu_new(
         bot,
         locale=data.get("locale"),
         ttl=_ttl(data),
+    )
+
+
+async def on_menu_more(query: CallbackQuery, game_service: GameService, **data: Any) -> None:
+    """The More games menu button: send the chooser of the other variants to the pressed message's chat."""
+    await query.answer()
+    if not isinstance(query.message, Message):
+        return
+    lang = norm_lang(data.get("locale") or query.from_user.language_code)
+    await game_service.send(
+        SendMessage(chat_id=query.message.chat.id, text=tr(lang, "menu.more"), reply_markup=more_games_keyboard(lang))
     )
 
 
@@ -319,7 +341,8 @@ def create_router() -> Router:
     """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
     router = Router(name=__name__)
     router.message.register(on_new, Command("new"))
-    router.callback_query.register(on_menu_new, MenuCb.filter(F.action.in_({"new_short", "new_long"})))
+    router.callback_query.register(on_menu_new, MenuCb.filter(F.action.in_({new_action(v) for v in OFFERED})))
+    router.callback_query.register(on_menu_more, MenuCb.filter(F.action == MORE_GAMES))
     router.callback_query.register(on_challenge_button, ChallengeCb.filter())
     router.message.register(
         on_deep_link, CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)), F.chat.type == ChatType.PRIVATE

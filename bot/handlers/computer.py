@@ -1,4 +1,4 @@
-"""Playing against the computer: ``/new bot [long|short] [easy|medium|hard] [match N]`` (private chats and groups:
+"""Playing against the computer: ``/new bot [variant] [easy|medium|hard] [match N]`` (private chats and groups:
 the sender plays the computer in that chat) and the "Play against the computer" menu button (a chooser of the
 variant and the level, short and medium by default, then Start)."""
 
@@ -13,13 +13,14 @@ from aiogram.filters import Command, CommandObject
 from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, Message, User
 
-from bot.handlers.challenge import parse_new_args, player_of
+from bot.handlers.challenge import named_variant, parse_new_args, player_of
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
 from bot.services.game_service import COMPUTER_LEVELS, ChatLink, GameService, computer_player
 from bot.texts import norm_lang, tr
+from bot.variants import DEFAULT, computer_plays, computer_variants
 
 DEFAULT_LEVEL = "medium"
 OFFER_TTL = 3600.0
@@ -41,10 +42,18 @@ def is_bot_command(message: Message, command: CommandObject) -> bool:
     return bool(command.args and BOT_ARGS.match(command.args))
 
 
-def parse_bot_args(args: str | None, default_variant: str = "short") -> tuple[str, str, int]:
+def computer_default(default_variant: str) -> str:
+    """Return the chat's variant when the computer plays it, else short nardy."""
+    return default_variant if computer_plays(default_variant) else DEFAULT
+
+
+def parse_bot_args(args: str | None, default_variant: str = DEFAULT) -> tuple[str, str, int]:
     """Return ``(variant, level, match length)`` of ``/new bot`` arguments like ``bot long hard`` (defaults: the
-    chat's variant, medium, a single game; unknown words are ignored)."""
+    chat's variant when the computer plays it, else short; medium, a single game; unknown words are ignored). A
+    variant named explicitly is returned even when the computer does not play it (the caller says so)."""
     variant, length = parse_new_args(args, default_variant)
+    if named_variant(args) is None:
+        variant = computer_default(variant)
     level = DEFAULT_LEVEL
     for word in (args or "").lower().split()[:8]:
         level = LEVEL_WORDS.get(word, level)
@@ -81,7 +90,8 @@ async def start_against_computer(
 
 
 async def on_new_bot(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
-    """``/new bot [long|short] [easy|medium|hard] [match N]``: the sender plays the computer in this chat."""
+    """``/new bot [variant] [easy|medium|hard] [match N]``: the sender plays the computer in this chat (a variant the
+    computer does not play yet is answered with the list of those it plays)."""
     if message.from_user is None:
         return
     refusal = proxy_refusal(message, data.get("locale"))
@@ -89,7 +99,14 @@ async def on_new_bot(message: Message, command: CommandObject, game_service: Gam
         await game_service.reply(message, refusal)
         return
     defaults = await game_service.store.get_chat_settings(message.chat.id)
-    variant, level, length = parse_bot_args(command.args, str(defaults.get("variant", "short")))
+    variant, level, length = parse_bot_args(command.args, str(defaults.get("variant", DEFAULT)))
+    if not computer_plays(variant):
+        lang = norm_lang(data.get("locale") or message.from_user.language_code)
+        plays = ", ".join(tr(lang, f"variant.{v}") for v in computer_variants())
+        await game_service.reply(
+            message, tr(lang, "computer.unsupported", variant=tr(lang, f"variant.{variant}"), variants=plays)
+        )
+        return
     await start_against_computer(
         message.chat.id,
         message.chat.type,
@@ -110,7 +127,7 @@ async def on_menu_computer(query: CallbackQuery, game_service: GameService, **da
     lang = norm_lang(data.get("locale") or query.from_user.language_code)
     chat_id = query.message.chat.id
     defaults = await game_service.store.get_chat_settings(chat_id)
-    variant = str(defaults.get("variant", "short"))
+    variant = computer_default(str(defaults.get("variant", DEFAULT)))
     ttl = float(getattr(data.get("settings"), "challenge_ttl", OFFER_TTL))
     offer_id = await game_service.store.create_challenge({"kind": "computer", "chat_id": chat_id}, ttl=ttl)
     await game_service.send(
@@ -133,6 +150,9 @@ async def on_computer_button(
     store = game_service.store
     message = query.message if isinstance(query.message, Message) else None
     offer_id, variant, level = callback_data.offer_id, callback_data.variant, callback_data.level
+    if not computer_plays(variant):
+        await query.answer(tr(lang, "toast.bad"))
+        return
     offer = await store.get_challenge(offer_id)
     if offer is None:
         await query.answer(tr(lang, "toast.challenge_gone"))

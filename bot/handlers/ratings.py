@@ -23,7 +23,7 @@ from bot.services.game_service import GameService
 from bot.services.ratings import RATED_VARIANTS, ratings_of
 from bot.storage.base import StoredRating
 from bot.texts import Html, esc, norm_lang, tr
-from nardy.variants import UnknownVariantError, get_variant
+from bot.variants import DEFAULT, MAIN, resolve
 from rendering import LeaderboardRow, render_leaderboard
 
 log = logging.getLogger(__name__)
@@ -114,6 +114,8 @@ async def on_rating(message: Message, game_service: GameService, **data: Any) ->
     lines: list[str] = [tr(lang, "rating.title", name=display_name(user))]
     for variant in RATED_VARIANTS:
         rating = ratings[variant]
+        if variant not in MAIN and not rating.matches:
+            continue  # the other games only once played
         values: dict[str, object] = {"variant": tr(lang, f"variant.{variant}"), "rating": format_rating(rating.rating)}
         if rating.matches:
             lines.append(tr(lang, "rating.line", experience=rating.experience, matches=rating.matches, **values))
@@ -132,10 +134,7 @@ def parse_variant(args: str | None) -> str | None:
         return ""
     if len(words) > 1:
         return None
-    try:
-        name = get_variant(words[0]).name
-    except UnknownVariantError:
-        return None
+    name = resolve(words[0])
     return name if name in RATED_VARIANTS else None
 
 
@@ -152,8 +151,8 @@ async def on_top(message: Message, game_service: GameService, command: CommandOb
         return
     store = game_service.store
     if not variant:
-        chosen = str((await store.get_chat_settings(message.chat.id)).get("variant") or "short")
-        variant = chosen if chosen in RATED_VARIANTS else "short"
+        chosen = str((await store.get_chat_settings(message.chat.id)).get("variant") or DEFAULT)
+        variant = chosen if chosen in RATED_VARIANTS else DEFAULT
     variant_name = tr(lang, f"variant.{variant}")
     players = await store.chat_rated_players(message.chat.id, variant)
     rows = leaderboard_rows(await store.get_ratings(variant, players)) if players else []

@@ -1,4 +1,4 @@
-"""``/rules [long|short]``: a short readable summary of the rules in the user's language."""
+"""``/rules [variant]``: a short readable summary of the rules of any offered variant in the user's language."""
 
 from __future__ import annotations
 
@@ -11,16 +11,19 @@ from aiogram.types import CallbackQuery, Message
 from bot.keyboards.callbacks import MenuCb
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
+from bot.variants import MAIN, OFFERED, resolve
 
 
 def rules_text(lang: str, args: str | None) -> str:
-    """Return the rules summary: one variant when named in ``args``, else both."""
-    words = (args or "").lower().split()
-    if any(w in ("long", "длинные") for w in words):
-        return tr(lang, "rules.long")
-    if any(w in ("short", "короткие") for w in words):
-        return tr(lang, "rules.short")
-    return tr(lang, "rules.short") + "\n\n" + tr(lang, "rules.long")
+    """Return the rules summary: of the variant named in ``args`` (any alias), else of short and long nardy with
+    the list of the other games' ``/rules`` commands."""
+    for word in (args or "").lower().split()[:8]:
+        variant = resolve(word)
+        if variant is not None:
+            return tr(lang, f"rules.{variant}")
+    others = ", ".join(f"/rules {v}" for v in OFFERED if v not in MAIN)
+    parts = [tr(lang, f"rules.{v}") for v in MAIN]
+    return "\n\n".join([*parts, tr(lang, "rules.more", commands=others)])
 
 
 async def on_rules(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
@@ -30,7 +33,7 @@ async def on_rules(message: Message, command: CommandObject, game_service: GameS
 
 
 async def on_rules_button(query: CallbackQuery, game_service: GameService, **data: Any) -> None:
-    """The Rules menu button: send both summaries to the chat."""
+    """The Rules menu button: send the summaries of short and long nardy (and the other games' commands)."""
     await query.answer()
     if isinstance(query.message, Message):
         lang = norm_lang(data.get("locale") or query.from_user.language_code)

@@ -16,9 +16,10 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import SettingsCb
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
+from bot.variants import DEFAULT, OFFERED, is_offered, next_variant
 
 ALLOWED: dict[str, tuple[str, ...]] = {
-    "variant": ("short", "long"),
+    "variant": OFFERED,
     "confirm": ("on", "off"),
     "cube_long": ("on", "off"),
     "tournaments": ("admins", "anyone"),
@@ -36,7 +37,9 @@ async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
 
 def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
     """Return the settings text and keyboard for the chat's ``current`` settings."""
-    variant = str(current.get("variant", "short"))
+    variant = str(current.get("variant", DEFAULT))
+    if not is_offered(variant):
+        variant = DEFAULT
     confirm = bool(current.get("confirm"))
     cube_long = bool(current.get("cube_long"))
     creators = "anyone" if current.get("tournaments") == "anyone" else "admins"
@@ -50,7 +53,7 @@ def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboa
             tr(lang, "settings.tournaments", value=tr(lang, f"settings.tournaments.{creators}")),
         ]
     )
-    other = "long" if variant == "short" else "short"
+    other = next_variant(variant)
     other_creators = "admins" if creators == "anyone" else "anyone"
     rows = [
         [

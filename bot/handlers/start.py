@@ -50,6 +50,11 @@ def help_text() -> str:
         )
         + "\n\n"
         + _(
+            "<b>Other games</b>: nackgammon, hypergammon, Portes and misère (backgammon to lose), e.g. "
+            "<code>/new portes</code>, <code>/new bot hypergammon</code>, <code>/rules misere</code>"
+        )
+        + "\n\n"
+        + _(
             "<b>Tournaments and ratings</b>\n"
             "/tournament — in a group: create a tournament (round robin, Swiss, elimination), join it, see the "
             "standings; /tournament last — the last final table\n"

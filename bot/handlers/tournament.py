@@ -28,6 +28,7 @@ from bot.services.players import PlayerInfo
 from bot.services.tournament_record import TournamentRecord, TournamentRecordError, TournamentSettings
 from bot.services.tournament_service import TournamentService
 from bot.texts import norm_lang, tr
+from bot.variants import is_offered
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ async def on_tournament(
         return
     settings = TournamentSettings()
     defaults = await game_service.store.get_chat_settings(message.chat.id)
-    if defaults.get("variant") in ("short", "long"):
+    if is_offered(defaults.get("variant")):
         settings = TournamentSettings(variant=defaults["variant"])
     await game_service.reply(
         message, views.setup_text(lang, settings), keyboard=setup_keyboard(user.id, settings, lang), quote=False

@@ -55,11 +55,12 @@ class ChallengeCb(CallbackData, prefix="c"):
 
 class ComputerCb(CallbackData, prefix="ai"):
     """A press on the "play against the computer" chooser (the open offer ``offer_id``): ``pick`` shows the chooser
-    with this variant and level selected, ``go`` starts the game."""
+    with this variant and level selected, ``go`` starts the game. ``variant`` is a short word here; the handler
+    checks it names a variant the computer plays (:func:`bot.variants.computer_plays`)."""
 
     offer_id: GameId
     action: Literal["pick", "go"]
-    variant: Literal["short", "long"]
+    variant: Word
     level: Literal["easy", "medium", "hard"]
 
 
@@ -70,7 +71,7 @@ class LangCb(CallbackData, prefix="lang"):
 
 
 class MenuCb(CallbackData, prefix="m"):
-    """A press on a menu button (e.g. ``new_long``, ``new_short``, ``rules_long``, ``help``)."""
+    """A press on a menu button (e.g. ``new_long``, ``new_portes``, ``more``, ``rules``, ``help``)."""
 
     action: Word
 

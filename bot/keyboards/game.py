@@ -7,6 +7,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.keyboards.actions import GameAction, GameCommand, ResignAction, StepAction
 from bot.keyboards.callbacks import ComputerCb, MenuCb, game_button_data
 from bot.texts import tr
+from bot.variants import computer_variants
 from nardy import Game, Phase, Step
 
 STEPS_PER_ROW = 3
@@ -143,7 +144,9 @@ def over_keyboard(
 
 
 def computer_keyboard(offer_id: str, variant: str, level: str, lang: str) -> InlineKeyboardMarkup:
-    """Return the "play against the computer" chooser: the variants, the levels (the chosen ones ticked) and Start."""
+    """Return the "play against the computer" chooser: the variants the computer plays (two a row), the levels
+    (the chosen ones ticked) and Start."""
+    variants = computer_variants()
 
     def button(key: str, new_variant: str, new_level: str, chosen: bool) -> InlineKeyboardButton:
         cb = ComputerCb(offer_id=offer_id, action="pick", variant=new_variant, level=new_level)  # type: ignore[arg-type]
@@ -152,7 +155,10 @@ def computer_keyboard(offer_id: str, variant: str, level: str, lang: str) -> Inl
     start = ComputerCb(offer_id=offer_id, action="go", variant=variant, level=level)  # type: ignore[arg-type]
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [button(f"btn.{v}", v, level, v == variant) for v in ("short", "long")],
+            *(
+                [button(f"btn.{v}", v, level, v == variant) for v in variants[i : i + 2]]
+                for i in range(0, len(variants), 2)
+            ),
             [button(f"btn.{lv}", variant, lv, lv == level) for lv in ("easy", "medium", "hard")],
             [InlineKeyboardButton(text=tr(lang, "btn.start"), callback_data=start.pack())],
         ]

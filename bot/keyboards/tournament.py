@@ -15,7 +15,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import Field
 
-from bot.keyboards.callbacks import GameId
+from bot.keyboards.callbacks import GameId, Word
 from bot.services.tournament_record import (
     DEADLINES,
     FORMAT_CODES,
@@ -25,6 +25,7 @@ from bot.services.tournament_record import (
     TournamentSettings,
 )
 from bot.texts import tr
+from bot.variants import OFFERED
 
 SetupAction = Literal["v", "f", "n", "d", "p", "m", "r", "go", "x"]
 """What a creation-card button does: cycle the variant (v), format (f), length (n), deadline (d), venue (p),
@@ -40,7 +41,8 @@ class SetupCb(CallbackData, prefix="ts"):
     """A press on the creation card of ``owner`` (only they may use it), showing the packed settings."""
 
     owner: Annotated[int, Field(ge=1, le=10**13)]
-    variant: Literal["short", "long"]
+    variant: Word
+    """A short word; :meth:`settings` checks that it is an offered variant."""
     format: Literal["rr", "drr", "sw", "se", "de"]
     length: Annotated[int, Field(ge=1, le=13)]
     deadline: Literal["1h", "6h", "24h", "3d"]
@@ -73,7 +75,7 @@ def _cycle(values: tuple[object, ...], current: object) -> object:
 def next_settings(settings: TournamentSettings, action: SetupAction) -> TournamentSettings:
     """Return ``settings`` with the option named by ``action`` moved to its next value (others unchanged)."""
     fields: dict[str, tuple[str, tuple[object, ...]]] = {
-        "v": ("variant", ("short", "long")),
+        "v": ("variant", OFFERED),
         "f": ("format", tuple(FORMAT_CODES)),
         "n": ("length", LENGTHS),
         "d": ("deadline", tuple(DEADLINES)),

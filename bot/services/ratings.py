@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from bot.storage.base import GameStore, StoredRating
 from bot.storage.errors import StoreUnavailableError
+from bot.variants import OFFERED
 from nardy import Game, Match
 from nardy.errors import NardyError
 from nardy.records import read_record
@@ -30,8 +31,8 @@ from tournaments import Rating, rate_match
 
 log = logging.getLogger(__name__)
 
-RATED_VARIANTS: Final = ("long", "short")
-"""The variants with a rating (one rating per variant)."""
+RATED_VARIANTS: Final = OFFERED
+"""The variants with a rating (one rating per variant): every offered variant."""
 MIN_MOVES: Final = 3
 """A session decided by resignation (or a dropped double) is rated only when each player made this many moves."""
 MAX_ATTEMPTS: Final = 8

@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
+from bot.variants import is_offered
 from tournaments import START_RATING, Tournament, tournament_from_dict
 
 SCHEMA: Final = 1
@@ -52,7 +53,8 @@ class TournamentRecordError(ValueError):
 class TournamentSettings:
     """What the organiser chose on the creation card."""
 
-    variant: Literal["short", "long"] = "short"
+    variant: str = "short"
+    """An offered variant (:data:`bot.variants.OFFERED`)."""
     format: str = "rr"
     length: int = 1
     deadline: str = "24h"
@@ -73,7 +75,7 @@ class TournamentSettings:
     def checked(self) -> TournamentSettings:
         """Return these settings if every value is one on offer. Raises TournamentRecordError otherwise."""
         if (
-            self.variant not in ("short", "long")
+            not is_offered(self.variant)
             or self.format not in FORMAT_CODES
             or self.length not in LENGTHS
             or self.deadline not in DEADLINES

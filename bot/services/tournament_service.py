@@ -45,6 +45,7 @@ from bot.storage.base import GameStore, StoredTournament
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
 from bot.texts import tr
+from bot.variants import computer_plays
 from nardy import Match as NardyMatch
 from tournaments import (
     Match,
@@ -241,6 +242,8 @@ class TournamentService:
                 return tr(lang, "tour.organiser_only")
             if len(record.entrants) >= record.settings.limit:
                 return tr(lang, "tour.full")
+            if not computer_plays(record.settings.variant):
+                return tr(lang, "tour.no_computer", variant=tr(lang, f"variant.{record.settings.variant}"))
             pid = record.next_computer_pid()
             name = tr(record.lang, "tour.computer", level=tr(record.lang, f"level.{level}"), n=pid[1:])
             entrant = Entrant(pid, name, 1500.0, None, level, record.lang)

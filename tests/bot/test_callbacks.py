@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from bot.keyboards.callbacks import (
     ChallengeCb,
+    ComputerCb,
     GameCb,
     LangCb,
     MenuCb,
@@ -81,3 +82,10 @@ def test_packing_an_invalid_value_fails() -> None:
         GameCb(game_id="bad:id:000", version=1, action="x")
     with pytest.raises(ValueError):
         GameCb(game_id="a" * 10, version=1, action="x:y")
+
+
+def test_computer_chooser_buttons_keep_their_wire_format() -> None:
+    old = parse_callback("ai:aaaaaaaaaa:pick:long:hard")
+    assert old == ComputerCb(offer_id="a" * 10, action="pick", variant="long", level="hard")
+    assert parse_callback("ai:aaaaaaaaaa:go:hypergammon:easy") is not None
+    assert parse_callback("ai:aaaaaaaaaa:go:Bad Word:easy") is None

@@ -26,6 +26,7 @@ async def test_start_greets_each_user_in_their_language(app: BotApp) -> None:
     assert to_alice.button_texts() == [
         "🎲 New long nardy game",
         "🎲 New short nardy game",
+        "🎲 More games…",
         "🤖 Play against the computer",
         "📖 Rules",
         "🌐 Language",
@@ -35,6 +36,7 @@ async def test_start_greets_each_user_in_their_language(app: BotApp) -> None:
     assert to_boris.button_texts() == [
         "🎲 Новая партия в длинные нарды",
         "🎲 Новая партия в короткие нарды",
+        "🎲 Другие игры…",
         "🤖 Игра с компьютером",
         "📖 Правила",
         "🌐 Язык",

@@ -28,7 +28,7 @@ def _callbacks(markup: object) -> list[str]:
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_every_creation_card_button_fits_and_parses_back(lang: str) -> None:
     for fmt, length, deadline, limit in itertools.product(FORMAT_CODES, LENGTHS, DEADLINES, LIMITS):
-        settings = TournamentSettings("long", fmt, length, deadline, "private", limit, 7 if fmt == "sw" else 0)
+        settings = TournamentSettings("hypergammon", fmt, length, deadline, "private", limit, 7 if fmt == "sw" else 0)
         for data in _callbacks(setup_keyboard(LONGEST_OWNER, settings, lang)):
             assert len(data.encode()) <= MAX_CALLBACK_LENGTH, data
             parsed = SetupCb.unpack(data)
@@ -49,7 +49,7 @@ def test_registration_and_menu_buttons_fit() -> None:
 
 def test_each_option_cycles_through_all_its_values_and_back() -> None:
     start = TournamentSettings()
-    for action, count in (("v", 2), ("f", 5), ("n", 7), ("d", 4), ("p", 2), ("m", 4), ("r", 6)):
+    for action, count in (("v", 6), ("f", 5), ("n", 7), ("d", 4), ("p", 2), ("m", 4), ("r", 6)):
         seen = [start]
         current = start
         for _ in range(count):
@@ -65,6 +65,8 @@ def test_each_option_cycles_through_all_its_values_and_back() -> None:
         "ts:1:short:rr:2:24h:private:16:0:go",  # a length not on offer
         "ts:1:short:xx:1:24h:private:16:0:go",
         "ts:0:short:rr:1:24h:private:16:0:go",
+        "ts:1:chess:rr:1:24h:private:16:0:go",  # no such variant
+        "ts:1:PORTES:rr:1:24h:private:16:0:go",
         "tt:short:join:-",
         "tt:AAAAAAAAAA:explode:-",
         "tt:AAAAAAAAAA:add:<b>",
@@ -76,3 +78,8 @@ def test_forged_tournament_buttons_are_refused(data: str) -> None:
         parsed = cls.unpack(data)
         if isinstance(parsed, SetupCb):
             parsed.settings()
+
+
+def test_existing_and_new_variant_buttons_parse() -> None:
+    assert SetupCb.unpack("ts:1:short:rr:1:24h:private:16:0:go").settings().variant == "short"
+    assert SetupCb.unpack("ts:1:portes:rr:1:24h:private:16:0:go").settings().variant == "portes"

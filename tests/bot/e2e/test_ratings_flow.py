@@ -106,7 +106,7 @@ async def test_a_group_game_is_rated_and_shown(store: GameStore) -> None:
     await h.send_text(bob, group, "/ТОП long")
     assert fake.last_message(group.id).content == tr("ru", "top.empty", variant=tr("ru", "variant.long"))
     await h.send_text(alice, group, "/top backgammon please")
-    assert fake.last_message(group.id).content == "Usage: /top, /top long or /top short."
+    assert fake.last_message(group.id).content == tr("en", "top.usage")
     await h.send_text(alice, fake.private_chat(alice), "/top")
     assert "belongs to a group" in fake.last_message(alice.id).content
 

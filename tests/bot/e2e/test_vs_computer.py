@@ -15,6 +15,8 @@ from bot.handlers.computer import BOT_ARGS, parse_bot_args
 from bot.services.game_service import COMPUTER_ID, COMPUTER_STATS_CHAT
 from bot.services.record import GameRecord
 from bot.storage.base import GameStore
+from bot.texts import tr
+from bot.variants import MAIN, computer_variants
 from nardy import Game, Move, Phase
 from nardy.ai import ComputerPlayer, get_player
 from tests.bot.e2e.drive import only_game, press_first, state
@@ -62,10 +64,11 @@ async def test_full_private_game_against_the_computer(sqlite_store: GameStore) -
     await h.press_button(alice, fake.last_message(alice.id), "Play against the computer")
     chooser = fake.last_message(alice.id)
     assert "Play against the computer" in chooser.content
-    assert chooser.button_texts() == ["✓ Short nardy", "Long nardy", "Easy", "✓ Medium", "Hard", "▶ Start"]
+    others = [tr("en", f"btn.{v}") for v in computer_variants() if v not in MAIN]  # the computer's other games
+    assert chooser.button_texts() == ["✓ Short nardy", "Long nardy", *others, "Easy", "✓ Medium", "Hard", "▶ Start"]
     await h.press_button(alice, chooser, "Long nardy")
     await h.press_button(alice, chooser, "Hard")
-    assert chooser.button_texts() == ["Short nardy", "✓ Long nardy", "Easy", "Medium", "✓ Hard", "▶ Start"]
+    assert chooser.button_texts() == ["Short nardy", "✓ Long nardy", *others, "Easy", "Medium", "✓ Hard", "▶ Start"]
     await h.press_button(alice, chooser, "Short nardy")
     await h.press_button(alice, chooser, "Medium")
     start_data = chooser.button("Start").callback_data or ""

@@ -1,0 +1,296 @@
+"""The other variants (nackgammon, hypergammon, Portes, misère) end to end through the real Dispatcher: challenged
+in a group and played to the end by buttons or with typed moves, against the computer, in a tournament, and in
+/rules, /settings, /rating, /top and the start menu's chooser."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.types import User
+
+from bot.handlers.challenge import parse_new_args
+from bot.handlers.rules import rules_text
+from bot.storage.base import GameStore
+from bot.texts import tr
+from bot.variants import MAIN, OFFERED, computer_plays, resolve
+from nardy import Phase
+from nardy.ai import get_player
+from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
+from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.tournament_drive import active_games, open_bot, open_tournament, record_of, tournament_env
+
+NEW = tuple(v for v in OFFERED if v not in MAIN)
+RUSSIAN = {"nackgammon": "наккгаммон", "hypergammon": "гипергаммон", "portes": "портес", "misere": "поддавки"}
+MAX_ACTIONS = 3000
+
+
+def test_every_offered_variant_resolves_by_its_names() -> None:
+    assert OFFERED == ("short", "long", "nackgammon", "hypergammon", "portes", "misere")
+    for variant in OFFERED:
+        assert resolve(variant) == resolve(variant.upper()) == variant
+    for variant, russian in RUSSIAN.items():
+        assert resolve(russian) == variant
+    assert resolve("длинные") == "long" and resolve("backgammon") == "short" and resolve("misère") == "misere"
+    assert resolve("plakoto") is None and resolve("chess") is None and resolve("") is None
+    assert parse_new_args("поддавки match 3") == ("misere", 3)
+    assert parse_new_args("hypergammon") == ("hypergammon", 0)
+    assert parse_new_args("nonsense", "portes") == ("portes", 0)
+    assert parse_new_args("", "plakoto") == ("short", 0)  # a stored default no longer offered
+
+
+async def _finish_game(
+    env: Env, game_id: str, chat_id: int, users: dict[int, User], *, typed_turns: int = 0
+) -> tuple[int | None, int]:
+    """Play the game in ``chat_id`` to its end: type the first legal move for ``typed_turns`` moves, then press
+    the first offered button of the board. Returns: the winner's index (None for a draw) and the typed moves."""
+    typed = 0
+    for _ in range(MAX_ACTIONS):
+        stored, match = await state(env, game_id)
+        if stored.finished or match.game.phase is Phase.OVER:
+            result = match.game.result
+            assert result is not None
+            return result.winner, typed
+        user = awaited_user(stored, match, users)
+        game = match.game
+        if typed < typed_turns and game.phase is Phase.MOVE and not stored.data.get("pending_steps"):
+            version = stored.version
+            notation = game.legal_moves()[0].notation
+            await env.h.send_text(user, env.fake.chat_objects[chat_id], notation)
+            after, _ = await state(env, game_id)
+            assert after.version == version + 1, (notation, env.fake.last_message(chat_id).content)
+            typed += 1
+        else:
+            await press_first(env, user, chat_id)
+    raise AssertionError("the game did not end")
+
+
+def _assert_over(env: Env, chat_id: int, winner: int | None, names: tuple[str, str], over: str) -> None:
+    final = board_message(env.fake, chat_id)
+    assert over in final.content, final.content
+    if winner is None:
+        assert "draw" in final.content or "Ничья" in final.content or "ничья" in final.content, final.content
+    else:
+        assert names[winner] in final.content.split(over, 1)[1], final.content
+
+
+@pytest.mark.parametrize("variant", NEW)
+async def test_group_game_of_each_variant_by_buttons(sqlite_store: GameStore, variant: str) -> None:
+    env = Env(sqlite_store, seeded(f"variant-buttons-{variant}"))
+    fake, h = env.fake, env.h
+    alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
+    group = fake.group_chat(-700)
+    await h.send_text(alice, group, f"/new {variant}")
+    card = fake.last_message(group.id)
+    assert "Alice challenges" in card.content and tr("en", f"variant.{variant}") in card.content, card.content
+    await h.press_button(bob, card, "Join")
+    game_id = await only_game(sqlite_store, group.id)
+    _, match = await state(env, game_id)
+    assert match.variant.name == variant
+    winner, _ = await _finish_game(env, game_id, group.id, {alice.id: alice, bob.id: bob})
+    _assert_over(env, group.id, winner, ("Alice", "Bob"), "Game over")
+    stats = [await sqlite_store.get_stats(group.id, u.id) for u in (alice, bob)]
+    if winner is not None:
+        assert (stats[winner].wins, stats[1 - winner].losses) == (1, 1)
+        await h.send_text(alice, group, f"/top {variant}")  # the game was rated in its own variant
+        top = fake.last_message(group.id)
+        assert f"Leaderboard of this chat: {tr('en', f'variant.{variant}')}" in top.content, top.content
+        assert "Alice" in top.content and "Bob" in top.content
+    await env.close()
+
+
+@pytest.mark.parametrize("variant", NEW)
+async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: GameStore, variant: str) -> None:
+    env = Env(sqlite_store, seeded(f"variant-typed-{variant}"))
+    fake, h = env.fake, env.h
+    alice, bob = fake.user(1, "Алиса", "ru"), fake.user(2, "Боб", "ru")
+    group = fake.group_chat(-701)
+    await h.send_text(alice, group, f"/new {RUSSIAN[variant]} матч 1")
+    card = fake.last_message(group.id)
+    assert tr("ru", f"variant.{variant}") in card.content, card.content
+    await h.press_button(bob, card, "Играть")
+    game_id = await only_game(sqlite_store, group.id)
+    _, match = await state(env, game_id)
+    assert match.variant.name == variant
+    winner, typed = await _finish_game(env, game_id, group.id, {alice.id: alice, bob.id: bob}, typed_turns=6)
+    assert typed == 6
+    _assert_over(env, group.id, winner, ("Алиса", "Боб"), "Игра окончена")
+    await env.close()
+
+
+@pytest.mark.parametrize("variant", NEW)
+async def test_new_bot_of_each_variant(sqlite_store: GameStore, variant: str) -> None:
+    env = Env(sqlite_store, seeded(f"variant-bot-{variant}"), computer=lambda lv, v, s: get_player(lv, v, seed=3))
+    env.service.sleep = env.clock.sleep
+    fake, h = env.fake, env.h
+    alice = fake.user(31, "Alice", "en")
+    chat = fake.private_chat(alice)
+    await h.send_text(alice, chat, f"/new bot {variant} easy")
+    await env.service.settle()
+    if not computer_plays(variant):
+        assert fake.last_message(alice.id).content.startswith("The computer does not play"), variant
+        assert await sqlite_store.user_games(alice.id) == []
+        await env.close()
+        return
+    game_id = await only_game(sqlite_store, alice.id)
+    stored, match = await state(env, game_id)
+    assert match.variant.name == variant and stored.data["players"][1]["ai"] == "easy"
+    for _ in range(MAX_ACTIONS):
+        stored, match = await state(env, game_id)
+        if stored.finished:
+            break
+        await press_first(env, alice, alice.id)
+        await env.service.settle()
+    else:
+        raise AssertionError("the game did not end")
+    assert "Game over" in board_message(fake, alice.id).content
+    await env.close()
+
+
+async def test_new_bot_answers_clearly_when_the_computer_does_not_play_the_variant(
+    sqlite_store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def only_main(level: str, variant: str, **kwargs: object) -> object:
+        if variant not in MAIN:
+            raise FileNotFoundError(f"no player for {variant}")
+        return get_player(level, variant)
+
+    monkeypatch.setattr("bot.variants.get_player", only_main)
+    env = Env(sqlite_store, seeded("variant-bot-none"))
+    fake, h = env.fake, env.h
+    alice, boris = fake.user(41, "Alice", "en"), fake.user(42, "Борис", "ru")
+    await h.send_text(alice, fake.private_chat(alice), "/new bot portes")
+    text = fake.last_message(alice.id).content
+    assert text == "The computer does not play Portes yet. It plays: short nardy, long nardy."
+    await h.send_text(boris, fake.private_chat(boris), "/new бот поддавки")
+    assert fake.last_message(boris.id).content.startswith("Компьютер пока не играет в поддавки.")
+    assert await sqlite_store.user_games(alice.id) == [] and await sqlite_store.user_games(boris.id) == []
+    # the chooser offers only what the computer plays, and a forged pick of another variant is refused
+    await h.send_text(alice, fake.private_chat(alice), "/start")
+    await h.press_button(alice, fake.last_message(alice.id), "Play against the computer")
+    chooser = fake.last_message(alice.id)
+    assert chooser.button_texts()[:3] == ["✓ Short nardy", "Long nardy", "Easy"]
+    forged = (chooser.button("Start").callback_data or "").replace(":short:", ":portes:")
+    await h.press(alice, alice.id, chooser.message_id, forged)
+    assert fake.toasts_for(alice.id)[-1] == tr("en", "toast.bad")
+    await env.close()
+
+
+async def test_two_player_portes_round_robin(sqlite_store: GameStore) -> None:
+    env = tournament_env(Env(sqlite_store, seeded("portes-rr")))
+    fake, h = env.fake, env.h
+    alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
+    users = {alice.id: alice, bob.id: bob}
+    group = fake.group_chat(-800, admins=[alice.id])
+    await h.send_text(alice, group, "/tournament")
+    card = fake.last_message(group.id)
+    seen = []
+    for _ in OFFERED:  # the Game option cycles through every offered variant and back
+        seen.append(next(t for t in card.button_texts() if t.startswith("Game:")))
+        await h.press_button(alice, fake.chats[group.id][card.message_id], "Game:")
+        card = fake.chats[group.id][card.message_id]
+    assert seen == [f"Game: {tr('en', f'variant.{v}')}" for v in OFFERED]
+    await h.press_button(alice, card, "Close")
+    card = await open_tournament(env, alice, group, presses=("Game:",) * OFFERED.index("portes"))
+    assert "Portes" in card.content, card.content
+    tournament_id = (await sqlite_store.chat_tournament(group.id)) or ""
+    for user in (alice, bob):
+        await open_bot(env, user, tournament_id)
+        await h.press_button(user, fake.chats[group.id][card.message_id], "Join")
+    await h.press_button(alice, fake.chats[group.id][card.message_id], "Start")
+    games = await active_games(env, tournament_id)
+    assert len(games) == 1
+    (game_id,) = games.values()
+    stored, match = await state(env, game_id)
+    assert match.variant.name == "portes" and not match.game.cube_enabled
+    for _ in range(MAX_ACTIONS):
+        stored, match = await state(env, game_id)
+        if stored.finished:
+            break
+        await press_first(env, awaited_user(stored, match, users), awaited_user(stored, match, users).id)
+    else:
+        raise AssertionError("the game did not end")
+    record = await record_of(env, tournament_id)
+    assert record.status == "finished" and record.settings.variant == "portes"
+    final = fake.last_message(group.id)
+    assert "The tournament is over" in final.content and "Winner:" in final.content
+    # the match is rated in Portes: /rating lists it next to long and short, not the variants never played
+    await h.send_text(alice, fake.private_chat(alice), "/rating")
+    rating = fake.last_message(alice.id).content
+    assert "Portes:" in rating and "short nardy:" in rating and "long nardy:" in rating
+    assert "hypergammon" not in rating and "nackgammon" not in rating
+    await h.send_text(bob, group, "/top портес")  # accepted (the matches were private: not on this leaderboard)
+    assert fake.last_message(group.id).content == "Nobody has played a rated game of Portes in this chat yet."
+    await h.send_text(bob, group, "/top plakoto")
+    assert fake.last_message(group.id).content.startswith("Usage: /top")
+    await env.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_rules_of_each_variant(lang: str) -> None:
+    texts = {variant: rules_text(lang, variant) for variant in OFFERED}
+    assert len(set(texts.values())) == len(OFFERED)
+    for variant, russian in RUSSIAN.items():
+        assert rules_text(lang, russian) == texts[variant]
+    assert "3" in texts["hypergammon"] and "2" in texts["portes"]
+    default = rules_text(lang, None)
+    assert texts["short"] in default and texts["long"] in default
+    assert all(f"/rules {v}" in default for v in NEW)
+
+
+async def test_rules_settings_and_the_start_menu_chooser(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("variant-menus"))
+    fake, h = env.fake, env.h
+    admin, boris = fake.user(1, "Admin", "en"), fake.user(2, "Борис", "ru")
+    group = fake.group_chat(-900, admins=[admin.id])
+    await h.send_text(admin, group, "/rules nackgammon")
+    assert fake.last_message(group.id).content.startswith("Nackgammon:")
+    await h.send_text(boris, group, "/rules поддавки")
+    assert fake.last_message(group.id).content.startswith("Поддавки:")
+    await h.send_text(boris, group, "/rules гипергаммон")
+    assert fake.last_message(group.id).content.startswith("Гипергаммон:")
+    await h.send_text(admin, group, "/rules portes")
+    assert fake.last_message(group.id).content.startswith("Portes")
+
+    # /settings: the default variant cycles through all of them, and /new uses it
+    await h.send_text(admin, group, "/settings")
+    panel = fake.last_message(group.id)
+    seen = []
+    for _ in OFFERED:
+        button = next(t for t in panel.button_texts() if t.startswith("Default:"))
+        seen.append(button)
+        await h.press_button(admin, fake.last_message(group.id), "Default:")
+        panel = fake.last_message(group.id)
+    assert seen == [f"Default: {tr('en', f'variant.{v}')}" for v in (*OFFERED[1:], OFFERED[0])]
+    assert (await sqlite_store.get_chat_settings(group.id))["variant"] == "short"
+    for _ in range(OFFERED.index("hypergammon")):
+        await h.press_button(admin, fake.last_message(group.id), "Default:")
+    assert (await sqlite_store.get_chat_settings(group.id))["variant"] == "hypergammon"
+    await h.send_text(admin, group, "/new")
+    assert "hypergammon" in fake.last_message(group.id).content
+    await h.send_text(admin, group, "/new long")  # an explicit variant wins over the default
+    assert "long nardy" in fake.last_message(group.id).content
+
+    # the start menu: More games → a chooser of the other variants → a new game of that variant
+    chat = fake.private_chat(boris)
+    await h.send_text(boris, chat, "/start")
+    await h.press_button(boris, fake.last_message(boris.id), "Другие игры")
+    chooser = fake.last_message(boris.id)
+    assert chooser.button_texts() == ["🎲 " + tr("ru", f"btn.{v}") for v in NEW]
+    await h.press_button(boris, chooser, "Портес")
+    link = fake.last_message(boris.id)
+    assert "?start=c_" in link.content and "портес" in link.content.lower(), link.content
+    await env.close()
+
+
+async def test_private_challenge_of_a_variant_by_deep_link(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("variant-link"))
+    fake, h = env.fake, env.h
+    alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
+    await h.send_text(alice, fake.private_chat(alice), "/new misere")
+    text = fake.last_message(alice.id).content
+    assert "misère" in text
+    challenge_id = text.split("start=c_", 1)[1][:10]
+    await h.send_text(bob, fake.private_chat(bob), f"/start c_{challenge_id}")
+    game_id = await only_game(sqlite_store, alice.id)
+    _, match = await state(env, game_id)
+    assert match.variant.name == "misere"
+    await env.close()
