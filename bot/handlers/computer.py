@@ -21,6 +21,7 @@ from bot.keyboards.menu import PLAY_COMPUTER
 from bot.services.game_service import COMPUTER_LEVELS, ChatLink, GameService, computer_player
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, computer_plays, computer_variants
+from nardy.ai import levels_for
 
 DEFAULT_LEVEL = "medium"
 OFFER_TTL = 3600.0
@@ -76,7 +77,11 @@ async def start_against_computer(
     Returns: the game id, or None when a games limit refused it (the chat was told). Raises: StoreUnavailableError.
     """
     human = player_of(user, locale)
-    computer = computer_player(level if level in COMPUTER_LEVELS else DEFAULT_LEVEL, human.lang)
+    level = level if level in COMPUTER_LEVELS else DEFAULT_LEVEL
+    available = levels_for(variant)
+    if level not in available and available:
+        level = available[-1]  # e.g. no hard network for this game yet: the strongest level there is, named so
+    computer = computer_player(level, human.lang)
     defaults = await game_service.store.get_chat_settings(chat_id)
     return await game_service.start_game(
         variant,

@@ -9,6 +9,7 @@ from bot.keyboards.callbacks import ComputerCb, MenuCb, game_button_data
 from bot.texts import tr
 from bot.variants import computer_variants
 from nardy import Game, Phase, Step
+from nardy.ai import levels_for
 
 STEPS_PER_ROW = 3
 
@@ -144,8 +145,8 @@ def over_keyboard(
 
 
 def computer_keyboard(offer_id: str, variant: str, level: str, lang: str) -> InlineKeyboardMarkup:
-    """Return the "play against the computer" chooser: the variants the computer plays (two a row), the levels
-    (the chosen ones ticked) and Start."""
+    """Return the "play against the computer" chooser: the variants the computer plays (two a row), the levels it
+    has for the chosen variant (the chosen ones ticked) and Start."""
     variants = computer_variants()
 
     def button(key: str, new_variant: str, new_level: str, chosen: bool) -> InlineKeyboardButton:
@@ -159,7 +160,7 @@ def computer_keyboard(offer_id: str, variant: str, level: str, lang: str) -> Inl
                 [button(f"btn.{v}", v, level, v == variant) for v in variants[i : i + 2]]
                 for i in range(0, len(variants), 2)
             ),
-            [button(f"btn.{lv}", variant, lv, lv == level) for lv in ("easy", "medium", "hard")],
+            [button(f"btn.{lv}", variant, lv, lv == level) for lv in levels_for(variant)],
             [InlineKeyboardButton(text=tr(lang, "btn.start"), callback_data=start.pack())],
         ]
     )

@@ -116,6 +116,20 @@ async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: GameSto
     await env.close()
 
 
+async def test_a_level_the_computer_lacks_is_played_and_named_as_the_strongest_it_has(
+    sqlite_store: GameStore,
+) -> None:
+    env = Env(sqlite_store, seeded("misere-hard"))
+    fake, h = env.fake, env.h
+    alice = fake.user(32, "Alice", "en")
+    await h.send_text(alice, fake.private_chat(alice), "/new bot misere hard")  # no hard network for misère yet
+    game_id = await only_game(sqlite_store, alice.id)
+    stored, _ = await state(env, game_id)
+    assert stored.data["players"][1]["ai"] == "medium"
+    assert "medium" in stored.data["players"][1]["name"]
+    await env.close()
+
+
 @pytest.mark.parametrize("variant", NEW)
 async def test_new_bot_of_each_variant(sqlite_store: GameStore, variant: str) -> None:
     env = Env(sqlite_store, seeded(f"variant-bot-{variant}"), computer=lambda lv, v, s: get_player(lv, v, seed=3))
