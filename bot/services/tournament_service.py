@@ -186,6 +186,23 @@ class TournamentService:
             self.request(tournament_id)
         return tournament_id
 
+    async def _act(
+        self,
+        tournament_id: str,
+        change: Callable[[TournamentRecord], TournamentRecord | str | None],
+        lang: str,
+        done: str,
+    ) -> str:
+        """Apply a person's action with :meth:`mutate` and have its effects shown. Returns: the toast — the
+        refusal, "gone" when there is no such tournament, else the text ``done``."""
+        outcome = await self.mutate(tournament_id, change)
+        if isinstance(outcome, str):
+            return outcome
+        if outcome is None:
+            return tr(lang, "tour.gone")
+        self.request(tournament_id)
+        return tr(lang, done)
+
     async def rating_of(self, variant: str, user_id: int) -> float:
         """Return the user's rating in ``variant``. Raises: StoreUnavailableError."""
         ratings = await self.store.get_ratings(variant, [user_id])
@@ -208,11 +225,7 @@ class TournamentService:
             entrant = Entrant(f"{PERSON_PREFIX}{person.id}", person.name, rating, person.id, None, person.lang)
             return record.with_changes(entrants=(*record.entrants, entrant))
 
-        outcome = await self.mutate(tournament_id, change)
-        if isinstance(outcome, str):
-            return outcome
-        self.request(tournament_id)
-        return tr(person.lang, "tour.joined")
+        return await self._act(tournament_id, change, person.lang, "tour.joined")
 
     async def leave(self, tournament_id: str, user_id: int, lang: str) -> str:
         """Take the person off the registration. Returns: the toast to show."""
@@ -224,22 +237,15 @@ class TournamentService:
                 return tr(lang, "tour.not_in")
             return record.with_changes(entrants=tuple(e for e in record.entrants if e.user_id != user_id))
 
-        outcome = await self.mutate(tournament_id, change)
-        if isinstance(outcome, str):
-            return outcome
-        if outcome is None:
-            return tr(lang, "tour.gone")
-        self.request(tournament_id)
-        return tr(lang, "tour.left")
+        return await self._act(tournament_id, change, lang, "tour.left")
 
     async def add_computer(self, tournament_id: str, user_id: int, level: str, lang: str, *, admin: bool) -> str:
         """Add a computer player of ``level`` (the organiser or an admin only). Returns: the toast to show."""
 
         def change(record: TournamentRecord) -> TournamentRecord | str:
-            if record.status != "registration":
-                return tr(lang, "tour.closed")
-            if user_id != record.organiser and not admin:
-                return tr(lang, "tour.organiser_only")
+            refusal = _registration_refusal(record, lang, user_id, admin=admin)
+            if refusal is not None:
+                return refusal
             if len(record.entrants) >= record.settings.limit:
                 return tr(lang, "tour.full")
             if not computer_plays(record.settings.variant):
@@ -249,31 +255,18 @@ class TournamentService:
             entrant = Entrant(pid, name, 1500.0, None, level, record.lang)
             return record.with_changes(entrants=(*record.entrants, entrant))
 
-        outcome = await self.mutate(tournament_id, change)
-        if isinstance(outcome, str):
-            return outcome
-        if outcome is None:
-            return tr(lang, "tour.gone")
-        self.request(tournament_id)
-        return tr(lang, "tour.added")
+        return await self._act(tournament_id, change, lang, "tour.added")
 
     async def cancel(self, tournament_id: str, user_id: int, lang: str, *, admin: bool) -> str:
         """Cancel a tournament still in registration (the organiser or an admin). Returns: the toast to show."""
 
         def change(record: TournamentRecord) -> TournamentRecord | str:
-            if record.status != "registration":
-                return tr(lang, "tour.closed")
-            if user_id != record.organiser and not admin:
-                return tr(lang, "tour.organiser_only")
+            refusal = _registration_refusal(record, lang, user_id, admin=admin)
+            if refusal is not None:
+                return refusal
             return record.with_changes(status="cancelled", finished_at=self.clock())
 
-        outcome = await self.mutate(tournament_id, change)
-        if isinstance(outcome, str):
-            return outcome
-        if outcome is None:
-            return tr(lang, "tour.gone")
-        self.request(tournament_id)
-        return tr(lang, "tour.cancelled")
+        return await self._act(tournament_id, change, lang, "tour.cancelled")
 
     async def start(self, tournament_id: str, user_id: int, lang: str, *, admin: bool) -> str:
         """Close the registration and begin play (the organiser or an admin; at least two players). The players'
@@ -285,10 +278,9 @@ class TournamentService:
         ratings = await self.store.get_ratings(loaded[1].settings.variant, people)
 
         def change(record: TournamentRecord) -> TournamentRecord | str:
-            if record.status != "registration":
-                return tr(lang, "tour.closed")
-            if user_id != record.organiser and not admin:
-                return tr(lang, "tour.organiser_only")
+            refusal = _registration_refusal(record, lang, user_id, admin=admin)
+            if refusal is not None:
+                return refusal
             if len(record.entrants) < MIN_PLAYERS:
                 return tr(lang, "tour.too_few", minimum=MIN_PLAYERS)
             entrants = tuple(
@@ -300,13 +292,7 @@ class TournamentService:
             before = {e.pid: e.rating for e in entrants if e.user_id is not None}
             return started.with_changes(status="running", core=tournament_to_dict(core), ratings_before=before)
 
-        outcome = await self.mutate(tournament_id, change)
-        if isinstance(outcome, str):
-            return outcome
-        if outcome is None:
-            return tr(lang, "tour.gone")
-        self.request(tournament_id)
-        return tr(lang, "tour.started")
+        return await self._act(tournament_id, change, lang, "tour.started")
 
     async def withdraw(self, tournament_id: str, user_id: int, lang: str) -> str:
         """Withdraw the person from a running tournament: a first press asks to press again, a second one within a
@@ -337,11 +323,7 @@ class TournamentService:
             forfeited = tuple(r.match_id for r in after.results if r.match_id not in decided)
             return record.with_changes(core=tournament_to_dict(after), outbox=(*record.outbox, *forfeited))
 
-        outcome = await self.mutate(tournament_id, change)
-        if isinstance(outcome, str):
-            return outcome
-        self.request(tournament_id)
-        return tr(lang, "tour.quit.done")
+        return await self._act(tournament_id, change, lang, "tour.quit.done")
 
     # ================================================================== results
 
@@ -825,6 +807,16 @@ def build_tournament(record: TournamentRecord) -> Tournament:
 def game_order(record: TournamentRecord, match: Match) -> tuple[str, str]:
     """Return the match's players in the order of its game's players (the first named player plays first)."""
     return match.first, match.second
+
+
+def _registration_refusal(record: TournamentRecord, lang: str, user_id: int, *, admin: bool) -> str | None:
+    """Return why the organiser's action ``user_id`` asks for cannot be done (registration closed, or neither the
+    organiser nor an admin), or None when it can."""
+    if record.status != "registration":
+        return tr(lang, "tour.closed")
+    if user_id != record.organiser and not admin:
+        return tr(lang, "tour.organiser_only")
+    return None
 
 
 def _may_withdraw(record: TournamentRecord, pid: str) -> bool:

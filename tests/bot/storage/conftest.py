@@ -16,14 +16,16 @@ import fcntl
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from redis.cluster import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 
+from bot.storage import GameStore
 from bot.storage.redis_store import cluster_startup_url
+from tests.bot.storage.backends import KINDS, Backend
 
 CLUSTER_SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "redis-cluster.sh"
 LOCK_PATH = Path(tempfile.gettempdir()) / "nardy-redis-cluster-tests.lock"
@@ -84,3 +86,24 @@ def redis_cluster_url(redis_cluster_base_url: str) -> Iterator[str]:
         finally:
             client.close()
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@pytest.fixture(params=KINDS)
+async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
+    """Yield a :class:`Backend` of each kind (the contract suites run on all three); its stores are closed after."""
+    if request.param == "redis":
+        location = request.getfixturevalue("redis_url")
+    elif request.param == "cluster":
+        location = request.getfixturevalue("redis_cluster_url")
+    else:
+        location = request.getfixturevalue("sqlite_path")
+    b = Backend(kind=request.param, location=location)
+    yield b
+    for store in b.opened:
+        await store.close()
+
+
+@pytest.fixture
+def store(backend: Backend) -> GameStore:
+    """Return a store opened on the backend."""
+    return backend.open()

@@ -4,9 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 
 import pytest
 
@@ -15,64 +12,14 @@ from bot.storage import (
     GameNotFoundError,
     GameStore,
     RedisGameStore,
-    SqliteGameStore,
     Stats,
     is_valid_id,
     new_id,
 )
+from tests.bot.storage.backends import Backend
 
 SHORT_TTL = 0.3
 """Expiry used in the expiry tests (seconds); Redis expires keys on its own clock, so it must really pass."""
-
-
-@dataclass
-class Backend:
-    """Opens stores of one kind on one location, and moves time forward for them."""
-
-    kind: str
-    location: str
-    now: float = field(default_factory=time.time)
-    opened: list[GameStore] = field(default_factory=list)
-
-    def clock(self) -> float:
-        return self.now
-
-    @property
-    def is_redis(self) -> bool:
-        return self.kind in ("redis", "cluster")
-
-    def open(self) -> GameStore:
-        store: GameStore
-        if self.is_redis:
-            store = RedisGameStore.from_url(self.location, clock=self.clock)
-        else:
-            store = SqliteGameStore(self.location, clock=self.clock)
-        self.opened.append(store)
-        return store
-
-    async def advance(self, seconds: float) -> None:
-        self.now += seconds
-        if self.is_redis:
-            await asyncio.sleep(seconds)
-
-
-@pytest.fixture(params=["redis", "cluster", "sqlite"])
-async def backend(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[Backend]:
-    if request.param == "redis":
-        location = request.getfixturevalue("redis_url")
-    elif request.param == "cluster":
-        location = request.getfixturevalue("redis_cluster_url")
-    else:
-        location = request.getfixturevalue("sqlite_path")
-    b = Backend(kind=request.param, location=location)
-    yield b
-    for store in b.opened:
-        await store.close()
-
-
-@pytest.fixture
-def store(backend: Backend) -> GameStore:
-    return backend.open()
 
 
 GAME = {"variant": "long", "board": [0, 1, 2], "players": {"white": 1, "black": 2}, "text": "нарды"}

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 
 import pytest
 
@@ -18,59 +15,13 @@ from bot.storage import (
     GameNotFoundError,
     GameStore,
     RedisGameStore,
-    SqliteGameStore,
     StoredRating,
     StoredTournament,
     is_valid_id,
     new_id,
 )
 from bot.storage.redis_store import CHAT_TOURNAMENT_KEY, CREATION_GRACE, TOURNAMENT_KEY
-
-
-@dataclass
-class Backend:
-    """Opens stores of one kind on one location, and moves time forward for them."""
-
-    kind: str
-    location: str
-    now: float = field(default_factory=time.time)
-    opened: list[GameStore] = field(default_factory=list)
-
-    def clock(self) -> float:
-        return self.now
-
-    @property
-    def is_redis(self) -> bool:
-        return self.kind in ("redis", "cluster")
-
-    def open(self) -> GameStore:
-        store: GameStore
-        if self.is_redis:
-            store = RedisGameStore.from_url(self.location, clock=self.clock)
-        else:
-            store = SqliteGameStore(self.location, clock=self.clock)
-        self.opened.append(store)
-        return store
-
-
-@pytest.fixture(params=["redis", "cluster", "sqlite"])
-async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
-    if request.param == "redis":
-        location = request.getfixturevalue("redis_url")
-    elif request.param == "cluster":
-        location = request.getfixturevalue("redis_cluster_url")
-    else:
-        location = request.getfixturevalue("sqlite_path")
-    b = Backend(kind=request.param, location=location)
-    yield b
-    for store in b.opened:
-        await store.close()
-
-
-@pytest.fixture
-def store(backend: Backend) -> GameStore:
-    return backend.open()
-
+from tests.bot.storage.backends import Backend
 
 TOURNAMENT = {"format": "swiss", "players": [5, 6, 7], "title": "Кубок чата", "outbox": []}
 
