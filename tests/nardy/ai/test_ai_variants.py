@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy import Game, Options, Phase, Position, SeededDice, legal_moves
+from nardy import Game, Options, Position, legal_moves
 from nardy.ai import LEVELS, MediumPlayer, get_player, has_level, levels_for, play_game
 from nardy.ai.features import encode, input_size, positions_array
 from nardy.ai.heuristic import heuristic_equity, heuristic_score
@@ -14,37 +14,9 @@ from nardy.ai.train import main, outcome, train_game
 from nardy.position import make_side
 from nardy.variants import get_variant
 from nardy.variants.base import to_state
+from tests.nardy.ai.test_ai_players import checked_game
 
 NEW_VARIANTS = ("hypergammon", "nackgammon", "portes", "misere")
-
-
-def checked_game(variant: str, levels: tuple[str, str], seed: int, options: Options) -> Game:
-    """Play a whole game, checking every answer of both players against the rules; return the finished game."""
-    players = (get_player(levels[0], variant, seed=seed), get_player(levels[1], variant, seed=seed + 1))
-    game = Game(variant, options=options, dice=SeededDice(seed))
-    for _ in range(3000):
-        if game.phase is Phase.OVER:
-            return game
-        if game.phase is Phase.OPENING:
-            game.roll()
-        elif game.phase is Phase.ROLL:
-            action = players[game.roller].cube_action(game)
-            assert action in ("double", "no_double")
-            if action == "double":
-                assert game.can_double()
-                game.double()
-            else:
-                game.roll()
-        elif game.phase is Phase.DOUBLED:
-            answer = players[game.turn].take_decision(game)
-            assert answer in ("take", "drop")
-            game.take() if answer == "take" else game.drop()
-        else:
-            assert game.phase is Phase.MOVE
-            legal = {m.position for m in game.legal_moves()}
-            assert players[game.roller].choose_move(game).position in legal
-            game.play(players[game.roller].choose_move(game))
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("variant", NEW_VARIANTS)
