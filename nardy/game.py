@@ -32,6 +32,7 @@ from nardy.options import Options
 from nardy.position import Position, Side
 from nardy.records import encode_record, read_record
 from nardy.variants import Variant, get_variant
+from nardy.variants.base import GameValue, Pool
 
 SCHEMA_VERSION = 1
 RESIGN_VALUES = {"single": 1, "gammon": 2, "backgammon": 3, "oin": 1, "mars": 2}
@@ -43,6 +44,7 @@ class Phase(StrEnum):
     OPENING = "opening"  # the opening roll
     ROLL = "roll"  # the roller to roll (or double)
     MOVE = "move"  # the roller to play the dice
+    CHOOSE = "choose"  # the roller to name the double it plays after an Acey-deucey 1-2
     DOUBLED = "doubled"  # the other player to answer a double (or, after a beaver, the doubler to answer it)
     RESIGN = "resign"  # the other player to answer a resignation offer
     OVER = "over"
@@ -139,6 +141,12 @@ class Game:
         self._before_resign: tuple[Phase, int] | None = None
         self._last_chance = False
         self._auto_doubles = 0
+        # the part of the turn being played and the parts after it (RULES.md §6.4, §6.5)
+        self.pool: Pool | None = None
+        self.pools: list[Pool] = []
+        self.hand_over = False  # the roller plays moves handed over by the opponent (Gul bara)
+        self.bonus: str | None = None  # Acey-deucey: "choose", "double" (the named double), "extra" (the extra roll)
+        self._turn_start: Side | None = None  # the roller's side when its turn (or hand-over) began
         if first_player is not None:
             self._start_with(first_player)
 
@@ -170,7 +178,13 @@ class Game:
         """
         if self.phase is not Phase.MOVE or self.dice is None:
             raise GameStateError(f"no roll to play: the game is in phase {self.phase.value}")
-        return turn_plan(self.variant, self.position, self.dice, self.is_first_turn(self.roller), self.options)
+        pool = self.pool if self.pool is not None and self.pool.dice == self.dice else Pool.of_roll(self.dice)
+        later_part = self._turn_start is not None and self._turn_start != self.sides[self.roller]
+        turn_start = (
+            Position(self._turn_start, self.sides[1 - self.roller]) if later_part and self._turn_start else None
+        )
+        first_turn = self.is_first_turn(self.roller) and not self.hand_over
+        return turn_plan(self.variant, self.position, pool.dice, first_turn, self.options, pool.count, turn_start)
 
     def legal_moves(self) -> list[Move]:
         """Return the legal turns of the current roll.
@@ -198,6 +212,7 @@ class Game:
             and player == self.roller
             and self.moves_played > 0
             and not self._last_chance
+            and self.bonus is None
             and self.cube_owner in (None, player)
             and next_cube_value(self.cube_value, self.options) <= self.options.max_cube
         )
@@ -319,6 +334,17 @@ class Game:
         self._record({"t": "move", "steps": [[s.src, s.dst, s.die, s.hit] for s in chosen.steps]})
         return chosen
 
+    def choose_double(self, die: int) -> None:
+        """Name the double ``die``-``die`` to play after a wholly played Acey-deucey 1-2 (RULES.md §6.5).
+
+        Raises:
+            GameStateError: no double is to be named now, or ``die`` is not 1..6.
+        """
+        self._need(Phase.CHOOSE)
+        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
+            raise GameStateError(f"the double to play must be named by a number 1..6, not {die!r}")
+        self._record({"t": "choose", "die": die})
+
     def double(self) -> None:
         """Offer a double (the roller, before rolling).
 
@@ -414,7 +440,7 @@ class Game:
     def _record(self, record: dict[str, Any]) -> None:
         self._apply(record)
         self.history.append(record)
-        if record["t"] == "roll" and self.phase is Phase.MOVE and self.plan().forfeited:
+        if record["t"] in _PLAY_RECORDS and self.phase is Phase.MOVE and self.plan().forfeited:
             self._record({"t": "pass"})
 
     def _apply(self, record: dict[str, Any]) -> None:
@@ -443,8 +469,7 @@ class Game:
             self._start_with(first)
         else:
             self.first_player = self.roller = self.turn = first
-            self.dice = (max(a, b), min(a, b))
-            self.phase = Phase.MOVE
+            self._begin_roll((max(a, b), min(a, b)))
 
     def _start_with(self, first: int) -> None:
         self.first_player = self.roller = self.turn = first
@@ -452,14 +477,33 @@ class Game:
 
     def _apply_roll(self, record: dict[str, Any]) -> None:
         self._need(Phase.ROLL)
-        self.dice = _dice_pair(record["dice"])
+        self._begin_roll(_dice_pair(record["dice"]))
+
+    def _begin_roll(self, dice: tuple[int, int]) -> None:
+        pools = self.variant.roll_pools(dice, self.turns_taken[self.roller], self.options)
+        self.bonus = None  # an extra roll (Acey-deucey) is a roll like any other
+        self._turn_start = self.sides[self.roller]
+        self._play_pools(list(pools))
+
+    def _play_pools(self, pools: list[Pool]) -> None:
+        """Make the first of ``pools`` the part to play now and keep the rest."""
+        self.pool, self.pools = pools[0], pools[1:]
+        self.dice = self.pool.dice
         self.phase = Phase.MOVE
+
+    def _apply_choose(self, record: dict[str, Any]) -> None:
+        self._need(Phase.CHOOSE)
+        die = int(record["die"])
+        if not 1 <= die <= 6:
+            raise GameStateError(f"the named double must be 1..6, not {die}")
+        self.bonus = "double"
+        self._play_pools([Pool.of_roll((die, die))])
 
     def _apply_pass(self, record: dict[str, Any]) -> None:
         self._need(Phase.MOVE)
         if not self.plan().forfeited:
             raise IllegalMoveError(f"the roll {self.dice} can be played, it cannot be passed")
-        self._end_turn()
+        self._part_played(0)
 
     def _apply_move(self, record: dict[str, Any]) -> None:
         plan = self.plan()
@@ -472,10 +516,57 @@ class Game:
         self.moves_played += 1
         if sum(move.position.me) == 0:
             self._finished(mover)
+            return
+        sudden = self.variant.sudden_result(move.position, self.options)
+        if sudden is not None:
+            self._sudden_end(mover, *sudden)
+            return
+        self._part_played(plan.length)
+
+    def _sudden_end(self, mover: int, who: int | None, value: GameValue, reason: str) -> None:
+        if who is None:
+            self._end(
+                GameResult(None, value.kind, value.points, self.cube_value, value.points * self.cube_value / 2, reason)
+            )
+            return
+        winner = mover if who == 0 else 1 - mover
+        self._end(
+            GameResult(winner, value.kind, value.points, self.cube_value, float(value.points * self.cube_value), reason)
+        )
+
+    def _part_played(self, played: int) -> None:
+        """Go on after the roller has played ``played`` moves of the current part of its turn: the next part, a
+        hand-over, a double to name, an extra roll, or the end of the turn."""
+        pool = self.pool if self.pool is not None and self.pool.dice == self.dice else Pool.of_roll(self.dice or (1, 2))
+        if played < pool.count and pool.hand_over and not self.hand_over:
+            unplayed = [Pool(pool.dice, pool.count - played)] + [Pool(p.dice, p.count) for p in self.pools]
+            self.turns_taken[self.roller] += 1
+            self.roller = self.turn = 1 - self.roller
+            self.hand_over = True
+            self._turn_start = self.sides[self.roller]
+            self._play_pools(unplayed)
+        elif self.pools and (played == pool.count or self.hand_over):
+            self._play_pools(self.pools)
+        elif self.hand_over:  # the handed-over moves are done: the receiver rolls for its own turn
+            self.hand_over = False
+            self._to_roll(self.roller)
+        elif played == pool.count and self.bonus is None and self.variant.names_double_after(pool.dice, self.options):
+            self.bonus = "choose"
+            self.pool, self.pools, self.dice = None, [], None
+            self.phase = Phase.CHOOSE
+        elif played == pool.count and self.bonus == "double":
+            self.turns_taken[self.roller] += 1
+            self.bonus = "extra"
+            self._to_roll(self.roller)
         elif self._last_chance:
-            self._award_bearoff(1 - mover)
+            self._award_bearoff(1 - self.roller)
         else:
             self._end_turn()
+
+    def _to_roll(self, player: int) -> None:
+        self.roller = self.turn = player
+        self.pool, self.pools, self.dice = None, [], None
+        self.phase = Phase.ROLL
 
     def _finished(self, mover: int) -> None:
         other = 1 - mover
@@ -509,9 +600,8 @@ class Game:
             self._award_bearoff(1 - self.roller)
             return
         self.turns_taken[self.roller] += 1
-        self.roller = self.turn = 1 - self.roller
-        self.dice = None
-        self.phase = Phase.ROLL
+        self.bonus = None
+        self._to_roll(1 - self.roller)
 
     def _apply_double(self, record: dict[str, Any]) -> None:
         if not self.can_double():
@@ -604,6 +694,7 @@ class Game:
         self.result = result
         self.phase = Phase.OVER
         self.dice = None
+        self.pool, self.pools = None, []
         self.resign_offer = None
         self._offer = None
 
@@ -647,6 +738,10 @@ class Game:
             "before_resign": [self._before_resign[0].value, self._before_resign[1]] if self._before_resign else None,
             "last_chance": self._last_chance,
             "auto_doubles": self._auto_doubles,
+            "pools": [p.to_list() for p in ([self.pool] if self.pool else []) + self.pools],
+            "hand_over": self.hand_over,
+            "bonus": self.bonus,
+            "turn_start": list(self._turn_start) if self._turn_start is not None else None,
         }
 
     def _restore(self, state: dict[str, Any]) -> None:
@@ -681,6 +776,24 @@ class Game:
         self._before_resign = (Phase(before[0]), _player(before[1])) if before else None
         self._last_chance = bool(state["last_chance"])
         self._auto_doubles = int(state["auto_doubles"])
+        pools = [Pool.from_list(p) for p in state.get("pools") or ()]
+        if not pools and self.dice is not None:  # a save from before the pools were kept
+            pools = [Pool.of_roll(self.dice)]
+        self.pool, self.pools = (pools[0], pools[1:]) if pools else (None, [])
+        self.hand_over = bool(state.get("hand_over", False))
+        bonus = state.get("bonus")
+        if bonus not in (None, "choose", "double", "extra"):
+            raise GameStateError(f"saved state has an unknown bonus stage {bonus!r}")
+        self.bonus = bonus
+        start = state.get("turn_start")
+        if start is not None:
+            self._turn_start = tuple(int(n) for n in start)
+        elif "turn_start" not in state and self.dice is not None:  # a save from before it was kept
+            self._turn_start = self.sides[self.roller]
+        else:
+            self._turn_start = None
+        if self.pool is not None and self.dice is not None and self.pool.dice != self.dice:
+            raise GameStateError(f"saved state {state!r} is not consistent (dice and the part being played)")
         moving = self.phase is Phase.MOVE or (  # a resignation offered mid-turn keeps the turn's dice
             self.phase is Phase.RESIGN and self._before_resign is not None and self._before_resign[0] is Phase.MOVE
         )
@@ -746,6 +859,9 @@ class Game:
         if "state" in data and not _same_state(data["state"], game.snapshot()):
             raise GameStateError("saved game snapshot disagrees with its replayed history")
         return game
+
+
+_PLAY_RECORDS = frozenset({"roll", "move", "pass", "choose", "open"})
 
 
 def _same_state(saved: Any, replayed: dict[str, Any]) -> bool:

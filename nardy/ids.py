@@ -91,6 +91,19 @@ never be mistaken for one. :func:`long_position_id` and :func:`long_position_fro
 The long nardy opening position (15 checkers on each side's point 24) is ``L1AACA_z8AAID_Pw``
 (:data:`LONG_OPENING_ID`).
 
+Ids of the other variants (the same format, one prefix each)
+============================================================
+
+Every variant that is not played on GNU Backgammon's terms has a prefix of its own (``Variant.id_prefix``, a
+capital letter and the version ``1``): ``L1`` long nardy, ``F1`` Fevga, ``G1`` Gul bara, ``P1`` Plakoto,
+``A1`` Acey-deucey, ``D1`` Dutch. :func:`extended_position_id` writes the prefix and the URL-safe base64 of the
+run-length key built as above over *all* the entries of a side (``Variant.side_length``: 25, or 26 with a
+reserve, or 49 with Plakoto's pinned flags, see :mod:`nardy.position`), the side on roll first. The key has
+``2 * length + 30`` bits at most, padded with ``0`` to whole bytes, and the text has as many characters as those
+bytes need (unused low bits of the last character zero): 14 characters for 25 entries (the ``L1`` id is the case
+``length = 25``), 15 for 26, 22 for 49. :func:`position_from_any_id` tells them apart by prefix and length (a
+GNU Backgammon id is 14 characters with no prefix).
+
 None of the decoders checks the rules of a variant (two colours on one point, blocked primes, ...): they only
 guarantee 25 counters per side, none negative and at most 15 checkers per side. Check the result with the
 variant's own validation when that matters.
@@ -209,17 +222,17 @@ def _decode_key(text: str, n_bytes: int, length: int, alphabet: str, label: str,
 # position keys
 
 
-def _checked_side(side: object, name: str) -> Side:
+def _checked_side(side: object, name: str, length: int = SIDE_LENGTH) -> Side:
     """Return ``side`` as a tuple after checking it can be encoded.
 
     Raises:
-        InvalidPositionError: not a sequence of 25 non-negative ints, or more than 15 checkers.
+        InvalidPositionError: not a sequence of ``length`` non-negative ints, or more than 15 checkers.
     """
     if not isinstance(side, Sequence) or isinstance(side, str | bytes):
-        raise InvalidPositionError(f"side {name} must be a sequence of {SIDE_LENGTH} ints, got {side!r}")
+        raise InvalidPositionError(f"side {name} must be a sequence of {length} ints, got {side!r}")
     counts = tuple(side)
-    if len(counts) != SIDE_LENGTH:
-        raise InvalidPositionError(f"side {name} has {len(counts)} counters, expected {SIDE_LENGTH}: {counts}")
+    if len(counts) != length:
+        raise InvalidPositionError(f"side {name} has {len(counts)} counters, expected {length}: {counts}")
     for index, count in enumerate(counts):
         if not isinstance(count, int) or isinstance(count, bool):
             raise InvalidPositionError(f"side {name} index {index} holds {count!r}, not an int")
@@ -242,7 +255,7 @@ def _position_key(first: Side, second: Side) -> int:
     return key
 
 
-def _sides_from_key(key: int, label: str, names: tuple[str, str]) -> tuple[Side, Side]:
+def _sides_from_key(key: int, label: str, names: tuple[str, str], length: int = SIDE_LENGTH) -> tuple[Side, Side]:
     """Return the two sides (in key order) of a run-length key.
 
     Raises:
@@ -255,7 +268,7 @@ def _sides_from_key(key: int, label: str, names: tuple[str, str]) -> tuple[Side,
     bit = 0
     for name in names:
         counts: list[int] = []
-        for _ in range(SIDE_LENGTH):
+        for _ in range(length):
             count = 0
             while (key >> bit) & 1:
                 count += 1
@@ -562,25 +575,73 @@ def match_state_from_id(text: str) -> MatchState:
         raise InvalidIdError(f"{what} {cleaned!r} decodes to an {error}") from None
 
 
+def _extended_sizes(length: int) -> tuple[int, int]:
+    """Return ``(bytes, characters)`` of the key of two sides of ``length`` entries (at most 15 checkers each)."""
+    n_bytes = -(-(2 * length + 2 * CHECKERS) // 8)
+    return n_bytes, -(-(8 * n_bytes) // 6)
+
+
+def extended_position_id(prefix: str, position: Position, length: int = SIDE_LENGTH) -> str:
+    """Return the id of a position of a variant with its own id prefix (see the module docstring): ``prefix`` and
+    the URL-safe base64 of the run-length key of both sides' ``length`` entries, the side on roll first.
+
+    Raises:
+        InvalidPositionError: a side is not ``length`` non-negative ints or has more than 15 checkers.
+    """
+    me = _checked_side(position.me, "me", length)
+    opp = _checked_side(position.opp, "opp", length)
+    n_bytes, n_chars = _extended_sizes(length)
+    return prefix + _encode_key(_position_key(me, opp), n_bytes, n_chars, _URLSAFE_ALPHABET)
+
+
+def extended_position_from_id(prefix: str, text: str, length: int = SIDE_LENGTH) -> Position:
+    """Return the position of an id written by :func:`extended_position_id` with the same prefix and length.
+
+    Raises:
+        InvalidIdError: not a string, another prefix, the wrong length, characters outside the URL-safe alphabet,
+            unused bits set, more than 15 checkers on a side, or stray bits after the last entry.
+    """
+    what = f"{prefix} position id"
+    cleaned = _text(text, what)
+    if not cleaned.startswith(prefix):
+        raise InvalidIdError(f"{what} {cleaned!r} does not start with {prefix!r}")
+    n_bytes, n_chars = _extended_sizes(length)
+    label = f"{what} {cleaned!r}"
+    key = _decode_key(cleaned[len(prefix) :], n_bytes, n_chars, _URLSAFE_ALPHABET, label, offset=len(prefix))
+    me, opp = _sides_from_key(key, label, ("me (on roll)", "opp (not on roll)"), length)
+    return Position(me, opp)
+
+
 def variant_position_id(variant_name: str, position: Position) -> str:
     """Return the id of ``position`` used for ``variant_name``: the GNU Backgammon Position ID for short nardy and
-    the other variants on its board (Hypergammon, Nackgammon, Portes, Misère: opposite geometry; a Position ID holds
-    any number of checkers up to 15 a side), the ``L1`` id for long nardy. Falls back to the readable key for a
-    position that cannot be encoded (or an unknown variant name)."""
+    the other variants on its board that need nothing more (Hypergammon, Nackgammon, Portes, Misère: a Position ID
+    holds any number of checkers up to 15 a side), the ``L1`` id for long nardy, and the variant's own prefixed id
+    (:func:`extended_position_id`) for the others. Falls back to the readable key for a position that cannot be
+    encoded (or an unknown variant name)."""
     try:
-        opposite = get_variant(variant_name).geometry == "opposite"
-        return position_id(position) if opposite else long_position_id(position)
+        variant = get_variant(variant_name)
+        if variant.id_prefix is None:
+            return position_id(position)
+        return extended_position_id(variant.id_prefix, position, variant.side_length)
     except NardyError:
         return position.key()
 
 
 def position_from_any_id(text: str) -> tuple[str, Position]:
-    """Return ``(variant name, position)`` decoded from a short-nardy (gnubg) or long-nardy (``L1``) id.
+    """Return ``(variant name, position)`` decoded from a short-nardy (gnubg) id, a long-nardy (``L1``) id or
+    another variant's prefixed id.
 
     Raises:
-        InvalidIdError: the text is neither kind of id.
+        InvalidIdError: the text is no kind of id.
     """
+    from nardy.variants import registered_variants
+
     stripped = text.strip()
     if stripped.startswith(LONG_ID_PREFIX):
         return "long", long_position_from_id(stripped)
+    for variant in registered_variants():
+        prefix = variant.id_prefix
+        expected = len(prefix or "") + _extended_sizes(variant.side_length)[1]
+        if prefix and prefix != LONG_ID_PREFIX and stripped.startswith(prefix) and len(stripped) == expected:
+            return variant.name, extended_position_from_id(prefix, stripped, variant.side_length)
     return "short", position_from_id(stripped)

@@ -40,12 +40,15 @@ def _keep_ending(variant: Variant, level: Level, ctx: TurnContext) -> Level:
     return {state: path for state, path in level.items() if variant.turn_end_ok(state, ctx)}
 
 
-def _turns_in_context(variant: Variant, start: State, dice: tuple[int, int], ctx: TurnContext) -> tuple[Level, int]:
-    """Return the legal end states (with one step path each) and the number of dice they use."""
+def _turns_in_context(
+    variant: Variant, start: State, dice: tuple[int, int], ctx: TurnContext, count: int = 4
+) -> tuple[Level, int]:
+    """Return the legal end states (with one step path each) and the number of dice they use (of a double,
+    ``count`` moves)."""
     d1, d2 = dice
     levels: list[Level] = [{start: ()}]
     if d1 == d2:
-        for _ in range(4):
+        for _ in range(count):
             nxt = _expand(variant, levels[-1], d1, ctx)
             if not nxt:
                 break
@@ -69,14 +72,21 @@ def _turns_in_context(variant: Variant, start: State, dice: tuple[int, int], ctx
 
 
 def turn_context_and_turns(
-    variant: Variant, position: Position, dice: tuple[int, int], first_turn: bool, options: Options
+    variant: Variant,
+    position: Position,
+    dice: tuple[int, int],
+    first_turn: bool,
+    options: Options,
+    count: int = 4,
+    turn_start: Position | None = None,
 ) -> tuple[TurnContext, Level, int]:
-    """Return the rule context in force, the legal end states with a step path each, and the dice they use."""
+    """Return the rule context in force, the legal end states with a step path each, and the dice they use (a
+    double is ``count`` moves; ``turn_start`` is where the turn began when this plan is a later part of it)."""
     start = to_state(position)
-    full = 4 if dice[0] == dice[1] else 2
+    full = count if dice[0] == dice[1] else 2
     result: tuple[TurnContext, Level, int] | None = None
-    for ctx in variant.turn_contexts(position, dice, first_turn, options):
-        level, used = _turns_in_context(variant, start, dice, ctx)
+    for ctx in variant.turn_contexts(position, dice, first_turn, options, turn_start):
+        level, used = _turns_in_context(variant, start, dice, ctx, count)
         result = (ctx, level, used)
         if used == full:
             break
@@ -161,16 +171,25 @@ class TurnPlan:
         *,
         first_turn: bool = False,
         options: Options = DEFAULT_OPTIONS,
+        count: int = 4,
+        turn_start: Position | None = None,
     ) -> None:
-        """Compute the legal turns of ``position`` and ``dice``.
+        """Compute the legal turns of ``position`` and ``dice``; a double is played as ``count`` moves (4 but in
+        a Gul bara hand-over), and ``turn_start`` is the position the turn began in when this plan is not its
+        first part (RULES.md §6.4).
 
         Raises:
-            IllegalMoveError: the dice are not two values in 1..6.
+            IllegalMoveError: the dice are not two values in 1..6, or ``count`` is not 1..4.
         """
         self.variant = get_variant(variant)
         self.position = position
         self.dice = _check_dice(dice)
-        self.ctx, level, self.length = turn_context_and_turns(self.variant, position, self.dice, first_turn, options)
+        if not 1 <= count <= 4:
+            raise IllegalMoveError(f"a double is played as 1 to 4 moves, not {count}")
+        self.count = count
+        self.ctx, level, self.length = turn_context_and_turns(
+            self.variant, position, self.dice, first_turn, options, count, turn_start
+        )
         self._ends = frozenset(level) if self.length else frozenset()
         self._level = level
         self._start = to_state(position)
@@ -195,9 +214,15 @@ class TurnPlan:
             return []
         return [_make_move(p, s) for s, p in self._level.items()]
 
+    @property
+    def full_length(self) -> int:
+        """Return how many steps the whole roll has (2, or a double's ``count``); :attr:`length` is how many of
+        them the legal turns play."""
+        return self.count if self.dice[0] == self.dice[1] else 2
+
     def _dice_pool(self) -> tuple[int, ...]:
         d1, d2 = self.dice
-        return (d1,) * 4 if d1 == d2 else (d1, d2)
+        return (d1,) * self.count if d1 == d2 else (d1, d2)
 
     def _can_finish(self, state: State, remaining: tuple[int, ...], steps_left: int) -> bool:
         if steps_left == 0:
@@ -317,10 +342,16 @@ def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
 
 @lru_cache(maxsize=256)
 def turn_plan(
-    variant: Variant, position: Position, dice: tuple[int, int], first_turn: bool, options: Options
+    variant: Variant,
+    position: Position,
+    dice: tuple[int, int],
+    first_turn: bool,
+    options: Options,
+    count: int = 4,
+    turn_start: Position | None = None,
 ) -> TurnPlan:
     """Return a (cached) :class:`TurnPlan`; UIs call this on every button press of a turn."""
-    return TurnPlan(variant, position, dice, first_turn=first_turn, options=options)
+    return TurnPlan(variant, position, dice, first_turn=first_turn, options=options, count=count, turn_start=turn_start)
 
 
 def all_step_sequences(plan: TurnPlan) -> Iterable[tuple[Step, ...]]:

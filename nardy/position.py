@@ -4,6 +4,16 @@ A position holds two sides of 25 counters each, both in their own frame: index `
 checkers on that side's point ``i + 1`` and index 24 is its bar. ``me`` is the side to move. Point 1 is the deepest
 point of a side's home; movement goes from high to low numbers; a checker that leaves point 1 or below is borne off.
 Which player ``me`` is, is known only to the game.
+
+Two variants of RULES.md §6 need more than the 25 counters, and their sides carry extra entries after them:
+
+- **Reserve** (Acey-deucey, Dutch: checkers not yet entered, distinct from borne off): 26 entries, index 25
+  (:data:`RESERVE_INDEX`) is the number of the side's checkers still off the board waiting to enter.
+- **Pinned checkers** (Plakoto): 49 entries; indices 0..24 count the side's *free* checkers and index
+  ``25 + i`` (:data:`PINNED_OFFSET` + i) is 1 when one checker of the side lies pinned on its point ``i + 1``
+  under the opponent's checkers (0 otherwise).
+
+In every layout ``sum(side)`` is the number of the side's checkers not yet borne off.
 """
 
 from __future__ import annotations
@@ -15,6 +25,10 @@ POINTS = 24
 BAR = 25
 OFF = 0
 SIDE_LENGTH = 25
+RESERVE_INDEX = 25
+RESERVE_SIDE_LENGTH = 26
+PINNED_OFFSET = 25
+PINNED_SIDE_LENGTH = 49
 
 Side = tuple[int, ...]
 
@@ -51,8 +65,14 @@ class Position:
 
 
 def side_pips(side: Side) -> int:
-    """Return the pip count of one side in its own frame (a checker on the bar counts 25)."""
-    return sum(count * (index + 1) for index, count in enumerate(side))
+    """Return the pip count of one side in its own frame: a checker on the bar or in the reserve counts 25, a
+    pinned checker the number of its point."""
+    total = sum(count * (index + 1) for index, count in enumerate(side[:SIDE_LENGTH]))
+    if len(side) == RESERVE_SIDE_LENGTH:
+        total += 25 * side[RESERVE_INDEX]
+    elif len(side) == PINNED_SIDE_LENGTH:
+        total += sum(flag * (index + 1) for index, flag in enumerate(side[PINNED_OFFSET:]))
+    return total
 
 
 def make_side(points: dict[int, int]) -> Side:

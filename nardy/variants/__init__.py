@@ -62,6 +62,11 @@ def get_variant(name: str | Variant) -> Variant:
         raise UnknownVariantError(f"unknown variant {name!r}; known: {known}") from None
 
 
+def registered_variants() -> list[Variant]:
+    """Return every registered variant once, sorted by name."""
+    return sorted({id(v): v for v in _REGISTRY.values()}.values(), key=lambda v: v.name)
+
+
 def variant_names() -> list[str]:
     """Return the canonical names of all registered variants."""
     return sorted({v.name for v in _REGISTRY.values()})

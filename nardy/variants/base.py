@@ -16,7 +16,7 @@ from typing import ClassVar, Literal
 from nardy.errors import InvalidPositionError
 from nardy.move import point_name
 from nardy.options import Options
-from nardy.position import CHECKERS, SIDE_LENGTH, Position, Side
+from nardy.position import CHECKERS, SIDE_LENGTH, Position, Side, side_pips
 
 State = bytes
 # (source point, destination point, hit, state after the step)
@@ -33,8 +33,12 @@ _unpack_side = struct.Struct(f"{SIDE_LENGTH}B").unpack_from
 
 
 def from_state(state: State) -> Position:
-    """Return the position held in a generator state."""
-    return Position(_unpack_side(state, 0), _unpack_side(state, OPP))
+    """Return the position held in a generator state (its two halves; a variant with extended sides, see
+    :mod:`nardy.position`, has a longer state)."""
+    if len(state) == 2 * SIDE_LENGTH:
+        return Position(_unpack_side(state, 0), _unpack_side(state, OPP))
+    half = len(state) // 2
+    return Position(tuple(state[:half]), tuple(state[half:]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,39 @@ class GameValue:
 Geometry = Literal["opposite", "parallel"]
 
 
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """One part of a turn played as one step-wise plan: two different dice (``count`` 2), or ``count`` moves of
+    one number (a double: 4; a Gul bara hand-over may leave fewer). ``hand_over``: when the mover cannot play the
+    whole pool, the unplayed moves of it and of the pools after it pass to the opponent (Gul bara, RULES.md §6.4).
+    """
+
+    dice: tuple[int, int]
+    count: int
+    hand_over: bool = False
+
+    @classmethod
+    def of_roll(cls, dice: tuple[int, int]) -> Pool:
+        """Return the pool of an ordinary roll: both dice, or four moves of a double."""
+        return cls(dice, 4 if dice[0] == dice[1] else 2)
+
+    def to_list(self) -> list[int]:
+        """Return the pool as ``[die, die, count, hand_over]`` (JSON-compatible)."""
+        return [self.dice[0], self.dice[1], self.count, int(self.hand_over)]
+
+    @classmethod
+    def from_list(cls, data: Sequence[int]) -> Pool:
+        """Return a pool read from :meth:`to_list` output.
+
+        Raises:
+            ValueError: not four values, dice outside 1..6, or a count a pool of those dice cannot have.
+        """
+        a, b, count, hand_over = (int(v) for v in data)
+        if not (1 <= a <= 6 and 1 <= b <= 6) or not (1 <= count <= (4 if a == b else 2)) or (a != b and count != 2):
+            raise InvalidPositionError(f"{list(data)!r} is not a pool of moves")
+        return cls((a, b), count, bool(hand_over))
+
+
 class Variant(ABC):
     """A game of the nardy family. Subclasses set the class attributes and implement the hooks.
 
@@ -83,6 +120,9 @@ class Variant(ABC):
     opening_rerolls: ClassVar[bool] = False
     last_roll_draw_by_default: ClassVar[bool] = False
     first_off_loses: ClassVar[bool] = False
+    side_length: ClassVar[int] = SIDE_LENGTH
+    # the prefix of the variant's own position id (None: GNU Backgammon's Position ID), see nardy.ids
+    id_prefix: ClassVar[str | None] = None
     # opponent-counter byte index in a state for each mover point 1..24 (index 0 unused)
     opp_index: ClassVar[tuple[int, ...]]
     # how many opponent checkers close a point to the mover (2 where a lone one is hit, 1 where there is no hitting)
@@ -102,11 +142,43 @@ class Variant(ABC):
         """Return the mover's number of the opponent's point ``opp_point`` (1..24)."""
 
     def turn_contexts(
-        self, position: Position, dice: tuple[int, int], first_turn: bool, options: Options
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        first_turn: bool,
+        options: Options,
+        turn_start: Position | None = None,
     ) -> Sequence[TurnContext]:
         """Return the rule contexts to try in order; the first that lets the whole roll be played is used,
-        else the last one."""
+        else the last one. ``turn_start`` is the position when the mover's turn began, when this plan is not its
+        first part (a Gul bara escalation)."""
         return (TurnContext(),)
+
+    def roll_pools(self, dice: tuple[int, int], turns_taken: int, options: Options) -> tuple[Pool, ...]:
+        """Return the parts a roll of ``dice`` is played in, in order, by a player who has taken ``turns_taken``
+        turns: one :class:`Pool` everywhere but in Gul bara's escalating doubles."""
+        return (Pool.of_roll(dice),)
+
+    def names_double_after(self, dice: tuple[int, int], options: Options) -> bool:
+        """Return whether a roll of ``dice`` wholly played lets the mover name a double and play it, then roll
+        again (Acey-deucey's 1-2, RULES.md §6.5)."""
+        return False
+
+    def finisher_loses(self, options: Options) -> bool:
+        """Return whether the side that bears off all its checkers first loses (Misère; long nardy's option
+        ``misere``)."""
+        return self.first_off_loses
+
+    def sudden_result(self, position: Position, options: Options) -> tuple[int | None, GameValue, str] | None:
+        """Return how a game ends at once when a part of the mover's turn leaves ``position`` (mover's frame, not
+        swapped) other than by bearing off: ``(0, value, reason)`` the mover wins, ``(1, ...)`` the opponent wins,
+        ``(None, ...)`` a draw (each side scores half of ``value`` times the cube); None when play goes on
+        (everywhere but Plakoto's mother rule)."""
+        return None
+
+    def pips(self, side: Side) -> int:
+        """Return the pip count of one side in its own frame."""
+        return side_pips(side)
 
     @abstractmethod
     def successors(self, state: State, die: int, ctx: TurnContext) -> list[Successor]:
@@ -156,7 +228,8 @@ class Variant(ABC):
         return self.resign_levels
 
     def borne_off(self, side: Side) -> int:
-        """Return how many checkers ``side`` has borne off (:attr:`checkers` less those still in play)."""
+        """Return how many checkers ``side`` has borne off (:attr:`checkers` less those still in play, on the
+        board, the bar or in the reserve)."""
         return self.checkers - sum(side)
 
     def validate(self, position: Position) -> None:
@@ -166,8 +239,10 @@ class Variant(ABC):
             InvalidPositionError: with what is wrong and the position's key.
         """
         for label, side in (("mover", position.me), ("opponent", position.opp)):
-            if len(side) != SIDE_LENGTH:
-                raise InvalidPositionError(f"{label} side has {len(side)} counters, not 25 ({position.key()})")
+            if len(side) != self.side_length:
+                raise InvalidPositionError(
+                    f"{label} side has {len(side)} counters, not {self.side_length} ({position.key()})"
+                )
             if any(not isinstance(c, int) or c < 0 for c in side):
                 raise InvalidPositionError(f"{label} side has a negative or non-integer count ({position.key()})")
             if sum(side) > self.checkers:

@@ -46,6 +46,7 @@ class LongNardy(Variant):
     opp_index: ClassVar[tuple[int, ...]] = (0, *(OPP + (t - 13) % 24 for t in range(1, 25)))
     closing_count: ClassVar[int] = 1
     opening_rerolls: ClassVar[bool] = True
+    id_prefix: ClassVar[str | None] = "L1"
 
     def initial_side(self) -> Side:
         """Return all 15 checkers on the head, point 24."""
@@ -56,10 +57,16 @@ class LongNardy(Variant):
         return (opp_point + 11) % 24 + 1
 
     def turn_contexts(
-        self, position: Position, dice: tuple[int, int], first_turn: bool, options: Options
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        first_turn: bool,
+        options: Options,
+        turn_start: Position | None = None,
     ) -> Sequence[TurnContext]:
-        """Return the head-rule contexts: one checker off the head, and on the first turn the exception."""
-        head = position.me[_HEAD]
+        """Return the head-rule contexts: one checker off the head (counted from ``turn_start`` when the turn
+        began before this plan), and on the first turn the exception."""
+        head = (turn_start or position).me[_HEAD]
         per_move = options.block_check == "per_move"
         one = TurnContext(head_limit=1, head_start=head, block_per_move=per_move)
         if not first_turn or options.head_exception == "none":
