@@ -23,26 +23,74 @@ from nardy.ids import (
     MatchState,
     match_state_from_id,
     position_from_any_id,
-    position_from_id,
 )
 from nardy.move import Move
-from nardy.movegen import legal_moves
+from nardy.movegen import TurnPlan
 from nardy.options import Options
-from nardy.position import CHECKERS, Position
+from nardy.position import (
+    CHECKERS,
+    PINNED_OFFSET,
+    PINNED_SIDE_LENGTH,
+    RESERVE_INDEX,
+    RESERVE_SIDE_LENGTH,
+    SIDE_LENGTH,
+    Position,
+)
 from nardy.textboard import draw_position
-from nardy.variants import get_variant, variant_names
+from nardy.variants import Variant, get_variant, variant_names
 
 
 class RequestError(ValueError):
     """A ``moves`` request that cannot be answered."""
 
 
-def _side(value: Any, name: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or len(value) != 25:
-        raise RequestError(f"{name} must be a list of 25 integers")
+def _side(value: Any, name: str, lengths: tuple[int, ...] = (SIDE_LENGTH,)) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) not in lengths:
+        sizes = " or ".join(map(str, lengths))
+        raise RequestError(f"{name} must be a list of {sizes} integers")
     if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= CHECKERS for c in value):
         raise RequestError(f"{name} must hold integers 0..15")
     return tuple(value)
+
+
+def _request_side(request: dict[str, Any], name: str, variant: Variant) -> tuple[int, ...]:
+    """Return one side of a request in the variant's layout: 25 counters plus, where the variant has them, the
+    documented extra fields (``reserve``: ``[mine, theirs]``; ``pinned``: ``{"me": [points], "opp": [points]}``),
+    or the whole extended side given directly."""
+    lengths = (SIDE_LENGTH,) if variant.side_length == SIDE_LENGTH else (SIDE_LENGTH, variant.side_length)
+    side = _side(request.get(name), name, lengths)
+    if len(side) == variant.side_length:
+        return side
+    index = 0 if name == "me" else 1
+    if variant.side_length == RESERVE_SIDE_LENGTH:
+        reserve = request.get("reserve", [0, 0])
+        if not isinstance(reserve, list) or len(reserve) != 2:
+            raise RequestError("reserve must be a list of two integers: the mover's and the opponent's")
+        count = reserve[index]
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= CHECKERS:
+            raise RequestError("reserve must hold integers 0..15")
+        return (*side, count)
+    pinned = request.get("pinned", {})
+    points = pinned.get(name, []) if isinstance(pinned, dict) else None
+    if not isinstance(points, list) or not all(isinstance(p, int) and 1 <= p <= 24 for p in points):
+        raise RequestError('pinned must be {"me": [points 1..24], "opp": [points 1..24]}, each in its own frame')
+    flags = [0] * (variant.side_length - SIDE_LENGTH)
+    for point in points:
+        flags[point - 1] = 1
+    return (*side, *flags)
+
+
+def _answer_side(variant: Variant, position: Position) -> dict[str, Any]:
+    """Return the sides of an answer: 25 counters each, and the variant's extra fields."""
+    out: dict[str, Any] = {"me": list(position.me[:SIDE_LENGTH]), "opp": list(position.opp[:SIDE_LENGTH])}
+    if variant.side_length == RESERVE_SIDE_LENGTH:
+        out["reserve"] = [position.me[RESERVE_INDEX], position.opp[RESERVE_INDEX]]
+    elif variant.side_length == PINNED_SIDE_LENGTH:
+        out["pinned"] = {
+            name: [i + 1 for i, flag in enumerate(side[PINNED_OFFSET:]) if flag]
+            for name, side in (("me", position.me), ("opp", position.opp))
+        }
+    return out
 
 
 def answer_request(request: Any) -> dict[str, Any]:
@@ -52,11 +100,11 @@ def answer_request(request: Any) -> dict[str, Any]:
             raise RequestError("a request must be a JSON object")
         variant = get_variant(str(request.get("variant", "")))
         if "position_id" in request:
-            if variant.geometry != "opposite":
-                raise RequestError("position_id is accepted for short nardy and the variants on its board only")
-            position = position_from_id(str(request["position_id"]))
+            name, position = position_from_any_id(str(request["position_id"]))
+            if get_variant(name).id_prefix != variant.id_prefix:
+                raise RequestError(f"position_id {request['position_id']!r} is not an id of a {variant.name} position")
         else:
-            position = Position(_side(request.get("me"), "me"), _side(request.get("opp"), "opp"))
+            position = Position(_request_side(request, "me", variant), _request_side(request, "opp", variant))
         variant.validate(position)
         dice = request.get("dice")
         if not isinstance(dice, list) or len(dice) != 2:
@@ -65,12 +113,18 @@ def answer_request(request: Any) -> dict[str, Any]:
         first_turn = request.get("first_turn", False)
         if not isinstance(first_turn, bool):
             raise RequestError("first_turn must be true or false")
-        moves = sorted(legal_moves(variant, position, dice, first_turn=first_turn, options=options), key=str)
+        count = request.get("count", 4)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 4:
+            raise RequestError("count (the moves of a double, fewer in a Gul bara hand-over) must be 1..4")
+        if count != 4 and dice[0] != dice[1]:
+            raise RequestError("count is given only with a double")
+        plan = TurnPlan(variant, position, dice, first_turn=first_turn, options=options, count=count)
+        moves = sorted(plan.moves(), key=str)
     except (NardyError, RequestError) as error:
         return {"error": str(error)}
     return {
         "count": len(moves),
-        "moves": [{"move": m.notation, "me": list(m.position.me), "opp": list(m.position.opp)} for m in moves],
+        "moves": [{"move": m.notation, **_answer_side(variant, m.position)} for m in moves],
     }
 
 
@@ -107,7 +161,7 @@ def show(text: str, variant_name: str | None) -> str:
     if text.startswith("{"):
         data = json.loads(text)
         variant = get_variant(str(data.get("variant", variant_name or "short")))
-        position = Position(_side(data.get("me"), "me"), _side(data.get("opp"), "opp"))
+        position = Position(_request_side(data, "me", variant), _request_side(data, "opp", variant))
     else:
         if text[:7].casefold() == "gnubgid":
             text = text[7:].strip()
@@ -197,9 +251,26 @@ def play(
                 if record["t"] == "pass":
                     write(f"{names[1 - game.roller]} cannot move and passes.")
             continue
+        if game.phase is Phase.CHOOSE:
+            write("\n" + draw_position(game.position, game.variant))
+            if game.roller == computer:
+                game.choose_double(6)
+                write("Computer names the double 6-6")
+                continue
+            answer = read("name a double (1-6)> ").strip()
+            if answer in ("quit", "exit", "q"):
+                game.abandon(game.roller)
+                break
+            if answer.isdigit() and 1 <= int(answer) <= 6:
+                game.choose_double(int(answer))
+            else:
+                write("Type a number 1..6: the double you play after the 1-2")
+            continue
         if game.phase is not Phase.MOVE or game.dice is None:
             break
         player = game.roller
+        if game.hand_over:
+            write(f"{names[player]} plays the moves {names[1 - player]} could not play")
         name = dice_name(*game.dice) or ""
         write("\n" + draw_position(game.position, game.variant, dice=game.dice))
         write(f"{names[player]} to move, dice {game.dice[0]}-{game.dice[1]} {name}".rstrip())

@@ -6,6 +6,7 @@ so old boards still in chats keep working:
 - ``s<src>-<dst>-<die>`` — one checker step (:class:`StepAction`; the hit follows from the position);
 - ``t<index>`` — a whole turn of :func:`bot.keyboards.turns.turn_choices` (:class:`TurnAction`);
 - ``rs<player>-<level>`` — the resignation menu's levels (:class:`ResignAction`);
+- ``cd<die>`` — the double named after an Acey-deucey 1-2 (:class:`ChooseDoubleAction`);
 - the words of :class:`GameCommand`: ``undo``, ``ok``, ``roll``, ``double``, ``take``, ``pass``, ``beaver``,
   ``raccoon``, ``r-yes``, ``r-no``, ``rematch``, and the "which game?" choices ``board`` and ``rsmenu``.
 
@@ -26,6 +27,7 @@ _NUMBER: Final = r"(0|[1-9][0-9]?)"
 _STEP_RE: Final = re.compile(rf"s{_NUMBER}-{_NUMBER}-([1-6])")
 _TURN_RE: Final = re.compile(rf"t{_NUMBER}")
 _RESIGN_RE: Final = re.compile(r"rs([01])-([a-z]{1,12})")
+_CHOOSE_RE: Final = re.compile(r"cd([1-6])")
 
 
 class GameCommand(StrEnum):
@@ -54,7 +56,7 @@ class GameCommand(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class StepAction:
-    """One checker step: ``src`` 1..25 (25 = bar), ``dst`` 0..24 (0 = off), by ``die`` 1..6."""
+    """One checker step: ``src`` 1..26 (25 = bar, 26 = the reserve), ``dst`` 0..24 (0 = off), by ``die`` 1..6."""
 
     src: int
     dst: int
@@ -98,7 +100,18 @@ class ResignAction:
         return f"rs{self.player}-{self.level}"
 
 
-GameAction: TypeAlias = GameCommand | StepAction | TurnAction | ResignAction
+@dataclass(frozen=True, slots=True)
+class ChooseDoubleAction:
+    """The double ``die``-``die`` (1..6) named after a wholly played Acey-deucey 1-2."""
+
+    die: int
+
+    def pack(self) -> str:
+        """Return the wire form ``cd<die>``."""
+        return f"cd{self.die}"
+
+
+GameAction: TypeAlias = GameCommand | StepAction | TurnAction | ResignAction | ChooseDoubleAction
 """Every action a game button carries."""
 
 
@@ -111,11 +124,13 @@ def parse_action(text: str) -> GameAction | None:
         pass
     if found := _STEP_RE.fullmatch(text):
         src, dst, die = (int(g) for g in found.groups())
-        return StepAction(src, dst, die) if 1 <= src <= 25 and 0 <= dst <= 24 else None
+        return StepAction(src, dst, die) if 1 <= src <= 26 and 0 <= dst <= 24 else None
     if found := _TURN_RE.fullmatch(text):
         return TurnAction(int(found.group(1)))
     if found := _RESIGN_RE.fullmatch(text):
         return ResignAction(int(found.group(1)), found.group(2))
+    if found := _CHOOSE_RE.fullmatch(text):
+        return ChooseDoubleAction(int(found.group(1)))
     return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.keyboards.actions import GameAction, GameCommand, ResignAction, StepAction
+from bot.keyboards.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction
 from bot.keyboards.callbacks import ComputerCb, MenuCb, game_button_data
 from bot.texts import tr
 from bot.variants import computer_variants
@@ -15,8 +15,9 @@ STEPS_PER_ROW = 3
 
 
 def step_label(step: Step) -> str:
-    """Return the button text of a step, e.g. ``13→7``, ``bar→22``, ``6→off``, ``8→5*``."""
-    src = "bar" if step.src == 25 else str(step.src)
+    """Return the button text of a step, e.g. ``13→7``, ``bar→22``, ``in→20`` (from the reserve), ``6→off``,
+    ``8→5*`` (a hit, or in Plakoto a pin)."""
+    src = {25: "bar", 26: "in"}.get(step.src, str(step.src))
     dst = "off" if step.dst == 0 else str(step.dst)
     return f"{src}→{dst}{'*' if step.hit else ''}"
 
@@ -69,6 +70,12 @@ def game_keyboard(
             )
         if tail:
             rows.append(tail)
+    elif game.phase is Phase.CHOOSE:
+        doubles = [
+            InlineKeyboardButton(text=f"{die}-{die}", callback_data=_cb(game_id, version, ChooseDoubleAction(die)))
+            for die in range(1, 7)
+        ]
+        rows.extend([doubles[:3], doubles[3:]])
     elif game.phase is Phase.ROLL:
         rows.append(
             [

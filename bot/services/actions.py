@@ -17,7 +17,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import SendMessage
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.keyboards.actions import GameAction, GameCommand, ResignAction, StepAction, TurnAction
+from bot.keyboards.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction, TurnAction
 from bot.keyboards.callbacks import game_button_data
 from bot.keyboards.game import resign_keyboard
 from bot.keyboards.turns import turn_choices
@@ -288,6 +288,12 @@ class GameActions:
                 record.pending_steps = []
                 record.chosen = 0
                 events.append({"t": "played", "player": mover, "move": move.notation})
+                return None
+            if isinstance(action, ChooseDoubleAction):
+                if game.phase is not Phase.CHOOSE:
+                    return tr(lang, "toast.bad")
+                game.choose_double(action.die)
+                events.append({"t": "chose", "player": game.roller, "die": action.die})
                 return None
             simple = _PHASE_ACTIONS.get(action) if isinstance(action, GameCommand) else None
             if simple is not None and game.phase is simple[0]:

@@ -87,7 +87,18 @@ def result_text(lang: str, names: list[str], event: Event) -> Html:
         return tr(lang, "tour.over.forfeit", name=name, loser=loser)
     if reason == "abandon":
         return tr(lang, "over.abandon", name=name, loser=loser, points=points)
+    if reason == "mother":
+        return tr(lang, "over.mother", name=name, loser=loser, points=points)
     return tr(lang, "over", name=name, kind=kind, points=points)
+
+
+def _pools_text(lang: str, match: Match) -> str | None:
+    """Return the line of the parts still to come in this turn (Gul bara), or None when there are none."""
+    rest = match.game.pools
+    if not rest:
+        return None
+    parts = [f"{p.dice[0]}-{p.dice[1]}" if p.count == 4 else f"{p.dice[0]}×{p.count}" for p in rest]
+    return tr(lang, "pools.next", parts=", ".join(parts))
 
 
 def caption(record: GameRecord, match: Match, lang: str) -> str:
@@ -95,7 +106,7 @@ def caption(record: GameRecord, match: Match, lang: str) -> str:
     counts). A finished game's caption says who won and the score, never whose turn it is."""
     game = match.game
     names = [p.name for p in record.players]
-    variant = tr(lang, f"variant.{match.variant.name}")
+    variant = tr(lang, f"variant.{game.variant.name}")
     lines: list[str] = [f"⚪ {esc(names[0])} — ⚫ {esc(names[1])} · {variant}"]
     if record.tournament is not None:
         lines[0] = f"🏆 {tr(lang, 'tour.caption')} · {lines[0]}"
@@ -117,15 +128,29 @@ def caption(record: GameRecord, match: Match, lang: str) -> str:
             lines.append(tr(lang, "computer.took", name=names[event["player"]]))
         elif kind == "declined":
             lines.append(tr(lang, "computer.declined", name=names[event["player"]]))
+        elif kind == "chose":
+            die = event["die"]
+            lines.append(tr(lang, "chose", name=names[event["player"]], d=die))
     thinking = game.phase not in (Phase.OVER, Phase.OPENING) and bool(record.players[game.turn].ai)
     if game.phase is Phase.MOVE and game.dice:
-        lines.append(_roll_text(lang, names[game.roller], game.dice))
+        if game.hand_over:
+            lines.append(tr(lang, "pools.handover", name=names[game.roller], other=names[1 - game.roller]))
+        pool = game.pool
+        if pool is not None and pool.dice[0] == pool.dice[1] and pool.count < 4:
+            lines.append(tr(lang, "pools.part", name=names[game.roller], d=pool.dice[0], count=pool.count))
+        else:
+            lines.append(_roll_text(lang, names[game.roller], game.dice))
+        later = _pools_text(lang, match)
+        if later:
+            lines.append(later)
         pending = record.pending_steps
         if pending and not thinking:
             lines.append(tr(lang, "pending", steps=" ".join(step_label(s) for s in pending)))
         lines.append(tr(lang, "turn.thinking" if thinking else "turn.move", name=names[game.roller]))
     elif thinking:
         lines.append(tr(lang, "turn.thinking", name=names[game.turn]))
+    elif game.phase is Phase.CHOOSE:
+        lines.append(tr(lang, "turn.choose", name=names[game.roller]))
     elif game.phase is Phase.ROLL:
         lines.append(tr(lang, "turn.roll", name=names[game.roller]))
     elif game.phase is Phase.DOUBLED:

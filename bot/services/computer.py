@@ -22,6 +22,7 @@ from bot.services.engine_flow import advance, load_match, system_dice
 from bot.services.record import Event, GameRecord
 from nardy import Match, NardyError, Phase, SystemDice
 from nardy.ai import ComputerPlayer, get_player
+from nardy.ai.bonus import choose_double
 
 if TYPE_CHECKING:
     from bot.services.game_service import GameService
@@ -72,7 +73,7 @@ def play_computer(
         if player is None:
             level = record.players[index].ai
             assert level is not None  # computer_to_act names a computer player
-            player = players[index] = computer(level, match.variant.name, seed)
+            player = players[index] = computer(level, game.variant.name, seed)
         record.clear_turn()
         phase = game.phase
         if phase is Phase.ROLL:
@@ -82,6 +83,10 @@ def play_computer(
                 dice = game.roll()
                 if game.phase is not Phase.MOVE or game.roller != index:
                     events.append({"t": "forfeit", "player": index, "dice": list(dice)})
+        elif phase is Phase.CHOOSE:
+            die = choose_double(player, game)
+            game.choose_double(die)
+            events.append({"t": "chose", "player": index, "die": die})
         elif phase is Phase.MOVE:
             move = game.play(player.choose_move(game))
             events.append({"t": "played", "player": index, "move": move.notation})

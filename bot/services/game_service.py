@@ -202,7 +202,7 @@ class GameService:
             kwargs["match_score"] = (int(match.score[0]), int(match.score[1]))
             kwargs["match_length"] = match.length
         position = game.position_for(mover)
-        return await asyncio.to_thread(self.renderer, position, match.variant.name, **kwargs)
+        return await asyncio.to_thread(self.renderer, position, match.game.variant.name, **kwargs)
 
     # ------------------------------------------------------------------ actions (bot.services.actions)
 

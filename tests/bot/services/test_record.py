@@ -10,6 +10,7 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.keyboards.actions import (
+    ChooseDoubleAction,
     GameAction,
     GameCommand,
     ResignAction,
@@ -175,6 +176,9 @@ EVERY_KIND: list[tuple[GameAction, str]] = [
     (StepAction(25, 22, 3), "s25-22-3"),
     (StepAction(6, 0, 6), "s6-0-6"),
     (StepAction(1, 0, 1), "s1-0-1"),
+    (StepAction(26, 20, 5), "s26-20-5"),
+    (ChooseDoubleAction(1), "cd1"),
+    (ChooseDoubleAction(6), "cd6"),
     (TurnAction(0), "t0"),
     (TurnAction(29), "t29"),
     (ResignAction(0, "single"), "rs0-single"),
@@ -204,10 +208,10 @@ def test_the_commands_keep_their_wire_words() -> None:
 @pytest.mark.parametrize(
     "forged",
     [
-        "", "s01-7-6", "s13-07-6", "s26-1-1", "s0-1-1", "s1-25-1", "s13-7-0", "s13-7-7", "s13-7", "s13/7",
+        "", "s01-7-6", "s13-07-6", "s27-1-1", "s0-1-1", "s1-25-1", "s13-7-0", "s13-7-7", "s13-7", "s13/7",
         "s-1-7-6", "t", "t05", "t100", "t-1", "rs2-single", "rs0-", "rs0single", "rs0-Single", "rs00-single",
         "ROLL", "roll ", " roll", "roll\n", "s13-7-6\n", "undo2", "13/7", "bar/22", "resign2", "confirm",
-        "rs0-abcdefghijklm",
+        "rs0-abcdefghijklm", "cd0", "cd7", "cd", "cd01", "cd1 ",
     ],
 )  # fmt: skip
 def test_forged_actions_are_refused(forged: str) -> None:
