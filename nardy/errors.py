@@ -15,12 +15,17 @@ ILLEGAL_MOVE_CODES: tuple[str, ...] = (
     "blocked",  # the landing point (or a point a combined move stops on) is held by the opponent
     "head_rule",  # long nardy: a second checker may not leave the head this turn
     "block_rule",  # long nardy: the move would build six in a row with no opponent checker ahead of them
+    "start_rule",  # Fevga: a second checker may not leave point 24 before the first has passed the opponent's start
+    "start_quarter",  # Fevga: the move would hold all six points 19..24 of the mover's starting quarter
     "die_not_rolled",  # no die (or sum of dice) left in the roll moves that distance
     "must_use_both",  # the roll can be played in full (both dice, or as many of a double as possible)
     "must_use_larger",  # only one die can be played, and then it must be the larger one
     "bear_off_early",  # bearing off while not all checkers are home
     "bear_off_higher",  # a die larger than the point bears off only when no checker stands higher
     "bar_first",  # short nardy: a checker on the bar must enter before any other move
+    "no_hit",  # Dutch backgammon: no hitting before one of the mover's checkers stands in its home board
+    "pinned",  # plakoto: the checker is pinned under the opponent's and cannot move until it is freed
+    "bear_off_pinned",  # plakoto: no bearing off while a checker of the mover is pinned
     "wrong_direction",  # a written move goes away from home
     "no_checker",  # no checker of the mover on the starting point
     "incomplete",  # only part of the roll is written and the rest is not forced

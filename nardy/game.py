@@ -538,7 +538,7 @@ class Game:
         """Go on after the roller has played ``played`` moves of the current part of its turn: the next part, a
         hand-over, a double to name, an extra roll, or the end of the turn."""
         pool = self.pool if self.pool is not None and self.pool.dice == self.dice else Pool.of_roll(self.dice or (1, 2))
-        if played < pool.count and pool.hand_over and not self.hand_over:
+        if played < pool.count and pool.hand_over and not self.hand_over and not self._last_chance:
             unplayed = [Pool(pool.dice, pool.count - played)] + [Pool(p.dice, p.count) for p in self.pools]
             self.turns_taken[self.roller] += 1
             self.roller = self.turn = 1 - self.roller
@@ -566,6 +566,7 @@ class Game:
     def _to_roll(self, player: int) -> None:
         self.roller = self.turn = player
         self.pool, self.pools, self.dice = None, [], None
+        self.hand_over = False
         self.phase = Phase.ROLL
 
     def _finished(self, mover: int) -> None:
@@ -583,7 +584,7 @@ class Game:
         """End the game that ``finisher`` ended by bearing off all its checkers first: it wins, or in a variant
         whose first finisher loses (Misère), the other player wins."""
         value = self.variant.game_value(self.position_for(finisher), self.options)
-        winner = 1 - finisher if self.variant.first_off_loses else finisher
+        winner = 1 - finisher if self.variant.finisher_loses(self.options) else finisher
         base = self._jacoby(value.points)
         kind = value.kind if base == value.points else self.variant.resign_levels[0]
         self._end(GameResult(winner, kind, base, self.cube_value, base * self.cube_value, "bearoff"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from itertools import accumulate, islice, permutations
 
 from nardy.errors import AmbiguousMoveError, IllegalMoveError, IncompleteMoveError, InvalidMoveError
-from nardy.move import Move, Step, point_name
+from nardy.move import RESERVE_POINT, Move, Step, point_name
 from nardy.movegen import TurnPlan
 from nardy.notation import parse_segments
-from nardy.position import BAR, OFF
+from nardy.position import BAR, OFF, RESERVE_SIDE_LENGTH
 from nardy.variants.base import State, to_state
 
 Hop = tuple[int, int, bool]  # from, to, hit required on arrival
@@ -57,7 +57,7 @@ def match_move(plan: TurnPlan, text: str) -> Move:
     A partial turn is accepted when the rest of it is forced.
 
     Raises:
-        InvalidMoveError: the text cannot be read as a move.
+        InvalidMoveError: the text cannot be read as a move (or enters from a reserve the variant has not).
         IllegalMoveError: no legal turn matches (with the reason and the position; ``code`` names the rule, one
             of :data:`~nardy.errors.ILLEGAL_MOVE_CODES`).
         IncompleteMoveError: the text plays only part of the roll and the rest is not forced.
@@ -68,6 +68,9 @@ def match_move(plan: TurnPlan, text: str) -> Move:
         segments = parse_segments(text)
     except InvalidMoveError as error:
         raise InvalidMoveError(f"{error} {where}", error.code) from None
+    if plan.variant.side_length != RESERVE_SIDE_LENGTH and any(RESERVE_POINT in seg.points for seg in segments):
+        title = plan.variant.titles.get("en", plan.variant.name)
+        raise InvalidMoveError(f"{text!r} starts from the reserve, and {title} has none {where}")
     if plan.forfeited:
         raise IllegalMoveError(f"no move is possible with this roll {where}")
     hops = [(a, b, b in seg.hits) for seg in segments for _ in range(seg.count) for a, b in seg.hops()]
@@ -147,11 +150,13 @@ def _hop_ways(plan: TurnPlan, state: State, left: tuple[int, ...], hop: Hop) -> 
 
 def _die_orders(left: tuple[int, ...], src: int, dst: int) -> list[tuple[int, ...]]:
     """Return the orders of dice from ``left`` that carry a checker from ``src`` exactly to ``dst`` (or, for a
-    bear-off, past point 1 with the last die only), larger dice first."""
+    bear-off, past point 1 with the last die only), larger dice first. A checker entering from the reserve
+    (``src`` 26) enters as from the bar (25)."""
     orders: set[tuple[int, ...]] = set()
+    start = BAR if src == RESERVE_POINT else src
     for size in range(1, len(left) + 1):
         for order in permutations(left, size):
-            points = list(accumulate(order, lambda at, die: at - die, initial=src))[1:]
+            points = list(accumulate(order, lambda at, die: at - die, initial=start))[1:]
             if any(point <= max(dst, 0) for point in points[:-1]):
                 continue
             if points[-1] == dst or (dst == OFF and points[-1] <= 0):
@@ -172,7 +177,8 @@ def _hop_refusal(plan: TurnPlan, state: State, left: tuple[int, ...], hop: Hop) 
     if not orders:
         d1, d2 = plan.dice
         used = " left" if _die_orders((d1,) * 4 if d1 == d2 else (d1, d2), src, dst) else ""
-        distance = f"{src - dst} point{'s' if src - dst > 1 else ''}" if dst != OFF else f"{point_name(src)} off"
+        span = (BAR if src == RESERVE_POINT else src) - dst
+        distance = f"{span} point{'s' if span > 1 else ''}" if dst != OFF else f"{point_name(src)} off"
         return "die_not_rolled", f"no die{used} of the roll {d1}-{d2} moves {distance}"
     found: tuple[int, str, str] | None = None
     for order in orders:

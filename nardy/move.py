@@ -6,19 +6,30 @@ from dataclasses import dataclass
 
 from nardy.position import BAR, OFF, Position
 
+RESERVE_POINT = 26
+"""The ``src`` of a step that enters a checker from the reserve (Acey-deucey, Dutch backgammon; written ``in``)."""
+
 
 def point_name(point: int) -> str:
-    """Return the canonical text of a point: ``bar`` for 25, ``off`` for 0, else the number."""
+    """Return the canonical text of a point: ``bar`` for 25, ``off`` for 0, ``in`` for 26 (the reserve), else the
+    number."""
     if point == BAR:
         return "bar"
     if point == OFF:
         return "off"
+    if point == RESERVE_POINT:
+        return "in"
     return str(point)
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class Step:
-    """One checker moved by one die, in the mover's frame: ``src`` 1..25 (25 = bar), ``dst`` 0..24 (0 = off)."""
+    """One checker moved by one die, in the mover's frame: ``src`` 1..25 (25 = bar), ``dst`` 0..24 (0 = off).
+
+    In the variants with a reserve (Acey-deucey, Dutch backgammon) ``src`` 26 (:data:`RESERVE_POINT`, written
+    ``in``) enters a checker from the reserve: a die d takes it to ``dst`` 25 - d, as from the bar, so for such a
+    step ``src - dst`` is ``die + 1``, not ``die``.
+    """
 
     src: int
     dst: int

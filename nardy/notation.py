@@ -5,7 +5,8 @@ marked with ``*``, repeated moves counted (``13/7(2)``), sorted from the farthes
 
 Input accepts ``/`` or ``-`` or a space between points, ``bar``/``бар``/``25``, ``off``/``борт``/``0``, upper or
 lower case, Latin or Cyrillic letters, ``(n)`` repeats and ``*`` marks, each also after a space (``13/3 (2)``,
-``bar/22 * 6/5``).
+``bar/22 * 6/5``). The reserve of Acey-deucey and Dutch backgammon (checkers not yet entered, point 26) is written
+``in`` and read from ``in``/``res``/``reserve``/``вв``/``ввод``/``резерв``/``26`` (``in/22``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nardy.errors import InvalidMoveError
-from nardy.move import Step, point_name
+from nardy.move import RESERVE_POINT, Step, point_name
 from nardy.position import BAR, OFF
 
 
@@ -67,6 +68,7 @@ class Segment:
 _LOOKALIKES = str.maketrans("аеорсхукмтвн", "aeopcxykmtbh")
 _BAR_WORDS = {"bar", "b", "бар", "бap", "25"}
 _OFF_WORDS = {"off", "o", "борт", "бортик", "вне", "0", "x"}
+_RESERVE_WORDS = {"in", "res", "reserve", "вв", "ввод", "резерв", "26"}
 _TOKEN = re.compile(r"\s*(?P<body>[^\s(]+)(?:\s*\((?P<count>\d+)\))?")
 _SPACED_HIT = re.compile(r"(?<=[^\s*])\s+\*(?=\s|$)")  # "bar/22 * 6/5": a lone star marks the move before it
 MAX_TEXT = 200
@@ -80,9 +82,11 @@ def _point(word: str, text: str) -> tuple[int, bool]:
         return BAR, hit
     if low in _OFF_WORDS or low.translate(_LOOKALIKES) in _OFF_WORDS:
         return OFF, hit
+    if low in _RESERVE_WORDS:
+        return RESERVE_POINT, hit
     if word.isdigit() and 1 <= int(word) <= 24:
         return int(word), hit
-    raise InvalidMoveError(f"{word!r} is not a point (1..24, bar or off) in move {text!r}")
+    raise InvalidMoveError(f"{word!r} is not a point (1..24, bar, off or in) in move {text!r}")
 
 
 def parse_segments(text: str) -> list[Segment]:

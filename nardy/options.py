@@ -12,6 +12,7 @@ HeadException = Literal["blocked", "classic", "none"]
 BlockCheck = Literal["per_move", "end_of_turn"]
 LongScoring = Literal["federation", "extended"]
 CubeProgression = Literal["geometric", "arithmetic"]
+FevgaPrime = Literal["long_rule", "free"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "opening": ("standard", "reroll", "winner_starts"),
@@ -19,6 +20,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "block_check": ("per_move", "end_of_turn"),
     "long_scoring": ("federation", "extended"),
     "cube_progression": ("geometric", "arithmetic"),
+    "fevga_prime": ("long_rule", "free"),
 }
 
 
@@ -30,7 +32,13 @@ class InvalidOptionError(NardyError):
 class Options:
     """Every rule option of RULES.md. ``None`` means the variant's default: ``cube`` (on for short nardy, Hypergammon,
     Nackgammon and Misère; off for long nardy and Portes) and ``last_roll_draw`` (on for Misère, off elsewhere).
-    ``hyper_gammons`` counts gammons and backgammons in Hypergammon (RULES.md §6.1; no other variant reads it)."""
+    ``hyper_gammons`` counts gammons and backgammons in Hypergammon (RULES.md §6.1; no other variant reads it).
+    ``fevga_prime`` (RULES.md §6.2, Fevga only): ``long_rule`` (default: a six-point prime outside the start quarter
+    follows long nardy's block rule) | ``free`` (only the start-quarter ban). ``gulbara_plain_turns`` (0..10, default
+    3) and ``gulbara_pass_unplayed`` (default on), RULES.md §6.4, Gul bara only: how many of each player's first turns
+    play doubles normally, and whether the unplayed moves of an escalation pass to the opponent (off: they are
+    lost). ``misere`` (RULES.md §6.3, long nardy only; default off): the first side to bear off all its checkers
+    loses, 1 point, no марс."""
 
     opening: Opening = "standard"
     head_exception: HeadException = "blocked"
@@ -46,6 +54,10 @@ class Options:
     max_cube: int = 64
     crawford: bool = True
     hyper_gammons: bool = False
+    fevga_prime: FevgaPrime = "long_rule"
+    gulbara_plain_turns: int = 3
+    gulbara_pass_unplayed: bool = True
+    misere: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return the options as a JSON-compatible dict."""
@@ -74,13 +86,13 @@ class Options:
         for name, choices in _CHOICES.items():
             if name in data and data[name] not in choices:
                 raise InvalidOptionError(f"option {name}={data[name]!r} must be one of {', '.join(choices)}")
-        for name in ("jacoby", "beaver", "raccoon", "crawford", "hyper_gammons"):
+        for name in ("jacoby", "beaver", "raccoon", "crawford", "hyper_gammons", "gulbara_pass_unplayed", "misere"):
             if name in data and not isinstance(data[name], bool):
                 raise InvalidOptionError(f"option {name}={data[name]!r} must be true or false")
         for name in ("cube", "last_roll_draw"):
             if name in data and data[name] is not None and not isinstance(data[name], bool):
                 raise InvalidOptionError(f"option {name}={data[name]!r} must be true, false or null")
-        for name, low, high in (("auto_doubles", 0, 6), ("max_cube", 1, 4096)):
+        for name, low, high in (("auto_doubles", 0, 6), ("max_cube", 1, 4096), ("gulbara_plain_turns", 0, 10)):
             value = data.get(name)
             if value is not None and (
                 isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high

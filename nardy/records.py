@@ -4,8 +4,9 @@ A history record is a dict such as ``{"t": "move", "steps": [[13, 8, 5, False], 
 form is a short string: ``o51`` (opening roll 5-1), ``r56`` (roll 5-6), ``m13.8.5,6.5.1`` (a move: steps
 ``src.dst.die``, ``*`` after a hit), ``p`` (forfeited roll), ``d`` / ``t`` / ``x`` / ``b`` / ``c`` (double, take,
 drop, beaver, raccoon), ``s0gammon`` (player 0 offers to resign a gammon), ``a`` / ``n`` (the offer accepted or
-declined), ``q1`` (player 1 abandoned). A match to N points holds at most 2N−1 games, so with this form its saved
-record stays small (a finished game takes about a third of its full size).
+declined), ``q1`` (player 1 abandoned), ``k3`` (the double 3-3 named after an Acey-deucey 1-2). A match to N
+points holds at most 2N−1 games, so with this form its saved record stays small (a finished game takes about a
+third of its full size).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def encode_record(record: dict[str, Any]) -> str:
             return f"s{int(record['player'])}{record['level']}"
         if kind == "abandon":
             return f"q{int(record['player'])}"
+        if kind == "choose":
+            return f"k{int(record['die'])}"
     except (KeyError, TypeError, ValueError) as error:
         raise GameStateError(f"history record {record!r} cannot be encoded: {error}") from error
     if isinstance(kind, str) and kind in _PLAIN:
@@ -62,6 +65,8 @@ def decode_record(text: str) -> dict[str, Any]:
             return {"t": "resign", "player": int(body[0]), "level": body[1:]}
         if head == "q" and body in ("0", "1"):
             return {"t": "abandon", "player": int(body)}
+        if head == "k" and body in ("1", "2", "3", "4", "5", "6"):
+            return {"t": "choose", "die": int(body)}
     except ValueError as error:
         raise GameStateError(f"history record {text!r} cannot be read: {error}") from error
     if not body and head in _PLAIN_BACK:

@@ -1,22 +1,33 @@
 """The registry of variants, found by name or alias (``long``, ``длинные``, ``short``, ``backgammon``, ...).
 
 Registered: long and short nardy, and of RULES.md §6 Hypergammon (``hypergammon``, гипергаммон), Nackgammon
-(``nackgammon``), Portes (``portes``, портес) and Misère (``misere``, поддавки)."""
+(``nackgammon``), Portes (``portes``, портес), Misère (``misere``, поддавки), Plakoto (``plakoto``, плакото),
+Acey-deucey (``acey_deucey``, американка), Dutch backgammon (``dutch``, голландский трик-трак), Fevga (``fevga``,
+февга) and Gul bara (``gulbara``, гюльбара, «бешеный гюльбар»)."""
 
 from __future__ import annotations
 
 from nardy.errors import NardyError
 from nardy.variants.base import GameValue, TurnContext, Variant
+from nardy.variants.fevga import Fevga
+from nardy.variants.gulbara import GulBara
 from nardy.variants.long import LongNardy
 from nardy.variants.opposite import Hypergammon, Misere, Nackgammon, Portes
+from nardy.variants.plakoto import Plakoto
+from nardy.variants.reserve import AceyDeucey, Dutch
 from nardy.variants.short import ShortNardy
 
 __all__ = [
+    "AceyDeucey",
+    "Dutch",
+    "Fevga",
     "GameValue",
+    "GulBara",
     "Hypergammon",
     "LongNardy",
     "Misere",
     "Nackgammon",
+    "Plakoto",
     "Portes",
     "ShortNardy",
     "TurnContext",
@@ -78,3 +89,8 @@ HYPERGAMMON = register(Hypergammon())
 NACKGAMMON = register(Nackgammon())
 PORTES = register(Portes())
 MISERE = register(Misere())
+PLAKOTO = register(Plakoto())
+ACEY_DEUCEY = register(AceyDeucey())
+DUTCH = register(Dutch())
+FEVGA = register(Fevga())
+GULBARA = register(GulBara())

@@ -252,6 +252,6 @@ class Variant(ABC):
             if side[24] and not self.has_bar:
                 raise InvalidPositionError(f"{label} side has checkers on the bar in {self.name} nardy")
         for point in range(1, 25):
-            opp_count = position.opp[self.opp_index[point] - SIDE_LENGTH]
+            opp_count = position.opp[self.opp_index[point] - self.side_length]
             if position.me[point - 1] and opp_count:
                 raise InvalidPositionError(f"point {point} holds checkers of both colours ({position.key()})")

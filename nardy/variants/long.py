@@ -34,7 +34,13 @@ def _block_allowed(state: State, lo: int) -> bool:
 
 
 class LongNardy(Variant):
-    """Long nardy: the opponent's point q is the mover's point q + 12 (mod 24)."""
+    """Long nardy: the opponent's point q is the mover's point q + 12 (mod 24).
+
+    Option ``misere`` (RULES.md §6.3, "длинные поддавки"): the side that bears off all its checkers first loses;
+    the other side wins 1 point (оин, never марс) times the cube, and only оин may be resigned. It reverses the
+    aim only: ``last_roll_draw`` keeps long nardy's default (off). The variants built on this class (Fevga, Gul
+    bara) do not read it (:attr:`reads_misere`).
+    """
 
     name: ClassVar[str] = "long"
     aliases: ClassVar[tuple[str, ...]] = ("long", "длинные", "длинные нарды", "long nardy")
@@ -47,6 +53,19 @@ class LongNardy(Variant):
     closing_count: ClassVar[int] = 1
     opening_rerolls: ClassVar[bool] = True
     id_prefix: ClassVar[str | None] = "L1"
+    # whether the option ``misere`` applies (long nardy itself, not the variants that reuse its rules)
+    reads_misere: ClassVar[bool] = True
+
+    def _misere(self, options: Options) -> bool:
+        return self.reads_misere and options.misere
+
+    def finisher_loses(self, options: Options) -> bool:
+        """Return whether the first side to bear off all its checkers loses: under the option ``misere``."""
+        return self._misere(options) or self.first_off_loses
+
+    def resign_options(self, options: Options) -> tuple[str, ...]:
+        """Return оин and марс, or оин alone under ``misere`` (a misère game is worth 1 point)."""
+        return ("oin",) if self._misere(options) else self.resign_levels
 
     def initial_side(self) -> Side:
         """Return all 15 checkers on the head, point 24."""
@@ -147,7 +166,10 @@ class LongNardy(Variant):
         return True
 
     def game_value(self, position: Position, options: Options) -> GameValue:
-        """Return оин / марс (federation) or the extended table of RULES.md §2, from the loser's side."""
+        """Return оин / марс (federation) or the extended table of RULES.md §2, from the loser's side; under
+        ``misere`` always оин (1), what the side that did *not* finish first wins."""
+        if self._misere(options):
+            return GameValue("oin", 1)
         opp = position.opp
         if position.opp_off:
             return GameValue("oin", 1)
