@@ -5,8 +5,21 @@ beyond caches of fonts, sprites and board backgrounds.
 
 ``render_board(position, variant, *, ...) -> bytes``
     ``position`` is a :class:`nardy.position.Position` (``me`` = the side to move, each side in its own frame,
-    index 24 = bar); ``variant`` is ``"short"``/``"long"`` or any object whose ``.name`` is one of them. Keyword-only
-    options:
+    index 24 = bar); ``variant`` is the name or alias of a registered variant (``"short"``, ``"long"``, or one of
+    RULES.md §6) or any object whose ``.name`` is one. The opposite-geometry variants are drawn on the short-nardy
+    board, the parallel ones (Fevga, Gul bara) on the long-nardy board; each side must have the variant's layout
+    (:mod:`nardy.position`):
+
+    - 25 entries: points and bar. Hypergammon's 3 checkers a side count its borne-off checkers.
+    - 26 entries (Acey-deucey, Dutch): index 25 is the reserve, the checkers not yet entered. The board gets a
+      second column of trays at the left, the reserve trays (the top player's above, the bottom player's below),
+      where each reserve is a pile of face-on checkers with its count, apart from the bear-off trays at the right.
+    - 49 entries (Plakoto): indices 25 + i flag a checker of the side pinned on its point i + 1. A pinned checker
+      lies at the base of its point with the pinner's checkers on top of it, covering part of it, and a padlock
+      badge on it; a point may then hold both colours (at most one pinned checker, under at least one pinner).
+
+    Every variant but short and long nardy has its title (``Variant.titles[lang]``) printed on the felt in the
+    middle of the half on the mover's left (the dice lie in the other half). Keyword-only options:
 
     - ``mover`` (0 or 1, default 0): which player ``position.me`` belongs to. Player 0 has the light checkers,
       player 1 the dark (or, in the ``dark`` theme, red) ones.
@@ -14,13 +27,16 @@ beyond caches of fonts, sprites and board backgrounds.
       right, 1..12 right to left along the bottom, 13..24 left to right along the top). None (a spectator) draws
       from the side to move.
     - ``dice`` ((d1, d2) or None) and ``used_dice`` (die values already played this turn, dimmed; a double shows four
-      dice). The dice lie in the mover's right-hand half (as the mover sits).
+      dice). The dice lie in the mover's right-hand half (as the mover sits). ``dice_count`` (1..4, default 4) is
+      how many moves a double gives, as many dice are drawn (a Gul bara hand-over may pass fewer than four).
     - ``show_cube``, ``cube_value`` (1 = centred cube showing 64), ``cube_owner`` (player or None = centred): the
       cube sits between the bear-off trays, in the middle or toward its owner.
     - ``last_move`` (steps of the last turn, in the frame of ``last_move_player``, default the opponent of the
       mover) and ``pending_steps`` (steps already played in the turn being built, in the mover's frame): each
       touched point's number gets a coloured badge, a dashed ghost shows where a checker left, a ring marks where
-      it arrived; a hit is ringed in the hit colour (red or pink), on the point and on the bar.
+      it arrived; a hit is ringed in the hit colour (red or pink), on the point and on the bar (in Plakoto a pin,
+      a step with ``hit``, rings the pinner; the pinned checker has its padlock). A step from ``src`` 26
+      (:data:`nardy.move.RESERVE_POINT`) enters from the reserve, which is then outlined.
     - ``names`` (player 0, player 1), ``match_score`` (player 0, player 1) and ``match_length``: the strip above the
       board belongs to the top player, the one below to the bottom player; each shows the colour, the name
       (any Unicode: control, format and separator characters are dropped, line breaks become spaces, and a long

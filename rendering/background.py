@@ -1,8 +1,8 @@
 """The static part of a board image: strips, frame, felt, points, bar, trays and point numbers.
 
-Everything here depends only on the theme and the width, never on the position, the variant or the viewer (the
-point numbers are always in the viewer's frame, so they sit at fixed places). It is drawn once and cached; each board
-starts from a copy of it.
+Everything here depends only on the theme, the width and whether the board has reserve trays (Acey-deucey, Dutch),
+never on the position or the viewer (the point numbers are always in the viewer's frame, so they sit at fixed
+places). It is drawn once and cached; each board starts from a copy of it.
 """
 
 from __future__ import annotations
@@ -106,21 +106,24 @@ def _draw_bar_and_trays(canvas: Image.Image, theme: Theme, geo: Layout) -> None:
     edge = theme.frame_dark
     draw.line((left, top, left, bottom - 1), fill=edge, width=max(1, geo.checker // 30))
     draw.line((right - 1, top, right - 1, bottom - 1), fill=edge, width=max(1, geo.checker // 30))
-    for top_side in (True, False):
-        box = geo.tray_box(top_side)
+    boxes = [geo.tray_box(top_side) for top_side in (True, False)]
+    if geo.reserve_x is not None:
+        boxes += [geo.reserve_box(top_side) for top_side in (True, False)]
+    for box in boxes:
         draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=theme.tray)
         _inner_shadow(canvas, box, max(2, geo.checker // 10), 120)
 
 
-@lru_cache(maxsize=8)
-def background(theme_name: str, width: int) -> Image.Image:
-    """Return the static board image (RGB) for ``theme_name`` at ``width``; treat it as read-only (copy it).
+@lru_cache(maxsize=12)
+def background(theme_name: str, width: int, reserve: bool = False) -> Image.Image:
+    """Return the static board image (RGB) for ``theme_name`` at ``width``, with the reserve trays if ``reserve``;
+    treat it as read-only (copy it).
 
     Raises:
         ValueError: unknown theme or a width outside the layout's range.
     """
     theme = get_theme(theme_name)
-    geo = layout(width)
+    geo = layout(width, reserve)
     canvas = Image.new("RGB", (geo.width, geo.height), theme.strip)
     _draw_strips(canvas, theme, geo)
     canvas.paste(_frame(theme, geo), geo.board_box[:2])

@@ -3,6 +3,14 @@
 A board is drawn for a *viewer*, the player whose checkers move toward the bottom right; with no viewer (a
 spectator) it is drawn from the side to move. Points are numbered in the viewer's frame. See the package docstring
 for every option.
+
+The variants of RULES.md §6 are drawn by the layout of their sides (:mod:`nardy.position`) and their geometry:
+the opposite ones on the short-nardy board, the parallel ones (Fevga, Gul bara) on the long-nardy board. A side of
+26 entries has a reserve (Acey-deucey, Dutch), drawn as a pile of face-on checkers with its count in a reserve tray
+at the left, apart from the bear-off trays at the right. A side of 49 entries has Plakoto's pinned flags: a pinned
+checker lies at the base of its point, the pinner's checkers on top of it (covering part of it), and a padlock
+badge marks it. Every variant but the two main games has its title printed on the felt, in the middle of the half
+on the mover's left (the dice lie in the other half).
 """
 
 from __future__ import annotations
@@ -14,18 +22,23 @@ from typing import TypedDict, Unpack
 
 from PIL import Image, ImageDraw
 
-from nardy.move import Step
+from nardy.move import RESERVE_POINT, Step
 from nardy.position import Position
 from rendering import sprites
 from rendering.background import background
 from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
-from rendering.frames import VariantLike, VariantName, checker_count, other_frame, variant_name
-from rendering.layout import VISIBLE_BAR, VISIBLE_STACK, Layout, layout
+from rendering.fonts import font
+from rendering.frames import VariantInfo, VariantLike, VariantName, other_frame, variant_info
+from rendering.layout import PIN_OVERLAP, VISIBLE_BAR, VISIBLE_STACK, Layout, layout
 from rendering.names import name_sprite
 from rendering.theme import RGB, Theme, get_theme
 
 BAR = 25
 OFF = 0
+RESERVE = RESERVE_POINT
+"""The source point of a step that enters a checker from the reserve (Acey-deucey, Dutch), written ``in``."""
+VISIBLE_RESERVE = 15
+"""Checkers drawn in a reserve pile (all of them)."""
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {"pips": "pips", "to_move": "to move", "off": "off"},
@@ -34,7 +47,8 @@ LABELS: dict[str, dict[str, str]] = {
 DEFAULT_NAMES = ("Player 1", "Player 2")
 
 Location = tuple[str, int]
-"""Where a checker is, as the viewer sees it: ``("point", 1..24)``, ``("bar", player)`` or ``("off", player)``."""
+"""Where a checker is, as the viewer sees it: ``("point", 1..24)``, ``("bar", player)``, ``("off", player)`` or
+``("reserve", player)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +68,15 @@ def _check_player(value: int, what: str) -> int:
     return value
 
 
-def _check_side(side: Sequence[int], what: str, checkers: int) -> None:
-    if len(side) != 25 or any(count < 0 for count in side) or sum(side) > checkers:
-        raise ValueError(f"{what} side must be 25 non-negative counts totalling at most {checkers}: {tuple(side)!r}")
+def _check_side(side: Sequence[int], what: str, info: VariantInfo) -> None:
+    length, checkers = info.side_length, info.checkers
+    if len(side) != length or any(count < 0 for count in side) or sum(side) > checkers:
+        raise ValueError(
+            f"{what} side must be {length} non-negative counts totalling at most {checkers} in {info.name}: "
+            f"{tuple(side)!r}"
+        )
+    if info.layout == "pinned" and any(flag > 1 for flag in side[25:]):
+        raise ValueError(f"{what} side has a pinned flag other than 0 or 1 (entries 26..49): {tuple(side)!r}")
 
 
 def _to_viewer(point: int, owner: int, bottom: int, variant: VariantName) -> int:
@@ -64,41 +84,49 @@ def _to_viewer(point: int, owner: int, bottom: int, variant: VariantName) -> int
     return point if owner == bottom else other_frame(point, variant)
 
 
-def _locate(point: int, owner: int, bottom: int, variant: VariantName) -> Location:
+def _locate(point: int, owner: int, bottom: int, info: VariantInfo) -> Location:
     if point == BAR:
         return ("bar", owner)
     if point == OFF:
         return ("off", owner)
+    if point == RESERVE and info.layout == "reserve":
+        return ("reserve", owner)
     if not 1 <= point <= 24:
-        raise ValueError(f"step point {point} is outside 0..25")
-    return ("point", _to_viewer(point, owner, bottom, variant))
+        last = RESERVE if info.layout == "reserve" else BAR
+        raise ValueError(f"step point {point} is outside 0..{last}")
+    return ("point", _to_viewer(point, owner, bottom, info.board))
 
 
-def _marks(steps: Sequence[Step], player: int, bottom: int, variant: VariantName) -> _Marks:
+def _marks(steps: Sequence[Step], player: int, bottom: int, info: VariantInfo) -> _Marks:
     net: Counter[Location] = Counter()
     hits: Counter[Location] = Counter()
     victims: Counter[Location] = Counter()
     touched: set[Location] = set()
     for step in steps:
-        src = _locate(step.src, player, bottom, variant)
-        dst = _locate(step.dst, player, bottom, variant)
+        src = _locate(step.src, player, bottom, info)
+        dst = _locate(step.dst, player, bottom, info)
         net[src] -= 1
         net[dst] += 1
         touched.update((src, dst))
         if step.hit:
             hits[dst] += 1
-            victims[("bar", 1 - player)] += 1
+            if info.layout != "pinned":  # a pinned checker stays on its point, marked by its padlock
+                victims[("bar", 1 - player)] += 1
     sources = Counter({loc: -n for loc, n in net.items() if n < 0})
     targets = Counter({loc: n for loc, n in net.items() if n > 0})
     return _Marks(sources, targets, frozenset(touched), hits, victims)
 
 
-def _dice_faces(dice: tuple[int, int], used: Sequence[int]) -> list[tuple[int, bool]]:
-    """Return ``(value, dimmed)`` for each die to draw: two, or four for a double, used ones dimmed."""
+def _dice_faces(dice: tuple[int, int], used: Sequence[int], count: int | None = None) -> list[tuple[int, bool]]:
+    """Return ``(value, dimmed)`` for each die to draw: two, or ``count`` (default four) for a double, used ones
+    dimmed."""
     for value in dice:
         if not 1 <= value <= 6:
             raise ValueError(f"die value {value} is not 1..6")
-    faces = [dice[0]] * 4 if dice[0] == dice[1] else [max(dice), min(dice)]
+    double = dice[0] == dice[1]
+    if count is not None and not (1 <= count <= 4 if double else count == 2):
+        raise ValueError(f"dice_count {count} does not fit the roll {dice} (a double gives 1..4 moves, others 2)")
+    faces = [dice[0]] * (count or 4) if double else [max(dice), min(dice)]
     dimmed = [False] * len(faces)
     for value in used:
         for index, face in enumerate(faces):
@@ -113,34 +141,70 @@ def _dice_faces(dice: tuple[int, int], used: Sequence[int]) -> list[tuple[int, b
 class _Board:
     """One board being drawn: the canvas plus everything needed to place things on it."""
 
-    def __init__(self, theme: Theme, geo: Layout, bottom: int, checkers: int = 15) -> None:
-        self.side_checkers = checkers
+    def __init__(self, theme: Theme, geo: Layout, bottom: int, info: VariantInfo) -> None:
+        self.info = info
+        self.side_checkers = info.checkers
         self.theme = theme
         self.geo = geo
         self.bottom = bottom
-        self.canvas = background(theme.name, geo.width).copy()
+        self.canvas = background(theme.name, geo.width, geo.reserve_x is not None).copy()
         self.points: dict[int, list[int]] = {p: [] for p in range(1, 25)}  # viewer point -> players bottom-up
+        self.pinned: dict[int, int] = {}  # viewer point -> the player whose checker lies pinned at its base
         self.bar: dict[int, int] = {0: 0, 1: 0}
         self.off: dict[int, int] = {0: 0, 1: 0}
+        self.reserve: dict[int, int] = {0: 0, 1: 0}
 
     def is_top(self, player: int) -> bool:
         return player != self.bottom
 
-    def place(self, side: Sequence[int], owner: int, variant: VariantName) -> None:
+    def place(self, side: Sequence[int], owner: int) -> None:
+        """Put one side's checkers on the board (call :meth:`stack` once both sides are placed)."""
+        board = self.info.board
         for index in range(24):
             if side[index]:
-                self.points[_to_viewer(index + 1, owner, self.bottom, variant)].extend([owner] * side[index])
+                self.points[_to_viewer(index + 1, owner, self.bottom, board)].extend([owner] * side[index])
         self.bar[owner] = side[24]
         self.off[owner] = self.side_checkers - sum(side)
+        if self.info.layout == "reserve":
+            self.reserve[owner] = side[25]
+        elif self.info.layout == "pinned":
+            for index in range(24):
+                if side[25 + index]:
+                    self.pinned[_to_viewer(index + 1, owner, self.bottom, board)] = owner
+
+    def stack(self) -> None:
+        """Check that no point holds both colours (but a pinned checker under its pinners) and put each pinned
+        checker at the base of its point.
+
+        Raises:
+            ValueError: a point holds both colours, or a pinned checker lies on a point without any pinner or
+                with free checkers of its own side.
+        """
+        for point, owners in self.points.items():
+            pinned = self.pinned.get(point)
+            if pinned is None:
+                if len(set(owners)) > 1:
+                    raise ValueError(f"point {point} (viewer's frame) holds checkers of both players")
+            elif not owners or pinned in owners:
+                raise ValueError(
+                    f"point {point} (viewer's frame) holds a pinned checker of player {pinned} but "
+                    + ("no pinner" if not owners else "also free checkers of that player")
+                )
+            else:
+                owners.insert(0, pinned)
 
     # -- location geometry -------------------------------------------------------------------------------------
     def slot_center(self, location: Location, index: int) -> tuple[int, int] | None:
         """Return the centre of the ``index``-th checker of a point or bar, or None if it is not drawn."""
         kind, value = location
         if kind == "point":
-            return self.geo.checker_center(value, index) if 0 <= index < VISIBLE_STACK else None
+            pinned = value in self.pinned
+            return self.geo.checker_center(value, index, pinned) if 0 <= index < VISIBLE_STACK else None
         if kind == "bar":
             return self.geo.bar_checker_center(self.is_top(value), index) if 0 <= index < VISIBLE_BAR else None
+        if kind == "reserve":
+            top = self.is_top(value)
+            return self.geo.reserve_checker_center(top, index) if 0 <= index < VISIBLE_RESERVE else None
         return None
 
     def count(self, location: Location) -> int:
@@ -149,6 +213,8 @@ class _Board:
             return len(self.points[value])
         if kind == "bar":
             return self.bar[value]
+        if kind == "reserve":
+            return self.reserve[value]
         return self.off[value]
 
     # -- drawing -----------------------------------------------------------------------------------------------
@@ -161,16 +227,41 @@ class _Board:
                 badge = sprites.pill(str(value), int(geo.frame_v * 0.84), colour, dark)
                 sprites.paste_center(self.canvas, badge, geo.number_center(value))
 
+    def title(self, text: str, right: bool) -> None:
+        """Print the variant's title on the felt, in the middle of the right or left half."""
+        if text:
+            text = text.upper()
+            room = int(self.geo.point_width * 6 * 0.86)
+            size = int(self.geo.checker * 0.34)
+            width = font(size, bold=True).getlength(text)
+            if width > room:
+                size = int(size * room / width)
+            sprite = sprites.faded_text(text, max(8, size), self.theme.felt_text, 150, bold=True)
+            sprites.paste_center(self.canvas, sprite, self.geo.title_center(right))
+
     def checkers(self) -> None:
         geo = self.geo
         size = geo.checker
         for point, owners in self.points.items():
+            pinned = point in self.pinned
             for index, owner in enumerate(owners[:VISIBLE_STACK]):
                 sprites.paste_center(
-                    self.canvas, sprites.checker(self.theme.name, owner, size), geo.checker_center(point, index)
+                    self.canvas,
+                    sprites.checker(self.theme.name, owner, size),
+                    geo.checker_center(point, index, pinned),
                 )
             if len(owners) > VISIBLE_STACK:
-                self.stack_label(len(owners), owners[-1], geo.checker_center(point, VISIBLE_STACK - 1))
+                count = len(owners) - 1 if pinned else len(owners)
+                self.stack_label(count, owners[-1], geo.checker_center(point, VISIBLE_STACK - 1, pinned))
+            if pinned:
+                self.pin_badge(point)
+        for player, count in self.reserve.items():
+            top = self.is_top(player)
+            for index in range(min(count, VISIBLE_RESERVE)):
+                centre = geo.reserve_checker_center(top, index)
+                sprites.paste_center(self.canvas, sprites.checker(self.theme.name, player, size), centre)
+            if count:
+                self.stack_label(count, player, geo.reserve_checker_center(top, min(count, VISIBLE_RESERVE) - 1))
         for player, count in self.bar.items():
             top = self.is_top(player)
             for index in range(min(count, VISIBLE_BAR)):
@@ -178,6 +269,15 @@ class _Board:
                 sprites.paste_center(self.canvas, sprites.checker(self.theme.name, player, size), centre)
             if count > VISIBLE_BAR:
                 self.stack_label(count, player, geo.bar_checker_center(top, VISIBLE_BAR - 1))
+
+    def pin_badge(self, point: int) -> None:
+        """Mark the pinned checker at the base of ``point`` with a padlock, on the part its pinner leaves bare."""
+        geo = self.geo
+        x, y = geo.checker_center(point, 0)
+        shift = int(geo.checker * (1 - PIN_OVERLAP) * 0.45)
+        centre = (x, y - shift if geo.is_top(point) else y + shift)
+        badge = sprites.padlock(int(geo.checker * 0.46), self.theme.hit, (255, 255, 255))
+        sprites.paste_center(self.canvas, badge, centre)
 
     def stack_label(self, count: int, owner: int, centre: tuple[int, int]) -> None:
         colour = self.theme.checkers[owner].text
@@ -203,6 +303,9 @@ class _Board:
         size = geo.checker
         hit_colour = self.theme.hit
         for location, moved in marks.sources.items():
+            if location[0] == "reserve":
+                self.outline_reserve(location[1], colour)
+                continue
             start = self.count(location)
             for j in range(moved):
                 centre = self.slot_center(location, start + j)
@@ -241,6 +344,19 @@ class _Board:
         )
         ImageDraw.Draw(self.canvas).rounded_rectangle(
             box, radius=3, outline=colour, width=max(2, self.geo.checker // 22)
+        )
+
+    def outline_reserve(self, player: int, colour: RGB) -> None:
+        """Outline a reserve that checkers entered from: its pile, or the whole tray once it is empty."""
+        top = self.is_top(player)
+        count = min(self.reserve[player], VISIBLE_RESERVE)
+        box = self.geo.reserve_box(top)
+        if count:
+            half = self.geo.checker // 2 + 2
+            (x, y0), (_, y1) = self.geo.reserve_checker_center(top, 0), self.geo.reserve_checker_center(top, count - 1)
+            box = (x - half, min(y0, y1) - half, x + half, max(y0, y1) + half)
+        ImageDraw.Draw(self.canvas).rounded_rectangle(
+            box, radius=self.geo.checker // 3, outline=colour, width=max(2, self.geo.checker // 22)
         )
 
     def dice(self, faces: list[tuple[int, bool]], right: bool) -> None:
@@ -318,6 +434,7 @@ def render_board_image(
     viewer: int | None = None,
     dice: tuple[int, int] | None = None,
     used_dice: Sequence[int] = (),
+    dice_count: int | None = None,
     cube_value: int = 1,
     cube_owner: int | None = None,
     show_cube: bool = False,
@@ -336,42 +453,43 @@ def render_board_image(
 
     Raises:
         ValueError: an option is out of range: unknown variant or theme; a player index other than
-            0/1; a malformed side or both players on one point; a die outside 1..6 or a used die not in the roll;
-            a cube value below 1; a width outside 320..4096; a step point outside 0..25.
+            0/1; a malformed side (not of the variant's length, a negative count, more checkers than the variant
+            has, a pinned flag other than 0/1) or both players on one point (but a pinned checker under its
+            pinners); a die outside 1..6 or a used die not in the roll; a cube value below 1; a width outside
+            320..4096; a step point outside 0..25 (0..26 with a reserve, 26 = entering from the reserve).
     """
-    name = variant_name(variant)
-    checkers = checker_count(variant)
+    info = variant_info(variant)
     colours = get_theme(theme)
-    geo = layout(width)
+    geo = layout(width, info.layout == "reserve")
     mover = _check_player(mover, "mover")
     bottom = mover if viewer is None else _check_player(viewer, "viewer")
-    labels = LABELS.get(lang.split("-")[0].lower(), LABELS["en"])
+    labels_lang = lang.split("-")[0].lower()
+    labels = LABELS.get(labels_lang, LABELS["en"])
     if cube_value < 1:
         raise ValueError(f"cube value {cube_value} is below 1")
     if cube_owner is not None:
         _check_player(cube_owner, "cube_owner")
-    _check_side(position.me, "mover's", checkers)
-    _check_side(position.opp, "opponent's", checkers)
-    faces = _dice_faces(dice, used_dice) if dice is not None else None
-    if dice is None and used_dice:
-        raise ValueError("used_dice given without dice")
+    _check_side(position.me, "mover's", info)
+    _check_side(position.opp, "opponent's", info)
+    faces = _dice_faces(dice, used_dice, dice_count) if dice is not None else None
+    if dice is None and (used_dice or dice_count is not None):
+        raise ValueError("used_dice or dice_count given without dice")
 
-    board = _Board(colours, geo, bottom, checkers)
-    board.place(position.me, mover, name)
-    board.place(position.opp, 1 - mover, name)
-    for point, owners in board.points.items():
-        if len(set(owners)) > 1:
-            raise ValueError(f"point {point} (viewer's frame) holds checkers of both players")
+    board = _Board(colours, geo, bottom, info)
+    board.place(position.me, mover)
+    board.place(position.opp, 1 - mover)
+    board.stack()
 
     last_marks = None
     if last_move:
         maker = 1 - mover if last_move_player is None else _check_player(last_move_player, "last_move_player")
-        last_marks = _marks(last_move, maker, bottom, name)
-    pending_marks = _marks(pending_steps, mover, bottom, name) if pending_steps else None
+        last_marks = _marks(last_move, maker, bottom, info)
+    pending_marks = _marks(pending_steps, mover, bottom, info) if pending_steps else None
 
     for marks, colour in ((last_marks, colours.last_move), (pending_marks, colours.pending)):
         if marks is not None:
             board.tint(marks, colour)
+    board.title(info.title(labels_lang), right=board.is_top(mover))
     board.checkers()
     board.trays()
     for marks, colour in ((last_marks, colours.last_move), (pending_marks, colours.pending)):
@@ -404,6 +522,7 @@ class BoardOptions(TypedDict, total=False):
     viewer: int | None
     dice: tuple[int, int] | None
     used_dice: Sequence[int]
+    dice_count: int | None
     cube_value: int
     cube_owner: int | None
     show_cube: bool

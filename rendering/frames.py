@@ -1,17 +1,21 @@
 """Variant names and the mapping between the two players' frames of reference.
 
-The renderer needs only three facts about a variant: its board (``"short"`` for short nardy and the variants played
-on its board, Hypergammon, Nackgammon, Portes, Misère; ``"long"`` for long nardy), how many checkers a side has (15, or
-3 in Hypergammon) and how a point number in one player's frame reads in the other player's frame. Both mappings are
-involutions (applying one twice gives the point back), so the same function converts in either direction.
+The renderer needs only a few facts about a variant: its board (``"short"`` for short nardy and the variants of the
+opposite geometry, Hypergammon, Nackgammon, Portes, Misère, Plakoto, Acey-deucey, Dutch; ``"long"`` for long nardy
+and the parallel ones, Fevga and Gul bara), how many checkers a side has (15, or 3 in Hypergammon), the layout of a
+side (25 entries; 26 with a reserve; 49 with Plakoto's pinned flags, see :mod:`nardy.position`), its title, and how a
+point number in one player's frame reads in the other player's frame. Both mappings are involutions (applying one
+twice gives the point back), so the same function converts in either direction.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from nardy.errors import NardyError
-from nardy.variants import get_variant
+from nardy.position import PINNED_SIDE_LENGTH, RESERVE_SIDE_LENGTH, SIDE_LENGTH
+from nardy.variants import Variant, get_variant
 
 VariantName = Literal["short", "long"]
 
@@ -26,6 +30,62 @@ class NamedVariant(Protocol):
 
 
 VariantLike = str | NamedVariant
+
+
+SideLayout = Literal["plain", "reserve", "pinned"]
+"""How a side is laid out: 25 entries (``plain``), 26 with a reserve, 49 with pinned flags."""
+
+LAYOUTS: dict[int, SideLayout] = {SIDE_LENGTH: "plain", RESERVE_SIDE_LENGTH: "reserve", PINNED_SIDE_LENGTH: "pinned"}
+MAIN_GAMES = frozenset({"short", "long"})
+"""The two main games: their boards carry no title (every other variant's board shows its name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class VariantInfo:
+    """What the renderer needs to know of a variant: its canonical name, its board, checkers a side, side length
+    and layout, whether it has a bar, and its titles by language (empty for the two main games)."""
+
+    name: str
+    board: VariantName
+    checkers: int
+    side_length: int
+    layout: SideLayout
+    has_bar: bool
+    titles: dict[str, str]
+
+    def title(self, lang: str) -> str:
+        """Return the variant's title in ``lang`` (English if that language has none), first letter capitalised;
+        empty for the two main games."""
+        text = self.titles.get(lang) or self.titles.get("en", "")
+        return text[:1].upper() + text[1:]
+
+
+def _engine(variant: VariantLike) -> Variant | None:
+    name = variant if isinstance(variant, str) else getattr(variant, "name", None)
+    if not isinstance(name, str):
+        return None
+    try:
+        return get_variant(name)
+    except NardyError:
+        return None
+
+
+def variant_info(variant: VariantLike) -> VariantInfo:
+    """Return what the renderer needs of ``variant`` (a name or alias of a registered variant, or an object with a
+    ``.name``); a bare ``"short"``/``"long"`` object not in the registry counts as that main game.
+
+    Raises:
+        ValueError: no registered variant has that name, or its side length is not 25, 26 or 49.
+    """
+    board = variant_name(variant)
+    engine = _engine(variant)
+    if engine is None:
+        return VariantInfo(board, board, 15, SIDE_LENGTH, "plain", board == "short", {})
+    side_layout = LAYOUTS.get(engine.side_length)
+    if side_layout is None:
+        raise ValueError(f"variant {engine.name!r} has sides of {engine.side_length} entries, not 25, 26 or 49")
+    titles = {} if engine.name in MAIN_GAMES else dict(engine.titles)
+    return VariantInfo(engine.name, board, engine.checkers, engine.side_length, side_layout, engine.has_bar, titles)
 
 
 def variant_name(variant: VariantLike) -> VariantName:

@@ -3,7 +3,9 @@
 All coordinates are integer pixels in the final image. Points are numbered in the *viewer's* frame (the player at the
 bottom): point 1 is at the bottom right, 1..12 run right to left along the bottom, 13..24 left to right along the top.
 The bear-off trays are at the right (the top player's above, the bottom player's below), with the doubling cube
-between them; the top strip names the top player and the bottom strip the bottom player.
+between them; the top strip names the top player and the bottom strip the bottom player. A board with reserves
+(Acey-deucey, Dutch: checkers not yet entered) has a second column of trays at the left, the reserve trays, laid out
+the same way (the top player's above); its points are a little narrower so that the image keeps its width.
 
 Tests use this module to find the pixels to sample, so it is the single source of truth for positions.
 """
@@ -24,6 +26,10 @@ VISIBLE_STACK = 5
 """Checkers drawn on one point; a taller stack shows its count on the top one."""
 VISIBLE_BAR = 4
 """Checkers drawn on one half of the bar; more show a count."""
+PIN_OVERLAP = 0.45
+"""On a point with a pinned checker (Plakoto), the share of the pinned checker that the first pinner covers."""
+RESERVE_STEP = 0.19
+"""Checkers of a reserve are drawn face-on in a pile, each this share of a checker further from the frame."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +53,8 @@ class Layout:
     slab_height: int
     die: int
     cube: int
+    reserve_x: tuple[int, int] | None = None
+    """The left and right x of the reserve trays (None: a board without reserves)."""
 
     @property
     def mid_y(self) -> int:
@@ -97,10 +105,16 @@ class Layout:
         """Return whether the viewer's point ``point`` is in the top row."""
         return self.point_column(point)[1]
 
-    def checker_center(self, point: int, index: int) -> Point2:
-        """Return the centre of the ``index``-th checker (0 = against the frame) on the viewer's point ``point``."""
+    def checker_center(self, point: int, index: int, pinned: bool = False) -> Point2:
+        """Return the centre of the ``index``-th checker (0 = against the frame) on the viewer's point ``point``.
+
+        ``pinned``: the point's first checker is pinned (Plakoto), and the checkers above it sit
+        :data:`PIN_OVERLAP` of a checker lower, covering part of it.
+        """
         x = self.point_center_x(point)
         offset = self.checker // 2 + index * self.checker
+        if pinned and index > 0:
+            offset -= int(self.checker * PIN_OVERLAP)
         y = self.inner_top + offset if self.is_top(point) else self.inner_bottom - 1 - offset
         return x, y
 
@@ -149,6 +163,42 @@ class Layout:
         inset = int(self.checker * 0.32)
         return x, (tray_bottom - inset if top else tray_top + inset)
 
+    def reserve_box(self, top: bool) -> Box:
+        """Return the reserve tray of the top or bottom player (checkers not yet entered), at the left.
+
+        Raises:
+            ValueError: the board has no reserves.
+        """
+        if self.reserve_x is None:
+            raise ValueError("this board layout has no reserve trays")
+        left, right = self.reserve_x
+        if top:
+            return (left, self.inner_top, right, self.inner_top + self.tray_height)
+        return (left, self.inner_bottom - self.tray_height, right, self.inner_bottom)
+
+    def reserve_checker_center(self, top: bool, index: int) -> Point2:
+        """Return the centre of the ``index``-th checker of a reserve pile (0 = against the frame).
+
+        Raises:
+            ValueError: the board has no reserves.
+        """
+        left, box_top, right, box_bottom = self.reserve_box(top)
+        pad = max(2, (right - left - self.checker) // 2)
+        offset = pad + self.checker // 2 + int(index * self.checker * RESERVE_STEP)
+        return (left + right) // 2, (box_top + offset if top else box_bottom - 1 - offset)
+
+    def title_center(self, right: bool) -> Point2:
+        """Return the centre of the variant's title, printed on the felt in the middle of the right or left half."""
+        left, _, right_x, _ = self.half_box(right)
+        return (left + right_x) // 2, self.mid_y
+
+    def title_box(self, right: bool) -> Box:
+        """Return the band of the right or left half that the variant's title may cover (the whole half's width,
+        0.3 of a checker above and below the middle line)."""
+        left, _, right_x, _ = self.half_box(right)
+        reach = int(self.checker * 0.3)
+        return left, self.mid_y - reach, right_x, self.mid_y + reach
+
     def cube_center(self, owner_top: bool | None) -> Point2:
         """Return the centre of the doubling cube: middle of the tray column if centred, else toward its owner."""
         left, right = self.tray_x
@@ -178,20 +228,24 @@ def _check_width(width: int) -> None:
 
 
 @lru_cache(maxsize=16)
-def layout(width: int) -> Layout:
-    """Return the layout of a board image ``width`` pixels wide (the height follows from it).
+def layout(width: int, reserve: bool = False) -> Layout:
+    """Return the layout of a board image ``width`` pixels wide (the height follows from it); ``reserve`` adds the
+    column of reserve trays at the left (Acey-deucey, Dutch).
 
     Raises:
         ValueError: ``width`` is outside 320..4096.
     """
     _check_width(width)
-    point_width = int(width / 15.6)
+    point_width = int(width / (17.1 if reserve else 15.6))
     checker = point_width - max(2, round(point_width * 0.04))
     bar_width = int(point_width * 1.1)
     between = int(point_width * 0.35)
     tray_width = int(point_width * 1.15)
-    used = 12 * point_width + bar_width + between + tray_width
+    used = 12 * point_width + bar_width + (2 if reserve else 1) * (between + tray_width)
     frame_left = (width - used) // 2
+    reserve_x = (frame_left, frame_left + tray_width) if reserve else None
+    if reserve:
+        frame_left += tray_width + between
     strip_height = int(point_width * 0.95)
     frame_v = int(point_width * 0.56)
     inner_height = int(checker * 11.3)
@@ -223,4 +277,5 @@ def layout(width: int) -> Layout:
         slab_height=slab_height,
         die=int(checker * 0.74),
         cube=int(checker * 0.78),
+        reserve_x=reserve_x,
     )

@@ -1,7 +1,9 @@
 """A fixed set of example boards (scenes) shared by the review gallery and the golden-image tests.
 
 Each scene is a function ``(theme, width, fmt) -> bytes``; :data:`SCENES` maps a file stem to it. Positions are
-written with :func:`nardy.position.make_side`, in each side's own frame (25 = bar).
+written with :func:`nardy.position.make_side`, in each side's own frame (25 = bar); the extended sides of RULES.md §6
+with :func:`reserve_side` (Acey-deucey, Dutch) and :func:`pinned_side` (Plakoto). Every variant has at least one
+scene.
 """
 
 from __future__ import annotations
@@ -9,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from nardy.move import Step
-from nardy.position import Position, make_side
+from nardy.move import RESERVE_POINT, Step
+from nardy.position import PINNED_OFFSET, PINNED_SIDE_LENGTH, Position, Side, make_side
 from rendering.board import render_board
 from rendering.dice import render_dice
 from rendering.encode import ImageFormat
@@ -20,6 +22,22 @@ Scene = Callable[[str, int, ImageFormat], bytes]
 SHORT_START = make_side({24: 2, 13: 5, 8: 3, 6: 5})
 LONG_START = make_side({24: 15})
 LONG_NAME = "Александр Константинопольский-Длинноимённый"
+IN = RESERVE_POINT
+
+
+def reserve_side(points: dict[int, int], reserve: int) -> Side:
+    """Return a side of 26 entries (Acey-deucey, Dutch): ``points`` as for :func:`make_side` and ``reserve``
+    checkers not yet entered."""
+    return (*make_side(points), reserve)
+
+
+def pinned_side(points: dict[int, int], pinned: tuple[int, ...] = ()) -> Side:
+    """Return a side of 49 entries (Plakoto): free checkers ``points`` as for :func:`make_side` and one checker of
+    the side pinned on each point of ``pinned`` (its own frame)."""
+    flags = [0] * (PINNED_SIDE_LENGTH - PINNED_OFFSET)
+    for point in pinned:
+        flags[point - 1] = 1
+    return (*make_side(points), *flags)
 
 
 def short_opening(theme: str, width: int, fmt: ImageFormat) -> bytes:
@@ -241,6 +259,153 @@ def misere_bearoff(theme: str, width: int, fmt: ImageFormat) -> bytes:
     )
 
 
+def plakoto_pins(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Plakoto with a pin each way: the opponent's checker pins the mover's on the mover's 8, and three of
+    the mover's hold the opponent's pinned on the mover's 19, one of them added by the 5 already played of a 5-3."""
+    me = pinned_side({24: 7, 19: 3, 13: 2, 10: 1, 6: 1}, pinned=(8,))
+    opp = pinned_side({24: 8, 20: 1, 17: 1, 16: 2, 11: 2}, pinned=(6,))
+    return render_board(
+        Position(me, opp),
+        "plakoto",
+        dice=(5, 3),
+        used_dice=(5,),
+        pending_steps=(Step(24, 19, 5),),
+        names=("Анна", "Boris"),
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def plakoto_last_move(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return the same Plakoto position before the mover's 5, with the opponent's last turn 23/17* 24/20 marked
+    (the pin in the hit colour), seen by the opponent."""
+    me = pinned_side({24: 8, 19: 2, 13: 2, 10: 1, 6: 1}, pinned=(8,))
+    opp = pinned_side({24: 8, 20: 1, 17: 1, 16: 2, 11: 2}, pinned=(6,))
+    return render_board(
+        Position(me, opp),
+        "plakoto",
+        viewer=1,
+        dice=(5, 3),
+        last_move=(Step(23, 17, 6, hit=True), Step(24, 20, 4)),
+        names=("Анна", "Boris"),
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def plakoto_mother(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return a finished Plakoto game lost by the mother rule: the opponent's 5/1* pinned the mover's last checker
+    on its 24 (the mother) while the opponent's own 24 was empty; Russian labels."""
+    me = pinned_side({13: 3, 11: 2, 8: 3, 6: 4, 5: 2}, pinned=(24,))
+    opp = pinned_side({18: 3, 16: 2, 15: 3, 10: 2, 7: 3, 4: 1, 1: 1})
+    return render_board(
+        Position(me, opp),
+        "plakoto",
+        last_move=(Step(5, 1, 4, hit=True), Step(7, 4, 3)),
+        names=("Анна", "Boris"),
+        finished=True,
+        lang="ru",
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def acey_deucey_start(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Acey-deucey's start: all 15 checkers of each side in its reserve, the mover to play an opening 1-2."""
+    start = reserve_side({}, 15)
+    return render_board(
+        Position(start, start),
+        "acey_deucey",
+        dice=(2, 1),
+        names=("Анна", "Boris"),
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def acey_deucey_bar_and_reserve(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Acey-deucey with a reserve and the bar at once: the mover, five still to enter, has just entered
+    in/23* with the 2 of a 1-2 and hit the opponent, who has four in its reserve and now one on the bar."""
+    me = reserve_side({23: 1, 22: 2, 20: 1, 17: 2, 13: 2, 8: 1, 6: 1}, 5)
+    opp = reserve_side({25: 1, 23: 3, 21: 2, 18: 2, 11: 2, 9: 1}, 4)
+    return render_board(
+        Position(me, opp),
+        "acey_deucey",
+        dice=(2, 1),
+        used_dice=(2,),
+        pending_steps=(Step(IN, 23, 2, hit=True),),
+        names=("Анна", "Boris"),
+        match_score=(1, 2),
+        match_length=5,
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def dutch_bar_and_reserve(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Dutch backgammon with both bars and both reserves in use: player 1 to move (seen by player 0), after
+    player 0's 9/5* (allowed: player 0 has a checker home) and in/22; the cube on 2, owned by player 0."""
+    anna = reserve_side({25: 1, 22: 1, 21: 2, 19: 2, 13: 3, 8: 2, 5: 1}, 3)
+    boris = reserve_side({25: 1, 22: 2, 16: 2, 11: 3}, 7)
+    return render_board(
+        Position(boris, anna),
+        "dutch",
+        mover=1,
+        viewer=0,
+        dice=(5, 3),
+        last_move=(Step(9, 5, 4, hit=True), Step(IN, 22, 3)),
+        last_move_player=0,
+        show_cube=True,
+        cube_value=2,
+        cube_owner=0,
+        names=("Анна", "Boris"),
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def fevga_midgame(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Fevga (long-nardy board, no hitting): each side's first checker has passed the other's start, the
+    opponent's last turn 21/17 24/21 is marked."""
+    me = make_side({24: 10, 18: 2, 14: 1, 11: 1, 8: 1})
+    opp = make_side({24: 12, 10: 1, 17: 1, 21: 1})
+    return render_board(
+        Position(me, opp),
+        "fevga",
+        dice=(6, 3),
+        last_move=(Step(21, 17, 4), Step(24, 21, 3)),
+        names=("Анна", "Boris"),
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def gulbara_double(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Gul bara (long-nardy board): the mover plays an escalating 4-4, two of the four 4s played; Russian
+    labels."""
+    me = make_side({24: 9, 20: 2, 16: 1, 13: 1, 10: 1, 7: 1})
+    opp = make_side({24: 8, 18: 2, 17: 2, 15: 1, 9: 1, 3: 1})
+    return render_board(
+        Position(me, opp),
+        "gulbara",
+        dice=(4, 4),
+        used_dice=(4, 4),
+        pending_steps=(Step(24, 20, 4), Step(20, 16, 4)),
+        names=("Анна", "Boris"),
+        lang="ru",
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
 SCENES: dict[str, Scene] = {
     "short_opening": short_opening,
     "long_opening": long_opening,
@@ -256,4 +421,12 @@ SCENES: dict[str, Scene] = {
     "nackgammon_opening": nackgammon_opening,
     "portes_race": portes_race,
     "misere_bearoff": misere_bearoff,
+    "plakoto_pins": plakoto_pins,
+    "plakoto_last_move": plakoto_last_move,
+    "plakoto_mother": plakoto_mother,
+    "acey_deucey_start": acey_deucey_start,
+    "acey_deucey_bar_and_reserve": acey_deucey_bar_and_reserve,
+    "dutch_bar_and_reserve": dutch_bar_and_reserve,
+    "fevga_midgame": fevga_midgame,
+    "gulbara_double": gulbara_double,
 }

@@ -44,7 +44,16 @@ CASES = [
     ("dark", "nackgammon_opening"),
     ("classic", "portes_race"),
     ("dark", "misere_bearoff"),
+    ("classic", "plakoto_pins"),
+    ("dark", "plakoto_last_move"),
+    ("classic", "plakoto_mother"),
+    ("classic", "acey_deucey_start"),
+    ("classic", "acey_deucey_bar_and_reserve"),
+    ("dark", "dutch_bar_and_reserve"),
+    ("classic", "fevga_midgame"),
+    ("dark", "gulbara_double"),
 ]
+"""Every variant has at least one golden (tests/rendering/test_render_variants.py checks it)."""
 
 
 def update_requested() -> bool:
