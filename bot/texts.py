@@ -21,6 +21,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.i18n import SUPPORTED_LANGUAGES, create_i18n, gettext_noop, normalize_language
 from bot.tournament_texts import TOURNAMENT_EN, TOURNAMENT_RU
+from nardy.errors import ILLEGAL_MOVE_CODES as ENGINE_ILLEGAL_MOVE_CODES
 
 DEFAULT_LANG: Final = "ru"
 
@@ -32,6 +33,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "variant.hypergammon": gettext_noop("hypergammon"),
         "variant.portes": gettext_noop("Portes"),
         "variant.misere": gettext_noop("misère (backgammon to lose)"),
+        "variant.plakoto": gettext_noop("Plakoto"),
+        "variant.fevga": gettext_noop("Fevga"),
+        "variant.gulbara": gettext_noop("Gul bara"),
+        "variant.acey_deucey": gettext_noop("acey-deucey"),
+        "variant.dutch": gettext_noop("Dutch backgammon"),
         "menu.more": gettext_noop("More games: choose one to start a game. The rules: /rules and the game's name."),
         "turn.roll": gettext_noop("{name} to roll or double"),
         "turn.move": gettext_noop("{name} to move"),
@@ -113,6 +119,13 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "a die higher than the point bears a checker off only when no checker stands on a higher point."
         ),
         "illegal.bar_first": gettext_noop("a checker on the bar must enter first."),
+        "illegal.start_rule": gettext_noop(
+            "no second checker may leave your 24 before the first has passed the opponent's start (your 12)."
+        ),
+        "illegal.start_quarter": gettext_noop("you may not hold all six points of your starting quarter at once."),
+        "illegal.no_hit": gettext_noop("you may hit only once you have a checker in your home board."),
+        "illegal.pinned": gettext_noop("that checker is pinned and cannot move until it is freed."),
+        "illegal.bear_off_pinned": gettext_noop("no bearing off while one of your checkers is pinned."),
         "illegal.wrong_direction": gettext_noop("checkers move forward only."),
         "illegal.no_checker": gettext_noop("you have no checker on that point."),
         "illegal.incomplete": gettext_noop("the move is incomplete: play every die you can."),
@@ -163,6 +176,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.hypergammon": gettext_noop("Hypergammon"),
         "btn.portes": gettext_noop("Portes"),
         "btn.misere": gettext_noop("Misère"),
+        "btn.plakoto": gettext_noop("Plakoto"),
+        "btn.fevga": gettext_noop("Fevga"),
+        "btn.gulbara": gettext_noop("Gul bara"),
+        "btn.acey_deucey": gettext_noop("Acey-deucey"),
+        "btn.dutch": gettext_noop("Dutch"),
         "computer.unsupported": gettext_noop("The computer does not play {variant} yet. It plays: {variants}."),
         "btn.easy": gettext_noop("Easy"),
         "btn.medium": gettext_noop("Medium"),
@@ -219,6 +237,37 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "If the player who moved first in the game finishes first, the other gets one more turn: bearing off "
             "all the remaining checkers in it makes the game a draw."
         ),
+        "rules.plakoto": gettext_noop(
+            "Plakoto (the second game of tavli): all 15 checkers start on your 24 and move as in short nardy, but "
+            "nobody hits. A checker landing on a lone opposing checker pins it: the pinned checker stays under it "
+            "and cannot move until every pinning checker has left. Two checkers close a point. Bear off once all 15 "
+            "are home and none is pinned. The last checker on your 24 is the mother: if it is pinned there you lose "
+            "2 at once, unless the pinner still has checkers on its own 24; both mothers pinned is a draw. No cube; "
+            "a win counts 1, a gammon 2."
+        ),
+        "rules.fevga": gettext_noop(
+            "Fevga (the third game of tavli): the start and the direction of long nardy, no hitting, and one "
+            "checker holds a point. No second checker may leave your 24 until the first has passed the opponent's "
+            "start (your 12). You may never hold all six points of your starting quarter at once, and a six-point "
+            "prime is allowed only while an opponent checker is ahead of it. No cube; a win counts 1, a gammon 2."
+        ),
+        "rules.gulbara": gettext_noop(
+            "Gul bara («бешеный гюльбар»): long nardy in everything but doubles. After each player's first three "
+            "turns a double d-d is played as four d, then four d+1 and so on up to four 6. The first number you "
+            "cannot play all four of ends your part, and the unplayed moves pass to your opponent, who plays as many "
+            "of them as it can, in order, before rolling for its own turn."
+        ),
+        "rules.acey_deucey": gettext_noop(
+            "Acey-deucey: all 15 checkers start off the board and enter as from the bar (a 5 enters on your 20); "
+            "you may move entered checkers before all are in. Hits and the bar as in short nardy; bear off once all "
+            "15 are home. A roll of 1-2: play it, then name any double and play it, then roll again; the bonus ends "
+            "when a part cannot be played in full. No cube by default; single 1, gammon 2, backgammon 3."
+        ),
+        "rules.dutch": gettext_noop(
+            "Dutch backgammon: short nardy with all 15 checkers starting off the board and entering as from the bar. "
+            "Nobody may hit before having a checker in their home board. Cube, gammons and backgammons as in short "
+            "nardy."
+        ),
         "rules.more": gettext_noop("Other games: {commands}."),
     },
     "ru": {
@@ -228,6 +277,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "variant.hypergammon": "гипергаммон",
         "variant.portes": "портес",
         "variant.misere": "поддавки",
+        "variant.plakoto": "плакото",
+        "variant.fevga": "февга",
+        "variant.gulbara": "гюльбара",
+        "variant.acey_deucey": "американка",
+        "variant.dutch": "голландский трик-трак",
         "menu.more": "Другие игры: выберите, во что сыграть. Правила — /rules и название игры.",
         "turn.roll": "{name}: бросок или удвоение",
         "turn.move": "Ходит {name}",
@@ -305,6 +359,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "illegal.bear_off_early": "выбрасывать шашки можно, только когда все они в доме.",
         "illegal.bear_off_higher": "костью больше номера пункта шашку можно выбросить, только если выше нет шашек.",
         "illegal.bar_first": "сначала нужно ввести в игру шашку с бара.",
+        "illegal.start_rule": "вторая шашка не может уйти с пункта 24, пока первая не прошла старт соперника (ваш 12).",
+        "illegal.start_quarter": "нельзя занять сразу все шесть пунктов своей стартовой четверти.",
+        "illegal.no_hit": "бить можно, только когда у вас есть шашка в доме.",
+        "illegal.pinned": "эта шашка заперта и не может ходить, пока её не освободят.",
+        "illegal.bear_off_pinned": "нельзя выбрасывать, пока ваша шашка заперта.",
         "illegal.wrong_direction": "шашки ходят только вперёд.",
         "illegal.no_checker": "на этом пункте нет вашей шашки.",
         "illegal.incomplete": "ход не закончен: сыграйте все кости, какие можно.",
@@ -353,6 +412,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.hypergammon": "Гипергаммон",
         "btn.portes": "Портес",
         "btn.misere": "Поддавки",
+        "btn.plakoto": "Плакото",
+        "btn.fevga": "Февга",
+        "btn.gulbara": "Гюльбара",
+        "btn.acey_deucey": "Американка",
+        "btn.dutch": "Голландские",
         "computer.unsupported": "Компьютер пока не играет в {variant}. Он играет: {variants}.",
         "btn.easy": "Лёгкий",
         "btn.medium": "Средний",
@@ -407,6 +471,37 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "Поддавки: расстановка и ходы коротких нард, но цель обратная. Кто первым выбросит все свои шашки, тот "
             "проиграл, а соперник получает 1 очко (умноженное на куб; гаммонов нет). Если первым закончил тот, кто "
             "ходил первым в партии, у соперника есть ещё один ход: выбросит в нём все оставшиеся шашки — ничья."
+        ),
+        "rules.plakoto": (
+            "Плакото (вторая игра тавли): все 15 шашек стоят на вашем пункте 24 и ходят как в коротких нардах, но "
+            "не бьют. Шашка, вставшая на одиночную шашку соперника, запирает её: запертая остаётся под ней и не "
+            "ходит, пока все запирающие не уйдут. Две шашки закрывают пункт. Выбрасывать можно, когда все 15 дома и "
+            "ни одна не заперта. Последняя шашка на вашем пункте 24 — «мать»: если её заперли там, вы сразу "
+            "проигрываете 2, если только у запершего ещё есть шашки на его пункте 24; запертые обе «матери» — ничья. "
+            "Куба нет; победа — 1 очко, гаммон — 2."
+        ),
+        "rules.fevga": (
+            "Февга (третья игра тавли): расстановка и направление длинных нард, шашки не бьют, одна шашка держит "
+            "пункт. Вторая шашка не может уйти с вашего пункта 24, пока первая не прошла старт соперника (ваш "
+            "пункт 12). Нельзя занять сразу все шесть пунктов своей стартовой четверти, а заграждение из шести "
+            "пунктов можно строить, только пока впереди него есть шашка соперника. Куба нет; победа — 1, марс — 2."
+        ),
+        "rules.gulbara": (
+            "Гюльбара («бешеный гюльбар»): длинные нарды во всём, кроме дублей. После первых трёх ходов каждого "
+            "дубль d-d играется как четыре d, затем четыре d+1 и так далее до четырёх шестёрок. Первое число, "
+            "которое нельзя сыграть все четыре раза, заканчивает вашу часть, а несыгранные ходы переходят к "
+            "сопернику: он играет их по порядку, сколько сможет, и потом бросает кости на свой ход."
+        ),
+        "rules.acey_deucey": (
+            "Американка: все 15 шашек начинают вне доски и вводятся как с бара (пятёрка ставит шашку на ваш пункт "
+            "20); уже введёнными можно ходить, не вводя остальные. Бьют и бар — как в коротких нардах; выбрасывать "
+            "можно, когда все 15 дома. Бросок 1-2 (единичка-двоечка): сыграйте его, назовите любой дубль, сыграйте "
+            "его и бросайте снова; бонус кончается, если часть нельзя сыграть полностью. Куба по умолчанию нет; "
+            "победа — 1, гаммон — 2, бэкгаммон — 3."
+        ),
+        "rules.dutch": (
+            "Голландский трик-трак: короткие нарды, но все 15 шашек начинают вне доски и вводятся как с бара. Бить "
+            "нельзя, пока у вас нет ни одной шашки в доме. Куб, гаммон и бэкгаммон — как в коротких нардах."
         ),
         "rules.more": "Другие игры: {commands}.",
     },
@@ -475,22 +570,8 @@ def tr(lang: str | None, key: str, **kwargs: object) -> Html:
         return Html(text)
 
 
-ILLEGAL_MOVE_CODES: Final[tuple[str, ...]] = (
-    "blocked",
-    "head_rule",
-    "block_rule",
-    "die_not_rolled",
-    "must_use_both",
-    "must_use_larger",
-    "bear_off_early",
-    "bear_off_higher",
-    "bar_first",
-    "wrong_direction",
-    "no_checker",
-    "incomplete",
-    "generic",
-)
-"""The ``code`` attribute values of the engine's illegal-move errors that have their own explanation."""
+ILLEGAL_MOVE_CODES: Final[tuple[str, ...]] = ENGINE_ILLEGAL_MOVE_CODES
+"""The ``code`` attribute values of the engine's illegal-move errors: each has its own explanation."""
 
 
 def illegal_move_text(lang: str | None, error: Exception) -> Html:

@@ -195,6 +195,9 @@ class GameService:
             "lang": lang,
             "finished": game.phase is Phase.OVER,
         }
+        pool = game.pool
+        if game.phase is Phase.MOVE and pool is not None and pool.dice[0] == pool.dice[1] and pool.count != 4:
+            kwargs["dice_count"] = pool.count  # a Gul bara hand-over of fewer than four moves
         if not pending and game.last_move is not None:
             kwargs["last_move"] = game.last_move.steps
             kwargs["last_move_player"] = game.last_mover
