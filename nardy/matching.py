@@ -110,7 +110,7 @@ def _why(plan: TurnPlan, hops: list[Hop]) -> tuple[str, str]:
     """
     start = to_state(plan.position)
     d1, d2 = plan.dice
-    pool = (d1,) * 4 if d1 == d2 else (d1, d2)
+    pool = (d1,) * plan.count if d1 == d2 else (d1, d2)
     best: tuple[int, str, str] | None = None
     for order in islice(dict.fromkeys(permutations(hops)), MAX_ORDERS):
         frontier: list[tuple[State, tuple[int, ...]]] = [(start, pool)]
@@ -176,7 +176,7 @@ def _hop_refusal(plan: TurnPlan, state: State, left: tuple[int, ...], hop: Hop) 
     orders = _die_orders(left, src, dst)
     if not orders:
         d1, d2 = plan.dice
-        used = " left" if _die_orders((d1,) * 4 if d1 == d2 else (d1, d2), src, dst) else ""
+        used = " left" if _die_orders((d1,) * plan.count if d1 == d2 else (d1, d2), src, dst) else ""
         span = (BAR if src == RESERVE_POINT else src) - dst
         distance = f"{span} point{'s' if span > 1 else ''}" if dst != OFF else f"{point_name(src)} off"
         return "die_not_rolled", f"no die{used} of the roll {d1}-{d2} moves {distance}"
