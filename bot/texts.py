@@ -202,9 +202,7 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "The leaderboard belongs to a group: send /top there (/top long, /top short, /top portes …). Your own "
             "rating: /rating."
         ),
-        "top.usage": gettext_noop(
-            "Usage: /top or /top and a game: long, short, nackgammon, hypergammon, portes, misere."
-        ),
+        "top.usage": gettext_noop("Usage: /top or /top and a game: {games}."),
         "rules.short": gettext_noop(
             "Short nardy (backgammon): 15 checkers each, moving in opposite directions. Hitting a lone checker "
             "sends it to the bar; it must re-enter before anything else moves. Bring all checkers home, then bear "
@@ -438,9 +436,7 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "Таблица рейтинга — у группы: отправьте /top там (/top long, /top short, /top портес …). Ваш рейтинг: "
             "/rating."
         ),
-        "top.usage": (
-            "Использование: /top или /top и игра: длинные, короткие, наккгаммон, гипергаммон, портес, поддавки."
-        ),
+        "top.usage": "Использование: /top или /top и игра: {games}.",
         "rules.short": (
             "Короткие нарды (бэкгаммон): по 15 шашек, игроки ходят навстречу друг другу. Одинокую шашку можно "
             "побить — она уходит на бар и должна войти в игру прежде других ходов. Соберите все шашки в доме и "

@@ -16,7 +16,19 @@ from nardy.variants import UnknownVariantError, get_variant
 
 log = logging.getLogger(__name__)
 
-OFFERED: Final[tuple[str, ...]] = ("short", "long", "nackgammon", "hypergammon", "portes", "misere")
+OFFERED: Final[tuple[str, ...]] = (
+    "short",
+    "long",
+    "nackgammon",
+    "hypergammon",
+    "portes",
+    "plakoto",
+    "fevga",
+    "misere",
+    "gulbara",
+    "acey_deucey",
+    "dutch",
+)
 """The canonical names of the variants people can play, in menu order."""
 MAIN: Final[tuple[str, ...]] = ("short", "long")
 """The two main games: on the first screen of the menu and always on /rating."""
@@ -33,6 +45,12 @@ EXTRA_ALIASES: Final[dict[str, str]] = {
     "гипер": "hypergammon",
     "nack": "nackgammon",
     "misère": "misere",
+    "acey": "acey_deucey",
+    "aceydeucey": "acey_deucey",
+    "единичка": "acey_deucey",
+    "голландские": "dutch",
+    "голландский": "dutch",
+    "гюльбар": "gulbara",
 }
 """Words the bot understands besides the engine's aliases (typed forms of the commands)."""
 

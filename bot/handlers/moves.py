@@ -14,7 +14,7 @@ from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
 
 MAX_TEXT_MOVE = 200
-MOVE_LIKE = re.compile(r"(\d{1,2}|bar|бар|off|оф)\s*[/\-–—]", re.IGNORECASE)
+MOVE_LIKE = re.compile(r"(\d{1,2}|bar|бар|off|оф|in|вв|ввод|res|резерв)\s*[/\-–—]", re.IGNORECASE)
 """In groups only messages that look like a move are taken as one (players chat there too)."""
 
 

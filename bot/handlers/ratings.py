@@ -147,7 +147,8 @@ async def on_top(message: Message, game_service: GameService, command: CommandOb
         return
     variant = parse_variant(command.args)
     if variant is None:
-        await game_service.reply(message, tr(lang, "top.usage"))
+        games = ", ".join(tr(lang, f"variant.{v}") for v in RATED_VARIANTS)
+        await game_service.reply(message, tr(lang, "top.usage", games=games))
         return
     store = game_service.store
     if not variant:

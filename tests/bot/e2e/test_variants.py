@@ -1,4 +1,4 @@
-"""The other variants (nackgammon, hypergammon, Portes, misère) end to end through the real Dispatcher: challenged
+"""The other variants (nackgammon, hypergammon, Portes, Plakoto, Fevga, misère, Gul bara, acey-deucey, Dutch) end to end through the real Dispatcher: challenged
 in a group and played to the end by buttons or with typed moves, against the computer, in a tournament, and in
 /rules, /settings, /rating, /top and the start menu's chooser."""
 
@@ -19,22 +19,36 @@ from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.tournament_drive import active_games, open_bot, open_tournament, record_of, tournament_env
 
 NEW = tuple(v for v in OFFERED if v not in MAIN)
-RUSSIAN = {"nackgammon": "наккгаммон", "hypergammon": "гипергаммон", "portes": "портес", "misere": "поддавки"}
+RUSSIAN = {
+    "nackgammon": "наккгаммон",
+    "hypergammon": "гипергаммон",
+    "portes": "портес",
+    "plakoto": "плакото",
+    "fevga": "февга",
+    "misere": "поддавки",
+    "gulbara": "гюльбара",
+    "acey_deucey": "американка",
+    "dutch": "голландские",
+}
 MAX_ACTIONS = 3000
 
 
 def test_every_offered_variant_resolves_by_its_names() -> None:
-    assert OFFERED == ("short", "long", "nackgammon", "hypergammon", "portes", "misere")
+    assert OFFERED == (
+        "short", "long", "nackgammon", "hypergammon", "portes", "plakoto", "fevga", "misere", "gulbara",
+        "acey_deucey", "dutch",
+    )  # fmt: skip
     for variant in OFFERED:
         assert resolve(variant) == resolve(variant.upper()) == variant
     for variant, russian in RUSSIAN.items():
         assert resolve(russian) == variant
     assert resolve("длинные") == "long" and resolve("backgammon") == "short" and resolve("misère") == "misere"
-    assert resolve("plakoto") is None and resolve("chess") is None and resolve("") is None
+    assert resolve("acey-deucey") == "acey_deucey" and resolve("гюльбар") == "gulbara"
+    assert resolve("chess") is None and resolve("") is None
     assert parse_new_args("поддавки match 3") == ("misere", 3)
     assert parse_new_args("hypergammon") == ("hypergammon", 0)
     assert parse_new_args("nonsense", "portes") == ("portes", 0)
-    assert parse_new_args("", "plakoto") == ("short", 0)  # a stored default no longer offered
+    assert parse_new_args("", "chess") == ("short", 0)  # a stored default no longer offered
 
 
 async def _finish_game(
@@ -233,7 +247,7 @@ async def test_two_player_portes_round_robin(sqlite_store: GameStore) -> None:
     assert "hypergammon" not in rating and "nackgammon" not in rating
     await h.send_text(bob, group, "/top портес")  # accepted (the matches were private: not on this leaderboard)
     assert fake.last_message(group.id).content == "Nobody has played a rated game of Portes in this chat yet."
-    await h.send_text(bob, group, "/top plakoto")
+    await h.send_text(bob, group, "/top chess")
     assert fake.last_message(group.id).content.startswith("Usage: /top")
     await env.close()
 
