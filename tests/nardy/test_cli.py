@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 
 from nardy.cli import main, play, run_moves, show
 
@@ -68,3 +69,63 @@ def test_play_against_the_computer() -> None:
     game = play("long", computer=0, seed=7, read=lambda _: "quit", write=lines.append)
     assert game.result is not None
     assert any("Computer plays" in line for line in lines) or game.roller == 1
+
+
+EMPTY = [0] * 25
+
+
+def test_moves_of_a_variant_with_a_reserve_take_the_reserve_field() -> None:
+    (answer,) = _answers({"variant": "acey_deucey", "me": EMPTY, "opp": EMPTY, "reserve": [15, 15], "dice": [6, 5]})
+    notations = {m["move"] for m in answer["moves"]}  # type: ignore[union-attr]
+    assert notations == {"in/20 in/19", "in/19/14"}  # entering with both dice, or one checker entered and moved on
+    first = answer["moves"][0]  # type: ignore[index]
+    assert len(first["me"]) == 25 and sum(first["reserve"]) in (28, 29)
+    # the whole 26-entry side is accepted too, and the reserve defaults to empty
+    side = [*EMPTY, 15]
+    (same,) = _answers({"variant": "acey_deucey", "me": side, "opp": side, "dice": [6, 5]})
+    assert same == answer
+    (bad,) = _answers({"variant": "dutch", "me": EMPTY, "opp": EMPTY, "reserve": [16, 0], "dice": [6, 5]})
+    assert "error" in bad
+
+
+def test_moves_of_plakoto_take_the_pinned_field() -> None:
+    me = [0] * 25
+    me[23], me[12] = 14, 1  # 14 on my 24, one on 13 pinned there by the opponent
+    opp = [0] * 25
+    opp[23], opp[11] = 13, 2  # the opponent's 12 is my 13: two checkers pin mine
+    request = {"variant": "plakoto", "me": me, "opp": opp, "pinned": {"me": [13], "opp": []}, "dice": [6, 1]}
+    me[12] = 0  # a pinned checker is in the pinned field only, not among the free counts
+    (answer,) = _answers({**request, "me": me})
+    assert answer["count"] > 0
+    assert all(m["pinned"]["me"] == [13] for m in answer["moves"])  # type: ignore[index,union-attr]
+    assert all(not m["move"].startswith("13/") for m in answer["moves"])  # type: ignore[union-attr]
+
+
+def test_moves_of_a_gul_bara_hand_over_take_the_count() -> None:
+    side = [0] * 25
+    side[23], side[5] = 14, 1
+    (two,) = _answers({"variant": "gulbara", "me": side, "opp": side, "dice": [5, 5], "count": 2})
+    assert [m["move"] for m in two["moves"]] == ["24/19 6/1", "24/19/14"]  # type: ignore[union-attr]
+    (four,) = _answers({"variant": "gulbara", "me": side, "opp": side, "dice": [5, 5]})
+    assert [m["move"] for m in four["moves"]] == ["24/19/14/9 6/1", "24/19/14/9/4"]  # type: ignore[union-attr]
+    (bad,) = _answers({"variant": "gulbara", "me": side, "opp": side, "dice": [5, 4], "count": 2})
+    assert "error" in bad
+
+
+def test_show_and_play_work_for_every_variant() -> None:
+    from nardy.variants import registered_variants
+
+    for variant in registered_variants():
+        position = variant.initial_position()
+        from nardy.ids import variant_position_id
+
+        assert show(variant_position_id(variant.name, position), variant.name)
+        lines: list[str] = []
+        answers = iter(["moves", "1", "quit"])
+
+        def read(_prompt: str, answers: Iterator[str] = answers) -> str:
+            return next(answers)
+
+        game = play(variant.name, computer=1, seed=5, read=read, write=lines.append)
+        assert game.phase.value == "over" and game.result is not None, variant.name
+        assert any(line.startswith("Legal:") for line in lines), (variant.name, lines)
