@@ -38,6 +38,8 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "variant.gulbara": gettext_noop("Gul bara"),
         "variant.acey_deucey": gettext_noop("acey-deucey"),
         "variant.dutch": gettext_noop("Dutch backgammon"),
+        "variant.tavli": gettext_noop("Tavli"),
+        "variant.mixed": gettext_noop("mixed match"),
         "menu.more": gettext_noop("More games: choose one to start a game. The rules: /rules and the game's name."),
         "turn.roll": gettext_noop("{name} to roll or double"),
         "turn.move": gettext_noop("{name} to move"),
@@ -56,6 +58,7 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "cube": gettext_noop("Cube: {value}"),
         "cube.owner": gettext_noop("Cube: {value} ({name})"),
         "score": gettext_noop("Match to {length}: {a} – {b}"),
+        "score.games": gettext_noop("Match of {games} games: {a} – {b}"),
         "crawford": gettext_noop("Crawford game"),
         "pending": gettext_noop("Turn so far: {steps}"),
         "over": gettext_noop("Game over: {name} wins {kind}, {points} pt."),
@@ -181,6 +184,8 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.gulbara": gettext_noop("Gul bara"),
         "btn.acey_deucey": gettext_noop("Acey-deucey"),
         "btn.dutch": gettext_noop("Dutch"),
+        "btn.tavli": gettext_noop("Tavli"),
+        "btn.mixed": gettext_noop("Mixed match"),
         "computer.unsupported": gettext_noop("The computer does not play {variant} yet. It plays: {variants}."),
         "btn.easy": gettext_noop("Easy"),
         "btn.medium": gettext_noop("Medium"),
@@ -266,6 +271,15 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "Nobody may hit before having a checker in their home board. Cube, gammons and backgammons as in short "
             "nardy."
         ),
+        "rules.tavli": gettext_noop(
+            "Tavli: a match (to 7 points unless you ask for 3 or 5: /new tavli match 5) whose games rotate Portes, "
+            "Plakoto and Fevga, in that order. The winner of a game rolls first in the next; a drawn Plakoto scores "
+            "nothing and the rotation goes on. No cube."
+        ),
+        "rules.mixed": gettext_noop(
+            "Mixed match: one game each of hypergammon, long nardy and short nardy, each scored by its own rules; "
+            "the higher score wins, and while the score is level a game of hypergammon decides."
+        ),
         "rules.more": gettext_noop("Other games: {commands}."),
     },
     "ru": {
@@ -280,6 +294,8 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "variant.gulbara": "гюльбара",
         "variant.acey_deucey": "американка",
         "variant.dutch": "голландский трик-трак",
+        "variant.tavli": "тавли",
+        "variant.mixed": "смешанный матч",
         "menu.more": "Другие игры: выберите, во что сыграть. Правила — /rules и название игры.",
         "turn.roll": "{name}: бросок или удвоение",
         "turn.move": "Ходит {name}",
@@ -298,6 +314,7 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "cube": "Куб: {value}",
         "cube.owner": "Куб: {value} ({name})",
         "score": "Матч до {length}: {a} – {b}",
+        "score.games": "Матч из {games} партий: {a} – {b}",
         "crawford": "Игра Кроуфорда",
         "pending": "Сыграно: {steps}",
         "over": "Игра окончена: побеждает {name} — {kind}, {points} оч.",
@@ -415,6 +432,8 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.gulbara": "Гюльбара",
         "btn.acey_deucey": "Американка",
         "btn.dutch": "Голландские",
+        "btn.tavli": "Тавли",
+        "btn.mixed": "Смешанный матч",
         "computer.unsupported": "Компьютер пока не играет в {variant}. Он играет: {variants}.",
         "btn.easy": "Лёгкий",
         "btn.medium": "Средний",
@@ -498,6 +517,15 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "rules.dutch": (
             "Голландский трик-трак: короткие нарды, но все 15 шашек начинают вне доски и вводятся как с бара. Бить "
             "нельзя, пока у вас нет ни одной шашки в доме. Куб, гаммон и бэкгаммон — как в коротких нардах."
+        ),
+        "rules.tavli": (
+            "Тавли: матч (до 7 очков, если не попросить 3 или 5: /new тавли матч 5), партии которого идут по кругу: "
+            "портес, плакото, февга. Победитель партии бросает первым в следующей; ничья в плакото не даёт очков, и "
+            "круг продолжается. Куба нет."
+        ),
+        "rules.mixed": (
+            "Смешанный матч: по одной партии гипергаммона, длинных и коротких нард, каждая по своим правилам; "
+            "побеждает набравший больше очков, а при равном счёте решает партия гипергаммона."
         ),
         "rules.more": "Другие игры: {commands}.",
     },

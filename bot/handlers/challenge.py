@@ -18,7 +18,7 @@ from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
 from bot.services.game_service import ChatLink, GameService, PlayerInfo
 from bot.texts import norm_lang, tr
-from bot.variants import DEFAULT, OFFERED, is_offered, resolve
+from bot.variants import DEFAULT, OFFERED, default_length, get_match_kind_games, is_offered, resolve
 from rendering.names import MAX_NAME_LENGTH, drawable_name
 
 CHALLENGE_TTL = 3600.0
@@ -39,14 +39,17 @@ def named_variant(args: str | None) -> str | None:
 
 def parse_new_args(args: str | None, default_variant: str = DEFAULT) -> tuple[str, int]:
     """Return ``(variant, match length)`` from ``/new`` arguments like ``long match 5`` or ``поддавки match 3``
-    (any alias of an offered variant, in either language; unknown words ignored)."""
+    (any alias of an offered variant or match kind, in either language; unknown words ignored). A Tavli match is
+    to 7 points unless another length is asked; the mixed match is three games (and deciders), never a length."""
     variant = named_variant(args) or (default_variant if is_offered(default_variant) else DEFAULT)
     length = 0
     words = (args or "").lower().split()[:8]
     for i, word in enumerate(words):
         if MATCH_LENGTH.fullmatch(word) and i > 0 and words[i - 1] in ("match", "матч", "до"):
             length = max(0, min(MAX_MATCH_LENGTH, int(word)))
-    return variant, length
+    if get_match_kind_games(variant):
+        return variant, 0  # a match of a fixed number of games has no length
+    return variant, length or default_length(variant)
 
 
 def display_name(user: User) -> str:

@@ -20,8 +20,7 @@ from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
 from bot.services.game_service import COMPUTER_LEVELS, ChatLink, GameService, computer_player
 from bot.texts import norm_lang, tr
-from bot.variants import DEFAULT, computer_plays, computer_variants
-from nardy.ai import levels_for
+from bot.variants import DEFAULT, computer_levels, computer_plays, computer_variants
 
 DEFAULT_LEVEL = "medium"
 OFFER_TTL = 3600.0
@@ -78,7 +77,7 @@ async def start_against_computer(
     """
     human = player_of(user, locale)
     level = level if level in COMPUTER_LEVELS else DEFAULT_LEVEL
-    available = levels_for(variant)
+    available = computer_levels(variant)
     if level not in available and available:
         level = available[-1]  # e.g. no hard network for this game yet: the strongest level there is, named so
     computer = computer_player(level, human.lang)

@@ -7,9 +7,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.keyboards.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction
 from bot.keyboards.callbacks import ComputerCb, MenuCb, game_button_data
 from bot.texts import tr
-from bot.variants import computer_variants
+from bot.variants import computer_levels, computer_variants
 from nardy import Game, Phase, Step
-from nardy.ai import levels_for
 
 STEPS_PER_ROW = 3
 
@@ -167,7 +166,7 @@ def computer_keyboard(offer_id: str, variant: str, level: str, lang: str) -> Inl
                 [button(f"btn.{v}", v, level, v == variant) for v in variants[i : i + 2]]
                 for i in range(0, len(variants), 2)
             ),
-            [button(f"btn.{lv}", variant, lv, lv == level) for lv in levels_for(variant)],
+            [button(f"btn.{lv}", variant, lv, lv == level) for lv in computer_levels(variant)],
             [InlineKeyboardButton(text=tr(lang, "btn.start"), callback_data=start.pack())],
         ]
     )

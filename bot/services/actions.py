@@ -28,6 +28,7 @@ from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
 from bot.texts import illegal_move_text, tr
+from bot.variants import new_match
 from nardy import Game, Match, NardyError, Options, Phase
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class GameActions:
         if refusal is not None:
             await self._notify(chats[0].chat_id, refusal)
             return None
-        match = Match(variant, length, options=options, dice=service.dice("new", 0))
+        match = new_match(variant, length, options=options, dice=service.dice("new", 0))
         record = GameRecord.new(match.to_dict(), players, chats, kind=kind, confirm=confirm, tournament=tournament)
         events: list[Event] = []
         advance(match, record, events)  # the opening roll (and anything automatic) before the first save
@@ -325,7 +326,7 @@ class GameActions:
         players = list(reversed(record.players))
         chats = [ChatLink(c.chat_id, None if c.viewer is None else 1 - c.viewer) for c in record.chats]
         await self.start_game(
-            match_data["variant"],
+            str(match_data.get("kind") or match_data["variant"]),
             int(match_data["length"]),
             players,
             chats,

@@ -35,6 +35,7 @@ from bot.services.messaging import chat_unreachable, message_gone
 from bot.services.record import ChatLink, GameRecord
 from bot.storage.base import StoredGame
 from bot.storage.errors import StoreUnavailableError
+from bot.variants import game_name
 from nardy import Match, Phase, Step
 from nardy.game import next_cube_value
 
@@ -79,7 +80,7 @@ def board_keyboard(
     if game.phase is Phase.OVER and record.tournament is not None:
         return None  # a tournament match is not replayed: the tournament pairs the next one
     if game.phase is Phase.OVER:
-        return over_keyboard(game_id, version, match.variant.name, lang, computer=record.against_computer)
+        return over_keyboard(game_id, version, game_name(match), lang, computer=record.against_computer)
     pending = list(record.pending_steps)
     options: list[Step] = []
     complete = False

@@ -164,14 +164,19 @@ def caption(record: GameRecord, match: Match, lang: str) -> str:
             lines.append(tr(lang, "cube", value=game.cube_value))
         else:
             lines.append(tr(lang, "cube.owner", value=game.cube_value, name=names[game.cube_owner]))
-    if match.length:
+    if match.rotating:
+        lines.append(esc(match.describe("ru" if lang == "ru" else "en")))
+    if not match.is_money:
         a, b = match.score_after_game() if game.phase is Phase.OVER else match.score
-        lines.append(tr(lang, "score", length=match.length, a=_num(a), b=_num(b)))
+        if match.length:
+            lines.append(tr(lang, "score", length=match.length, a=_num(a), b=_num(b)))
+        else:
+            lines.append(tr(lang, "score.games", games=match.games, a=_num(a), b=_num(b)))
         winner = match.winner if game.phase is Phase.OVER else None
         if winner is not None:
             won, lost = (a, b) if winner == 0 else (b, a)
             lines.append(tr(lang, "match.over", name=names[winner], won=_num(won), lost=_num(lost)))
-        elif game.crawford:
+        elif game.crawford and game.variant.cube_enabled(game.options):
             lines.append(tr(lang, "crawford"))
     return cut_caption("\n".join(lines))
 

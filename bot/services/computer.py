@@ -63,17 +63,17 @@ def play_computer(
     """Play the computer's actions until a person must act or the game is over (synchronous). Mutates ``match``
     and ``record``; returns the events for the caption."""
     events: list[Event] = []
-    players: dict[int, ComputerPlayer] = {}
+    players: dict[tuple[int, str], ComputerPlayer] = {}  # per player and variant: a match may rotate variants
     for _ in range(MAX_COMPUTER_ACTIONS):
         index = computer_to_act(record, match)
         if index is None:
             break
         game = match.game
-        player = players.get(index)
+        player = players.get((index, game.variant.name))
         if player is None:
             level = record.players[index].ai
             assert level is not None  # computer_to_act names a computer player
-            player = players[index] = computer(level, game.variant.name, seed)
+            player = players[index, game.variant.name] = computer(level, game.variant.name, seed)
         record.clear_turn()
         phase = game.phase
         if phase is Phase.ROLL:

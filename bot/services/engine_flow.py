@@ -41,7 +41,7 @@ def match_finished(match: Match) -> bool:
     game = match.game
     if game.phase is not Phase.OVER:
         return False
-    if not match.length:
+    if match.is_money:
         return True
     return match.over  # a draw that leaves both players level at the length or more goes on (Match.winner)
 

@@ -92,16 +92,16 @@ def _plan(record: Mapping[str, Any]) -> dict[str, Any] | None:
     if ids[0] == ids[1] or min(ids) <= 0:
         return None
     match_data = record["match"]
-    variant = str(match_data.get("variant"))
-    if variant not in RATED_VARIANTS:
-        return None
+    variant = str(match_data.get("kind") or match_data.get("variant"))
+    if variant not in RATED_VARIANTS or (match_data.get("rotation") and not match_data.get("kind")):
+        return None  # not offered, or an unnamed rotation (the bot makes none)
     match = Match.from_dict(dict(match_data))
     result = match.game.result
     if result is None:
         return None
-    if match.length:
+    if not match.is_money:  # a match to N points, or of a fixed number of games (rated as a match of that length)
         winner = match.winner
-        length = match.length
+        length = match.length or match.games
     else:
         winner = result.winner
         length = 1

@@ -54,7 +54,7 @@ def stats_plan(record: GameRecord, match: Match) -> list[StatsEntry]:
     result = match.game.result
     if result is None:
         return []
-    if match.length:
+    if not match.is_money:
         a, b = match.score_after_game()
         winner = 0 if a > b else 1 if b > a else None
     else:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nardy import Match, NardyError, Phase, SeededDice
+from bot.variants import new_match
+from nardy import NardyError, Phase, SeededDice
 from nardy.ai import ComputerPlayer
 
 ComputerFactory = Callable[[str, str, int], ComputerPlayer]
@@ -34,7 +35,7 @@ def simulate_match(
     Returns: the winner and the score. Raises: RuntimeError when the match does not end within
     :data:`MAX_ACTIONS` actions (an engine or player bug).
     """
-    match = Match(variant, max(1, length), dice=SeededDice(seed))
+    match = new_match(variant, max(1, length), dice=SeededDice(seed))
     number = sum(ord(c) for c in seed)
     players = (computer(levels[0], variant, number), computer(levels[1], variant, number + 1))
     for _ in range(MAX_ACTIONS):

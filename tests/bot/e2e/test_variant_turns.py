@@ -103,3 +103,25 @@ async def test_gul_bara_hands_the_unplayed_moves_to_the_opponent(sqlite_store: G
         rolls = [r for r in match.game.history if r["t"] == "roll"]
         assert rolls, "no roll after the hand-over"
     await env.close()
+
+
+async def test_a_tavli_match_rotates_its_games_and_says_so_in_the_caption(sqlite_store: GameStore) -> None:
+    env = Env(sqlite_store, seeded("tavli-rotation"))
+    game_id, _alice, _bob, users = await _start(env, "tavli", -712)
+    board = board_message(env.fake, -712)
+    assert "Tavli, game 1: Portes; next: Plakoto" in board.content and "Match to 7: 0 – 0" in board.content
+    assert "Crawford" not in board.content
+    for _ in range(MAX_ACTIONS):  # play the first game to its end
+        stored, match = await state(env, game_id)
+        if match.game_index == 1:
+            break
+        await press_first(env, awaited_user(stored, match, users), -712)
+    stored, match = await state(env, game_id)
+    assert match.game.variant.name == "plakoto"
+    first_result = match.finished_games[0]["state"]["result"]
+    if first_result["winner"] is not None:  # the winner of a game rolls first in the next
+        assert match.game.first_player == first_result["winner"]
+    board = board_message(env.fake, -712)
+    assert "Tavli, game 2: Plakoto; next: Fevga" in board.content, board.content
+    assert "Plakoto" in board.content.splitlines()[0] or "плакото" in board.content.splitlines()[0]
+    await env.close()

@@ -11,7 +11,7 @@ from bot.handlers.challenge import parse_new_args
 from bot.handlers.rules import rules_text
 from bot.storage.base import GameStore
 from bot.texts import tr
-from bot.variants import MAIN, OFFERED, computer_plays, resolve
+from bot.variants import MAIN, OFFERED, computer_plays, game_name, resolve
 from nardy import Phase
 from nardy.ai import get_player
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
@@ -29,6 +29,8 @@ RUSSIAN = {
     "gulbara": "гюльбара",
     "acey_deucey": "американка",
     "dutch": "голландские",
+    "tavli": "тавли",
+    "mixed": "смешанный",
 }
 MAX_ACTIONS = 3000
 
@@ -36,7 +38,7 @@ MAX_ACTIONS = 3000
 def test_every_offered_variant_resolves_by_its_names() -> None:
     assert OFFERED == (
         "short", "long", "nackgammon", "hypergammon", "portes", "plakoto", "fevga", "misere", "gulbara",
-        "acey_deucey", "dutch",
+        "acey_deucey", "dutch", "tavli", "mixed",
     )  # fmt: skip
     for variant in OFFERED:
         assert resolve(variant) == resolve(variant.upper()) == variant
@@ -47,6 +49,8 @@ def test_every_offered_variant_resolves_by_its_names() -> None:
     assert resolve("chess") is None and resolve("") is None
     assert parse_new_args("поддавки match 3") == ("misere", 3)
     assert parse_new_args("hypergammon") == ("hypergammon", 0)
+    assert parse_new_args("тавли") == ("tavli", 7) and parse_new_args("tavli match 3") == ("tavli", 3)
+    assert parse_new_args("mixed match 5") == ("mixed", 0)  # three games and deciders: no length
     assert parse_new_args("nonsense", "portes") == ("portes", 0)
     assert parse_new_args("", "chess") == ("short", 0)  # a stored default no longer offered
 
@@ -98,7 +102,7 @@ async def test_group_game_of_each_variant_by_buttons(sqlite_store: GameStore, va
     await h.press_button(bob, card, "Join")
     game_id = await only_game(sqlite_store, group.id)
     _, match = await state(env, game_id)
-    assert match.variant.name == variant
+    assert game_name(match) == variant
     winner, _ = await _finish_game(env, game_id, group.id, {alice.id: alice, bob.id: bob})
     _assert_over(env, group.id, winner, ("Alice", "Bob"), "Game over")
     stats = [await sqlite_store.get_stats(group.id, u.id) for u in (alice, bob)]
@@ -123,7 +127,7 @@ async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: GameSto
     await h.press_button(bob, card, "Играть")
     game_id = await only_game(sqlite_store, group.id)
     _, match = await state(env, game_id)
-    assert match.variant.name == variant
+    assert game_name(match) == variant
     winner, typed = await _finish_game(env, game_id, group.id, {alice.id: alice, bob.id: bob}, typed_turns=6)
     assert typed == 6
     _assert_over(env, group.id, winner, ("Алиса", "Боб"), "Игра окончена")
@@ -160,7 +164,7 @@ async def test_new_bot_of_each_variant(sqlite_store: GameStore, variant: str) ->
         return
     game_id = await only_game(sqlite_store, alice.id)
     stored, match = await state(env, game_id)
-    assert match.variant.name == variant and stored.data["players"][1]["ai"] == "easy"
+    assert game_name(match) == variant and stored.data["players"][1]["ai"] == "easy"
     for _ in range(MAX_ACTIONS):
         stored, match = await state(env, game_id)
         if stored.finished:
