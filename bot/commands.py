@@ -25,14 +25,14 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("start", gettext_noop("Welcome and a new game"), group=False),
     CommandInfo("help", gettext_noop("What this bot does")),
     CommandInfo("lang", gettext_noop("Change the language")),
-    CommandInfo("new", gettext_noop("New game: /new long or short, match N; /new bot: the computer")),
+    CommandInfo("new", gettext_noop("New game: /new and a game (long, short, tavli…), match N; /new bot: the computer")),
     CommandInfo("board", gettext_noop("Show the board of your game again")),
     CommandInfo("resign", gettext_noop("Resign the current game")),
     CommandInfo("stats", gettext_noop("Wins and losses in this chat")),
-    CommandInfo("rating", gettext_noop("Your rating in long and short nardy")),
-    CommandInfo("top", gettext_noop("Leaderboard of this group: /top long or short"), private=False),
+    CommandInfo("rating", gettext_noop("Your ratings, per game")),
+    CommandInfo("top", gettext_noop("Leaderboard of this group: /top and a game"), private=False),
     CommandInfo("tournament", gettext_noop("The group's tournament: create, join, standings; /tournament last")),
-    CommandInfo("rules", gettext_noop("Rules of long and short nardy")),
+    CommandInfo("rules", gettext_noop("Rules of every game: /rules and its name")),
     CommandInfo("settings", gettext_noop("Chat settings (admins)")),
 )
 """Commands shown in Telegram's menu. Game flows add theirs here (new, board, resign, stats, rules, settings)."""

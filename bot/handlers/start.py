@@ -38,11 +38,12 @@ def help_text() -> str:
     return (
         _(
             "<b>Nardy bot</b>\n\n"
-            "I run games of long and short nardy between two people, or against the computer, in private chats or in "
-            "a group. Moves are made with buttons under the board, or typed, like <code>13/7 8/7</code>.\n\n"
+            "I run games of long and short nardy and of their relatives (tavli, Gul bara, acey-deucey and more) between "
+            "two people, or against the computer, in private chats or in a group. Moves are made with buttons under "
+            "the board, or typed, like <code>13/7 8/7</code>.\n\n"
             "/start — welcome and a new game\n"
-            "/new [long|short] [match N] — challenge someone (in a group: reply to a message to challenge its author)\n"
-            "/new bot [long|short] [easy|medium|hard] — play against the computer\n"
+            "/new [game] [match N] — challenge someone (in a group: reply to a message to challenge its author)\n"
+            "/new bot [game] [easy|medium|hard] — play against the computer\n"
             "/board, /resign, /stats, /rules, /settings — the board again, resign, wins and losses, rules, chat "
             "settings\n"
             "/help — this message\n"
@@ -50,16 +51,17 @@ def help_text() -> str:
         )
         + "\n\n"
         + _(
-            "<b>Other games</b>: nackgammon, hypergammon, Portes and misère (backgammon to lose), e.g. "
-            "<code>/new portes</code>, <code>/new bot hypergammon</code>, <code>/rules misere</code>"
+            "<b>Games</b>: long, short, nackgammon, hypergammon, Portes, Plakoto, Fevga, a Tavli match (the three in "
+            "turn), misère (backgammon to lose), Gul bara, acey-deucey, Dutch backgammon and a mixed match, e.g. "
+            "<code>/new tavli match 5</code>, <code>/new bot plakoto</code>, <code>/rules gulbara</code>"
         )
         + "\n\n"
         + _(
             "<b>Tournaments and ratings</b>\n"
             "/tournament — in a group: create a tournament (round robin, Swiss, elimination), join it, see the "
             "standings; /tournament last — the last final table\n"
-            "/rating — your rating in long and short nardy\n"
-            "/top [long|short] — the group's leaderboard"
+            "/rating — your ratings, per game\n"
+            "/top [game] — the group's leaderboard"
         )
     )
 

@@ -138,7 +138,7 @@ async def test_welcome_and_help_mention_new_and_new_bot(app: BotApp) -> None:
     await app.h.send_text(alice, app.fake.private_chat(alice), "/help")
     welcome, help_message = app.fake.messages(alice.id)
     for text in (welcome.content, help_message.content):
-        assert "/new —" in text or "/new [long|short]" in text
+        assert "/new —" in text or "/new [game]" in text
         assert "/new bot" in text
     assert "Coming soon" not in welcome.content + help_message.content
 

@@ -16,6 +16,7 @@ from bot.keyboards.tournament import (
     setup_keyboard,
 )
 from bot.services.tournament_record import DEADLINES, FORMAT_CODES, LENGTHS, LIMITS, TournamentSettings
+from bot.variants import OFFERED
 
 LONGEST_OWNER = 9_999_999_999
 
@@ -49,7 +50,7 @@ def test_registration_and_menu_buttons_fit() -> None:
 
 def test_each_option_cycles_through_all_its_values_and_back() -> None:
     start = TournamentSettings()
-    for action, count in (("v", 6), ("f", 5), ("n", 7), ("d", 4), ("p", 2), ("m", 4), ("r", 6)):
+    for action, count in (("v", len(OFFERED)), ("f", 5), ("n", 7), ("d", 4), ("p", 2), ("m", 4), ("r", 6)):
         seen = [start]
         current = start
         for _ in range(count):

@@ -13,6 +13,7 @@ from bot.storage.base import GameStore, StoredRating
 from bot.storage.redis_store import RedisGameStore
 from bot.storage.sqlite_store import SqliteGameStore
 from bot.texts import tr
+from bot.variants import OFFERED
 from nardy import Match, Phase
 from nardy.ai import ComputerPlayer, get_player
 from tests.bot.e2e.drive import awaited_user, press_first, state
@@ -106,7 +107,8 @@ async def test_a_group_game_is_rated_and_shown(store: GameStore) -> None:
     await h.send_text(bob, group, "/ТОП long")
     assert fake.last_message(group.id).content == tr("ru", "top.empty", variant=tr("ru", "variant.long"))
     await h.send_text(alice, group, "/top backgammon please")
-    assert fake.last_message(group.id).content == tr("en", "top.usage")
+    games = ", ".join(tr("en", f"variant.{v}") for v in OFFERED)
+    assert fake.last_message(group.id).content == tr("en", "top.usage", games=games)
     await h.send_text(alice, fake.private_chat(alice), "/top")
     assert "belongs to a group" in fake.last_message(alice.id).content
 

@@ -1,6 +1,7 @@
-"""The other variants (nackgammon, hypergammon, Portes, Plakoto, Fevga, misère, Gul bara, acey-deucey, Dutch) end to end through the real Dispatcher: challenged
-in a group and played to the end by buttons or with typed moves, against the computer, in a tournament, and in
-/rules, /settings, /rating, /top and the start menu's chooser."""
+"""The other games (nackgammon, hypergammon, Portes, Plakoto, Fevga, misère, Gul bara, acey-deucey, Dutch, Tavli and
+the mixed match) end to end through the real Dispatcher: challenged in a group and played to the end by buttons or
+with typed moves, against the computer, in a tournament, and in /rules, /settings, /rating, /top and the start
+menu's chooser."""
 
 from __future__ import annotations
 
