@@ -12,11 +12,16 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
 - ``h2h``: short nardy cubeless single games: hard vs gnubg 0-ply (≥ 35 %), hard vs medium, medium vs easy (≥ 65 %),
   easy vs random (≥ 80 %). Dice are seeded per pair of games and each pair is played with the sides swapped.
 - ``long``: long nardy, the same ladder: hard vs medium, medium vs easy (≥ 65 %), easy vs random (> 50 %).
-- ``speed``: the median time of a hard decision (``choose_move``) on varied positions of both variants (≤ 0.5 s).
-- ``variants``: the variants of RULES.md §6 on the short-nardy board (``--variants``, default Hypergammon,
-  Nackgammon, Portes, Misère): medium vs easy (≥ 65 %) and, where a hard network ships, hard vs medium (≥ 60 %);
-  Hypergammon and Nackgammon hard also against gnubg 0-ply (no target). Cubeless games scored by the variant's own
-  rules (Hypergammon single only, Portes no backgammon, Misère the first to finish loses with its last-roll draw;
+- ``speed``: the median time of a hard decision (``choose_move``) on varied positions of each variant of
+  ``--speed-variants`` (default short and long nardy; target CPU p99 ≤ 0.5 s).
+- ``variants``: the variants of RULES.md §6 (``--variants``, default Hypergammon, Nackgammon, Portes, Misère,
+  Plakoto, Fevga, Gul bara, Acey-deucey, Dutch): medium vs easy (≥ 65 %) and, where a hard network ships, hard vs
+  medium (≥ 60 %); Hypergammon and Nackgammon hard also against gnubg 0-ply (no target), Hypergammon hard also
+  without its race table (``exact_races=False``, no target: what the table adds); Plakoto, Fevga, Gul bara,
+  Acey-deucey and Dutch easy also against random (no target) and, where a network ships, hard at 0-ply (the network
+  without its look-ahead) against medium (≥ 60 %). Cubeless games scored by the variant's own rules
+  (Hypergammon single only, Portes no backgammon, Misère the first to finish loses with its last-roll draw, Plakoto's
+  mother rule, Gul bara's escalating doubles and hand-overs, Acey-deucey's 1-2 with the double the player names;
   a draw counts half a win and 0 points). ``--jobs`` spreads the match-ups over processes.
 
 gnubg (PyPI ``gnubg-nn``, GPL) is used here as an oracle only; the package never imports it.
@@ -44,6 +49,7 @@ from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, has_level, play_game
 from nardy.ai.network import shipped_network
 from nardy.ai.players import NODE_BUDGET
+from nardy.ai.race import race_table
 from nardy.position import side_pips
 
 SHORT = get_variant("short")
@@ -311,16 +317,31 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
 
 
 NEW_VARIANTS = ("hypergammon", "nackgammon", "portes", "misere")
-VARIANT_TARGETS = {"hard vs gnubg 0-ply": None, "hard vs medium": 0.60, "medium vs easy": 0.65}
+# the variants with extended sides or on the long-nardy board (RULES.md §6.2, §6.4-§6.6)
+TAVLI_RESERVE_VARIANTS = ("plakoto", "fevga", "gulbara", "acey_deucey", "dutch")
+VARIANT_TARGETS = {
+    "hard vs gnubg 0-ply": None,
+    "hard vs medium": 0.60,
+    "hard 0-ply vs medium": 0.60,
+    "hard without race table vs medium": None,
+    "medium vs easy": 0.65,
+    "easy vs random": None,
+}
 
 
 def variant_pairs(variant: str) -> list[str]:
     """Return the match-ups of ``variant`` for section ``variants`` (hard ones only where a network ships)."""
     labels = ["medium vs easy"]
+    if variant in TAVLI_RESERVE_VARIANTS:
+        labels.append("easy vs random")
     if has_level("hard", variant):
         labels.insert(0, "hard vs medium")
+        if variant in TAVLI_RESERVE_VARIANTS:  # the network alone (no look-ahead): quick enough for 500+ games
+            labels.insert(0, "hard 0-ply vs medium")
         if variant in ("hypergammon", "nackgammon"):
             labels.insert(0, "hard vs gnubg 0-ply")
+        if race_table(variant) is not None:  # Hypergammon: what the race table adds to the network
+            labels.insert(1, "hard without race table vs medium")
     return labels
 
 
@@ -329,6 +350,12 @@ def _variant_players(variant: str, label: str) -> tuple[Callable[[int], Any], Ca
         return (lambda s: HardPlayer(variant, s)), (lambda s: GnubgPlayer(variant))
     if label == "hard vs medium":
         return (lambda s: HardPlayer(variant, s)), (lambda s: MediumPlayer(variant, s))
+    if label == "hard without race table vs medium":
+        return (lambda s: HardPlayer(variant, s, exact_races=False)), (lambda s: MediumPlayer(variant, s))
+    if label == "hard 0-ply vs medium":
+        return (lambda s: HardPlayer(variant, s, lookahead=0)), (lambda s: MediumPlayer(variant, s))
+    if label == "easy vs random":
+        return (lambda s: EasyPlayer(variant, s)), (lambda s: RandomPlayer(variant, s))
     return (lambda s: MediumPlayer(variant, s)), (lambda s: EasyPlayer(variant, s))
 
 
@@ -357,7 +384,7 @@ def variant_match(task: tuple[str, str, int, int]) -> tuple[str, str, int, int, 
 
 def section_variants(variants: list[str], games: int, seed: int, jobs: int, only: set[str] | None) -> None:
     print(
-        f"\n== variants on the short-nardy board: cubeless games scored by each variant's rules, {games} games per "
+        f"\n== variants of RULES.md §6: cubeless games scored by each variant's rules, {games} games per "
         f"match-up, sides swapped on each pair of games with the same dice, seed {seed}, {jobs} process(es) ==",
         flush=True,
     )
@@ -383,7 +410,7 @@ def _print_variant_result(
     target = VARIANT_TARGETS[label]
     verdict = "no target" if target is None else f"target >= {target:.0%}  {'MET' if p >= target else 'NOT MET'}"
     print(
-        f"  {variant:11s} {label:19s} wins {p:6.1%} [{lo:.1%}, {hi:.1%}] (95% CI) over {played} games"
+        f"  {variant:11s} {label:33s} wins {p:6.1%} [{lo:.1%}, {hi:.1%}] (95% CI) over {played} games"
         f"{f' ({draws} draws)' if draws else ''}, points per game {ppg:+.3f} ± {half:.3f} (95% CI)  "
         f"{verdict}  ({seconds:.0f} s)",
         flush=True,
@@ -396,10 +423,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def section_speed(count: int, seed: int, node_budget: int | None = None) -> None:
+def section_speed(
+    count: int, seed: int, node_budget: int | None = None, variants: tuple[str, ...] = ("short", "long")
+) -> None:
     budget = NODE_BUDGET if node_budget is None else node_budget
     print(f"\n== hard decision time ({count} positions per variant, node budget {budget}, seed {seed}) ==", flush=True)
-    for variant in ("short", "long"):
+    for variant in variants:
         hard = HardPlayer(variant, 1, node_budget=budget)
         players = (MediumPlayer(variant, 1), EasyPlayer(variant, 2))
         rng = random.Random(seed)
@@ -423,7 +452,7 @@ def section_speed(count: int, seed: int, node_budget: int | None = None) -> None
                 game.play(players[game.roller].choose_move(game))
         p99 = percentile(cpu, 0.99)
         print(
-            f"  {variant:5s} CPU time median {statistics.median(cpu):.3f} s  p90 {percentile(cpu, 0.9):.3f} s  "
+            f"  {variant:11s} CPU time median {statistics.median(cpu):.3f} s  p90 {percentile(cpu, 0.9):.3f} s  "
             f"p99 {p99:.3f} s  max {max(cpu):.3f} s (wall median {statistics.median(wall):.3f} s, "
             f"max {max(wall):.3f} s) over {len(cpu)} decisions; replies valued median "
             f"{statistics.median(evaluations):.0f}, p99 {percentile(evaluations, 0.99):.0f}, max {max(evaluations):.0f}"
@@ -440,11 +469,14 @@ def main() -> int:
     parser.add_argument("--long-games", type=int, default=1000, help="games per long nardy pairing")
     parser.add_argument("--speed-positions", type=int, default=200)
     parser.add_argument("--node-budget", type=int, default=None, help="the hard player's node budget in section speed")
+    parser.add_argument("--speed-variants", default="short,long", help="variants of section speed (comma-separated)")
     parser.add_argument("--bearoff-positions", type=int, default=300)
     parser.add_argument("--sections", default="speed,loss,h2h,long")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--pairs", default="", help="long nardy pairings (labels, comma-separated; default all)")
-    parser.add_argument("--variants", default=",".join(NEW_VARIANTS), help="variants of section variants")
+    parser.add_argument(
+        "--variants", default=",".join(NEW_VARIANTS + TAVLI_RESERVE_VARIANTS), help="variants of section variants"
+    )
     parser.add_argument("--variant-games", type=int, default=1000, help="games per match-up of section variants")
     parser.add_argument("--variant-pairs", default="", help="match-ups of section variants (labels; default all)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for section variants")
@@ -458,7 +490,7 @@ def main() -> int:
         print(f"{variant} network: {info.get('games')} self-play games, {info.get('seconds')} s of training")
     started = time.perf_counter()
     if "speed" in sections:
-        section_speed(args.speed_positions, args.seed, args.node_budget)
+        section_speed(args.speed_positions, args.seed, args.node_budget, tuple(args.speed_variants.split(",")))
     if "loss" in sections:
         section_loss(args.positions, args.seed)
     if "bearoff" in sections:

@@ -25,7 +25,9 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("start", gettext_noop("Welcome and a new game"), group=False),
     CommandInfo("help", gettext_noop("What this bot does")),
     CommandInfo("lang", gettext_noop("Change the language")),
-    CommandInfo("new", gettext_noop("New game: /new and a game (long, short, tavli…), match N; /new bot: the computer")),
+    CommandInfo(
+        "new", gettext_noop("New game: /new and a game (long, short, tavli…), match N; /new bot: the computer")
+    ),
     CommandInfo("board", gettext_noop("Show the board of your game again")),
     CommandInfo("resign", gettext_noop("Resign the current game")),
     CommandInfo("stats", gettext_noop("Wins and losses in this chat")),

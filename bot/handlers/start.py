@@ -38,9 +38,9 @@ def help_text() -> str:
     return (
         _(
             "<b>Nardy bot</b>\n\n"
-            "I run games of long and short nardy and of their relatives (tavli, Gul bara, acey-deucey and more) between "
-            "two people, or against the computer, in private chats or in a group. Moves are made with buttons under "
-            "the board, or typed, like <code>13/7 8/7</code>.\n\n"
+            "I run games of long and short nardy and of their relatives (tavli, Gul bara, acey-deucey and more) "
+            "between two people, or against the computer, in private chats or in a group. Moves are made with buttons "
+            "under the board, or typed, like <code>13/7 8/7</code>.\n\n"
             "/start — welcome and a new game\n"
             "/new [game] [match N] — challenge someone (in a group: reply to a message to challenge its author)\n"
             "/new bot [game] [easy|medium|hard] — play against the computer\n"

@@ -1,5 +1,5 @@
-"""Computer players for long and short nardy and the variants on the short-nardy board (Hypergammon, Nackgammon,
-Portes, Misère) behind one protocol (numpy allowed here only).
+"""Computer players for long and short nardy and the variants of RULES.md §6 (Hypergammon, Nackgammon, Portes, Misère,
+Plakoto, Acey-deucey, Dutch backgammon, Fevga, Gul bara) behind one protocol (numpy allowed here only).
 
 Use :func:`get_player` (``easy``, ``medium``, ``hard``) and ask the player, on a :class:`~nardy.game.Game`; the hard
 level exists only where a network ships (:func:`has_level`, :func:`levels_for`):
@@ -7,7 +7,8 @@ level exists only where a network ships (:func:`has_level`, :func:`levels_for`):
 - :meth:`~ComputerPlayer.choose_move` when the game waits for the roller's move (phase ``move``);
 - :meth:`~ComputerPlayer.cube_action` before rolling (phase ``roll``): ``double`` or ``no_double``;
 - :meth:`~ComputerPlayer.take_decision` when a double waits for its answer: ``take`` or ``drop``;
-- :meth:`~ComputerPlayer.accept_resignation` when a resignation waits for its answer.
+- :meth:`~ComputerPlayer.accept_resignation` when a resignation waits for its answer;
+- after an Acey-deucey 1-2 (phase ``choose``), :func:`nardy.ai.bonus.choose_double` names the double for a player.
 
 All calls are synchronous, pure CPU, and safe to run in a worker thread (``asyncio.to_thread``); build one player per
 game or per thread. The hard level's network weights ship in ``nardy/ai/weights`` and are loaded once per process.

@@ -1,12 +1,16 @@
 """Input encodings of positions for the neural networks, vectorised over many positions at once.
 
-A batch of positions is a ``(n, 50)`` ``uint8`` array: columns 0..24 the side on roll, 25..49 the other side, both in
-their own frame (the layout of :class:`~nardy.position.Position` and of the move generator's states). Every
-encoding is from the point of view of the side on roll.
+A batch of positions is a ``(n, 2 * L)`` ``uint8`` array: columns 0..L-1 the side on roll, L..2L-1 the other side,
+both in their own frame (the layout of :class:`~nardy.position.Position` and of the move generator's states), where
+``L`` is the variant's side length (:func:`side_length`): 25, 26 for the variants with a reserve (Acey-deucey,
+Dutch), 49 for Plakoto (free checkers and pinned flags). Every encoding is from the point of view of the side on
+roll.
 
 Per side the encoding holds a TD-Gammon-style unary code of every point (``>=1``, ``>=2``, ``>=3``, and the excess
 over 3), the bar (short nardy), the checkers borne off and the pip count, followed by a few hand-made features that
 make self-play learn faster: exposed blots and shots, home-board points, the longest prime or block, back checkers.
+Fevga and Gul bara have long nardy's encoding. Plakoto's codes the free checkers of every point, the pinned flags,
+and its pins, mothers and blots; Acey-deucey and Dutch have no network encoding yet.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from nardy.position import PINNED_SIDE_LENGTH as PINNED_SIDE
 from nardy.position import Position
 
 U8 = npt.NDArray[np.uint8]
@@ -27,19 +32,41 @@ _POINT_VALUES: Final = np.arange(1, 26, dtype=np.float64)  # pip value of each c
 _LONG_PATH: Final = np.array([(q + 12 - 1) % 24 for q in range(1, 25)])
 # the variants played on the short-nardy board (opposite geometry, hitting, the bar) and their checkers per side
 SHORT_FAMILY: Final[dict[str, int]] = {"short": 15, "hypergammon": 3, "nackgammon": 15, "portes": 15, "misere": 15}
+# the variants of the long-nardy board (parallel geometry, no hitting, 25 entries a side)
+LONG_FAMILY: Final = ("long", "fevga", "gulbara")
+# the variants whose checkers start in a reserve (26 entries a side: index 25 the reserve), on the short-nardy board
+RESERVE_FAMILY: Final = ("acey_deucey", "dutch")
+# the variants with pinned checkers (49 entries a side: 0..24 free checkers, 25 + i the pinned flag of point i + 1)
+PINNED_FAMILY: Final = ("plakoto",)
+_SIDE_LENGTHS: Final = {"short": 25, "long": 25, "reserve": 26, "plakoto": 49}
 
 
 def family(variant: str) -> str:
-    """Return ``short`` for the variants played on the short-nardy board, ``long`` for long nardy.
+    """Return the family of ``variant``'s board and encoding: ``short`` for the variants played on the short-nardy
+    board (:data:`SHORT_FAMILY`), ``long`` for long nardy, Fevga and Gul bara, ``reserve`` for Acey-deucey and
+    Dutch backgammon, ``plakoto`` for Plakoto.
 
     Raises:
         ValueError: an unknown variant name.
     """
     if variant in SHORT_FAMILY:
         return "short"
-    if variant == "long":
+    if variant in LONG_FAMILY:
         return "long"
+    if variant in RESERVE_FAMILY:
+        return "reserve"
+    if variant in PINNED_FAMILY:
+        return "plakoto"
     raise ValueError(f"no encoding for variant {variant!r}")
+
+
+def side_length(variant: str) -> int:
+    """Return the number of entries of one side of ``variant`` in a batch (25, 26 with a reserve, 49 in Plakoto).
+
+    Raises:
+        ValueError: an unknown variant name.
+    """
+    return _SIDE_LENGTHS[family(variant)]
 
 
 def checkers_of(variant: str) -> int:
@@ -52,14 +79,18 @@ def checkers_of(variant: str) -> int:
     return SHORT_FAMILY.get(variant, 15)
 
 
-def positions_array(positions: list[Position]) -> U8:
-    """Return the ``(n, 50)`` batch of ``positions`` (side on roll first)."""
-    return np.array([p.me + p.opp for p in positions], dtype=np.uint8).reshape(len(positions), 2 * SIDE)
+def positions_array(positions: list[Position], length: int | None = None) -> U8:
+    """Return the ``(n, 2 * L)`` batch of ``positions`` (side on roll first); ``L`` is ``length``, else the length
+    of the first position's sides (25 for an empty list)."""
+    if length is None:
+        length = len(positions[0].me) if positions else SIDE
+    return np.array([p.me + p.opp for p in positions], dtype=np.uint8).reshape(len(positions), 2 * length)
 
 
 def swap(batch: U8) -> U8:
     """Return the batch seen by the other side (the other side on roll)."""
-    return np.concatenate((batch[:, SIDE:], batch[:, :SIDE]), axis=1)
+    half = batch.shape[1] // 2
+    return np.concatenate((batch[:, half:], batch[:, :half]), axis=1)
 
 
 def _unary(counts: F64, excess_scale: float) -> F64:
@@ -152,17 +183,60 @@ def _long_side(me: F64, opp: F64) -> F64:
     return np.concatenate((_unary(points, 4.0), extra), axis=1)
 
 
-def encode(variant: str, batch: U8) -> F64:
-    """Return the network inputs ``(n, inputs(variant))`` of a ``(n, 50)`` batch, from the side on roll.
+def _plakoto_side(me: F64, opp: F64) -> F64:
+    """Return the features of side ``me`` (n, 49 own frame: free checkers 0..23, pinned flags 25..48) against
+    ``opp`` in Plakoto."""
+    free, pinned = me[:, :24], me[:, 25:49]
+    opp_free, opp_pinned = opp[:, :24], opp[:, 25:49]
+    mine = free + pinned
+    n = me.shape[0]
+    # the opponent's free checkers in my frame (index 0 unused, index m = my point m) and its pins under mine
+    occupied = np.concatenate((np.zeros((n, 1)), (opp_free[:, ::-1] > 0).astype(np.float64)), axis=1)
+    lone = (free == 1) & (opp_pinned[:, ::-1] == 0)
+    blots = np.concatenate((np.zeros((n, 1)), lone.astype(np.float64)), axis=1)
+    direct = _window_sum(occupied, 1, 6) > 0
+    made = free >= 2
+    pips = mine @ _POINT_VALUES[:24]
+    extra = np.stack(
+        (
+            (15 - me.sum(axis=1)) / 15.0,
+            pips / 200.0,
+            pinned.sum(axis=1) / 3.0,
+            (pinned * np.arange(1, 25)).sum(axis=1) / 50.0,
+            (free[:, 23] == 1).astype(np.float64),
+            (free[:, 23] >= 2).astype(np.float64),
+            pinned[:, 23],
+            opp_pinned[:, 23] * (free[:, 23] == 0),
+            (blots * direct).sum(axis=1) / 3.0,
+            made[:, :6].sum(axis=1) / 6.0,
+            longest_run(made | (opp_pinned[:, ::-1] > 0)) / 6.0,
+            (mine[:, 6:].sum(axis=1) == 0).astype(np.float64),
+        ),
+        axis=1,
+    )
+    return np.concatenate((_unary(free, 4.0), pinned, extra), axis=1)
 
-    Every variant of the short-nardy board (:data:`SHORT_FAMILY`) has the short encoding, scaled to its checkers.
+
+def encode(variant: str, batch: U8) -> F64:
+    """Return the network inputs ``(n, inputs(variant))`` of a ``(n, 2 * side_length(variant))`` batch, from the side
+    on roll.
+
+    Every variant of the short-nardy board (:data:`SHORT_FAMILY`) has the short encoding, scaled to its checkers;
+    Fevga and Gul bara long nardy's; Plakoto its own (:func:`_plakoto_side`).
 
     Raises:
-        ValueError: an unknown variant name.
+        ValueError: an unknown variant name, or one without a network encoding (Acey-deucey, Dutch).
     """
+    kind = family(variant)
+    if kind == "plakoto":
+        me49 = batch[:, :PINNED_SIDE].astype(np.float64)
+        opp49 = batch[:, PINNED_SIDE:].astype(np.float64)
+        return np.concatenate((_plakoto_side(me49, opp49), _plakoto_side(opp49, me49)), axis=1)
+    if kind != "short" and kind != "long":
+        raise ValueError(f"no network encoding for variant {variant!r}")
     me = batch[:, :SIDE].astype(np.float64)
     opp = batch[:, SIDE:].astype(np.float64)
-    if family(variant) == "long":
+    if kind == "long":
         return np.concatenate((_long_side(me, opp), _long_side(opp, me)), axis=1)
     checkers = checkers_of(variant)
     return np.concatenate((_short_side(me, opp, checkers), _short_side(opp, me, checkers)), axis=1)
@@ -172,6 +246,6 @@ def input_size(variant: str) -> int:
     """Return the number of network inputs of ``variant``.
 
     Raises:
-        ValueError: an unknown variant name.
+        ValueError: an unknown variant name, or one without a network encoding.
     """
-    return int(encode(variant, np.zeros((1, 2 * SIDE), dtype=np.uint8)).shape[1])
+    return int(encode(variant, np.zeros((1, 2 * side_length(variant)), dtype=np.uint8)).shape[1])

@@ -1,8 +1,14 @@
 """Hand-written evaluation of positions (the medium and easy players), vectorised over batches.
 
-Every function takes a ``(n, 50)`` batch of positions *after* a move, in the mover's frame (columns 0..24 the side
-that has just moved, 25..49 the side about to roll), and returns a score for the side that has just moved. Scores are
-in "pip-like" units; :func:`heuristic_equity` squashes them into a rough cubeless equity in (-1, 1).
+Every function takes a ``(n, 2 * L)`` batch of positions *after* a move, in the mover's frame (columns 0..L-1 the
+side that has just moved, L..2L-1 the side about to roll; ``L`` is the variant's side length, 25, 26 with a reserve,
+49 in Plakoto), and returns a score for the side that has just moved. Scores are in "pip-like" units;
+:func:`heuristic_equity` squashes them into a rough cubeless equity in (-1, 1).
+
+Long nardy, Fevga and Gul bara share :func:`long_score` (blocks along the opponent's path, no hitting; Fevga's
+start rule and start-quarter ban and Gul bara's escalating doubles are left to the move generator); Acey-deucey and
+Dutch backgammon :func:`short_score` with the reserve counted as the bar (Dutch: no hits before home); Plakoto
+:func:`plakoto_score` (pins and the mother).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from typing import Final
 import numpy as np
 
 from nardy.ai.features import _LONG_PATH, F64, SIDE, U8, _window_sum, checkers_of, family, longest_run
+from nardy.position import PINNED_SIDE_LENGTH as PINNED_SIDE
 
 _PIP_VALUES: Final = np.arange(1, 26, dtype=np.float64)
 # value of holding (2+ checkers on) each of my points 1..24 in short nardy
@@ -63,6 +70,10 @@ _LOW_STACK_WASTE: Final = np.array([2.0, 1.0, 1.0])
 _LOW_STACK_FREE: Final = np.array([1.0, 1.0, 3.0])
 _GAP_WASTE: Final = 1.0
 _BEAR_OFF_HIT: Final = 2.0
+# Dutch backgammon: the share of the usual shots at a blot while the opponent has no checker home (it can hit only
+# when a first die brings one home); the cost of a reserve checker per opponent home point blocking its entry
+_DUTCH_NO_HOME_HIT: Final = 0.3
+_RESERVE_ENTRY: Final = 1.0
 
 
 def effective_pips(side: F64) -> F64:
@@ -93,14 +104,30 @@ def _race(pm: F64, po: F64) -> F64:
     return np.asarray(_SCALE * np.tanh(lead / (0.08 * np.maximum(pm, po) + 4.0)) * 1.5)
 
 
-def short_score(batch: U8, checkers: int = 15) -> F64:
+def short_score(batch: U8, checkers: int = 15, *, no_hit_before_home: bool = False) -> F64:
     """Return the hand-written score of short nardy positions after a move, for the side that moved.
 
     ``checkers`` is how many checkers a side plays with (Hypergammon: 3); every term counts checkers or points and
     so holds for any number, only the end of the race depends on it.
+
+    A batch of 26-entry sides (Acey-deucey, Dutch: index 25 the reserve) is scored with every reserve checker
+    counted as on the bar for the pips and for contact (it has the whole way to go), but charged only for the
+    opponent's home points that make entering it hard (a reserve, unlike the bar, never stops the other checkers).
+    ``no_hit_before_home`` (Dutch backgammon): a side without a checker in its home board cannot hit yet, so the
+    shots at my blots are discounted while the opponent has none there.
     """
+    half = batch.shape[1] // 2
     me = batch[:, :SIDE].astype(np.float64)
-    opp = batch[:, SIDE:].astype(np.float64)
+    opp = batch[:, half : half + SIDE].astype(np.float64)
+    my_reserve = np.zeros(me.shape[0])
+    opp_reserve = np.zeros(me.shape[0])
+    if half > SIDE:  # the reserve counts as the bar for pips and contact
+        my_reserve = batch[:, SIDE].astype(np.float64)
+        opp_reserve = batch[:, half + SIDE].astype(np.float64)
+    my_bar_only = me[:, 24].copy()
+    opp_bar_only = opp[:, 24].copy()
+    me[:, 24] += my_reserve
+    opp[:, 24] += opp_reserve
     pm = me @ _PIP_VALUES
     po = opp @ _PIP_VALUES
     contact = _contact_short(me, opp)
@@ -118,6 +145,9 @@ def short_score(batch: U8, checkers: int = 15) -> F64:
     direct = _window_sum(occupied, 1, 6)
     indirect = _window_sum(occupied, 7, 11)
     hit_prob = np.minimum(0.85, 0.2 + 0.11 * direct) * (direct > 0) + np.minimum(0.25, 0.06 * indirect) * (direct == 0)
+    if no_hit_before_home:
+        # the opponent may hit only with a checker already home (or one its first die brings home)
+        hit_prob = hit_prob * np.where(opp[:, :6].sum(axis=1) > 0, 1.0, _DUTCH_NO_HOME_HIT)[:, None]
     loss = (25.0 - np.arange(25)) + 8.0 + 2.0 * opp_home[:, None]
     # a checker hit while bearing off gives the race back: it costs about twice as much
     loss = loss * np.where(me[:, 6:].sum(axis=1) == 0, _BEAR_OFF_HIT, 1.0)[:, None]
@@ -129,8 +159,8 @@ def short_score(batch: U8, checkers: int = 15) -> F64:
     prime = longest_run(made)
     prime_bonus = np.maximum(prime - 2, 0) * 5.0
     opp_prime_penalty = np.maximum(longest_run(opp_made) - 2, 0) * 3.0 * (points[:, 12:].sum(axis=1) > 0)
-    on_bar = opp[:, 24] * (6.0 + 3.0 * my_home)
-    my_bar = me[:, 24] * (4.0 + 2.0 * opp_home)
+    on_bar = opp_bar_only * (6.0 + 3.0 * my_home) + opp_reserve * _RESERVE_ENTRY * my_home
+    my_bar = my_bar_only * (4.0 + 2.0 * opp_home) + my_reserve * _RESERVE_ENTRY * opp_home
     stacks = np.maximum(points - 3, 0).sum(axis=1) * 1.5
     back = points[:, 18:24].sum(axis=1) * 1.0
     off_lead = _CHECKER_WASTE * (opp.sum(axis=1) - me.sum(axis=1))
@@ -211,6 +241,78 @@ def misere_score(batch: U8) -> F64:
     return np.asarray(np.where(contact > 0, contact_score, race))
 
 
+# Plakoto: the value of an opposing checker pinned on its point q (pips: a base plus per point of its way left), and
+# of a pinned mother (the last checker on its 24: the game is lost at once when the pinner's own 24 is empty)
+_PIN_BASE: Final = 4.0
+_PIN_PER_POINT: Final = 0.75
+_MOTHER_PIN: Final = 40.0
+_MOTHER_LOST: Final = 100.0
+_PLAKOTO_POINTS: Final = np.arange(1, 25, dtype=np.float64)
+
+
+def plakoto_score(batch: U8) -> F64:
+    """Return the hand-written score of Plakoto positions (49-entry sides: free checkers 0..23, pinned flags
+    25..48) after a move, for the side that moved.
+
+    Pips count a pinned checker on its point. A pinned opposing checker is worth more the further it still has to
+    go (it cannot move, and its side cannot bear off, until the pinner leaves: the pinner holding a pin keeps that
+    value, moving it away loses it); my pinned checkers cost the same. A pinned mother (the last checker on a
+    side's 24) is worth :data:`_MOTHER_PIN` to the pinner, less for each checker the pinner still has on its own
+    24 (which must leave before it wins). My lone free checkers (blots) that the opponent's free checkers can reach
+    are charged the chance of a pin times what it would cost; a lone checker on my 24 (my mother) costs
+    :data:`_MOTHER_LOST` when a pin there would lose at once. Points of two or more (closed to the opponent), primes
+    and stacks are valued as in short nardy; without contact the race decides.
+    """
+    me = batch[:, :PINNED_SIDE].astype(np.float64)
+    opp = batch[:, PINNED_SIDE:].astype(np.float64)
+    n = me.shape[0]
+    free, pinned = me[:, :24], me[:, 25:49]
+    opp_free, opp_pinned = opp[:, :24], opp[:, 25:49]
+    mine = free + pinned
+    theirs = opp_free + opp_pinned
+    pm = mine @ _PLAKOTO_POINTS
+    po = theirs @ _PLAKOTO_POINTS
+    # contact: one of my checkers above the opponent's rearmost (in my frame), or a pin on the board
+    theirs_mine = theirs[:, ::-1]
+    opp_back = np.where(theirs_mine.any(axis=1), np.argmax(theirs_mine > 0, axis=1) + 1, 25)
+    my_front = np.where(mine.any(axis=1), 24 - np.argmax(mine[:, ::-1] > 0, axis=1), 0)
+    pins_on_board = (pinned.sum(axis=1) + opp_pinned.sum(axis=1)) > 0
+    contact = ((my_front > opp_back) | pins_on_board).astype(np.float64)
+    zeros = np.zeros((n, 1))
+    race = _race(
+        effective_pips(np.concatenate((mine, zeros), axis=1)), effective_pips(np.concatenate((theirs, zeros), axis=1))
+    )
+    # pins: the opposing checker pinned on its point q (index q - 1) has q pips of way left
+    pin_values = _PIN_BASE + _PIN_PER_POINT * _PLAKOTO_POINTS
+    my_pins = opp_pinned @ pin_values
+    their_pins = pinned @ pin_values
+    mother_for = opp_pinned[:, 23] * np.maximum(_MOTHER_PIN - 2.0 * free[:, 23], 10.0)
+    mother_against = pinned[:, 23] * np.maximum(_MOTHER_PIN - 2.0 * opp_free[:, 23], 10.0)
+    # blots: my lone free checkers on a point without a pinned opposing checker under them
+    opp_pinned_mine = opp_pinned[:, ::-1]
+    lone = ((free == 1) & (opp_pinned_mine == 0)).astype(np.float64)
+    blots = np.concatenate((zeros, lone), axis=1)  # index = my point
+    occupied = np.concatenate((zeros, (opp_free[:, ::-1] > 0).astype(np.float64)), axis=1)
+    direct = _window_sum(occupied, 1, 6)
+    indirect = _window_sum(occupied, 7, 11)
+    hit_prob = np.minimum(0.85, 0.2 + 0.11 * direct) * (direct > 0) + np.minimum(0.25, 0.06 * indirect) * (direct == 0)
+    loss = np.concatenate((zeros, np.broadcast_to(pin_values, (n, 24))), axis=1).copy()
+    # my mother: pinned while the opponent's 24 is empty loses at once, else it is a pinned mother
+    loss[:, 24] = np.where(opp_free[:, 23] == 0, _MOTHER_LOST, _MOTHER_PIN)
+    risk = blots * hit_prob * loss
+    blot_penalty = 0.5 * (risk.sum(axis=1) + risk.max(axis=1))
+    made = free >= 2
+    opp_made = opp_free >= 2
+    structure = (made | (opp_pinned_mine > 0)).astype(np.float64) @ _SHORT_POINT_VALUE * 0.7
+    prime_bonus = np.maximum(longest_run(made | (opp_pinned_mine > 0)) - 2, 0) * 5.0
+    opp_prime_penalty = np.maximum(longest_run(opp_made) - 2, 0) * 3.0 * (mine[:, 12:].sum(axis=1) > 0)
+    stacks = np.maximum(free[:, :23] - 3, 0).sum(axis=1) * 1.5
+    off_lead = _CHECKER_WASTE * (opp.sum(axis=1) - me.sum(axis=1))
+    contact_score = (po - pm) + off_lead + structure + prime_bonus - opp_prime_penalty - stacks
+    contact_score = contact_score + my_pins - their_pins + mother_for - mother_against - blot_penalty
+    return np.asarray(np.where(contact > 0, contact_score, race))
+
+
 def heuristic_score(variant: str, batch: U8, *, blocking: float = 1.0) -> F64:
     """Return the hand-written score of ``variant`` positions after a move, for the side that moved.
 
@@ -221,11 +323,14 @@ def heuristic_score(variant: str, batch: U8, *, blocking: float = 1.0) -> F64:
     Raises:
         ValueError: an unknown variant name.
     """
-    if family(variant) == "long":
+    kind = family(variant)
+    if kind == "long":
         return long_score(batch, blocking)
+    if kind == "plakoto":
+        return plakoto_score(batch)
     if variant == "misere":
         return misere_score(batch)
-    return short_score(batch, checkers_of(variant))
+    return short_score(batch, checkers_of(variant), no_hit_before_home=variant == "dutch")
 
 
 def heuristic_equity(variant: str, batch: U8) -> F64:

@@ -1,5 +1,6 @@
 """Computer players: random, easy, medium (hand-written evaluation) and hard (self-play trained network), for long
-and short nardy and the variants on the short-nardy board (Hypergammon, Nackgammon, Portes, Misère).
+and short nardy and the variants of RULES.md §6: on the short-nardy board Hypergammon, Nackgammon, Portes, Misère,
+Plakoto (pinned checkers), Acey-deucey and Dutch backgammon (a reserve); on the long-nardy board Fevga and Gul bara.
 
 Every player answers the :class:`~nardy.ai.ComputerPlayer` protocol on a :class:`~nardy.game.Game`. Players are cheap
 to build and hold only a random generator; the hard player's network is loaded once per process and shared
@@ -13,10 +14,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from nardy.ai.features import F64, SIDE, U8, family, positions_array, swap
+from nardy.ai.bonus import choose_double
+from nardy.ai.features import F64, U8, family, positions_array, swap
 from nardy.ai.heuristic import heuristic_equity, heuristic_score
 from nardy.ai.network import Network, equity, shipped_network
 from nardy.ai.protocol import ComputerPlayer, CubeAction, TakeDecision
+from nardy.ai.race import RaceTable, race_table
 from nardy.ai.search import candidate_states, states_array
 from nardy.dice import SeededDice
 from nardy.errors import GameStateError
@@ -52,11 +55,21 @@ def finish_sign(variant: Variant) -> float:
 def _won_values(variant: Variant, batch: U8, positions: Sequence[Position], options: Options) -> F64:
     """Return the mover's value of each position that ends the game (the mover has borne off all), NaN elsewhere:
     what it wins, or in Misère minus what the other side wins (a last-roll draw counts as that loss too, so the
-    players always avoid finishing first there)."""
+    players always avoid finishing first there). A position the variant ends at once (Plakoto's mother rule,
+    :meth:`~nardy.variants.base.Variant.sudden_result`) is valued by that result: plus or minus its points, 0 for
+    a draw."""
     values = np.full(len(positions), np.nan)
     sign = finish_sign(variant)
-    for i in np.flatnonzero(batch[:, :25].sum(axis=1) == 0):
+    half = batch.shape[1] // 2
+    finished = batch[:, :half].sum(axis=1) == 0
+    for i in np.flatnonzero(finished):
         values[i] = sign * variant.game_value(positions[int(i)], options).points
+    if type(variant).sudden_result is not Variant.sudden_result:
+        for i in np.flatnonzero(~finished):
+            sudden = variant.sudden_result(positions[int(i)], options)
+            if sudden is not None:
+                who, value, _ = sudden
+                values[i] = 0.0 if who is None else (1.0 if who == 0 else -1.0) * value.points
     return values
 
 
@@ -173,12 +186,27 @@ class RandomPlayer(_BasePlayer):
 
 # the standard deviation of the error medium adds to each move's network equity in long nardy (see MediumPlayer)
 LONG_MEDIUM_NOISE = 0.07
+# the easy level's default (noise, blunder) by variant or family (see EasyPlayer; figures in benchmarks/ai_strength.py)
+EASY_WEAKENING: dict[str, tuple[float, float]] = {
+    "short": (12.0, 0.1),
+    "long": (0.0, 0.0),
+    "fevga": (3.0, 0.0),
+    "gulbara": (3.0, 0.0),
+    "reserve": (12.0, 0.1),
+    "plakoto": (12.0, 0.1),
+}
 
 
 class MediumPlayer(_BasePlayer):
     """Searches one turn deep: with the hand-written evaluation (:mod:`nardy.ai.heuristic`) in short nardy and the
     variants on its board (Hypergammon, Nackgammon and Portes with short nardy's evaluation for their checkers,
-    Misère with its reversed one), with the trained network blurred by noise in long nardy.
+    Misère with its reversed one, Acey-deucey and Dutch with it and the reserve counted as the bar, Plakoto with
+    its own evaluation of pins and the mother), and on the long-nardy board (Fevga, Gul bara: long nardy's block
+    evaluation); with the trained network blurred by noise in long nardy itself.
+
+    A position a variant ends at once (Plakoto's mother rule) is valued by that result like a finished game. In a
+    Gul bara hand-over the mover is the player who receives the moves (``game.roller``), in Phase.CHOOSE the named
+    double is chosen by :func:`nardy.ai.bonus.choose_double` over this player's moves and equities.
 
     A turn that ends the game is valued by the variant's result: what the mover wins, or in Misère (the first to
     finish loses) minus what the other side wins, so such a turn comes first, or in Misère last. The cube, take and
@@ -227,12 +255,14 @@ class MediumPlayer(_BasePlayer):
 class EasyPlayer(MediumPlayer):
     """The hand-written evaluation, weakened: plausible moves with clear mistakes.
 
-    ``noise`` is the standard deviation of the error added to each move's score (pip-like units; by default 12 for
-    short nardy and the variants on its board, 0 for long); ``blunder`` the chance of a random legal move (by default
-    0.1 for short and its variants, 0 for long; a turn that ends the game is still valued by its result);
-    ``blocking`` the weight of the block terms of the long nardy evaluation (by default 0: easy plays long nardy
-    without a plan for blocks). In long nardy, where every move of a roll moves about the same pips, noise or random
-    moves lose to a simple greedy rule, so the easy level is weakened there by what it ignores instead.
+    ``noise`` is the standard deviation of the error added to each move's score (pip-like units) and ``blunder``
+    the chance of a random legal move (a turn that ends the game is still valued by its result); their defaults are
+    :data:`EASY_WEAKENING`'s: 12 and 0.1 for short nardy and the variants on its board (Acey-deucey, Dutch and
+    Plakoto too), 0 and 0 for long nardy, 3 and 0 for Fevga and Gul bara. ``blocking`` is the weight of the block
+    terms of the long nardy evaluation (by default 0: easy plays the long-nardy board without a plan for blocks). In
+    long nardy, where every move of a roll moves about the same pips, noise or random moves lose to a simple greedy
+    rule, so the easy level is weakened there by what it ignores instead; in Fevga and Gul bara the block terms
+    alone make no measurable difference, so easy also blurs its scores by a little noise there.
     """
 
     level = "easy"
@@ -251,9 +281,10 @@ class EasyPlayer(MediumPlayer):
         blocking: float = 0.0,
     ) -> None:
         super().__init__(variant, seed)
-        short = family(self.variant.name) == "short"
-        self.noise = noise if noise is not None else (12.0 if short else 0.0)
-        self.blunder = blunder if blunder is not None else (0.1 if short else 0.0)
+        kind = family(self.variant.name)
+        default_noise, default_blunder = EASY_WEAKENING.get(self.variant.name, EASY_WEAKENING.get(kind, (0.0, 0.0)))
+        self.noise = noise if noise is not None else default_noise
+        self.blunder = blunder if blunder is not None else default_blunder
         self.blocking = blocking
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
@@ -273,6 +304,9 @@ class EasyPlayer(MediumPlayer):
 
 class HardPlayer(_BasePlayer):
     """The trained network: 0-ply on every move, then a 1-ply look-ahead on the best few.
+
+    In a variant with a race table (Hypergammon, :mod:`nardy.ai.race`) positions without contact are valued by the
+    table's exact race chance instead of the network (``exact_races=False`` turns that off).
 
     Only for variants whose network ships in ``nardy/ai/weights`` (see :func:`has_level`); otherwise building one
     raises ``ValueError("no trained network for <variant> yet")``.
@@ -299,6 +333,7 @@ class HardPlayer(_BasePlayer):
         lookahead: int = 4,
         window: float = 0.12,
         node_budget: int = NODE_BUDGET,
+        exact_races: bool = True,
     ) -> None:
         super().__init__(variant, seed)
         if network is None:
@@ -310,12 +345,27 @@ class HardPlayer(_BasePlayer):
         self.lookahead = lookahead
         self.window = window
         self.node_budget = node_budget
+        self.race: RaceTable | None = race_table(self.variant.name) if exact_races else None
         self.last_evaluations = 0
+
+    def probabilities(self, batch: U8) -> F64:
+        """Return the network's output probabilities of an ``(n, 50)`` batch for the side on roll, race positions
+        valued by the race table where the variant has one (the win chance; no gammons)."""
+        probs = self.network.probabilities(batch)
+        if self.race is None:
+            return probs
+        wins = self.race.win_chances(batch)
+        races = ~np.isnan(wins)
+        if races.any():
+            probs = probs.copy()
+            probs[races] = 0.0
+            probs[races, 0] = wins[races]
+        return probs
 
     def zero_ply(self, positions: Sequence[Position], options: Options) -> F64:
         """Return the 0-ply equity of each position after a move, for the side that moved."""
         batch = positions_array(list(positions))
-        values = -equity(self.variant.name, self.network.probabilities(swap(batch)))
+        values = -equity(self.variant.name, self.probabilities(swap(batch)))
         won = _won_values(self.variant, batch, positions, options)
         return np.asarray(np.where(np.isnan(won), values, won))
 
@@ -342,15 +392,21 @@ class HardPlayer(_BasePlayer):
         if replies:
             batch = states_array(replies)
             # our equity, on roll after the reply: the reply's position swapped
-            ours = equity(name, self.network.probabilities(swap(batch)))
-            finished = np.flatnonzero(batch[:, :SIDE].sum(axis=1) == 0)
+            ours = equity(name, self.probabilities(swap(batch)))
+            finished = np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) == 0)
             sign = finish_sign(self.variant)
             for i in finished:
                 ours[i] = -sign * self.variant.game_value(from_state(replies[int(i)]), game.options).points
+            if type(self.variant).sudden_result is not Variant.sudden_result:  # Plakoto's mother rule
+                for i in np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) > 0):
+                    sudden = self.variant.sudden_result(from_state(replies[int(i)]), game.options)
+                    if sudden is not None:
+                        who, value, _ = sudden
+                        ours[i] = 0.0 if who is None else (-1.0 if who == 0 else 1.0) * value.points
             for start, stop, weight in spans:
                 total += weight * float(np.min(ours[start:stop]))
         if forfeits:
-            total += forfeits * float(equity(name, self.network.probabilities(positions_array([position])))[0])
+            total += forfeits * float(equity(name, self.probabilities(positions_array([position])))[0])
         return total, len(replies)
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
@@ -380,7 +436,7 @@ class HardPlayer(_BasePlayer):
 
     def position_equity(self, position: Position) -> float:
         """Return the network's cubeless equity of ``position`` for its side ``me``, that side to roll."""
-        return float(self.network.equities(positions_array([position]))[0])
+        return float(equity(self.variant.name, self.probabilities(positions_array([position])))[0])
 
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -392,10 +448,19 @@ def has_level(level: str, variant: str | Variant) -> bool:
     Raises:
         UnknownVariantError: an unknown variant.
     """
+    name = get_variant(variant).name
     if level != "hard":
-        return level in (*LEVELS, "random")
+        if level not in (*LEVELS, "random"):
+            return False
+        if level == "random":
+            return True
+        try:  # the hand-written evaluation exists for every variant with an encoding (nardy.ai.features.family)
+            family(name)
+        except ValueError:
+            return False
+        return True
     try:
-        shipped_network(get_variant(variant).name)
+        shipped_network(name)
     except FileNotFoundError:
         return False
     return True
@@ -464,6 +529,8 @@ def play_game(
                 game.drop()
         elif game.phase is Phase.MOVE:
             game.play(players[game.roller].choose_move(game))
+        elif game.phase is Phase.CHOOSE:  # Acey-deucey's 1-2: the roller names a double (nardy.ai.bonus)
+            game.choose_double(choose_double(players[game.roller], game))
         else:  # pragma: no cover - no player offers resignations here
             raise GameStateError(f"unexpected phase {game.phase.value}")
     raise GameStateError(f"the game did not end within {max_plies} actions")

@@ -30,5 +30,7 @@ def candidate_states_of(
 
 
 def states_array(states: list[State]) -> U8:
-    """Return generator states as a ``(n, 50)`` batch."""
-    return np.frombuffer(b"".join(states), dtype=np.uint8).reshape(len(states), 2 * SIDE)
+    """Return generator states as a ``(n, 2 * L)`` batch, ``L`` the side length of the states (half the length of
+    the first one; 25 for an empty list)."""
+    width = len(states[0]) if states else 2 * SIDE
+    return np.frombuffer(b"".join(states), dtype=np.uint8).reshape(len(states), width)

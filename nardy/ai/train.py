@@ -2,8 +2,11 @@
 
 The network plays both sides, choosing each move greedily by its own 0-ply equity. After every ply the weights move
 towards the value of the next position (temporal differences, with eligibility traces of decay ``λ``); the final
-position is valued by the actual result (win, gammon/mars, backgammon). Traces are kept in the first player's point of
-view, so the other player's positions enter through the output flip (win ↔ lose, gammon ↔ lose gammon).
+position is valued by the actual result (win, gammon/mars, backgammon; in Misère a loss for the first finisher, or
+when the first player finished first the exact chance that the other side's last roll draws). Traces are kept in the
+first player's point of view, so the other player's positions enter through the output flip (win ↔ lose, gammon ↔
+lose gammon). With ``--exact-races`` (Hypergammon) a game ends at the first race, valued by the race table of
+:mod:`nardy.ai.race`.
 
 Reproducible: game ``g`` uses dice seeded by ``(seed, g)``, so a run resumed from a checkpoint continues exactly as an
 uninterrupted one would. Checkpoints (``.npz``) are written to ``--workdir`` every ``--checkpoint-every`` games;
@@ -26,7 +29,9 @@ import numpy as np
 
 from nardy.ai.features import F64, SIDE, encode, family, input_size
 from nardy.ai.network import OUTPUTS, Network, equity, flip, flip_matrix
+from nardy.ai.race import RaceTable, race_table
 from nardy.ai.search import candidate_states_of, states_array
+from nardy.movegen import turn_context_and_turns
 from nardy.options import Options
 from nardy.variants import Variant, get_variant
 from nardy.variants.base import State, from_state, to_state
@@ -34,21 +39,98 @@ from nardy.variants.base import State, from_state, to_state
 OPTIONS = Options()
 
 
-def outcome(variant: Variant, state: State) -> F64:
+def outcome(variant: Variant, state: State, draw_chance: float = 0.0) -> F64:
     """Return the output vector of a game ended by the mover of ``state`` (who has just borne off all), mover's view:
-    a win of the game's value, or in Misère (first to finish loses) a single loss. Training ignores Misère's
-    last-roll draw (the first finisher simply loses)."""
+    a win of the game's value, or in Misère (first to finish loses) a single loss; ``draw_chance`` is the chance that
+    Misère's last-roll draw turns that loss into a draw (see :func:`last_roll_draw_chance`), which counts half a win
+    (equity 0, the draw's value)."""
     if variant.first_off_loses:
-        return np.zeros(len(OUTPUTS[variant.name]))
+        values = np.zeros(len(OUTPUTS[variant.name]))
+        values[0] = 0.5 * draw_chance
+        return values
     points = variant.game_value(from_state(state), OPTIONS).points
     if family(variant.name) == "short":
         return np.array([1.0, float(points >= 2), float(points >= 3), 0.0, 0.0])
     return np.array([1.0, float(points >= 2), 0.0])
 
 
+def last_roll_draw_chance(variant: Variant, state: State) -> float:
+    """Return the chance of a draw when the first player of a game where the first finisher loses (Misère) has just
+    borne off all: ``state`` is in the finisher's frame; the other side gets one more turn (RULES.md §6.3), which
+    draws only when every legal turn of its roll bears off all its checkers (it avoids finishing when it can, as the
+    players do; a forfeited roll finishes nothing). Return 0.0 where that draw is not in force under the default
+    options or the other side has borne off all already."""
+    if not (variant.first_off_loses and variant.last_roll_draw(OPTIONS)):
+        return 0.0
+    theirs = state[SIDE:] + state[:SIDE]
+    if not any(theirs[:SIDE]):
+        return 0.0
+    chance = 0.0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            cands = candidate_states_of(variant, theirs, (a, b), False)
+            if cands and all(not any(c[:SIDE]) for c in cands):
+                chance += (1.0 if a == b else 2.0) / 36.0
+    return chance
+
+
+# the equity of an outcome vector of 3 outputs (win, win gammon, lose gammon), before the constant -1
+_OUTCOME_EQUITY = {3: np.array([2.0, 1.0, -1.0])}
+
+
+def sudden_outcomes(variant: Variant, states: list[State]) -> dict[int, F64]:
+    """Return, for each state (mover's frame, after its turn) that the variant ends at once (Plakoto's mother rule),
+    the output vector of that end in the mover's view: a win or a loss of a gammon, or a draw (half a win, equity
+    0). Empty for the variants without such an end."""
+    if type(variant).sudden_result is Variant.sudden_result:
+        return {}
+    ends: dict[int, F64] = {}
+    for i, state in enumerate(states):
+        verdict = variant.sudden_result(from_state(state), OPTIONS)
+        if verdict is None:
+            continue
+        who, value, _ = verdict
+        gammon = float(value.points >= 2)
+        if who is None:
+            ends[i] = np.array([0.5, 0.0, 0.0])
+        elif who == 0:
+            ends[i] = np.array([1.0, gammon, 0.0])
+        else:
+            ends[i] = np.array([0.0, 0.0, gammon])
+    return ends
+
+
 def roll(rng: random.Random) -> tuple[int, int]:
     """Return a roll of two dice."""
     return rng.randint(1, 6), rng.randint(1, 6)
+
+
+def roll_candidates(
+    net: Network, variant: Variant, state: State, dice: tuple[int, int], first_turn: bool, turns_taken: int
+) -> list[State]:
+    """Return the states after every legal play of the last part of the mover's roll of ``dice``: the roll's one
+    pool (every variant but Gul bara), or for an escalating Gul bara double (RULES.md §6.4) the candidates of the
+    last number it reaches, the numbers before it played by the network's greedy 0-ply choice. Moves that a real
+    game would hand over to the opponent are dropped here (training approximates the hand-over by their loss).
+    Empty when the roll is forfeited."""
+    pools = variant.roll_pools(dice, turns_taken, OPTIONS)
+    if len(pools) == 1:
+        return candidate_states_of(variant, state, dice, first_turn)
+    start = from_state(state)
+    for k, pool in enumerate(pools):
+        _, level, used = turn_context_and_turns(
+            variant, from_state(state), pool.dice, first_turn, OPTIONS, pool.count, start if k else None
+        )
+        cands = list(level) if used else []
+        if not cands:
+            return [state] if k else []
+        if k == len(pools) - 1 or used < pool.count:
+            return cands
+        batch = states_array(cands)
+        half = batch.shape[1] // 2
+        swapped = np.concatenate((batch[:, half:], batch[:, :half]), axis=1)
+        state = cands[int(np.argmin(equity(variant.name, net.probabilities(swapped))))]
+    return [state]  # pragma: no cover - the loop returns at the last pool
 
 
 @dataclass
@@ -83,14 +165,20 @@ def _gradients(net: Network, x: F64, h: F64, o: F64) -> tuple[F64, F64, F64, F64
     return g_w1, a, g_w2, g_b2
 
 
-def train_game(net: Network, variant: Variant, seed: int, lam: float, alpha: float) -> int:
-    """Play one self-play game, updating ``net`` in place by TD(λ); return the number of plies."""
+def train_game(
+    net: Network, variant: Variant, seed: int, lam: float, alpha: float, race: RaceTable | None = None
+) -> int:
+    """Play one self-play game, updating ``net`` in place by TD(λ); return the number of plies.
+
+    With a ``race`` table (:mod:`nardy.ai.race`) the moves into a race (no contact) are valued by the table, and
+    the game ends at the first race, valued by the table's win chance."""
     rng = random.Random(seed)
     name = variant.name
     matrix = flip_matrix(name)
     state = to_state(variant.initial_position())
     player = 0  # on roll; values are traced in player 0's view
     first = [True, True]
+    turns = [0, 0]  # turns taken by each player (Gul bara's plain turns)
     traces = Traces.zeros(net)
 
     def view(values: F64, on_roll: int) -> F64:
@@ -105,33 +193,63 @@ def train_game(net: Network, variant: Variant, seed: int, lam: float, alpha: flo
         if plies == 0 and family(name) == "short" and not variant.opening_rerolls:
             while dice[0] == dice[1]:
                 dice = roll(rng)
-        cands = candidate_states_of(variant, state, dice, first[player])
+        cands = roll_candidates(net, variant, state, dice, first[player], turns[player])
         first[player] = False
+        turns[player] += 1
         terminal: F64 | None = None
         next_x: F64 | None = None
         next_o: F64 | None = None
+        half = len(state) // 2  # a side's entries (25; 49 in Plakoto)
         if not cands:
-            next_state = state[SIDE:] + state[:SIDE]
+            next_state = state[half:] + state[:half]
         else:
             batch = states_array(cands)
-            won = batch[:, :SIDE].sum(axis=1) == 0
+            won = batch[:, :half].sum(axis=1) == 0
             if variant.first_off_loses and won.any() and not won.all():
                 # Misère: finishing first loses, so a turn that does not finish is always better
                 cands = [c for c, w in zip(cands, won, strict=True) if not w]
                 batch = states_array(cands)
-                won = batch[:, :SIDE].sum(axis=1) == 0
-            if won.any():
-                best = int(np.argmax(won))
-                terminal = outcome(variant, cands[best])
-            else:
-                swapped = np.concatenate((batch[:, SIDE:], batch[:, :SIDE]), axis=1)
+                won = batch[:, :half].sum(axis=1) == 0
+            sudden = sudden_outcomes(variant, cands)
+            if sudden and not won.any():
+                # Plakoto's mother rule: a turn that ends the game at once is valued by its result
+                swapped = np.concatenate((batch[:, half:], batch[:, :half]), axis=1)
                 encoded = encode(name, swapped)
                 probs, _ = net.forward(encoded)
-                best = int(np.argmin(equity(name, probs)))
-                next_x = encoded[best]
-                next_o = probs[best]
+                theirs = equity(name, probs)
+                for i, values in sudden.items():
+                    theirs[i] = -float(values @ _OUTCOME_EQUITY[len(values)]) + 1.0
+                best = int(np.argmin(theirs))
+                if best in sudden:
+                    terminal = sudden[best]
+                else:
+                    next_x = encoded[best]
+                    next_o = probs[best]
+            elif won.any():
+                best = int(np.argmax(won))
+                # player 0 moved first: in Misère its finishing first may still be drawn by the other's last roll
+                chance = last_roll_draw_chance(variant, cands[best]) if player == 0 else 0.0
+                terminal = outcome(variant, cands[best], chance)
+            else:
+                swapped = np.concatenate((batch[:, half:], batch[:, :half]), axis=1)
+                encoded = encode(name, swapped)
+                probs, _ = net.forward(encoded)
+                values = equity(name, probs)
+                wins = race.win_chances(swapped) if race is not None else np.full(len(cands), np.nan)
+                races = ~np.isnan(wins)
+                if races.any():
+                    exact = np.zeros_like(probs)
+                    exact[:, 0] = np.where(races, wins, 0.0)
+                    values = np.where(races, equity(name, exact), values)
+                best = int(np.argmin(values))
+                if races[best]:
+                    terminal = np.zeros(len(OUTPUTS[name]))
+                    terminal[0] = 1.0 - wins[best]
+                else:
+                    next_x = encoded[best]
+                    next_o = probs[best]
             chosen = cands[best]
-            next_state = chosen[SIDE:] + chosen[:SIDE]
+            next_state = chosen[half:] + chosen[:half]
         # TD step: U_t (player 0's view of the current position) towards U_{t+1}
         g_w1, g_b1, g_w2, g_b2 = _gradients(net, x, h, o)
         if player == 1:
@@ -215,9 +333,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-minutes", type=float, default=0.0, help="stop (with a checkpoint) after this long")
     parser.add_argument("--stop-at", type=int, default=0, help="stop (with a checkpoint) after this game number")
     parser.add_argument("--output", default="", help="also write the final weights here")
+    parser.add_argument(
+        "--exact-races", action="store_true", help="end games at the first race, valued by the race table"
+    )
     args = parser.parse_args(argv)
     os.makedirs(args.workdir, exist_ok=True)
     variant = get_variant(args.variant)
+    race = race_table(args.variant) if args.exact_races else None
+    if args.exact_races and race is None:
+        parser.error(f"no race table ships for {args.variant}")
     path = _checkpoint_path(args.workdir, args.variant)
     if args.resume and os.path.exists(path):
         net = Network.load(path)
@@ -240,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         "alpha": args.alpha,
         "alpha_end": args.alpha_end,
         "seed": args.seed,
+        **({"exact_races": True} if race is not None else {}),
     }
     stages = [*net.info.get("stages", []), stage] if start else [stage]
     settings: dict[str, Any] = {
@@ -253,7 +378,9 @@ def main(argv: list[str] | None = None) -> int:
     window_start, window_games, window_plies = time.monotonic(), 0, 0
     game = start
     while game < args.games:
-        plies = train_game(net, variant, seed=args.seed * 1_000_003 + game, lam=args.lam, alpha=_alpha(args, game))
+        plies = train_game(
+            net, variant, seed=args.seed * 1_000_003 + game, lam=args.lam, alpha=_alpha(args, game), race=race
+        )
         game += 1
         window_games += 1
         window_plies += plies

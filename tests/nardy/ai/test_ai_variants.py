@@ -31,6 +31,20 @@ def test_every_level_plays_a_whole_game_legally(variant: str, cube: bool | None)
             assert game.result is not None
 
 
+# the levels the computer has in each variant of this file (hard where a network ships in nardy/ai/weights)
+LEVELS_BY_VARIANT = {
+    "hypergammon": ("easy", "medium", "hard"),
+    "nackgammon": ("easy", "medium", "hard"),
+    "portes": ("easy", "medium", "hard"),
+    "misere": ("easy", "medium", "hard"),
+}
+
+
+@pytest.mark.parametrize("variant", NEW_VARIANTS)
+def test_levels_of_each_variant(variant: str) -> None:
+    assert levels_for(variant) == LEVELS_BY_VARIANT[variant]
+
+
 @pytest.mark.parametrize("variant", NEW_VARIANTS)
 def test_hard_exists_exactly_where_a_network_ships(variant: str) -> None:
     if has_level("hard", variant):
@@ -76,7 +90,7 @@ def test_misere_evaluation_keeps_checkers_back_and_welcomes_hits() -> None:
     assert heuristic_score("misere", batch)[1] > heuristic_score("misere", batch)[0]
 
 
-@pytest.mark.parametrize("level", ["easy", "medium"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_misere_players_do_not_finish_first_when_they_can_avoid_it(level: str) -> None:
     # checkers on my 1 and 6, a roll of 6-1: both off (I finish first and lose) or 6-5, 5-off (one stays)
     position = race({1: 1, 6: 1}, {6: 3, 5: 3})
@@ -158,3 +172,24 @@ def test_medium_beats_easy(variant: str) -> None:
         if result.winner is not None:
             points += result.points if result.winner == g % 2 else -result.points
     assert points > 0
+
+
+def test_misere_hard_beats_medium() -> None:
+    # seeded cubeless games, sides swapped on each pair (benchmarks/ai_strength.py measures the share over 600)
+    points = 0.0
+    for g in range(8):
+        hard, medium = get_player("hard", "misere", seed=g), MediumPlayer("misere", g)
+        players = (hard, medium) if g % 2 == 0 else (medium, hard)
+        result = play_game("misere", players, seed=700 + g // 2, options=Options(cube=False))
+        if result.winner is not None:
+            points += result.points if result.winner == g % 2 else -result.points
+    assert points > 0
+
+
+def test_misere_hard_network_learned_the_reversed_aim() -> None:
+    # a race after my move: far ahead (I must finish first and lose) or far behind (the other side must)
+    ahead = race({1: 2}, {6: 15})
+    behind = race({6: 15}, {1: 2})
+    hard = get_player("hard", "misere", seed=1)
+    assert hard.position_equity(ahead.swapped()) > 0.5  # the side on roll is the one far behind
+    assert hard.position_equity(behind.swapped()) < -0.5
