@@ -138,10 +138,10 @@ async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: GameSto
 async def test_a_level_the_computer_lacks_is_played_and_named_as_the_strongest_it_has(
     sqlite_store: GameStore,
 ) -> None:
-    env = Env(sqlite_store, seeded("misere-hard"))
+    env = Env(sqlite_store, seeded("acey-hard"))
     fake, h = env.fake, env.h
     alice = fake.user(32, "Alice", "en")
-    await h.send_text(alice, fake.private_chat(alice), "/new bot misere hard")  # no hard network for misère yet
+    await h.send_text(alice, fake.private_chat(alice), "/new bot acey_deucey hard")  # no hard level for it yet
     game_id = await only_game(sqlite_store, alice.id)
     stored, _ = await state(env, game_id)
     assert stored.data["players"][1]["ai"] == "medium"
