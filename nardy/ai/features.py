@@ -10,7 +10,9 @@ Per side the encoding holds a TD-Gammon-style unary code of every point (``>=1``
 over 3), the bar (short nardy), the checkers borne off and the pip count, followed by a few hand-made features that
 make self-play learn faster: exposed blots and shots, home-board points, the longest prime or block, back checkers.
 Fevga and Gul bara have long nardy's encoding. Plakoto's codes the free checkers of every point, the pinned flags,
-and its pins, mothers and blots; Acey-deucey and Dutch have no network encoding yet.
+and its pins, mothers and blots. Acey-deucey and Dutch have short nardy's encoding with each reserve checker counted
+on the bar for pips, contact and checkers off (the bar input itself holds only the checkers hit), then four inputs
+of their own: each side's reserve and whether each side may hit (Dutch: a checker at home).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.position import PINNED_SIDE_LENGTH as PINNED_SIDE
+from nardy.position import RESERVE_SIDE_LENGTH as RESERVE_SIDE
 from nardy.position import Position
 
 U8 = npt.NDArray[np.uint8]
@@ -222,24 +225,54 @@ def encode(variant: str, batch: U8) -> F64:
     on roll.
 
     Every variant of the short-nardy board (:data:`SHORT_FAMILY`) has the short encoding, scaled to its checkers;
-    Fevga and Gul bara long nardy's; Plakoto its own (:func:`_plakoto_side`).
+    Fevga and Gul bara long nardy's; Plakoto its own (:func:`_plakoto_side`); Acey-deucey and Dutch
+    :func:`_reserve_inputs`.
 
     Raises:
-        ValueError: an unknown variant name, or one without a network encoding (Acey-deucey, Dutch).
+        ValueError: an unknown variant name.
     """
     kind = family(variant)
+    if kind == "reserve":
+        return _reserve_inputs(batch, no_hit_before_home=variant == "dutch")
     if kind == "plakoto":
         me49 = batch[:, :PINNED_SIDE].astype(np.float64)
         opp49 = batch[:, PINNED_SIDE:].astype(np.float64)
         return np.concatenate((_plakoto_side(me49, opp49), _plakoto_side(opp49, me49)), axis=1)
-    if kind != "short" and kind != "long":
-        raise ValueError(f"no network encoding for variant {variant!r}")
     me = batch[:, :SIDE].astype(np.float64)
     opp = batch[:, SIDE:].astype(np.float64)
     if kind == "long":
         return np.concatenate((_long_side(me, opp), _long_side(opp, me)), axis=1)
     checkers = checkers_of(variant)
     return np.concatenate((_short_side(me, opp, checkers), _short_side(opp, me, checkers)), axis=1)
+
+
+# the column of the bar input in a side's short-nardy features (after the 96-unit code of the points)
+_SHORT_BAR_COLUMN: Final = 96
+
+
+def _reserve_inputs(batch: U8, *, no_hit_before_home: bool) -> F64:
+    """Return the inputs of a batch of 26-entry sides (Acey-deucey, Dutch): short nardy's features of both sides
+    with the reserve counted on the bar (pips 25 each, contact, checkers off), the bar input holding only the
+    checkers hit, then each side's reserve / 15 and whether each side may hit (always, or in Dutch a checker on its
+    home board). Short nardy's 212 inputs come first, so a short-nardy network extended by zero weights for the last
+    four is a valid start (``python -m nardy.ai.train --init-from``)."""
+    me26 = batch[:, :RESERVE_SIDE].astype(np.float64)
+    opp26 = batch[:, RESERVE_SIDE:].astype(np.float64)
+    me = me26[:, :SIDE].copy()
+    opp = opp26[:, :SIDE].copy()
+    me[:, 24] += me26[:, SIDE]
+    opp[:, 24] += opp26[:, SIDE]
+    mine = _short_side(me, opp)
+    theirs = _short_side(opp, me)
+    mine[:, _SHORT_BAR_COLUMN] = me26[:, 24] / 2.0
+    theirs[:, _SHORT_BAR_COLUMN] = opp26[:, 24] / 2.0
+    if no_hit_before_home:
+        my_hit = (me26[:, :6].sum(axis=1) > 0).astype(np.float64)
+        their_hit = (opp26[:, :6].sum(axis=1) > 0).astype(np.float64)
+    else:
+        my_hit = their_hit = np.ones(batch.shape[0])
+    extra = np.stack((me26[:, SIDE] / 15.0, opp26[:, SIDE] / 15.0, my_hit, their_hit), axis=1)
+    return np.concatenate((mine, theirs, extra), axis=1)
 
 
 def input_size(variant: str) -> int:

@@ -1,8 +1,8 @@
 """A small multilayer perceptron in numpy: inputs → one sigmoid hidden layer → sigmoid outputs.
 
 Outputs are probabilities for the side on roll. Short nardy: ``win, win_gammon, win_backgammon, lose_gammon,
-lose_backgammon`` (gammon outputs include backgammons). Long nardy, Fevga and Gul bara: ``win, win_mars, lose_mars``
-(Fevga's gammon as марс). Plakoto: ``win, win_gammon, lose_gammon``.
+lose_backgammon`` (gammon outputs include backgammons); the same for Acey-deucey and Dutch. Long nardy, Fevga and
+Gul bara: ``win, win_mars, lose_mars`` (Fevga's gammon as марс). Plakoto: ``win, win_gammon, lose_gammon``.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from nardy.ai.features import F64, LONG_FAMILY, SHORT_FAMILY, U8, encode, input_size
+from nardy.ai.features import F64, LONG_FAMILY, RESERVE_FAMILY, SHORT_FAMILY, U8, encode, input_size
 
 _SHORT_OUTPUTS: Final = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 # the variants of the short-nardy board share short nardy's outputs (Hypergammon's gammons and Portes' backgammons are
 # never scored by default, so their networks learn those outputs as 0 and their equity ignores them)
 OUTPUTS: Final[dict[str, tuple[str, ...]]] = {
     **dict.fromkeys(SHORT_FAMILY, _SHORT_OUTPUTS),
+    # Acey-deucey and Dutch score single, gammon and backgammon as short nardy does
+    **dict.fromkeys(RESERVE_FAMILY, _SHORT_OUTPUTS),
     # Fevga and Gul bara are played on the long-nardy board with its encoding; a gammon (Fevga) or марс is the
     # second output
     **dict.fromkeys(LONG_FAMILY, ("win", "win_mars", "lose_mars")),
@@ -37,12 +39,13 @@ _EQUITY_WEIGHTS: Final[dict[str, F64]] = {
     "portes": np.array([2.0, 1.0, 0.0, -1.0, 0.0]),
     "hypergammon": np.array([2.0, 0.0, 0.0, 0.0, 0.0]),
     "misere": np.array([2.0, 0.0, 0.0, 0.0, 0.0]),
+    **dict.fromkeys(RESERVE_FAMILY, np.array([2.0, 1.0, 1.0, -1.0, -1.0])),
     **dict.fromkeys(LONG_FAMILY, np.array([2.0, 1.0, -1.0])),
     "plakoto": np.array([2.0, 1.0, -1.0]),
 }
 # the other side's view: index of the output each output becomes, and whether it is complemented (1 - p)
 _FLIP_INDEX: Final[dict[str, npt.NDArray[np.intp]]] = {
-    **dict.fromkeys(SHORT_FAMILY, np.array([0, 3, 4, 1, 2])),
+    **dict.fromkeys((*SHORT_FAMILY, *RESERVE_FAMILY), np.array([0, 3, 4, 1, 2])),
     **dict.fromkeys(LONG_FAMILY, np.array([0, 2, 1])),
     "plakoto": np.array([0, 2, 1]),
 }

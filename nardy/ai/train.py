@@ -49,7 +49,7 @@ def outcome(variant: Variant, state: State, draw_chance: float = 0.0) -> F64:
         values[0] = 0.5 * draw_chance
         return values
     points = variant.game_value(from_state(state), OPTIONS).points
-    if family(variant.name) == "short":
+    if len(OUTPUTS[variant.name]) == 5:  # the short-nardy board's outputs (and Acey-deucey's, Dutch's)
         return np.array([1.0, float(points >= 2), float(points >= 3), 0.0, 0.0])
     return np.array([1.0, float(points >= 2), 0.0])
 
@@ -133,6 +133,37 @@ def roll_candidates(
     return [state]  # pragma: no cover - the loop returns at the last pool
 
 
+def bonus_continuation(net: Network, variant: Variant, state: State) -> tuple[State, bool]:
+    """Return the state after the double the mover names following a wholly played Acey-deucey 1-2 (RULES.md §6.5),
+    in the mover's frame, and whether the mover rolls again (the double played in full). Each double is tried with
+    the network's greedy 0-ply choice of its play; a double played in full is valued with the mover to roll again,
+    one that is not (or not at all) with the opponent to roll."""
+    best_state, best_value, again = state, -math.inf, False
+    half = len(state) // 2
+    for die in range(6, 0, -1):
+        _, level, used = turn_context_and_turns(variant, from_state(state), (die, die), False, OPTIONS)
+        cands = list(level) if used else [state]
+        batch = states_array(cands)
+        full = used == 4
+        if full:
+            values = equity(variant.name, net.probabilities(batch))
+        else:
+            values = -equity(variant.name, net.probabilities(np.concatenate((batch[:, half:], batch[:, :half]), 1)))
+        won = batch[:, :half].sum(axis=1) == 0
+        values = np.where(won, 10.0, values)
+        i = int(np.argmax(values))
+        if values[i] > best_value:
+            best_state, best_value, again = cands[i], float(values[i]), full
+    return best_state, again
+
+
+def plays_whole_bonus_roll(variant: Variant, state: State, dice: tuple[int, int], first_turn: bool) -> bool:
+    """Return whether ``dice`` earn the mover of ``state`` a named double (Acey-deucey's 1-2, played in full)."""
+    if not variant.names_double_after(dice, OPTIONS):
+        return False
+    return turn_context_and_turns(variant, from_state(state), dice, first_turn, OPTIONS)[2] == 2
+
+
 @dataclass
 class Traces:
     """Eligibility traces, one per output and weight (first player's point of view)."""
@@ -190,10 +221,12 @@ def train_game(
     plies = 0
     while plies < 2000:
         dice = roll(rng)
-        if plies == 0 and family(name) == "short" and not variant.opening_rerolls:
+        if plies == 0 and family(name) in ("short", "reserve") and not variant.opening_rerolls:
             while dice[0] == dice[1]:
                 dice = roll(rng)
         cands = roll_candidates(net, variant, state, dice, first[player], turns[player])
+        bonus = bool(cands) and plays_whole_bonus_roll(variant, state, dice, first[player])
+        again = False
         first[player] = False
         turns[player] += 1
         terminal: F64 | None = None
@@ -249,7 +282,13 @@ def train_game(
                     next_x = encoded[best]
                     next_o = probs[best]
             chosen = cands[best]
-            next_state = chosen[half:] + chosen[:half]
+            if bonus and terminal is None:
+                # Acey-deucey: the mover names a double, plays it and (when played in full) rolls again
+                chosen, again = bonus_continuation(net, variant, chosen)
+                next_x = next_o = None
+                if not any(chosen[:half]):
+                    terminal = outcome(variant, chosen)
+            next_state = chosen if again else chosen[half:] + chosen[:half]
         # TD step: U_t (player 0's view of the current position) towards U_{t+1}
         g_w1, g_b1, g_w2, g_b2 = _gradients(net, x, h, o)
         if player == 1:
@@ -273,7 +312,7 @@ def train_game(
                 next_x = encode(name, states_array([next_state]))[0]
                 next_o = net.forward(next_x[None, :])[0][0]
             x = next_x
-            target = view(next_o, 1 - player)
+            target = view(next_o, player if again else 1 - player)
         delta = alpha * (target - current)
         net.w1 += np.tensordot(delta, traces.w1, axes=1)
         net.b1 += delta @ traces.b1
@@ -285,7 +324,8 @@ def train_game(
         o_all, h_all = net.forward(x[None, :])
         o, h = o_all[0], h_all[0]
         state = next_state
-        player = 1 - player
+        if not again:
+            player = 1 - player
     return plies
 
 
@@ -317,7 +357,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nardy.ai.train", description=__doc__)
     parser.add_argument("--variant", choices=sorted(OUTPUTS), required=True)
     parser.add_argument(
-        "--init-from", default="", help="start from these weights (another variant's network with the same inputs)"
+        "--init-from",
+        default="",
+        help="start from these weights (another variant's network with the same outputs and the same inputs or a "
+        "prefix of them)",
     )
     parser.add_argument("--games", type=int, default=20_000, help="total self-play games")
     parser.add_argument("--hidden", type=int, default=80)
@@ -349,10 +392,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"resumed from {path} at game {start}", flush=True)
     elif args.init_from:
         base = Network.load(args.init_from)
-        if base.w1.shape[0] != input_size(args.variant) or base.w2.shape[1] != len(OUTPUTS[args.variant]):
+        inputs = input_size(args.variant)
+        if base.w1.shape[0] > inputs or base.w2.shape[1] != len(OUTPUTS[args.variant]):
             parser.error(f"{args.init_from} does not fit the inputs and outputs of {args.variant}")
+        # a variant whose inputs extend the base's (Acey-deucey and Dutch after short nardy's) starts its own ones at 0
+        w1 = np.concatenate((base.w1, np.zeros((inputs - base.w1.shape[0], base.w1.shape[1]))))
         origin = {"variant": base.variant, "games": base.info.get("games"), "seconds": base.info.get("seconds")}
-        net = Network(args.variant, base.w1, base.b1, base.w2, base.b2, {"initialised_from": origin})
+        net = Network(args.variant, w1, base.b1, base.w2, base.b2, {"initialised_from": origin})
         start = 0
     else:
         net = Network.random(args.variant, args.hidden, args.seed)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +19,14 @@ from nardy.ai.heuristic import heuristic_equity, heuristic_score
 from nardy.ai.network import Network, output_names, shipped_network
 from nardy.ai.players import _won_values
 from nardy.ai.search import candidate_states, candidate_states_of, states_array
-from nardy.ai.train import roll_candidates, sudden_outcomes, train_game
+from nardy.ai.train import (
+    bonus_continuation,
+    main,
+    plays_whole_bonus_roll,
+    roll_candidates,
+    sudden_outcomes,
+    train_game,
+)
 from nardy.dice import FixedDice
 from nardy.position import make_side, side_pips
 from nardy.variants import get_variant
@@ -329,3 +337,58 @@ def test_shipped_networks_fit_their_variant(variant: str) -> None:
     # the start is about even for the side on roll
     equity = float(net.equities(positions_array([get_variant(variant).initial_position()]))[0])
     assert -0.5 < equity < 0.5
+
+
+@pytest.mark.parametrize("variant", ["acey_deucey", "dutch"])
+def test_reserve_inputs_extend_short_nardys(variant: str) -> None:
+    # with nothing in the reserve the first 212 inputs are short nardy's of the same 25-entry position
+    me = reserve_side({6: 5, 8: 3, 13: 5, 24: 1}, bar=1)
+    opp = reserve_side({6: 4, 8: 3, 13: 5, 24: 2}, bar=1)
+    short = encode("short", positions_array([Position(me[:25], opp[:25])]))
+    x = encode(variant, positions_array([Position(me, opp)]))
+    assert x.shape == (1, input_size(variant)) == (1, input_size("short") + 4)
+    assert np.array_equal(x[0, : short.shape[1]], short[0])
+    assert list(x[0, -4:-2]) == [0.0, 0.0]
+    # a reserve checker counts on the bar for pips and checkers off but not in the bar input (the checkers hit)
+    waiting = encode(variant, positions_array([Position(reserve_side({6: 14}, 1), opp)]))[0]
+    on_bar = encode(variant, positions_array([Position(reserve_side({6: 14}, bar=1), opp)]))[0]
+    assert waiting[-4] == pytest.approx(1 / 15) and on_bar[-4] == 0.0
+    assert waiting[96] == 0.0 and on_bar[96] == 0.5
+    assert np.array_equal(np.delete(waiting, [96, 212]), np.delete(on_bar, [96, 212]))
+
+
+def test_dutch_inputs_say_who_may_hit() -> None:
+    home = reserve_side({1: 1, 13: 2}, 12)
+    away = reserve_side({13: 3}, 12)
+    dutch = encode("dutch", positions_array([Position(home, away), Position(away, home)]))
+    acey = encode("acey_deucey", positions_array([Position(home, away)]))
+    assert list(dutch[0, -2:]) == [1.0, 0.0] and list(dutch[1, -2:]) == [0.0, 1.0]
+    assert list(acey[0, -2:]) == [1.0, 1.0]
+
+
+def test_training_plays_the_acey_deucey_bonus() -> None:
+    variant = get_variant("acey_deucey")
+    net = Network.random("acey_deucey", 8, 1)
+    start = to_state(Position(reserve_side({6: 2, 8: 2, 13: 2}, 9), reserve_side({6: 2, 13: 2}, 11)))
+    assert plays_whole_bonus_roll(variant, start, (2, 1), False)
+    assert not plays_whole_bonus_roll(variant, start, (2, 3), False)
+    assert not plays_whole_bonus_roll(get_variant("dutch"), start, (1, 2), False)
+    after, again = bonus_continuation(net, variant, start)
+    # some double is played in full: four moves of one number, and the mover rolls again
+    moved = side_pips(from_state(start).me) - side_pips(from_state(after).me)
+    assert again and moved in {4 * d for d in range(1, 7)}
+    assert sum(from_state(after).me) == sum(from_state(start).me)
+    for seed in range(3):
+        assert train_game(net, variant, seed=seed, lam=0.7, alpha=0.1) > 0
+    assert np.isfinite(net.w1).all()
+
+
+def test_training_starts_a_reserve_network_from_short_nardys(tmp_path: Path) -> None:
+    base = Network.random("short", 8, 1)
+    base_path = str(tmp_path / "short.npz")
+    base.save(base_path)
+    out = str(tmp_path / "dutch.npz")
+    argv = ["--variant", "dutch", "--init-from", base_path, "--games", "1", "--eval-every", "0"]
+    assert main([*argv, "--workdir", str(tmp_path), "--output", out]) == 0
+    net = Network.load(out)
+    assert net.w1.shape == (input_size("dutch"), 8) and net.info["initialised_from"]["variant"] == "short"
