@@ -11,10 +11,11 @@ COPY pyproject.toml ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
         > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt
-# Then the project itself (packages nardy, rendering and bot, with fonts and message catalogues).
+# Then the project itself (packages nardy, rendering, tournaments and bot, with fonts and message catalogues).
 COPY README.md ./
 COPY nardy ./nardy
 COPY rendering ./rendering
+COPY tournaments ./tournaments
 COPY bot ./bot
 RUN pip install --no-deps .
 
@@ -27,4 +28,6 @@ COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
 USER nardy
 VOLUME ["/app/data"]
+# webhook mode (BOT_MODE=webhook): the webhook, /healthz and /metrics
+EXPOSE 8080
 CMD ["python", "-m", "bot"]

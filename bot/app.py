@@ -1,11 +1,14 @@
-"""Wiring of the bot: settings → store → Bot (optionally on a custom Bot API server) → Dispatcher → polling."""
+"""Wiring of the bot: settings → store → Bot (optionally on a custom Bot API server) → Dispatcher → polling, or
+a webhook worker (``BOT_MODE=webhook``, :mod:`bot.webhook`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import time
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from aiogram import Bot, Dispatcher, Router
 from aiogram.client.default import DefaultBotProperties
@@ -13,12 +16,14 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.utils.i18n import I18n
+from aiohttp import web
 from pydantic import ValidationError
 
 from bot.commands import set_bot_commands
 from bot.config import Settings
 from bot.handlers import routers
 from bot.i18n import create_i18n
+from bot.metrics import ApiMetricsMiddleware, InstrumentedStore, Metrics, UpdateMetricsMiddleware
 from bot.middlewares import ErrorReportingMiddleware, StoreMiddleware, UserLanguageMiddleware
 from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import ThrottleMiddleware
@@ -26,6 +31,7 @@ from bot.redaction import Redactor, install_token_redaction
 from bot.sender import Sender, SenderLimits
 from bot.services.setup import game_routers
 from bot.storage import GameStore, StoreUnavailableError, check_persistence, open_store
+from bot.webhook import create_webhook_app
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +77,7 @@ def create_dispatcher(
     i18n: I18n | None = None,
     extra_routers: Sequence[Router] = (),
     throttle_clock: Callable[[], float] | None = None,
+    metrics: Metrics | None = None,
 ) -> Dispatcher:
     """Return a Dispatcher with every router and middleware of the bot.
 
@@ -79,12 +86,16 @@ def create_dispatcher(
     ``event_chat``. ``extra_routers`` are included before the built-in ones (game flows, tests). Startup
     registers the command menu (``setMyCommands``) for every language.
 
-    Update middlewares, outermost first: error reporting; per-user throttling (``THROTTLE_RATE`` /
+    Update middlewares, outermost first: the update metrics (when ``metrics`` is given; the handlers then also get
+    ``metrics`` in their data); error reporting; per-user throttling (``THROTTLE_RATE`` /
     ``THROTTLE_BURST``, on ``throttle_clock``, by default the sender's clock); the bound on updates handled at
     once (``MAX_UPDATES_IN_FLIGHT``: further updates wait, they are never refused); the store.
     """
     i18n = i18n or create_i18n(settings.default_language)
     dp = Dispatcher(settings=settings, sender=sender, i18n=i18n)
+    if metrics is not None:
+        dp["metrics"] = metrics
+        dp.update.outer_middleware(UpdateMetricsMiddleware(metrics))
     dp.update.outer_middleware(ErrorReportingMiddleware(i18n))
     if settings.throttle_rate > 0:
         dp.update.outer_middleware(
@@ -110,13 +121,10 @@ def create_dispatcher(
     return dp
 
 
-async def run(settings: Settings, *, handle_signals: bool = True) -> None:
-    """Run the bot with long polling until interrupted (SIGINT/SIGTERM when ``handle_signals``, or cancelled);
-    then lets the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes the store
-    and the session. At most ``POLLING_BACKLOG_FACTOR`` × ``MAX_UPDATES_IN_FLIGHT`` updates are unfinished at once.
-
-    Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
-    """
+async def open_checked_store(settings: Settings) -> GameStore:
+    """Return the store of ``settings`` (Redis at ``REDIS_URL``, else the embedded SQLite file), after logging
+    whether it answers and keeps its data on disk. Raises nothing: an unreachable store is logged and the bot
+    apologises until it comes back."""
     store = open_store(
         settings.redis_url,
         settings.embedded_db_path,
@@ -132,6 +140,28 @@ async def run(settings: Settings, *, handle_signals: bool = True) -> None:
             log.warning("%s", warning)
     except StoreUnavailableError:
         log.warning("storage %s is unreachable; the bot will apologise until it comes back", kind)
+    return store
+
+
+async def run(settings: Settings, *, handle_signals: bool = True) -> None:
+    """Run the bot in ``BOT_MODE``: long polling (:func:`run_polling`) or a webhook worker (:func:`run_webhook`).
+
+    Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
+    """
+    if settings.bot_mode == "webhook":
+        await run_webhook(settings, handle_signals=handle_signals)
+    else:
+        await run_polling(settings, handle_signals=handle_signals)
+
+
+async def run_polling(settings: Settings, *, handle_signals: bool = True) -> None:
+    """Run the bot with long polling until interrupted (SIGINT/SIGTERM when ``handle_signals``, or cancelled);
+    then lets the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes the store
+    and the session. At most ``POLLING_BACKLOG_FACTOR`` × ``MAX_UPDATES_IN_FLIGHT`` updates are unfinished at once.
+
+    Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
+    """
+    store = await open_checked_store(settings)
     bot = create_bot(settings)
     sender = Sender(bot, sender_limits(settings))
     dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers())
@@ -148,6 +178,47 @@ async def run(settings: Settings, *, handle_signals: bool = True) -> None:
         if dropped:
             log.warning("shutdown: %d queued messages or edits were not sent", dropped)
         await store.close()
+        await bot.session.close()
+
+
+async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: asyncio.Event | None = None) -> None:
+    """Run one webhook worker (:mod:`bot.webhook`) on ``WEBHOOK_HOST:WEBHOOK_PORT`` until SIGINT/SIGTERM (when
+    ``handle_signals``), ``stop`` is set, or the task is cancelled; then stops taking requests, lets the updates
+    under way finish and the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes
+    the store and the session. Its store calls, Bot API calls and updates are measured (:mod:`bot.metrics`).
+
+    Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up, OSError
+    when the port is taken.
+    """
+    metrics = Metrics()
+    raw_store = await open_checked_store(settings)
+    store = cast(GameStore, InstrumentedStore(raw_store, metrics))
+    bot = create_bot(settings)
+    bot.session.middleware(ApiMetricsMiddleware(metrics))
+    sender = Sender(bot, sender_limits(settings))
+    metrics.watch_queue(sender.pending)
+    dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers(), metrics=metrics)
+    app = create_webhook_app(dp, bot, store, settings, metrics)
+    runner = web.AppRunner(app, handle_signals=False)
+    stop = stop or asyncio.Event()
+    if handle_signals:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+    try:
+        await runner.setup()
+        site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
+        await site.start()
+        log.info(
+            "webhook worker listening on %s:%s%s", settings.webhook_host, settings.webhook_port, settings.webhook_path
+        )
+        await stop.wait()
+    finally:
+        await runner.cleanup()  # stops taking requests, waits for the ones under way, runs the shutdown hooks
+        dropped = await drain(dp, sender, settings.shutdown_drain_timeout)
+        if dropped:
+            log.warning("shutdown: %d queued messages or edits were not sent", dropped)
+        await raw_store.close()
         await bot.session.close()
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Language = Literal["ru", "en"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+BotMode = Literal["polling", "webhook"]
+_SECRET_PATTERN = r"[A-Za-z0-9_-]{1,256}"
 
 
 class Settings(BaseSettings):
@@ -88,7 +91,55 @@ class Settings(BaseSettings):
     max_text_move_length: int = Field(default=200, gt=0)
     """Typed moves longer than this many characters are refused without parsing."""
 
-    @field_validator("redis_url", "telegram_api_url", mode="before")
+    # ---- issue 11: webhook workers (bot/webhook.py) ----
+    bot_mode: BotMode = "polling"
+    """``polling`` (one process fetches updates with getUpdates) or ``webhook`` (any number of identical workers
+    behind a load balancer receive Telegram's POSTs; needs WEBHOOK_URL and WEBHOOK_SECRET, and REDIS_URL when more
+    than one worker runs)."""
+    webhook_url: str | None = None
+    """The public HTTPS base URL Telegram posts to (``https://bot.example.org``); WEBHOOK_PATH is appended."""
+    webhook_secret: SecretStr | None = None
+    """Telegram's ``secret_token`` (1-256 of ``A-Z a-z 0-9 _ -``): requests without it are refused with 401."""
+    webhook_host: str = "0.0.0.0"
+    """Where a worker listens."""
+    webhook_port: int = Field(default=8080, ge=0, le=65535)
+    """The worker's port (webhook, ``GET /healthz`` and ``GET /metrics``)."""
+    webhook_path: str = Field(default="/telegram", pattern=r"^/[A-Za-z0-9_./-]*$")
+    """The path of the webhook on the worker and in the URL given to setWebhook."""
+    webhook_register: bool = True
+    """Call setWebhook at start (every worker does; it is idempotent). False leaves the registration to the
+    operator."""
+    webhook_drop_pending_updates: bool = False
+    """Ask Telegram to drop the updates waiting for the bot when setWebhook is called at start."""
+    webhook_update_lease: float = Field(default=60.0, gt=0)
+    """Seconds a worker holds an update it handles; a redelivery meanwhile is answered 503 (Telegram tries again
+    later), and after a crash the update is handled by whichever worker gets it once the lease has lapsed."""
+    webhook_update_ttl: float = Field(default=24 * 3600.0, gt=0)
+    """Seconds a handled update id is remembered, so that Telegram's redelivery never applies it twice."""
+
+    @field_validator("webhook_secret", mode="before")
+    @classmethod
+    def _check_secret(cls, value: object) -> object:
+        """Return None for an empty secret; refuse one Telegram would refuse (1-256 of ``A-Z a-z 0-9 _ -``)."""
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if isinstance(value, str):
+            if not value.strip():
+                return None
+            if not re.fullmatch(_SECRET_PATTERN, value):
+                raise ValueError("must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_needs_url_and_secret(self) -> Settings:
+        """Refuse webhook mode without WEBHOOK_URL and WEBHOOK_SECRET (an open webhook would take anyone's POST)."""
+        if self.bot_mode == "webhook":
+            missing = [name for name in ("webhook_url", "webhook_secret") if getattr(self, name) is None]
+            if missing:
+                raise ValueError(f"BOT_MODE=webhook needs {' and '.join(m.upper() for m in missing)}")
+        return self
+
+    @field_validator("redis_url", "telegram_api_url", "webhook_url", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         """Return None for an empty string, so ``REDIS_URL=`` in .env means "unset"."""

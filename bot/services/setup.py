@@ -24,6 +24,7 @@ from typing import Any
 from aiogram import BaseMiddleware, Dispatcher, Router
 from aiogram.types import TelegramObject
 
+from bot.metrics import Metrics
 from bot.services.game_service import GameService, MessageSender
 from bot.storage.base import GameStore
 
@@ -100,7 +101,8 @@ def game_routers() -> list[Router]:
         interval = float(getattr(data.get("settings"), "timeout_sweep_interval", 60.0))
         services.append(service)
         batch = int(getattr(data.get("settings"), "store_purge_batch", 500))
-        sweepers.append(asyncio.create_task(sweeper(service, interval, batch), name="nardy-timeout-sweeper"))
+        metrics = data.get("metrics")
+        sweepers.append(asyncio.create_task(sweeper(service, interval, batch, metrics), name="nardy-timeout-sweeper"))
 
     async def stop_sweeper(**_data: Any) -> None:
         while services:
@@ -140,20 +142,29 @@ def install_game_service(dp: Dispatcher, store: GameStore, sender: MessageSender
     return service
 
 
-async def sweeper(service: GameService, interval: float, purge_batch: int = 500) -> None:
+async def sweeper(
+    service: GameService, interval: float, purge_batch: int = 500, metrics: Metrics | None = None
+) -> None:
     """First bring up to date whatever a previous process left behind (boards, stats, computer replies), then
     forever: handle due games (boards behind, reminders, timeouts) every ``interval`` seconds, and purge expired
-    records in small batches. Never raises (logs errors)."""
+    records in small batches. Each sweep is counted in ``metrics`` (job ``sweep``, and the unfinished games as
+    ``nardy_active_games``). Never raises (logs errors)."""
     try:
         await service.recover()
         await service.tournaments.sweep(service.clock() + service.board_retry_after, limit=1000)
     except Exception:
         log.exception("start-up recovery failed (the sweeper retries)")
     while True:
+        outcome = "error"
         try:
             await service.sweep()
             await service.tournaments.sweep()
             await service.store.purge_expired(purge_batch)
+            outcome = "ok"
+            if metrics is not None:
+                metrics.active_games.set(await service.store.active_game_count())
         except Exception:  # the sweeper must survive store outages and anything else
             log.exception("timeout sweep failed")
+        if metrics is not None:
+            metrics.job("sweep", outcome)
         await asyncio.sleep(interval)

@@ -36,7 +36,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 JSONDict = dict[str, Any]
 """A JSON-compatible dictionary (str keys; values are dicts, lists, str, int, float, bool or None)."""
@@ -192,6 +192,10 @@ def check_rating_change(expected: Mapping[int, int], new: Mapping[int, StoredRat
     if not all(math.isfinite(float(r.rating)) for r in new.values()):
         raise ValueError("apply_ratings: a new rating is not a finite number")
     return users
+
+
+UpdateClaim = Literal["new", "running", "done"]
+"""What :meth:`GameStore.claim_update` says of an incoming update."""
 
 
 @runtime_checkable
@@ -505,6 +509,30 @@ class GameStore(Protocol):
 
     async def chat_stats(self, chat_id: int) -> dict[int, Stats]:
         """Return every user's counters in the chat, keyed by user id."""
+        ...
+
+    async def active_game_count(self) -> int:
+        """Return about how many games are unfinished (Redis: the games with a pending deadline, which every
+        unfinished game has; SQLite: exactly), for the metrics."""
+        ...
+
+    # ---- incoming updates (webhook workers) ---------------------------------------------------------------
+    async def claim_update(self, update_id: int, *, lease: float) -> UpdateClaim:
+        """Claim Telegram update ``update_id`` for this worker, so that a redelivered update (Telegram retries after
+        a timeout, an error or a crash, possibly to another worker) is handled at most once.
+
+        Returns: ``"new"`` when this call claimed it (for ``lease`` seconds: a claim of a worker that dies
+        mid-update lapses then, and a later redelivery is handled); ``"running"`` while another claim holds;
+        ``"done"`` once :meth:`finish_update` recorded it.
+        """
+        ...
+
+    async def finish_update(self, update_id: int, *, ttl: float) -> None:
+        """Record update ``update_id`` as handled for ``ttl`` seconds (redeliveries meanwhile get ``"done"``)."""
+        ...
+
+    async def release_update(self, update_id: int) -> None:
+        """Drop this worker's claim of an update it could not handle, so a redelivery is handled at once."""
         ...
 
     # ---- lifecycle ---------------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ from .base import (
     StoredGame,
     StoredRating,
     StoredTournament,
+    UpdateClaim,
     check_rating_change,
     check_variant,
 )
@@ -100,6 +101,7 @@ TOURNAMENT_DEADLINES_KEY = PREFIX + "tournament_deadlines"
 RATINGS_KEY = PREFIX + "{{r:{variant}}}:ratings"
 RATED_KEY = PREFIX + "{{r:{variant}}}:rated"
 CHAT_RATED_KEY = PREFIX + "chat:{chat_id}:rated:{variant}"
+UPDATE_KEY = PREFIX + "update:{update_id}"
 
 CLUSTER_SCHEME = "redis+cluster://"
 """``REDIS_URL`` prefix selecting Redis Cluster mode (``redis+cluster://host:port``, any one node)."""
@@ -1122,6 +1124,32 @@ class RedisGameStore:
             f'Redis persistence is off on {", ".join(volatile)} (appendonly no, save ""): a restart or crash of'
             " Redis loses every game, setting and statistic. Enable AOF (appendonly yes) or RDB snapshots (save)."
         )
+
+    async def active_game_count(self) -> int:
+        """See :meth:`bot.storage.base.GameStore.active_game_count` (``ZCARD`` of the deadlines)."""
+        async with self._op():
+            return int(await self._redis.zcard(DEADLINES_KEY))
+
+    async def claim_update(self, update_id: int, *, lease: float) -> UpdateClaim:
+        """See :meth:`bot.storage.base.GameStore.claim_update` (``SET NX PX``: one key per update)."""
+        key = UPDATE_KEY.format(update_id=int(update_id))
+        async with self._op():
+            if await self._redis.set(key, "running", nx=True, px=max(1, int(lease * 1000))):
+                return "new"
+            state = await self._redis.get(key)
+        if state is None:  # the other claim lapsed between the two commands: try once more
+            return await self.claim_update(update_id, lease=lease)
+        return "done" if _text(state) == "done" else "running"
+
+    async def finish_update(self, update_id: int, *, ttl: float) -> None:
+        """See :meth:`bot.storage.base.GameStore.finish_update`."""
+        async with self._op():
+            await self._redis.set(UPDATE_KEY.format(update_id=int(update_id)), "done", px=max(1, int(ttl * 1000)))
+
+    async def release_update(self, update_id: int) -> None:
+        """See :meth:`bot.storage.base.GameStore.release_update`."""
+        async with self._op():
+            await self._redis.delete(UPDATE_KEY.format(update_id=int(update_id)))
 
     async def ping(self) -> None:
         """See :meth:`bot.storage.base.GameStore.ping`."""

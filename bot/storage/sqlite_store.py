@@ -42,6 +42,7 @@ from .base import (
     StoredGame,
     StoredRating,
     StoredTournament,
+    UpdateClaim,
     check_rating_change,
     check_variant,
 )
@@ -131,6 +132,11 @@ CREATE TABLE IF NOT EXISTS rated_matches (
     match_key TEXT NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (variant, match_key)
+);
+CREATE TABLE IF NOT EXISTS updates (
+    update_id INTEGER PRIMARY KEY,
+    state TEXT NOT NULL,
+    expires_at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS chat_rated_players (
     chat_id INTEGER NOT NULL,
@@ -866,7 +872,7 @@ class SqliteGameStore:
         # Each transaction deletes at most ``limit`` rows of each table of one group (records; challenges; keys).
         groups: tuple[tuple[tuple[str, float], ...], ...] = (
             ((expired.format(table="games"), 0.0), (expired.format(table="tournaments"), 0.0)),
-            ((expired.format(table="challenges"), 0.0),),
+            ((expired.format(table="challenges"), 0.0), (expired.format(table="updates"), 0.0)),
             (
                 (old_keys.format(table="counted_games"), COUNTED_GAMES_RETENTION),
                 (old_keys.format(table="rated_matches"), RATED_MATCHES_RETENTION),
@@ -882,6 +888,47 @@ class SqliteGameStore:
                 total += sum(counts)
                 pending = [job for job, deleted in zip(pending, counts, strict=True) if deleted >= limit]
         return total
+
+    async def active_game_count(self) -> int:
+        """See :meth:`bot.storage.base.GameStore.active_game_count`."""
+        row = await self._run(
+            lambda conn: conn.execute(
+                "SELECT COUNT(*) FROM games WHERE finished = 0 AND quarantined IS NULL"
+            ).fetchone()
+        )
+        return int(row[0])
+
+    async def claim_update(self, update_id: int, *, lease: float) -> UpdateClaim:
+        """See :meth:`bot.storage.base.GameStore.claim_update`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> UpdateClaim:
+            row = conn.execute(
+                "SELECT state FROM updates WHERE update_id = ? AND expires_at > ?", (update_id, now)
+            ).fetchone()
+            if row is not None:
+                return "done" if row[0] == "done" else "running"
+            conn.execute(
+                "INSERT OR REPLACE INTO updates (update_id, state, expires_at) VALUES (?, 'running', ?)",
+                (update_id, now + lease),
+            )
+            return "new"
+
+        return await self._run(op)
+
+    async def finish_update(self, update_id: int, *, ttl: float) -> None:
+        """See :meth:`bot.storage.base.GameStore.finish_update`."""
+        expires = self._clock() + ttl
+        await self._run(
+            lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO updates (update_id, state, expires_at) VALUES (?, 'done', ?)",
+                (update_id, expires),
+            )
+        )
+
+    async def release_update(self, update_id: int) -> None:
+        """See :meth:`bot.storage.base.GameStore.release_update`."""
+        await self._run(lambda conn: conn.execute("DELETE FROM updates WHERE update_id = ?", (update_id,)))
 
     async def ping(self) -> None:
         """See :meth:`bot.storage.base.GameStore.ping`."""

@@ -58,3 +58,28 @@ def test_env_example_lists_every_setting() -> None:
     for i, line in enumerate(lines):
         if re.match(r"^#?\s*[A-Z][A-Z0-9_]+=", line):
             assert lines[i - 1].startswith("#"), line
+
+
+def test_webhook_mode_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    monkeypatch.setenv("BOT_TOKEN", "1:x")
+    polling = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert polling.bot_mode == "polling" and polling.webhook_secret is None
+    assert (polling.webhook_host, polling.webhook_port, polling.webhook_path) == ("0.0.0.0", 8080, "/telegram")
+    monkeypatch.setenv("BOT_MODE", "webhook")
+    with pytest.raises(ValidationError, match="BOT_MODE=webhook needs WEBHOOK_URL and WEBHOOK_SECRET"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org/")
+    monkeypatch.setenv("WEBHOOK_SECRET", "not allowed!")
+    with pytest.raises(ValidationError, match="1-256 characters"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    monkeypatch.setenv("WEBHOOK_SECRET", "Ok_secret-1")
+    monkeypatch.setenv("WEBHOOK_PORT", "9000")
+    webhook = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert webhook.webhook_secret is not None and webhook.webhook_secret.get_secret_value() == "Ok_secret-1"
+    assert "Ok_secret-1" not in repr(webhook) and webhook.webhook_port == 9000
+
+    from bot.webhook import webhook_url
+
+    assert webhook_url(webhook) == "https://bot.example.org/telegram"

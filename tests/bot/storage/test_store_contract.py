@@ -498,3 +498,37 @@ async def test_purge_expired_removes_only_expired(backend: Backend, store: GameS
     assert await store.get_game(kept) is not None
     assert await store.chat_games(-1) == [kept]
     assert await store.chat_history(-1) == [finished_kept]
+
+
+async def test_an_update_is_claimed_once(store: GameStore, backend: Backend) -> None:
+    assert await store.claim_update(7001, lease=30) == "new"
+    assert await store.claim_update(7001, lease=30) == "running"  # a redelivery while a worker handles it
+    other = backend.open()  # another worker on the same back end
+    assert await other.claim_update(7001, lease=30) == "running"
+    await store.finish_update(7001, ttl=60)
+    assert await other.claim_update(7001, lease=30) == "done"
+    assert await store.claim_update(7002, lease=30) == "new"  # updates are independent
+
+
+async def test_a_lapsed_or_released_claim_can_be_taken_again(store: GameStore, backend: Backend) -> None:
+    # the worker that claimed the update died: once the lease lapses a redelivery is handled
+    assert await store.claim_update(7101, lease=SHORT_TTL) == "new"
+    await backend.advance(SHORT_TTL * 3)
+    assert await store.claim_update(7101, lease=30) == "new"
+    # a worker that could not handle it gives it back at once
+    await store.release_update(7101)
+    assert await store.claim_update(7101, lease=30) == "new"
+    # the record of a handled update expires after its ttl
+    await store.finish_update(7101, ttl=SHORT_TTL)
+    assert await store.claim_update(7101, lease=30) == "done"
+    await backend.advance(SHORT_TTL * 3)
+    assert await store.claim_update(7101, lease=30) == "new"
+
+
+async def test_active_games_are_counted(store: GameStore) -> None:
+    assert await store.active_game_count() == 0
+    first = await store.create_game({"n": 0}, deadline=100.0)
+    await store.create_game({"n": 1}, deadline=200.0)
+    assert await store.active_game_count() == 2
+    assert await store.finish_game(first, 1, {"n": 0}, ttl=3600) == 2
+    assert await store.active_game_count() == 1

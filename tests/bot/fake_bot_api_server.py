@@ -1,0 +1,334 @@
+"""A fake Telegram over HTTP, for webhook workers running as real processes (and for ``benchmarks/load.py``).
+
+``FakeBotApiServer`` answers ``POST /bot<token>/<method>`` like the Bot API (JSON or multipart forms, as aiogram's
+aiohttp session sends them), with an optional latency per call: it keeps every chat's messages (text or photo,
+caption, inline keyboard; edited in place), answers ``sendMessage`` / ``sendPhoto`` with new message ids, refuses
+edits of messages it never sent, and records every call. It also plays Telegram's side of the webhook: it builds
+updates (messages, button presses) and POSTs them to a worker with the secret header, like Telegram does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+BOT_ID = 4243
+TOKEN = f"{BOT_ID}:TEST-token-for-the-webhook"
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+_SENDS = {"sendMessage", "sendPhoto", "sendDocument"}
+_EDITS = {"editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup"}
+
+
+@dataclass
+class ChatMessage:
+    """One message as a chat shows it."""
+
+    chat_id: int
+    message_id: int
+    text: str | None = None
+    caption: str | None = None
+    photo: bool = False
+    keyboard: list[list[dict[str, Any]]] = field(default_factory=list)
+    edits: int = 0
+
+    def callbacks(self) -> list[str]:
+        """Return the callback data of every button, row by row."""
+        return [str(b["callback_data"]) for row in self.keyboard for b in row if "callback_data" in b]
+
+
+@dataclass
+class Call:
+    """A Bot API call as the server received it."""
+
+    method: str
+    fields: dict[str, Any]
+    at: float
+
+
+class FakeBotApiServer:
+    """The Bot API side (see the module docstring). ``latency`` seconds are waited before every answer."""
+
+    def __init__(self, latency: float = 0.0) -> None:
+        self.latency = latency
+        self.calls: list[Call] = []
+        self.messages: dict[tuple[int, int], ChatMessage] = {}
+        self.webhook: dict[str, Any] = {}
+        self._ids = itertools.count(1)
+        self._update_ids = itertools.count(1)
+        self.changed = asyncio.Event()
+
+    def app(self) -> web.Application:
+        """Return the aiohttp application serving the Bot API."""
+        app = web.Application(client_max_size=20 * 1024 * 1024)
+        app.router.add_post("/bot{token}/{method}", self.handle)
+        return app
+
+    # ---- the Bot API ---------------------------------------------------------------------------------------
+    async def handle(self, request: web.Request) -> web.Response:
+        """Answer one Bot API call."""
+        if request.match_info["token"] != TOKEN:
+            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+        method = request.match_info["method"]
+        fields = await _fields(request)
+        self.calls.append(Call(method, fields, time.monotonic()))
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        try:
+            result = self._result(method, fields)
+        except LookupError as error:
+            return web.json_response({"ok": False, "error_code": 400, "description": f"Bad Request: {error}"})
+        self.changed.set()
+        return web.json_response({"ok": True, "result": result})
+
+    def _result(self, method: str, fields: dict[str, Any]) -> Any:
+        if method == "getMe":
+            return {"id": BOT_ID, "is_bot": True, "first_name": "Nardy", "username": "nardy_webhook_bot"}
+        if method == "setWebhook":
+            self.webhook = fields
+            return True
+        if method in _SENDS:
+            chat_id = int(fields["chat_id"])
+            message = ChatMessage(chat_id, next(self._ids))
+            self._fill(message, method, fields)
+            self.messages[chat_id, message.message_id] = message
+            return self._message_json(message)
+        if method in _EDITS:
+            key = (int(fields["chat_id"]), int(fields["message_id"]))
+            if key not in self.messages:
+                raise LookupError("message to edit not found")
+            message = self.messages[key]
+            message.edits += 1
+            self._fill(message, method, fields)
+            return self._message_json(message)
+        if method == "deleteMessage":
+            self.messages.pop((int(fields["chat_id"]), int(fields["message_id"])), None)
+        return True
+
+    @staticmethod
+    def _fill(message: ChatMessage, method: str, fields: dict[str, Any]) -> None:
+        if "text" in fields:
+            message.text = str(fields["text"])
+        if "caption" in fields:
+            message.caption = str(fields["caption"])
+        if method == "sendPhoto" or method == "editMessageMedia":
+            message.photo = True
+            media = fields.get("media")
+            if isinstance(media, dict) and "caption" in media:
+                message.caption = str(media["caption"])
+        if "reply_markup" in fields:
+            markup = fields["reply_markup"]
+            message.keyboard = list(markup.get("inline_keyboard", [])) if isinstance(markup, dict) else []
+        elif method in {"editMessageMedia", "editMessageCaption", "editMessageText"}:
+            message.keyboard = []
+
+    @staticmethod
+    def _message_json(message: ChatMessage) -> dict[str, Any]:
+        chat_type = "private" if message.chat_id > 0 else "supergroup"
+        data: dict[str, Any] = {
+            "message_id": message.message_id,
+            "date": int(time.time()),
+            "chat": {"id": message.chat_id, "type": chat_type, **({"title": "Group"} if message.chat_id < 0 else {})},
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Nardy"},
+        }
+        if message.photo:
+            data["photo"] = [{"file_id": f"photo-{message.message_id}", "file_unique_id": "u", "width": 1, "height": 1}]
+            if message.caption is not None:
+                data["caption"] = message.caption
+        else:
+            data["text"] = message.text or ""
+        if message.keyboard:
+            data["reply_markup"] = {"inline_keyboard": message.keyboard}
+        return data
+
+    # ---- what the chats show -------------------------------------------------------------------------------
+    def chat(self, chat_id: int) -> list[ChatMessage]:
+        """Return the chat's messages, oldest first."""
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id]
+
+    def methods(self, *names: str) -> list[Call]:
+        """Return the calls of the given methods, in order."""
+        return [c for c in self.calls if c.method in names]
+
+    # ---- Telegram's side of the webhook ----------------------------------------------------------------------
+    def message_update(self, user: dict[str, Any], chat: dict[str, Any], text: str) -> dict[str, Any]:
+        """Return a new update of ``user`` sending ``text`` in ``chat`` (commands get their entity)."""
+        update_id = next(self._update_ids)
+        message: dict[str, Any] = {
+            "message_id": 100_000 + update_id,
+            "date": int(time.time()),
+            "chat": chat,
+            "from": user,
+            "text": text,
+        }
+        if text.startswith("/"):
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+        return {"update_id": update_id, "message": message}
+
+    def press_update(self, user: dict[str, Any], message: ChatMessage, data: str) -> dict[str, Any]:
+        """Return a new update of ``user`` pressing the button with callback ``data`` on ``message``."""
+        update_id = next(self._update_ids)
+        return {
+            "update_id": update_id,
+            "callback_query": {
+                "id": f"cb-{update_id}",
+                "from": user,
+                "chat_instance": "ci",
+                "data": data,
+                "message": self._message_json(message),
+            },
+        }
+
+
+async def _fields(request: web.Request) -> dict[str, Any]:
+    """Return a call's fields, JSON values decoded (files as their size)."""
+    if request.content_type == "application/json":
+        raw: dict[str, Any] = await request.json()
+        return raw
+    fields: dict[str, Any] = {}
+    form = await request.post()
+    for key, value in form.items():
+        if isinstance(value, str):
+            try:
+                fields[key] = json.loads(value) if value[:1] in "[{" else value
+            except json.JSONDecodeError:
+                fields[key] = value
+        else:
+            fields[key] = f"<file {key}>"
+    return fields
+
+
+def user(user_id: int, name: str, lang: str = "en") -> dict[str, Any]:
+    """Return a Telegram user."""
+    return {"id": user_id, "is_bot": False, "first_name": name, "language_code": lang}
+
+
+def group(chat_id: int = -100_500) -> dict[str, Any]:
+    """Return a supergroup chat."""
+    return {"id": chat_id, "type": "supergroup", "title": "Nardy club"}
+
+
+def private(of: dict[str, Any]) -> dict[str, Any]:
+    """Return the private chat of a user."""
+    return {"id": of["id"], "type": "private", "first_name": of["first_name"]}
+
+
+async def deliver(
+    session: aiohttp.ClientSession, url: str, update: dict[str, Any], secret: str | None
+) -> tuple[int, str]:
+    """POST ``update`` to a worker's webhook ``url`` as Telegram does (with the secret header when given);
+    return the status and body."""
+    headers = {SECRET_HEADER: secret} if secret is not None else {}
+    async with session.post(url, json=update, headers=headers) as response:
+        return response.status, await response.text()
+
+
+# ---- webhook workers as processes ------------------------------------------------------------------------------
+WORKER_SECRET = "webhook-secret_42"
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that is free now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Worker:
+    """One ``python -m bot`` webhook worker process."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def url(self) -> str:
+        """The worker's webhook URL."""
+        return f"http://127.0.0.1:{self.port}/telegram"
+
+    @property
+    def base(self) -> str:
+        """The worker's base URL (``/healthz``, ``/metrics``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def cpu_seconds(self) -> float:
+        """Return the CPU time (user + system) the process has used so far (Linux ``/proc``; 0.0 elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_worker(api_url: str, redis_url: str, workdir: Path, name: str, **settings: str) -> Worker:
+    """Start a webhook worker on a free port of 127.0.0.1, on the fake Bot API at ``api_url`` and Redis at
+    ``redis_url``, with the pacing of the sender off (the fake has no limits) and ``settings`` (environment names)
+    on top. Its output goes to ``workdir/<name>.log``."""
+    port = free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "WEBHOOK_", "REDIS_"))},
+        "BOT_TOKEN": TOKEN,
+        "BOT_MODE": "webhook",
+        "WEBHOOK_URL": "https://bot.example.org",
+        "WEBHOOK_SECRET": WORKER_SECRET,
+        "WEBHOOK_HOST": "127.0.0.1",
+        "WEBHOOK_PORT": str(port),
+        "REDIS_URL": redis_url,
+        "TELEGRAM_API_URL": api_url,
+        "SEND_INTERVAL_PRIVATE": "0",
+        "SEND_INTERVAL_GROUP": "0",
+        "GROUP_MESSAGES_PER_MINUTE": "100000",
+        "PRIVATE_MESSAGES_PER_MINUTE": "100000",
+        "BOT_MOVE_DELAY": "0",
+        "THROTTLE_RATE": "0",
+        "COMPUTER_PROCESSES": "0",
+        "LOG_LEVEL": "WARNING",
+        **settings,
+    }
+    log = workdir / f"{name}.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot"], cwd=workdir, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT
+    )
+    return Worker(port, process, log)
+
+
+async def wait_healthy(session: aiohttp.ClientSession, worker: Worker, timeout: float = 90.0) -> None:
+    """Wait until the worker answers ``GET /healthz`` with 200.
+
+    Raises: AssertionError with the worker's log when it exits or does not answer within ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert worker.process.poll() is None, worker.log.read_text()
+        with contextlib.suppress(aiohttp.ClientError):
+            async with session.get(worker.base + "/healthz") as response:
+                if response.status == 200 and await response.text() == "ok":
+                    return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"worker on {worker.port} never became healthy: {worker.log.read_text()}")
+
+
+def stop_workers(workers: list[Worker], timeout: float = 30.0) -> None:
+    """Stop the workers with SIGTERM (SIGKILL after ``timeout`` seconds)."""
+    for worker in workers:
+        if worker.process.poll() is None:
+            worker.process.terminate()
+    for worker in workers:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.process.wait(timeout=timeout)
+        if worker.process.poll() is None:
+            worker.process.kill()
+            worker.process.wait()
