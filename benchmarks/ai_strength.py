@@ -47,7 +47,7 @@ import gnubg_nn
 
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, has_level, play_game
-from nardy.ai.network import shipped_network
+from nardy.ai.network import Network, shipped_network
 from nardy.ai.players import NODE_BUDGET
 from nardy.ai.race import race_table
 from nardy.position import side_pips
@@ -334,7 +334,7 @@ def variant_pairs(variant: str) -> list[str]:
     labels = ["medium vs easy"]
     if variant in TAVLI_RESERVE_VARIANTS:
         labels.append("easy vs random")
-    if has_level("hard", variant):
+    if has_level("hard", variant) or variant in NETWORKS:
         labels.insert(0, "hard vs medium")
         if variant in TAVLI_RESERVE_VARIANTS:  # the network alone (no look-ahead): quick enough for 500+ games
             labels.insert(0, "hard 0-ply vs medium")
@@ -345,15 +345,23 @@ def variant_pairs(variant: str) -> list[str]:
     return labels
 
 
+NETWORKS: dict[str, Network] = {}
+"""Candidate networks given by ``--network VARIANT=PATH``, played instead of the shipped ones in section variants."""
+
+
+def _hard(variant: str, seed: int, **kwargs: Any) -> HardPlayer:
+    return HardPlayer(variant, seed, network=NETWORKS.get(variant), **kwargs)
+
+
 def _variant_players(variant: str, label: str) -> tuple[Callable[[int], Any], Callable[[int], Any]]:
     if label == "hard vs gnubg 0-ply":
-        return (lambda s: HardPlayer(variant, s)), (lambda s: GnubgPlayer(variant))
+        return (lambda s: _hard(variant, s)), (lambda s: GnubgPlayer(variant))
     if label == "hard vs medium":
-        return (lambda s: HardPlayer(variant, s)), (lambda s: MediumPlayer(variant, s))
+        return (lambda s: _hard(variant, s)), (lambda s: MediumPlayer(variant, s))
     if label == "hard without race table vs medium":
-        return (lambda s: HardPlayer(variant, s, exact_races=False)), (lambda s: MediumPlayer(variant, s))
+        return (lambda s: _hard(variant, s, exact_races=False)), (lambda s: MediumPlayer(variant, s))
     if label == "hard 0-ply vs medium":
-        return (lambda s: HardPlayer(variant, s, lookahead=0)), (lambda s: MediumPlayer(variant, s))
+        return (lambda s: _hard(variant, s, lookahead=0)), (lambda s: MediumPlayer(variant, s))
     if label == "easy vs random":
         return (lambda s: EasyPlayer(variant, s)), (lambda s: RandomPlayer(variant, s))
     return (lambda s: MediumPlayer(variant, s)), (lambda s: EasyPlayer(variant, s))
@@ -390,7 +398,7 @@ def section_variants(variants: list[str], games: int, seed: int, jobs: int, only
     )
     tasks = [(v, label, games, seed) for v in variants for label in variant_pairs(v) if not only or label in only]
     for v in variants:
-        if not has_level("hard", v):
+        if not has_level("hard", v) and v not in NETWORKS:
             print(f"  {v}: no hard level (no trained network shipped)")
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -480,14 +488,27 @@ def main() -> int:
     parser.add_argument("--variant-games", type=int, default=1000, help="games per match-up of section variants")
     parser.add_argument("--variant-pairs", default="", help="match-ups of section variants (labels; default all)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for section variants")
+    parser.add_argument(
+        "--network",
+        action="append",
+        default=[],
+        metavar="VARIANT=PATH",
+        help="play this network (an .npz written by nardy.ai.train) as VARIANT's hard level in section variants",
+    )
     args = parser.parse_args()
     sections = set(args.sections.split(","))
     variants = [v for v in args.variants.split(",") if v]
+    for given in args.network:
+        name, _, path = given.partition("=")
+        NETWORKS[name] = Network.load(path)
+        if NETWORKS[name].variant != name:
+            parser.error(f"{path} is a network of {NETWORKS[name].variant}, not {name}")
     for variant in ("short", "long", *(variants if "variants" in sections else [])):
-        if not has_level("hard", variant):
+        if not has_level("hard", variant) and variant not in NETWORKS:
             continue
-        info = shipped_network(variant).info
-        print(f"{variant} network: {info.get('games')} self-play games, {info.get('seconds')} s of training")
+        info = (NETWORKS.get(variant) or shipped_network(variant)).info
+        origin = f" (candidate {NETWORKS[variant].info.get('stages', '')})" if variant in NETWORKS else ""
+        print(f"{variant} network: {info.get('games')} self-play games, {info.get('seconds')} s of training{origin}")
     started = time.perf_counter()
     if "speed" in sections:
         section_speed(args.speed_positions, args.seed, args.node_budget, tuple(args.speed_variants.split(",")))

@@ -23,12 +23,15 @@ from bot.commands import set_bot_commands
 from bot.config import Settings
 from bot.handlers import routers
 from bot.i18n import create_i18n
+from bot.jobs import TaskiqJobs
+from bot.log_context import UpdateContextMiddleware, configure_logging
 from bot.metrics import ApiMetricsMiddleware, InstrumentedStore, Metrics, UpdateMetricsMiddleware
 from bot.middlewares import ErrorReportingMiddleware, StoreMiddleware, UserLanguageMiddleware
 from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import ThrottleMiddleware
 from bot.redaction import Redactor, install_token_redaction
 from bot.sender import Sender, SenderLimits
+from bot.services.render_pool import shutdown_pools
 from bot.services.setup import game_routers
 from bot.storage import GameStore, StoreUnavailableError, check_persistence, open_store
 from bot.webhook import create_webhook_app
@@ -86,13 +89,15 @@ def create_dispatcher(
     ``event_chat``. ``extra_routers`` are included before the built-in ones (game flows, tests). Startup
     registers the command menu (``setMyCommands``) for every language.
 
-    Update middlewares, outermost first: the update metrics (when ``metrics`` is given; the handlers then also get
-    ``metrics`` in their data); error reporting; per-user throttling (``THROTTLE_RATE`` /
-    ``THROTTLE_BURST``, on ``throttle_clock``, by default the sender's clock); the bound on updates handled at
-    once (``MAX_UPDATES_IN_FLIGHT``: further updates wait, they are never refused); the store.
+    Update middlewares, outermost first: the log context (the update id on every record); the update metrics
+    (when ``metrics`` is given; the handlers then also get ``metrics`` in their data); error reporting; per-user
+    throttling (``THROTTLE_RATE`` / ``THROTTLE_BURST``, on ``throttle_clock``, by default the sender's clock);
+    the bound on updates handled at once (``MAX_UPDATES_IN_FLIGHT``: further updates wait, they are never
+    refused); the store.
     """
     i18n = i18n or create_i18n(settings.default_language)
     dp = Dispatcher(settings=settings, sender=sender, i18n=i18n)
+    dp.update.outer_middleware(UpdateContextMiddleware())
     if metrics is not None:
         dp["metrics"] = metrics
         dp.update.outer_middleware(UpdateMetricsMiddleware(metrics))
@@ -143,6 +148,22 @@ async def open_checked_store(settings: Settings) -> GameStore:
     return store
 
 
+def create_jobs(settings: Settings, metrics: Metrics | None = None) -> TaskiqJobs | None:
+    """Return the Redis job queue of ``settings`` (:mod:`bot.jobs`: ``JOBS_REDIS_URL``, else ``REDIS_URL``), or
+    None when background work runs in this process (``JOB_QUEUE=in-process``, or no Redis)."""
+    url = settings.jobs_redis_url or settings.redis_url
+    if settings.job_queue == "in-process" or url is None:
+        return None
+    return TaskiqJobs(
+        url,
+        sweep_interval=settings.timeout_sweep_interval,
+        purge_batch=settings.store_purge_batch,
+        metrics=metrics,
+        max_jobs=settings.max_jobs_per_worker,
+        retry_after=settings.job_retry_after,
+    )
+
+
 async def run(settings: Settings, *, handle_signals: bool = True) -> None:
     """Run the bot in ``BOT_MODE``: long polling (:func:`run_polling`) or a webhook worker (:func:`run_webhook`).
 
@@ -165,6 +186,9 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
     bot = create_bot(settings)
     sender = Sender(bot, sender_limits(settings))
     dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers())
+    jobs = create_jobs(settings)
+    if jobs is not None:
+        dp["jobs"] = jobs
     try:
         await dp.start_polling(
             bot,
@@ -179,6 +203,7 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
             log.warning("shutdown: %d queued messages or edits were not sent", dropped)
         await store.close()
         await bot.session.close()
+        shutdown_pools()
 
 
 async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: asyncio.Event | None = None) -> None:
@@ -198,6 +223,9 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     sender = Sender(bot, sender_limits(settings))
     metrics.watch_queue(sender.pending)
     dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers(), metrics=metrics)
+    jobs = create_jobs(settings, metrics)
+    if jobs is not None:
+        dp["jobs"] = jobs
     app = create_webhook_app(dp, bot, store, settings, metrics)
     runner = web.AppRunner(app, handle_signals=False)
     stop = stop or asyncio.Event()
@@ -220,6 +248,7 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
             log.warning("shutdown: %d queued messages or edits were not sent", dropped)
         await raw_store.close()
         await bot.session.close()
+        shutdown_pools()
 
 
 async def drain(dp: Dispatcher, sender: Sender, timeout: float) -> int:
@@ -249,7 +278,7 @@ def main() -> None:
         raise SystemExit(f"Invalid settings ({problems}). See .env.example.") from None
     token = settings.bot_token.get_secret_value()
     uninstall = install_token_redaction(token)
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level, settings.log_format)
     try:
         asyncio.run(run(settings))
     except KeyboardInterrupt:

@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     """Language for users whose Telegram account gives no language (see ``bot.i18n.normalize_language``)."""
     log_level: LogLevel = "INFO"
     """Logging level."""
+    log_format: Literal["text", "json"] = "text"
+    """``text`` lines, or ``json``: one JSON object per line with the update id and the game id."""
 
     challenge_ttl: float = Field(default=3600.0, gt=0)
     """Seconds an open challenge waits for an opponent."""
@@ -117,6 +119,20 @@ class Settings(BaseSettings):
     webhook_update_ttl: float = Field(default=24 * 3600.0, gt=0)
     """Seconds a handled update id is remembered, so that Telegram's redelivery never applies it twice."""
 
+    # ---- issue 11: the job queue (bot/jobs.py) ----
+    job_queue: Literal["auto", "in-process"] = "auto"
+    """Where background work runs (the computer's replies, the sweep of reminders, timeouts and boards, tournament
+    rounds): ``auto`` on a Redis-backed queue any worker takes jobs from whenever Redis is configured (REDIS_URL or
+    JOBS_REDIS_URL), else in this process; ``in-process`` always in this process."""
+    jobs_redis_url: str | None = None
+    """The Redis of the job queue (default: REDIS_URL; a Redis Cluster works too, see bot/jobs.py)."""
+    job_retry_after: float = Field(default=60.0, gt=0)
+    """Seconds after which a job left pending by a worker that died is run by another worker."""
+    max_jobs_per_worker: int = Field(default=32, gt=0)
+    """At most this many jobs run at once in one worker; further ones wait in the queue for any worker."""
+    render_processes: int = Field(default=1, ge=0)
+    """Worker processes that render boards (0: a thread of the bot's process)."""
+
     @field_validator("webhook_secret", mode="before")
     @classmethod
     def _check_secret(cls, value: object) -> object:
@@ -139,7 +155,7 @@ class Settings(BaseSettings):
                 raise ValueError(f"BOT_MODE=webhook needs {' and '.join(m.upper() for m in missing)}")
         return self
 
-    @field_validator("redis_url", "telegram_api_url", "webhook_url", mode="before")
+    @field_validator("redis_url", "telegram_api_url", "webhook_url", "jobs_redis_url", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         """Return None for an empty string, so ``REDIS_URL=`` in .env means "unset"."""

@@ -29,6 +29,7 @@ from PIL import Image
 
 from bot.keyboards.game import game_keyboard, over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
+from bot.log_context import bind_game
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
 from bot.services.messaging import chat_unreachable, message_gone
@@ -208,6 +209,7 @@ class BoardPresenter:
         retryable failure (network, 5xx, 429 beyond the retries, a shutdown) left a board behind.
         Raises: StoreUnavailableError.
         """
+        bind_game(game_id)
         async with self._lock(game_id):
             stored = await self.service.store.get_game(game_id)
             if stored is None or stored.quarantined:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Final
 
+from bot.log_context import bind_game
 from bot.services.engine_flow import advance, load_match, system_dice
 from bot.services.record import Event, GameRecord
 from nardy import Match, NardyError, Phase, SystemDice
@@ -202,15 +203,16 @@ class ComputerTurns:
         events = await asyncio.to_thread(play_computer, record, match, seed, self.service.computer)
         return record, match, events
 
-    async def reply(self, game_id: str) -> bool:
-        """Play the computer's actions in the game if it is to act: wait ``computer_delay``, think off the event
-        loop, save with compare-and-set (reloading and thinking again when a person changed the game meanwhile).
-        Returns: whether a reply was saved.
+    async def reply(self, game_id: str, *, wait: bool = True) -> bool:
+        """Play the computer's actions in the game if it is to act: wait ``computer_delay`` (when ``wait``; a
+        queued job was deferred by it already), think off the event loop, save with compare-and-set (reloading and
+        thinking again when a person changed the game meanwhile). Returns: whether a reply was saved.
 
         Raises: StoreUnavailableError; whatever the computer player raises.
         """
+        bind_game(game_id)
         service = self.service
-        if service.computer_delay > 0:
+        if wait and service.computer_delay > 0:
             await service.sleep(service.computer_delay)
         for _ in range(5):
             stored = await service.store.get_game(game_id)

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
@@ -47,10 +47,14 @@ from bot.services.players import (
 )
 from bot.services.ratings import apply_rating_plan
 from bot.services.record import ChatLink, GameRecord, Kind, TournamentLink
+from bot.services.render_pool import render_in_processes
 from bot.services.saving import GameSaver
 from bot.services.timers import Sweeper
 from bot.services.tournament_service import TournamentService
 from bot.storage.base import GameStore, StoredGame
+
+if TYPE_CHECKING:
+    from bot.jobs import JobQueue
 from nardy import Match, NardyError, Options, Phase
 from rendering import render_board
 
@@ -96,6 +100,7 @@ class GameService:
         computer_delay: float = 1.0,
         computer_retry_after: float = 60.0,
         computer_processes: int = 1,
+        render_processes: int = 0,
         board_retry_after: float = 20.0,
         max_games_per_user: int = 20,
         max_games_per_chat: int = 500,
@@ -106,13 +111,15 @@ class GameService:
         ``computer`` builds computer players; ``computer_delay`` (``BOT_MOVE_DELAY``) is the pause, slept with
         ``sleep``, before the computer's reply is shown; a computer turn still pending ``computer_retry_after``
         seconds after the last save (e.g. after a restart) is played by the timeout sweeper. ``computer_processes``
-        worker processes think for the computer (0: a thread). ``board_retry_after``: seconds after a save when the
-        sweeper looks at boards the save left behind. ``max_games_per_user`` / ``max_games_per_chat``: caps on
-        active games."""
+        worker processes think for the computer (0: a thread); ``render_processes`` worker processes draw the boards
+        when ``renderer`` is the package's own (0: a thread; :mod:`bot.services.render_pool`).
+        ``board_retry_after``: seconds after a save when the sweeper looks at boards the save left behind.
+        ``max_games_per_user`` / ``max_games_per_chat``: caps on active games."""
         self.store = store
         self.sender = sender
         self.dice = dice
         self.renderer = renderer
+        self.render_processes = render_processes
         self.board_width = board_width
         self.turn_reminder_after = turn_reminder_after
         self.turn_timeout = turn_timeout
@@ -130,6 +137,7 @@ class GameService:
         self.actions = GameActions(self)
         self.sweeper = Sweeper(self)
         self.computer_turns = ComputerTurns(self, processes=computer_processes)
+        self.jobs: JobQueue | None = None  # set when a job queue runs the background work (bot.jobs)
         self.tournaments = TournamentService(self)
 
     # ------------------------------------------------------------------ telegram calls
@@ -205,6 +213,8 @@ class GameService:
             kwargs["match_score"] = (int(match.score[0]), int(match.score[1]))
             kwargs["match_length"] = match.length
         position = game.position_for(mover)
+        if self.render_processes > 0 and self.renderer is render_board:
+            return await render_in_processes(self.render_processes, position, match.game.variant.name, **kwargs)
         return await asyncio.to_thread(self.renderer, position, match.game.variant.name, **kwargs)
 
     # ------------------------------------------------------------------ actions (bot.services.actions)
@@ -381,8 +391,12 @@ class GameService:
             self.wake_computer(game_id)
 
     def wake_computer(self, game_id: str) -> None:
-        """See :meth:`bot.services.computer.ComputerTurns.wake`."""
-        self.computer_turns.wake(game_id)
+        """Have the computer reply in the game: a ``computer_turn`` job on the queue when there is one
+        (:mod:`bot.jobs`), else :meth:`bot.services.computer.ComputerTurns.wake` in this process."""
+        if self.jobs is not None:
+            self.jobs.computer_turn(game_id, self.computer_delay)
+        else:
+            self.computer_turns.wake(game_id)
 
     async def computer_reply(self, game_id: str) -> bool:
         """See :meth:`bot.services.computer.ComputerTurns.reply`."""

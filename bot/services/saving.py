@@ -23,6 +23,7 @@ import logging
 import secrets
 from typing import TYPE_CHECKING, Final
 
+from bot.log_context import bind_game
 from bot.services.engine_flow import match_finished
 from bot.services.players import COMPUTER_STATS_CHAT
 from bot.services.ratings import rating_plan
@@ -87,6 +88,7 @@ class GameSaver:
         Returns: the new version, or None when the game changed meanwhile (nothing was written).
         Raises: StoreUnavailableError when the store is down and the outcome cannot be found out.
         """
+        bind_game(game_id)
         service = self.service
         record.match = match.to_dict()
         now = service.clock()

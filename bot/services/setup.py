@@ -8,7 +8,9 @@ attached to the routers themselves:
   ``store`` (StoreMiddleware), ``sender`` and ``settings`` that the dispatcher provides; a ``game_service`` already
   in the data (e.g. ``dispatcher["game_service"]`` set by :func:`install_game_service` in tests) wins;
 - a startup hook of the game router starts the sweeper (reminders and timeouts every ``TIMEOUT_SWEEP_INTERVAL``
-  seconds, and computer replies that were lost) and its shutdown hook stops it and the running computer replies.
+  seconds, and computer replies that were lost) and its shutdown hook stops it and the running computer replies;
+  when the dispatcher holds a job queue (``jobs``, :mod:`bot.jobs`) the hook starts it instead, the sweep then
+  being one of its jobs and the computer's replies and tournament work its jobs.
 
 ``BOT_MOVE_DELAY`` is the service's ``computer_delay`` (the pause before the computer's reply is shown).
 """
@@ -24,6 +26,7 @@ from typing import Any
 from aiogram import BaseMiddleware, Dispatcher, Router
 from aiogram.types import TelegramObject
 
+from bot.jobs import TaskiqJobs
 from bot.metrics import Metrics
 from bot.services.game_service import GameService, MessageSender
 from bot.storage.base import GameStore
@@ -43,7 +46,7 @@ def service_for(store: GameStore, sender: MessageSender, settings: Any = None) -
             value = getattr(settings, name, None)
             if isinstance(value, int | float):
                 kwargs[name] = float(value)
-        for name in ("max_games_per_user", "max_games_per_chat", "computer_processes"):
+        for name in ("max_games_per_user", "max_games_per_chat", "computer_processes", "render_processes"):
             value = getattr(settings, name, None)
             if isinstance(value, int):
                 kwargs[name] = value
@@ -89,6 +92,7 @@ def game_routers() -> list[Router]:
         router.callback_query.middleware(middleware)
     sweepers: list[asyncio.Task[None]] = []
     services: list[GameService] = []
+    queues: list[TaskiqJobs] = []
 
     async def start_sweeper(dispatcher: Dispatcher, **data: Any) -> None:
         service = dispatcher.workflow_data.get("game_service")
@@ -102,9 +106,22 @@ def game_routers() -> list[Router]:
         services.append(service)
         batch = int(getattr(data.get("settings"), "store_purge_batch", 500))
         metrics = data.get("metrics")
+        jobs = data.get("jobs")
+        if isinstance(jobs, TaskiqJobs):  # the sweep is a job of the queue, queued by one worker per tick
+            try:
+                await jobs.start(service)
+            except Exception:
+                log.exception("the job queue cannot start: background work runs in this process")
+            else:
+                service.jobs = jobs
+                queues.append(jobs)
+                sweepers.append(asyncio.create_task(recover_once(service), name="nardy-recovery"))
+                return
         sweepers.append(asyncio.create_task(sweeper(service, interval, batch, metrics), name="nardy-timeout-sweeper"))
 
     async def stop_sweeper(**_data: Any) -> None:
+        while queues:
+            await queues.pop().close()  # a job under way goes back to the queue for another worker
         while services:
             # give running board syncs a moment to hand their edits to the sender (which drains on shutdown);
             # whatever is cancelled is finished by the sweeper after the restart
@@ -142,29 +159,40 @@ def install_game_service(dp: Dispatcher, store: GameStore, sender: MessageSender
     return service
 
 
-async def sweeper(
-    service: GameService, interval: float, purge_batch: int = 500, metrics: Metrics | None = None
-) -> None:
-    """First bring up to date whatever a previous process left behind (boards, stats, computer replies), then
-    forever: handle due games (boards behind, reminders, timeouts) every ``interval`` seconds, and purge expired
-    records in small batches. Each sweep is counted in ``metrics`` (job ``sweep``, and the unfinished games as
-    ``nardy_active_games``). Never raises (logs errors)."""
+async def recover_once(service: GameService) -> None:
+    """Bring up to date whatever a previous process left behind (boards, stats, computer replies, tournaments).
+    Never raises (logs errors; the sweep retries)."""
     try:
         await service.recover()
         await service.tournaments.sweep(service.clock() + service.board_retry_after, limit=1000)
     except Exception:
         log.exception("start-up recovery failed (the sweeper retries)")
-    while True:
-        outcome = "error"
-        try:
-            await service.sweep()
-            await service.tournaments.sweep()
-            await service.store.purge_expired(purge_batch)
-            outcome = "ok"
-            if metrics is not None:
-                metrics.active_games.set(await service.store.active_game_count())
-        except Exception:  # the sweeper must survive store outages and anything else
-            log.exception("timeout sweep failed")
+
+
+async def sweep_once(service: GameService, purge_batch: int = 500, metrics: Metrics | None = None) -> None:
+    """Handle due games (boards behind, reminders, timeouts, lost computer replies) and tournaments, and purge
+    expired records in batches of ``purge_batch``; count it in ``metrics`` (job ``sweep``, and the unfinished
+    games as ``nardy_active_games``). Never raises (logs errors)."""
+    outcome = "error"
+    try:
+        await service.sweep()
+        await service.tournaments.sweep()
+        await service.store.purge_expired(purge_batch)
+        outcome = "ok"
         if metrics is not None:
-            metrics.job("sweep", outcome)
+            metrics.active_games.set(await service.store.active_game_count())
+    except Exception:  # the sweeper must survive store outages and anything else
+        log.exception("timeout sweep failed")
+    if metrics is not None:
+        metrics.job("sweep", outcome)
+
+
+async def sweeper(
+    service: GameService, interval: float, purge_batch: int = 500, metrics: Metrics | None = None
+) -> None:
+    """The in-process sweeper: :func:`recover_once`, then :func:`sweep_once` every ``interval`` seconds, forever.
+    Never raises."""
+    await recover_once(service)
+    while True:
+        await sweep_once(service, purge_batch, metrics)
         await asyncio.sleep(interval)

@@ -15,6 +15,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import SendMessage
 from aiogram.types import ReplyParameters
 
+from bot.log_context import bind_game
 from bot.services.engine_flow import advance, load_match
 from bot.services.record import Event, GameRecord
 from bot.storage.base import StoredGame
@@ -62,6 +63,7 @@ class Sweeper:
 
         Raises: StoreUnavailableError; anything else means the record is broken (the caller quarantines it).
         """
+        bind_game(game_id)
         service = self.service
         stored = await service.store.get_game(game_id)
         if stored is None or stored.quarantined or stored.deadline is None or stored.deadline > now:

@@ -360,7 +360,15 @@ class TournamentService:
     # ================================================================== converging
 
     def request(self, tournament_id: str, *, delay: float = 0.0) -> None:
-        """Have :meth:`reconcile` run for the tournament in the background (once more if it is running now)."""
+        """Have :meth:`reconcile` run for the tournament in the background: a ``tournament_reconcile`` job on the
+        queue when there is one (:mod:`bot.jobs`), else :meth:`run_in_process`."""
+        if self.games.jobs is not None:
+            self.games.jobs.tournament_reconcile(tournament_id, delay)
+        else:
+            self.run_in_process(tournament_id, delay=delay)
+
+    def run_in_process(self, tournament_id: str, *, delay: float = 0.0) -> None:
+        """Run :meth:`reconcile` for the tournament in a task of this process (once more if it is running now)."""
         task = self._tasks.get(tournament_id)
         if task is not None and not task.done():
             self._again.add(tournament_id)

@@ -1,0 +1,60 @@
+"""A game against the computer whose replies are jobs of the Redis queue (bot.jobs), not tasks of the process."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.jobs import TaskiqJobs
+from bot.metrics import Metrics
+from bot.services.record import GameRecord
+from bot.storage import RedisGameStore
+from bot.storage.base import StoredGame
+from nardy import Match
+from nardy.ai import ComputerPlayer, get_player
+from tests.bot.e2e.drive import only_game, press_first, state
+from tests.bot.e2e.helpers import Env, seeded
+
+PRESSES = 40
+
+
+def fixed_seed(level: str, variant: str, _seed: int) -> ComputerPlayer:
+    return get_player(level, variant, seed=7)
+
+
+def computer_to_act(env: Env, stored: StoredGame, match: Match) -> bool:
+    return env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None
+
+
+async def test_the_computer_replies_through_the_queue(redis_store: RedisGameStore, redis_url: str) -> None:
+    env = Env(redis_store, seeded("jobs-computer"), computer=fixed_seed)
+    env.service.computer_delay = 0.0
+    metrics = Metrics()
+    jobs = TaskiqJobs(redis_url, metrics=metrics, sweep_interval=3600)
+    await jobs.start(env.service)
+    env.service.jobs = jobs
+    try:
+        alice = env.fake.user(61, "Alice", "en")
+        await env.h.send_text(alice, env.fake.private_chat(alice), "/new bot short easy")
+        game_id = await only_game(redis_store, alice.id)
+        for _ in range(PRESSES):  # Alice's part by the board's first button; the computer's comes from the queue
+            stored, match = await state(env, game_id)
+            if stored.finished:
+                break
+            if computer_to_act(env, stored, match):
+                await jobs.settle()
+                deadline = time.monotonic() + 20
+                while computer_to_act(env, stored, match) and not stored.finished:
+                    assert time.monotonic() < deadline, "the computer's reply never came"
+                    await asyncio.sleep(0.05)
+                    stored, match = await state(env, game_id)
+                await env.service.settle()  # the board of the reply, edited by the job's board sync
+            else:
+                await press_first(env, alice, alice.id)
+        replies = metrics.registry.get_sample_value("nardy_jobs_total", {"kind": "computer_turn", "outcome": "ok"})
+        assert replies is not None and replies >= 3  # 14 in this seeded game
+        assert env.service.computer_turns._tasks == {}  # nothing ran as a task of the process
+    finally:
+        await jobs.close()
+        await env.service.settle()
+        await env.close()

@@ -1,0 +1,99 @@
+"""The Redis job queue (taskiq): jobs run by whichever worker takes them, a job left by a dead worker claimed by
+another, one sweep per tick across workers (a game whose computer replies come from the queue:
+``tests/bot/e2e/test_job_queue.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.jobs import TICKER_KEY, TaskiqJobs
+
+
+@dataclass
+class StubTurns:
+    """Records the replies asked of it; ``hang`` makes every reply wait forever (a worker that dies mid-job)."""
+
+    calls: list[str] = field(default_factory=list)
+    hang: bool = False
+
+    async def reply(self, game_id: str, *, wait: bool = True) -> bool:
+        self.calls.append(game_id)
+        if self.hang:
+            await asyncio.Event().wait()
+        return False
+
+
+@dataclass
+class StubService:
+    """The part of the game service the jobs use."""
+
+    computer_turns: StubTurns = field(default_factory=StubTurns)
+    swept: int = 0
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+async def _until(condition: Any, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+async def queues(redis_url: str) -> AsyncIterator[list[TaskiqJobs]]:
+    made: list[TaskiqJobs] = []
+    yield made
+    for jobs in made:
+        await jobs.close(timeout=0)
+
+
+async def test_any_worker_runs_a_job_and_a_dead_workers_job_is_claimed(
+    redis_url: str, queues: list[TaskiqJobs]
+) -> None:
+    first = TaskiqJobs(redis_url, retry_after=1.0, sweep_interval=3600)
+    queues.append(first)
+    hung = StubService(StubTurns(hang=True))
+    await first.start(hung)  # type: ignore[arg-type]
+    await asyncio.sleep(0.3)  # its consumer joins the group
+    first.computer_turn("g-1", 0.0)
+    await _until(lambda: hung.computer_turns.calls == ["g-1"])
+    # the worker dies mid-job: its receiver stops without acknowledging the job
+    for task in first._tasks:
+        task.cancel()
+    await asyncio.gather(*first._tasks, return_exceptions=True)
+    second = TaskiqJobs(redis_url, retry_after=1.0, sweep_interval=3600)
+    queues.append(second)
+    healthy = StubService()
+    await second.start(healthy)  # type: ignore[arg-type]
+    await asyncio.sleep(1.2)
+    # the next job read by the live worker makes it look for jobs pending longer than JOB_RETRY_AFTER (1 s here)
+    second.computer_turn("g-2", 0.0)
+    await _until(lambda: sorted(healthy.computer_turns.calls) == ["g-1", "g-2"])
+
+
+async def test_one_worker_queues_each_sweep(redis_url: str, queues: list[TaskiqJobs]) -> None:
+    workers = [TaskiqJobs(redis_url, sweep_interval=3600) for _ in range(3)]
+    queues.extend(workers)
+    for jobs in workers:
+        jobs.broker.state.service = StubService()
+        jobs.broker.state.jobs = jobs
+        await jobs.broker.startup()
+        jobs._redis = Redis.from_url(redis_url)
+    ticks = [await jobs.tick() for jobs in workers]
+    assert ticks.count(True) == 1  # the lease holder
+    holder = workers[ticks.index(True)]
+    assert await holder.tick() and not any([await j.tick() for j in workers if j is not holder])
+    # the holder stops: another worker takes the lease at its next tick
+    assert holder._redis is not None
+    await holder._redis.delete(TICKER_KEY)
+    others = [j for j in workers if j is not holder]
+    assert [await j.tick() for j in others].count(True) == 1
