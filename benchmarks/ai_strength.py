@@ -47,6 +47,7 @@ import gnubg_nn
 
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, has_level, play_game
+from nardy.ai.bonus import choose_double
 from nardy.ai.network import Network, shipped_network
 from nardy.ai.players import NODE_BUDGET
 from nardy.ai.race import race_table
@@ -450,6 +451,9 @@ def section_speed(
             while game.phase is not Phase.OVER and len(cpu) < count:
                 if game.phase in (Phase.OPENING, Phase.ROLL):
                     game.roll()
+                    continue
+                if game.phase is Phase.CHOOSE:  # Acey-deucey's named double after a 1-2
+                    game.choose_double(choose_double(players[game.roller], game))
                     continue
                 if len(game.legal_moves()) >= 2 and rng.random() < 0.25:
                     began, began_cpu = time.perf_counter(), time.process_time()

@@ -111,6 +111,13 @@ def test_a_seeded_whole_game_per_level(variant: str, level: str) -> None:
         assert played.game.result is not None
 
 
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if has_level("hard", v)])
+def test_the_hard_level_plays_a_whole_game(variant: str) -> None:
+    # with the variant's default cube; in Acey-deucey the hard player names its doubles by its network
+    played = checked_game(variant, ("hard", "medium"), seed=11, options=Options())
+    assert played.game.result is not None
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_play_game_runs_every_phase(variant: str) -> None:
     players = (get_player("medium", variant, seed=1), get_player("easy", variant, seed=2))
