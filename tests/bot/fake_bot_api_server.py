@@ -265,12 +265,17 @@ class Worker:
         return f"http://127.0.0.1:{self.port}"
 
     def cpu_seconds(self) -> float:
-        """Return the CPU time (user + system) the process has used so far (Linux ``/proc``; 0.0 elsewhere)."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """Return the CPU time (user + system) the process and its live child processes (the render and computer
+        pools) have used so far (Linux ``/proc``; 0.0 elsewhere)."""
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat.parent.name) == self.process.pid or int(fields[1]) == self.process.pid:
+                total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
 
 def start_worker(api_url: str, redis_url: str, workdir: Path, name: str, **settings: str) -> Worker:
