@@ -23,6 +23,7 @@ update_id_var: ContextVar[int | None] = ContextVar("nardy_update_id", default=No
 game_id_var: ContextVar[str | None] = ContextVar("nardy_game_id", default=None)
 
 LogFormat = Literal["text", "json"]
+_HANDLER_NAME = "nardy"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s [update=%(update_id)s game=%(game_id)s]"
 
 
@@ -66,12 +67,16 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(level: str, fmt: LogFormat = "text") -> logging.Handler:
-    """Send every log record to standard error in ``fmt``, with its update and game. Returns: the handler."""
+    """Send every log record to standard error in ``fmt``, with its update and game (other handlers, e.g. a test's,
+    are kept). Returns: the handler."""
     handler = logging.StreamHandler()
     handler.addFilter(ContextFilter())
     handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT))
+    handler.set_name(_HANDLER_NAME)
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:  # ours from an earlier call
+        root.removeHandler(old)
+    root.addHandler(handler)
     root.setLevel(level)
     return handler
 

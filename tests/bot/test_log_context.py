@@ -51,6 +51,7 @@ def test_text_lines_name_the_context() -> None:
         handler.setStream(stream)
         logging.getLogger("tests.text").warning("hello")
         assert stream.getvalue().rstrip().endswith("hello [update=- game=-]")
+        assert configure_logging("INFO", "json") in root.handlers and handler not in root.handlers
     finally:
         root.handlers[:] = saved
         root.setLevel(level)
