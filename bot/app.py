@@ -198,12 +198,7 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
             tasks_concurrency_limit=POLLING_BACKLOG_FACTOR * settings.max_updates_in_flight,
         )
     finally:
-        dropped = await drain(dp, sender, settings.shutdown_drain_timeout)
-        if dropped:
-            log.warning("shutdown: %d queued messages or edits were not sent", dropped)
-        await store.close()
-        await bot.session.close()
-        shutdown_pools()
+        await close_all(dp, sender, store, bot, settings.shutdown_drain_timeout)
 
 
 async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: asyncio.Event | None = None) -> None:
@@ -243,12 +238,18 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
         await stop.wait()
     finally:
         await runner.cleanup()  # stops taking requests, waits for the ones under way, runs the shutdown hooks
-        dropped = await drain(dp, sender, settings.shutdown_drain_timeout)
-        if dropped:
-            log.warning("shutdown: %d queued messages or edits were not sent", dropped)
-        await raw_store.close()
-        await bot.session.close()
-        shutdown_pools()
+        await close_all(dp, sender, raw_store, bot, settings.shutdown_drain_timeout)
+
+
+async def close_all(dp: Dispatcher, sender: Sender, store: GameStore, bot: Bot, timeout: float) -> None:
+    """Finish a stop: :func:`drain` within ``timeout`` seconds (logging what was dropped), then close the store,
+    the Bot API session and the render processes. Returns nothing."""
+    dropped = await drain(dp, sender, timeout)
+    if dropped:
+        log.warning("shutdown: %d queued messages or edits were not sent", dropped)
+    await store.close()
+    await bot.session.close()
+    shutdown_pools()
 
 
 async def drain(dp: Dispatcher, sender: Sender, timeout: float) -> int:
