@@ -107,7 +107,6 @@ class Driver:
         while not condition():
             if time.monotonic() > deadline:
                 raise TimeoutError("no answer from the workers")
-            self.api.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.api.changed.wait(), timeout=0.05)
         return time.monotonic()
@@ -144,18 +143,8 @@ class Game:
         query = update["callback_query"]["id"]
         started = time.monotonic()
         await self.driver.send(update)
-        answer = None
-
-        def answered() -> bool:
-            nonlocal answer
-            for call in reversed(api.calls):
-                if call.method == "answerCallbackQuery" and call.fields.get("callback_query_id") == query:
-                    answer = call
-                    return True
-            return False
-
-        await self.driver.wait_for(answered)
-        assert answer is not None
+        await self.driver.wait_for(lambda: query in api.answers)
+        answer = api.answers[query]
         figures.to_answer.append(answer.at - started)
         figures.presses += 1
         if answer.fields.get("text"):  # a refusal toast ("not your turn"): the other player presses next

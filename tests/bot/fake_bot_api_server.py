@@ -64,7 +64,9 @@ class FakeBotApiServer:
     def __init__(self, latency: float = 0.0) -> None:
         self.latency = latency
         self.calls: list[Call] = []
+        self.answers: dict[str, Call] = {}  # answerCallbackQuery calls by callback_query_id
         self.messages: dict[tuple[int, int], ChatMessage] = {}
+        self._chats: dict[int, dict[int, ChatMessage]] = {}
         self.webhook: dict[str, Any] = {}
         self._ids = itertools.count(1)
         self._update_ids = itertools.count(1)
@@ -83,14 +85,18 @@ class FakeBotApiServer:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         method = request.match_info["method"]
         fields = await _fields(request)
-        self.calls.append(Call(method, fields, time.monotonic()))
+        call = Call(method, fields, time.monotonic())
+        self.calls.append(call)
+        if method == "answerCallbackQuery":
+            self.answers.setdefault(str(fields.get("callback_query_id")), call)
         if self.latency:
             await asyncio.sleep(self.latency)
         try:
             result = self._result(method, fields)
         except LookupError as error:
             return web.json_response({"ok": False, "error_code": 400, "description": f"Bad Request: {error}"})
-        self.changed.set()
+        self.changed.set()  # wakes every waiter; each takes the fresh event for its next wait
+        self.changed = asyncio.Event()
         return web.json_response({"ok": True, "result": result})
 
     def _result(self, method: str, fields: dict[str, Any]) -> Any:
@@ -104,6 +110,7 @@ class FakeBotApiServer:
             message = ChatMessage(chat_id, next(self._ids))
             self._fill(message, method, fields)
             self.messages[chat_id, message.message_id] = message
+            self._chats.setdefault(chat_id, {})[message.message_id] = message
             return self._message_json(message)
         if method in _EDITS:
             key = (int(fields["chat_id"]), int(fields["message_id"]))
@@ -114,7 +121,9 @@ class FakeBotApiServer:
             self._fill(message, method, fields)
             return self._message_json(message)
         if method == "deleteMessage":
-            self.messages.pop((int(fields["chat_id"]), int(fields["message_id"])), None)
+            chat_id, message_id = int(fields["chat_id"]), int(fields["message_id"])
+            self.messages.pop((chat_id, message_id), None)
+            self._chats.get(chat_id, {}).pop(message_id, None)
         return True
 
     @staticmethod
@@ -156,7 +165,8 @@ class FakeBotApiServer:
     # ---- what the chats show -------------------------------------------------------------------------------
     def chat(self, chat_id: int) -> list[ChatMessage]:
         """Return the chat's messages, oldest first."""
-        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id]
+        messages = self._chats.get(chat_id, {})
+        return [messages[i] for i in sorted(messages)]
 
     def methods(self, *names: str) -> list[Call]:
         """Return the calls of the given methods, in order."""
