@@ -35,6 +35,7 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("top", gettext_noop("Leaderboard of this group: /top and a game"), private=False),
     CommandInfo("tournament", gettext_noop("The group's tournament: create, join, standings; /tournament last")),
     CommandInfo("rules", gettext_noop("Rules of every game: /rules and its name")),
+    CommandInfo("verify", gettext_noop("Check a game's dice: /verify and the game's id")),
     CommandInfo("settings", gettext_noop("Chat settings (admins)")),
 )
 """Commands shown in Telegram's menu. Game flows add theirs here (new, board, resign, stats, rules, settings)."""

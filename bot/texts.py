@@ -19,6 +19,7 @@ from typing import Final
 
 from aiogram.utils.i18n import I18n
 
+from bot.fairness_texts import FAIRNESS_EN, FAIRNESS_RU
 from bot.i18n import SUPPORTED_LANGUAGES, create_i18n, gettext_noop, normalize_language
 from bot.tournament_texts import TOURNAMENT_EN, TOURNAMENT_RU
 from nardy.errors import ILLEGAL_MOVE_CODES as ENGINE_ILLEGAL_MOVE_CODES
@@ -532,12 +533,19 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
 }
 _TEXTS["en"].update(TOURNAMENT_EN)
 _TEXTS["ru"].update(TOURNAMENT_RU)
+_TEXTS["en"].update(FAIRNESS_EN)
+_TEXTS["ru"].update(FAIRNESS_RU)
 
 
 class Html(str):
     """A string that is already Telegram HTML: :func:`tr` inserts it unescaped."""
 
     __slots__ = ()
+
+
+def code(value: object) -> Html:
+    """Return ``value`` escaped in a ``<code>`` element (shown monospaced; a tap copies it)."""
+    return Html(f"<code>{esc(value)}</code>")
 
 
 def esc(value: object) -> Html:

@@ -4,7 +4,7 @@ Standard library only, synchronous, immutable values. Start with :func:`get_vari
 :func:`legal_moves`, :class:`TurnPlan` (step-wise API for button UIs) and :class:`Game`.
 """
 
-from nardy.dice import DiceSource, FixedDice, SeededDice, SystemDice, dice_name
+from nardy.dice import DiceSource, FairDice, FixedDice, SeededDice, SystemDice, dice_name
 from nardy.errors import (
     AmbiguousMoveError,
     GameStateError,
@@ -30,6 +30,7 @@ from nardy.variants import UnknownVariantError, Variant, get_variant
 __all__ = [
     "AmbiguousMoveError",
     "DiceSource",
+    "FairDice",
     "FixedDice",
     "Game",
     "GameResult",

@@ -6,6 +6,8 @@ import random
 import secrets
 from typing import Protocol
 
+from nardy.fairness import commitment, derive_die
+
 
 class DiceSource(Protocol):
     """Anything that rolls one fair six-sided die."""
@@ -21,6 +23,28 @@ class SystemDice:
     def roll_die(self) -> int:
         """Return a value in 1..6 from ``secrets``."""
         return secrets.randbelow(6) + 1
+
+
+class FairDice:
+    """Provably fair dice (:mod:`nardy.fairness`): die number ``start``, ``start + 1``, … derived from a secret
+    server seed and a public client seed, so that the record of a game can be checked once the seed is revealed.
+    A game rebuilt from its record continues with ``start`` = the dice it has rolled (``fairness.dice_rolled``)."""
+
+    def __init__(self, server_seed: str, client_seed: str, start: int = 0) -> None:
+        """Raises: FairnessError (a ValueError) when the server seed is not 64 hex digits."""
+        commitment(server_seed)  # validates the seed now rather than at the first roll
+        self._server_seed = server_seed
+        self._client_seed = client_seed
+        self.index = start
+
+    def __repr__(self) -> str:  # never shows the secret seed
+        return f"FairDice(client_seed={self._client_seed!r}, index={self.index})"
+
+    def roll_die(self) -> int:
+        """Return the next derived die, a value in 1..6."""
+        value = derive_die(self._server_seed, self._client_seed, self.index)
+        self.index += 1
+        return value
 
 
 class SeededDice:

@@ -21,7 +21,7 @@ from bot.keyboards.actions import ChooseDoubleAction, GameAction, GameCommand, R
 from bot.keyboards.callbacks import game_button_data
 from bot.keyboards.game import resign_keyboard
 from bot.keyboards.turns import turn_choices
-from bot.services.engine_flow import advance, load_match
+from bot.services.engine_flow import advance, load_match, new_fair_seeds
 from bot.services.players import PlayerInfo
 from bot.services.record import ChatLink, Event, GameRecord, Kind, RecordError, TournamentLink
 from bot.storage.base import StoredGame
@@ -29,7 +29,7 @@ from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
 from bot.texts import illegal_move_text, tr
 from bot.variants import new_match
-from nardy import Game, Match, NardyError, Options, Phase
+from nardy import FairDice, Game, Match, NardyError, Options, Phase
 
 if TYPE_CHECKING:
     from bot.services.game_service import GameService
@@ -111,8 +111,13 @@ class GameActions:
         if refusal is not None:
             await self._notify(chats[0].chat_id, refusal)
             return None
-        match = new_match(variant, length, options=options, dice=service.dice("new", 0))
-        record = GameRecord.new(match.to_dict(), players, chats, kind=kind, confirm=confirm, tournament=tournament)
+        game_id = game_id or new_id()
+        seeds = new_fair_seeds(service.dice, game_id, [p.id for p in players])
+        dice = service.dice("new", 0) if seeds is None else FairDice(seeds.server_seed, seeds.client_seed)
+        match = new_match(variant, length, options=options, dice=dice)
+        record = GameRecord.new(
+            match.to_dict(), players, chats, kind=kind, confirm=confirm, tournament=tournament, fairness=seeds
+        )
         events: list[Event] = []
         advance(match, record, events)  # the opening roll (and anything automatic) before the first save
         record.events = events
@@ -121,7 +126,6 @@ class GameActions:
         record.last_action = now
         computer = service.computer_to_act(record, match) is not None
         record.turn_deadline = now + (service.computer_retry_after if computer else service.turn_reminder_after)
-        game_id = game_id or new_id()
         for attempt in range(CREATE_ATTEMPTS):
             try:
                 await service.store.create_game(

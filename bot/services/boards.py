@@ -233,7 +233,7 @@ class BoardPresenter:
         if state is not None and state.shown_version >= stored.version:
             return True
         lang = chat_lang(record, chat)
-        text = caption(record, match, lang)
+        text = caption(record, match, lang, stored.game_id)
         keyboard = (
             board_keyboard(record, match, stored.game_id, stored.version, lang, group=chat_id < 0)
             if keyboard_in_chat(record, match, chat)
@@ -322,7 +322,7 @@ class BoardPresenter:
                     SendPhoto(
                         chat_id=chat_id,
                         photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
-                        caption=caption(record, match, lang),
+                        caption=caption(record, match, lang, game_id),
                         reply_markup=keyboard,
                     )
                 )

@@ -11,8 +11,9 @@ import html
 import re
 
 from bot.keyboards.game import step_label
+from bot.services.engine_flow import match_finished
 from bot.services.record import Event, GameRecord
-from bot.texts import Html, esc, tr
+from bot.texts import Html, code, esc, tr
 from nardy import Match, Phase, dice_name
 
 MAX_CAPTION = 1024
@@ -101,9 +102,10 @@ def _pools_text(lang: str, match: Match) -> str | None:
     return tr(lang, "pools.next", parts=", ".join(parts))
 
 
-def caption(record: GameRecord, match: Match, lang: str) -> str:
+def caption(record: GameRecord, match: Match, lang: str, game_id: str | None = None) -> str:
     """Return the caption of the board in ``lang`` (Telegram HTML, at most :data:`MAX_CAPTION` as Telegram
-    counts). A finished game's caption says who won and the score, never whose turn it is."""
+    counts). A finished game's caption says who won and the score, never whose turn it is. A game with fair dice
+    (and its ``game_id`` given) shows the dice commitment until the first move and ``/verify`` once it is over."""
     game = match.game
     names = [p.name for p in record.players]
     variant = tr(lang, f"variant.{game.variant.name}")
@@ -178,7 +180,27 @@ def caption(record: GameRecord, match: Match, lang: str) -> str:
             lines.append(tr(lang, "match.over", name=names[winner], won=_num(won), lost=_num(lost)))
         elif game.crawford and game.variant.cube_enabled(game.options):
             lines.append(tr(lang, "crawford"))
+    fair = _fairness_line(record, match, lang, game_id)
+    if fair:
+        lines.append(fair)
     return cut_caption("\n".join(lines))
+
+
+def _fairness_line(record: GameRecord, match: Match, lang: str, game_id: str | None) -> str | None:
+    seeds = record.fairness
+    if seeds is None or game_id is None:
+        return None
+    if match_finished(match):
+        return tr(lang, "fair.caption.over", command=code(f"/verify {game_id}"))
+    data = record.match
+    played = any(g.get("history") for g in data.get("finished_games", [])) or any(
+        r.get("t") == "move" for r in data.get("game", {}).get("history", [])
+    )
+    return (
+        None
+        if played
+        else tr(lang, "fair.caption.start", hash=code(seeds.commitment), command=code(f"/verify {game_id}"))
+    )
 
 
 def _num(value: float) -> str:

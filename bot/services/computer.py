@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from bot.log_context import bind_game
 from bot.services.engine_flow import advance, load_match, system_dice
 from bot.services.record import Event, GameRecord
-from nardy import Match, NardyError, Phase, SystemDice
+from nardy import Match, NardyError, Phase
 from nardy.ai import ComputerPlayer, get_player
 from nardy.ai.bonus import choose_double
 
@@ -118,7 +118,7 @@ def think_in_process(data: dict[str, Any], seed: int) -> tuple[dict[str, Any], l
     production dice and players (the process pool's job). Returns: the record's dict with the match after the
     reply, and the events. Raises: RecordError when the record cannot be read."""
     record = GameRecord.from_dict(data)
-    match = Match.from_dict(record.match, dice=SystemDice())
+    match = load_match(record, "", system_dice)  # the record's fair dice (a CSPRNG for a game without seeds)
     events = play_computer(record, match, seed)
     record.match = match.to_dict()
     return record.to_dict(), events

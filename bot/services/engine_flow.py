@@ -9,16 +9,44 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.services.record import Event, GameRecord
-from nardy import DiceSource, Game, Match, Phase, SystemDice
+from bot.services.record import Event, FairSeeds, GameRecord
+from nardy import DiceSource, FairDice, Game, GameStateError, Match, Phase, SystemDice
+from nardy.fairness import FairnessError, commitment, dice_rolled, new_server_seed
 
 DiceFactory = Callable[[str, int], DiceSource]
-"""Makes the dice source for a game: ``(game_id, number of records played so far)``."""
+"""Makes the dice source for a game: ``(game_id, number of records played so far)``. The production factory is
+:func:`system_dice`: with it a game gets provably fair dice (:func:`new_fair_seeds`, :func:`dice_for`); any other
+factory (tests, tools) gives the game its own dice and no fairness seeds."""
 
 
 def system_dice(_game_id: str, _count: int) -> DiceSource:
-    """Return the production dice source (a CSPRNG)."""
+    """Return the production dice source for a game without fairness seeds (one saved before them): a CSPRNG."""
     return SystemDice()
+
+
+def new_fair_seeds(dice: DiceFactory, game_id: str, player_ids: list[int]) -> FairSeeds | None:
+    """Return fresh fairness seeds for a new game when ``dice`` is the production factory (else None): a secret
+    server seed, its commitment and the public client seed ``<game id>:<player ids>``."""
+    if dice is not system_dice:
+        return None
+    server_seed = new_server_seed()
+    client_seed = ":".join([game_id, *map(str, player_ids)])
+    return FairSeeds(server_seed, client_seed, commitment(server_seed))
+
+
+def dice_for(record: GameRecord, game_id: str, dice: DiceFactory) -> DiceSource:
+    """Return the dice source that continues the record's match: its fair dice from the next die on when the
+    record has seeds and ``dice`` is the production factory, else ``dice``'s source.
+
+    Raises: GameStateError (a ValueError) when the record's seeds or rolls are malformed.
+    """
+    seeds = record.fairness
+    if seeds is not None and dice is system_dice:
+        try:
+            return FairDice(seeds.server_seed, seeds.client_seed, dice_rolled(record.match))
+        except FairnessError as error:
+            raise GameStateError(f"the saved game's fair dice cannot go on: {error}") from error
+    return dice(game_id, record_count(record.match))
 
 
 def record_count(match_data: dict[str, Any]) -> int:
@@ -32,8 +60,7 @@ def load_match(record: GameRecord, game_id: str, dice: DiceFactory) -> Match:
 
     Raises: GameStateError (a ValueError) when the saved match cannot be replayed.
     """
-    data = record.match
-    return Match.from_dict(data, dice=dice(game_id, record_count(data)))
+    return Match.from_dict(record.match, dice=dice_for(record, game_id, dice))
 
 
 def match_finished(match: Match) -> bool:

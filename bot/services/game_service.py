@@ -359,7 +359,7 @@ class GameService:
                 SendPhoto(
                     chat_id=user_id,
                     photo=BufferedInputFile(photo, filename="board.jpg"),
-                    caption=caption(record, match, lang),
+                    caption=caption(record, match, lang, game_id),
                 )
             )
         except (TelegramAPIError, RuntimeError, LookupError) as error:

@@ -5,7 +5,8 @@ The store keeps a JSON-compatible ``dict`` (:attr:`bot.storage.base.StoredGame.d
 :meth:`GameRecord.to_dict` for a write). The layout is versioned by the ``"schema"`` key:
 
 - schema 1 (no ``"schema"`` key): the layout of the first bot releases;
-- schema 2 (:data:`SCHEMA`): the same keys plus ``"schema": 2`` and an optional ``"tournament"`` link.
+- schema 2 (:data:`SCHEMA`): the same keys plus ``"schema": 2``, an optional ``"tournament"`` link and the optional
+  ``"fairness"`` seeds of the game's dice (a schema-2 reader that predates them keeps them as unknown keys).
 
 A schema-1 record loads unchanged (games saved before the upgrade go on) and is written back as schema 2. Keys
 this version does not know are kept as they are (:attr:`GameRecord.extra`), so a record written by a newer
@@ -19,7 +20,8 @@ The layout (every key but ``match``, ``players`` and ``chats`` may be missing in
      "chosen": 0, "turn_base"?: int, "kind": "group" | "private", "confirm": false, "events": [...],
      "reminded": false, "last_action": unix time, "turn_deadline": unix time | null, "op"?: str,
      "stats_plan"?: [{"chat": chat_id, "deltas": {"<user id>": [w, l, d]}}], "rematch"?: game id,
-     "tournament"?: {"tournament_id", "match_id"}}
+     "tournament"?: {"tournament_id", "match_id"},
+     "fairness"?: {"server_seed", "client_seed", "commitment"}}
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ _KNOWN: Final = frozenset(
         "stats_plan",
         "rematch",
         "tournament",
+        "fairness",
     }
 )
 
@@ -141,6 +144,34 @@ class TournamentLink:
         return cls(
             _req_str(value.get("tournament_id"), "tournament.tournament_id"),
             _req_str(value.get("match_id"), "tournament.match_id"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FairSeeds:
+    """The provably fair dice of a game (:mod:`nardy.fairness`): stored as ``{"server_seed", "client_seed",
+    "commitment"}``. The server seed is secret until the game is over: only :mod:`bot.services.fairness` shows it,
+    and only then; :meth:`__repr__` never does."""
+
+    server_seed: str
+    client_seed: str
+    commitment: str
+
+    def __repr__(self) -> str:
+        return f"FairSeeds(client_seed={self.client_seed!r}, commitment={self.commitment!r})"
+
+    def to_dict(self) -> dict[str, str]:
+        """Return the seeds as stored under ``"fairness"``."""
+        return {"server_seed": self.server_seed, "client_seed": self.client_seed, "commitment": self.commitment}
+
+    @classmethod
+    def from_dict(cls, data: object) -> FairSeeds:
+        """Return the seeds of a stored ``"fairness"`` value. Raises: RecordError when it is malformed."""
+        value = _dict(data, "fairness")
+        return cls(
+            _req_str(value.get("server_seed"), "fairness.server_seed"),
+            _req_str(value.get("client_seed"), "fairness.client_seed"),
+            _req_str(value.get("commitment"), "fairness.commitment"),
         )
 
 
@@ -247,6 +278,8 @@ class GameRecord:
     stats_plan: list[StatsEntry] | None = None
     rematch: str | None = None
     tournament: TournamentLink | None = None
+    fairness: FairSeeds | None = None
+    """The seeds of the game's provably fair dice (None: a game from before them, or with injected dice)."""
     schema: int = SCHEMA
     """The schema the record was read in (a new or saved record is written in :data:`SCHEMA`)."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -305,6 +338,8 @@ class GameRecord:
             data["rematch"] = self.rematch
         if self.tournament is not None:
             data["tournament"] = self.tournament.to_dict()
+        if self.fairness is not None:
+            data["fairness"] = self.fairness.to_dict()
         return data
 
     @classmethod
@@ -347,6 +382,7 @@ class GameRecord:
             else [StatsEntry.from_dict(e, f"stats_plan[{i}]") for i, e in enumerate(_list(stats, "stats_plan"))]
         )
         tournament = value.get("tournament")
+        fairness = value.get("fairness")
         return cls(
             match=match,
             players=players,
@@ -364,6 +400,7 @@ class GameRecord:
             stats_plan=stats_plan,
             rematch=_str(value.get("rematch"), "rematch", optional=True),
             tournament=None if tournament is None else TournamentLink.from_dict(tournament),
+            fairness=None if fairness is None else FairSeeds.from_dict(fairness),
             schema=schema,
             extra={k: v for k, v in value.items() if k not in _KNOWN},
         )
@@ -383,6 +420,7 @@ class GameRecord:
         kind: Kind,
         confirm: bool = False,
         tournament: TournamentLink | None = None,
+        fairness: FairSeeds | None = None,
     ) -> GameRecord:
         """Return the record of a new game (no board posted yet: the chats' ``message_id`` is None)."""
         return cls(
@@ -392,6 +430,7 @@ class GameRecord:
             kind=kind,
             confirm=confirm,
             tournament=tournament,
+            fairness=fairness,
         )
 
 

@@ -82,9 +82,21 @@ def game_routers() -> list[Router]:
     """Return new game flow routers, in order, for ``create_dispatcher(..., extra_routers=game_routers())``
     (they must come before the infra's ``start`` router). Each call builds fresh routers, with the service
     middleware attached and the timeout sweeper hooked to the first router's startup and shutdown."""
-    from bot.handlers import challenge, computer, cube, game, moves, ratings, rules, settings, stats, tournament
+    from bot.handlers import (
+        challenge,
+        computer,
+        cube,
+        fairness,
+        game,
+        moves,
+        ratings,
+        rules,
+        settings,
+        stats,
+        tournament,
+    )
 
-    modules = (tournament, computer, challenge, game, cube, settings, stats, ratings, rules, moves)
+    modules = (tournament, computer, challenge, game, cube, settings, stats, ratings, rules, fairness, moves)
     routers = [m.create_router() for m in modules]
     middleware = GameServiceMiddleware()
     for router in routers:

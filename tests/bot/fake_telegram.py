@@ -211,6 +211,8 @@ class ShownMessage:
     caption: str | None = None
     photo: bytes | None = None
     photo_file_id: str | None = None
+    document: bytes | None = None
+    document_name: str | None = None
     reply_markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
     edits: int = 0
@@ -392,6 +394,9 @@ class FakeTelegram(BaseSession):
                     "height": 960,
                 }
             ]
+        if shown.document is not None:
+            name = shown.document_name or "file"
+            data["document"] = {"file_id": f"doc-{shown.message_id}", "file_unique_id": "ud", "file_name": name}
         if shown.reply_markup is not None:
             data["reply_markup"] = shown.reply_markup.model_dump(mode="json", exclude_none=True)
         return data
@@ -480,6 +485,18 @@ class FakeTelegram(BaseSession):
             return refused
         data, file_id = self._photo(call, call.payload.get("photo"))
         return self._new_message(call, photo=data, photo_file_id=file_id, caption=call.payload.get("caption"))
+
+    def _api_sendDocument(self, call: Call) -> Any:  # noqa: N802
+        refused = self._refuse_formatting(call, "caption", MAX_CAPTION_LENGTH)
+        if refused is not None:
+            return refused
+        value = str(call.payload.get("document", ""))
+        if not value.startswith("attach://"):
+            return _Failure(400, "Bad Request: the fake takes uploaded documents only")
+        method = call.method
+        name = getattr(getattr(method, "document", None), "filename", None)
+        data = call.files[value.removeprefix("attach://")]
+        return self._new_message(call, document=data, document_name=name, caption=call.payload.get("caption"))
 
     def _api_editMessageText(self, call: Call) -> Any:  # noqa: N802
         if "inline_message_id" in call.payload:

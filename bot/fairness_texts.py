@@ -1,0 +1,64 @@
+"""The texts of provably fair dice and ``/verify`` (``fair.*`` keys of :func:`bot.texts.tr`), English (gettext ids)
+and Russian. Kept apart from :mod:`bot.texts` only for size; :mod:`bot.texts` merges them into its tables."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.i18n import gettext_noop
+
+FAIRNESS_EN: Final[dict[str, str]] = {
+    "fair.caption.start": gettext_noop("🔐 Fair dice, committed: SHA-256 {hash}. After the game: {command}"),
+    "fair.caption.over": gettext_noop("🔓 The dice seed is revealed: {command} checks every roll"),
+    "fair.usage": gettext_noop(
+        "Send /verify and a game's id (the first and the last caption of its board give it), or /verify alone "
+        "for your game in this chat. Before the end it shows the dice commitment; after it, it reveals the seed and "
+        "checks every roll."
+    ),
+    "fair.unknown": gettext_noop("There is no game {game} (a finished game is kept for a few days)."),
+    "fair.none": gettext_noop("Game {game} has no fair-dice seeds: it started before the bot committed to its dice."),
+    "fair.running": gettext_noop(
+        "🔐 Game {game}: every die is derived from a secret server seed by HMAC-SHA256 (scheme {scheme}).\n"
+        "Commitment, the SHA-256 of that seed: {hash}\n"
+        "Client seed: {client}\n"
+        "The seed is revealed when the game ends; then /verify {game} checks every roll."
+    ),
+    "fair.ok": gettext_noop(
+        "✅ Game {game}: all {n} rolls match the revealed seed.\n"
+        "Server seed: {seed}\n"
+        "Client seed: {client}\n"
+        "Commitment (SHA-256 of the seed): {hash}\n"
+        "Check the attached record without the bot: {command}"
+    ),
+    "fair.bad": gettext_noop(
+        "❌ Game {game}: {bad} of {n} rolls do NOT match the seeds. Please report this game to the bot's operator."
+    ),
+}
+
+FAIRNESS_RU: Final[dict[str, str]] = {
+    "fair.caption.start": "🔐 Честные кости: SHA-256 {hash}. После партии: {command}",
+    "fair.caption.over": "🔓 Зерно костей раскрыто: {command} проверит каждый бросок",
+    "fair.usage": (
+        "Отправьте /verify и номер партии (он есть в первой и последней подписи её доски) или просто /verify для "
+        "вашей партии в этом чате. До конца партии команда покажет обязательство по костям, после — раскроет зерно "
+        "и проверит каждый бросок."
+    ),
+    "fair.unknown": "Партии {game} нет (законченная партия хранится несколько дней).",
+    "fair.none": "У партии {game} нет зёрен честных костей: она началась до того, как бот стал их фиксировать.",
+    "fair.running": (
+        "🔐 Партия {game}: каждая кость выводится из секретного зерна сервера через HMAC-SHA256 (схема {scheme}).\n"
+        "Обязательство, SHA-256 этого зерна: {hash}\n"
+        "Зерно клиента: {client}\n"
+        "Зерно раскрывается в конце партии; тогда /verify {game} проверит каждый бросок."
+    ),
+    "fair.ok": (
+        "✅ Партия {game}: все {n} бросков совпадают с раскрытым зерном.\n"
+        "Зерно сервера: {seed}\n"
+        "Зерно клиента: {client}\n"
+        "Обязательство (SHA-256 зерна): {hash}\n"
+        "Проверьте приложенную запись без бота: {command}"
+    ),
+    "fair.bad": (
+        "❌ Партия {game}: {bad} из {n} бросков НЕ совпадают с зёрнами. Сообщите об этой партии владельцу бота."
+    ),
+}
