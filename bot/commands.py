@@ -36,6 +36,7 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("tournament", gettext_noop("The group's tournament: create, join, standings; /tournament last")),
     CommandInfo("rules", gettext_noop("Rules of every game: /rules and its name")),
     CommandInfo("verify", gettext_noop("Check a game's dice: /verify and the game's id")),
+    CommandInfo("export", gettext_noop("A game's record as files (.mat for gnubg and XG)")),
     CommandInfo("settings", gettext_noop("Chat settings (admins)")),
 )
 """Commands shown in Telegram's menu. Game flows add theirs here (new, board, resign, stats, rules, settings)."""

@@ -33,6 +33,16 @@ FAIRNESS_EN: Final[dict[str, str]] = {
     "fair.bad": gettext_noop(
         "❌ Game {game}: {bad} of {n} rolls do NOT match the seeds. Please report this game to the bot's operator."
     ),
+    "export.usage": gettext_noop(
+        "Send /export and a game's id (the first and the last caption of its board give it), or /export alone for "
+        "your game in this chat: the bot sends its record (.mat for GNU Backgammon and XG in short nardy, "
+        "Nackgammon and Hypergammon; a text transcript otherwise) and its JSON record."
+    ),
+    "export.not_yours": gettext_noop("Game {game} was not played by you or in this chat."),
+    "export.failed": gettext_noop("The record of game {game} cannot be written."),
+    "export.done": gettext_noop("The record of game {game}:"),
+    "export.running": gettext_noop("The record of game {game} so far (the dice seed is revealed when it ends):"),
+    "fair.caption.record": gettext_noop("📄 Its record: {command}"),
 }
 
 FAIRNESS_RU: Final[dict[str, str]] = {
@@ -61,4 +71,14 @@ FAIRNESS_RU: Final[dict[str, str]] = {
     "fair.bad": (
         "❌ Партия {game}: {bad} из {n} бросков НЕ совпадают с зёрнами. Сообщите об этой партии владельцу бота."
     ),
+    "export.usage": (
+        "Отправьте /export и номер партии (он есть в первой и последней подписи её доски) или просто /export для "
+        "вашей партии в этом чате: бот пришлёт её запись (.mat для GNU Backgammon и XG в коротких нардах, "
+        "наккгаммоне и гипергаммоне, текстовую запись в остальных играх) и запись в JSON."
+    ),
+    "export.not_yours": "Партию {game} играли не вы и не в этом чате.",
+    "export.failed": "Запись партии {game} не удалось составить.",
+    "export.done": "Запись партии {game}:",
+    "export.running": "Запись партии {game} на этот момент (зерно костей раскроется в конце):",
+    "fair.caption.record": "📄 Запись партии: {command}",
 }

@@ -8,7 +8,7 @@ Players are 0 and 1. ``turn`` is the player whose action the game waits for; ``r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -883,6 +883,29 @@ def _dice_pair(values: Any) -> tuple[int, int]:
     if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (a, b)):
         raise GameStateError(f"dice {values!r} are not two values in 1..6")
     return int(a), int(b)
+
+
+def replay_records(data: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Game]]:
+    """Yield each record of a saved game's history (compact records decoded) with the game as it stands just
+    before that record. It is one Game object, advanced after each yield: read what you need from it before
+    taking the next item; once the iteration ends it holds the final state. Linear, unlike :func:`replay`.
+
+    Raises:
+        GameStateError: the saved game cannot be replayed.
+    """
+    fresh = {key: value for key, value in data.items() if key != "state"}
+    fresh["history"] = []
+    game = Game.from_dict(fresh)
+    for saved in data.get("history", []):
+        record = read_record(saved)
+        yield record, game
+        try:
+            game._apply(record)
+        except GameStateError:
+            raise
+        except (KeyError, TypeError, IndexError, ValueError) as error:
+            raise GameStateError(f"saved game cannot be replayed: {error}") from error
+        game.history.append(record)
 
 
 def replay(data: dict[str, Any]) -> list[Game]:

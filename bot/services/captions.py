@@ -187,11 +187,16 @@ def caption(record: GameRecord, match: Match, lang: str, game_id: str | None = N
 
 
 def _fairness_line(record: GameRecord, match: Match, lang: str, game_id: str | None) -> str | None:
-    seeds = record.fairness
-    if seeds is None or game_id is None:
+    if game_id is None:
         return None
+    seeds = record.fairness
     if match_finished(match):
-        return tr(lang, "fair.caption.over", command=code(f"/verify {game_id}"))
+        export = tr(lang, "fair.caption.record", command=code(f"/export {game_id}"))
+        if seeds is None:
+            return export
+        return tr(lang, "fair.caption.over", command=code(f"/verify {game_id}")) + "\n" + export
+    if seeds is None:
+        return None
     data = record.match
     played = any(g.get("history") for g in data.get("finished_games", [])) or any(
         r.get("t") == "move" for r in data.get("game", {}).get("history", [])

@@ -26,14 +26,14 @@ def export_record(game_id: str, record: GameRecord, *, finished: bool) -> dict[s
     ``fairness`` (scheme, commitment, client seed, and the server seed once ``finished``), ``rolls`` and the saved
     ``match`` (the fields :func:`nardy.fairness.verify_record` reads).
 
-    Raises: ValueError when the record has no fairness seeds.
+    A game without seeds (one from before fair dice) has ``"fairness": null``.
     """
     seeds = record.fairness
-    if seeds is None:
-        raise ValueError(f"game {game_id} has no fairness seeds")
-    fairness: dict[str, str] = {"scheme": SCHEME, "commitment": seeds.commitment, "client_seed": seeds.client_seed}
-    if finished:
-        fairness["server_seed"] = seeds.server_seed
+    fairness: dict[str, str] | None = None
+    if seeds is not None:
+        fairness = {"scheme": SCHEME, "commitment": seeds.commitment, "client_seed": seeds.client_seed}
+        if finished:
+            fairness["server_seed"] = seeds.server_seed
     return {
         "format": RECORD_FORMAT,
         "version": 1,

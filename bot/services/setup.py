@@ -86,6 +86,7 @@ def game_routers() -> list[Router]:
         challenge,
         computer,
         cube,
+        export,
         fairness,
         game,
         moves,
@@ -96,7 +97,7 @@ def game_routers() -> list[Router]:
         tournament,
     )
 
-    modules = (tournament, computer, challenge, game, cube, settings, stats, ratings, rules, fairness, moves)
+    modules = (tournament, computer, challenge, game, cube, settings, stats, ratings, rules, fairness, export, moves)
     routers = [m.create_router() for m in modules]
     middleware = GameServiceMiddleware()
     for router in routers:

@@ -10,9 +10,12 @@ from bot.app import create_dispatcher
 from bot.config import Settings
 from bot.sender import Sender, SenderLimits
 from bot.services.engine_flow import DiceFactory
+from bot.services.fairness import export_record
+from bot.services.record import GameRecord
 from bot.services.setup import game_routers, install_game_service, service_for
 from bot.storage.base import GameStore
 from nardy import DiceSource, SeededDice
+from nardy.fairness import verify_record
 from tests.bot.fake_telegram import FakeTelegram, ShownMessage, TelegramHarness
 from tests.bot.virtual_time import VirtualClock
 
@@ -71,11 +74,38 @@ class Env:
         else:
             self.service = install_game_service(self.dp, store, self.sender, dice=dice, **service)
         self.h = SettlingHarness(self.fake, self.bot, self.dp, settle=self.service.settle)
+        self.fair_games = 0
+        """How many games with fair dice :meth:`close` verified."""
 
     async def close(self) -> None:
-        """Stop the sender."""
-        await self.sender.drain()
-        await self.sender.close()
+        """Check the dice of every game with fairness seeds in the chats of the run, then stop the sender."""
+        try:
+            self.fair_games = await verify_fair_games(self.store, list(self.fake.chats))
+        finally:
+            await self.sender.drain()
+            await self.sender.close()
+
+
+async def verify_fair_games(store: GameStore, chat_ids: list[int]) -> int:
+    """Run the fairness verifier on every game with seeds (the production dice) in the chats, finished or not
+    (the rolls so far, checked with the seed the store keeps). Returns: how many games were checked.
+    Raises: AssertionError naming a game whose rolls do not verify."""
+    game_ids: set[str] = set()
+    for chat_id in chat_ids:
+        game_ids.update(await store.chat_games(chat_id))
+        game_ids.update(await store.chat_history(chat_id, limit=1000))
+    checked = 0
+    for game_id in sorted(game_ids):
+        stored = await store.get_game(game_id)
+        if stored is None:
+            continue
+        record = GameRecord.from_stored(stored)
+        if record.fairness is None:
+            continue
+        result = verify_record(export_record(game_id, record, finished=True))
+        assert result.ok, (game_id, [line for line in result.lines() if "ok" not in line])
+        checked += 1
+    return checked
 
 
 def game_buttons(message: ShownMessage) -> list[tuple[str, str]]:

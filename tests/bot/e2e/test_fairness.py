@@ -80,6 +80,7 @@ async def test_a_game_commits_to_its_dice_and_verify_reveals_them_at_the_end(
     )
     assert done.returncode == 0 and done.stdout.splitlines()[-1].endswith("every roll matches")
     await env.close()
+    assert env.fair_games == 1
 
 
 async def test_verify_answers_bad_input_clearly(sqlite_store: GameStore) -> None:

@@ -17,8 +17,10 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from bot.services.engine_flow import load_match, system_dice
+from bot.services.fairness import export_record
 from bot.services.record import GameRecord
 from bot.storage import RedisGameStore
+from nardy.fairness import verify_record
 from tests.bot.fake_bot_api_server import (
     WORKER_SECRET,
     ChatMessage,
@@ -95,7 +97,9 @@ async def _game_state(redis_url: str) -> tuple[str, int, dict[int, int]]:
         assert len(games) == 1, games
         stored = await store.get_game(games[0])
         assert stored is not None
-        load_match(GameRecord.from_stored(stored), games[0], system_dice)  # the record is consistent
+        record = GameRecord.from_stored(stored)
+        load_match(record, games[0], system_dice)  # the record is consistent
+        assert verify_record(export_record(games[0], record, finished=True)).ok  # its dice are the seeds' dice
         return games[0], stored.version, {c: b.shown_version for c, b in stored.boards.items()}
     finally:
         await store.close()
@@ -135,12 +139,13 @@ async def test_two_workers_share_one_game_and_never_apply_an_update_twice(
         assert (await deliver(session, first.url, press, SECRET))[0] == 200  # the redelivery: dropped
         await _quiet(api)
         assert _answers(api, press) == 1
-        for _ in range(200):  # the first board of a fresh worker takes a moment (fonts, the first render)
-            if any(m.photo for m in api.chat(GROUP["id"])):
+        deadline = time.monotonic() + 60  # the first board of a fresh worker takes a moment (fonts, the first render)
+        while True:
+            await _quiet(api)
+            game_id, version, shown = await _game_state(redis_url)
+            if shown.get(GROUP["id"]) == version or time.monotonic() > deadline:
                 break
-            await asyncio.sleep(0.05)
-        await _quiet(api)
-        game_id, version, shown = await _game_state(redis_url)
+            await asyncio.sleep(0.1)
         assert shown.get(GROUP["id"]) == version
 
         # both players press the first button of the board in turn, each press delivered to both workers

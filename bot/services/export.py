@@ -1,0 +1,70 @@
+"""``/export``: the files of a game's record — the ``.mat`` file gnubg and XG import (short nardy, Nackgammon,
+Hypergammon) or a plain-text transcript (every other variant), and the documented JSON record
+(:func:`bot.services.fairness.export_record`; the server seed only once the game is over)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bot.services.fairness import export_record
+from bot.services.record import GameRecord, RecordError
+from bot.storage.base import GameStore
+from bot.storage.ids import is_valid_id
+from bot.texts import tr
+from nardy import NardyError
+from nardy.mat import MAT_VARIANTS, match_to_mat, match_transcript
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFile:
+    """One file to send: its name and bytes."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ExportAnswer:
+    """What ``/export`` answers: a text (Telegram HTML) and the files (none when refused)."""
+
+    text: str
+    files: tuple[ExportFile, ...] = ()
+
+
+def record_files(game_id: str, record: GameRecord, *, finished: bool) -> tuple[ExportFile, ...]:
+    """Return the files of a game's record: ``nardy-<id>.mat`` (a gnubg variant, not rotating) or
+    ``nardy-<id>.txt``, then ``nardy-<id>.json``. Raises: GameStateError when the match cannot be replayed."""
+    names = [p.name for p in record.players]
+    match = record.match
+    if match.get("variant") in MAT_VARIANTS and not match.get("rotation"):
+        text = ExportFile(f"nardy-{game_id}.mat", match_to_mat(match, names).encode())
+    else:
+        text = ExportFile(f"nardy-{game_id}.txt", match_transcript(match, names).encode())
+    data = json.dumps(export_record(game_id, record, finished=finished), ensure_ascii=False, indent=1).encode()
+    return text, ExportFile(f"nardy-{game_id}.json", data)
+
+
+async def export_answer(store: GameStore, game_id: str, chat_id: int, user_id: int, lang: str) -> ExportAnswer:
+    """Return the answer of ``/export <game_id>`` asked by ``user_id`` in ``chat_id``: the record's files when the
+    user played the game or the game was shown in this chat; a clear refusal otherwise. Raises:
+    StoreUnavailableError."""
+    if not is_valid_id(game_id):
+        return ExportAnswer(tr(lang, "export.usage"))
+    stored = await store.get_game(game_id)
+    record: GameRecord | None = None
+    if stored is not None:
+        try:
+            record = GameRecord.from_stored(stored)
+        except RecordError:
+            record = None
+    if stored is None or record is None:
+        return ExportAnswer(tr(lang, "fair.unknown", game=game_id))
+    if record.chat(chat_id) is None and all(p.id != user_id or p.ai for p in record.players):
+        return ExportAnswer(tr(lang, "export.not_yours", game=game_id))
+    try:
+        files = record_files(game_id, record, finished=stored.finished)
+    except NardyError:
+        return ExportAnswer(tr(lang, "export.failed", game=game_id))
+    key = "export.done" if stored.finished else "export.running"
+    return ExportAnswer(tr(lang, key, game=game_id), files)
