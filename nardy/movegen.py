@@ -313,6 +313,43 @@ class TurnPlan:
             )
         return _make_move(self._level[state], state)
 
+    def completion_paths(
+        self, played: Sequence[Step], limit: int, max_nodes: int
+    ) -> list[tuple[Position, list[Step]]] | None:
+        """Return the distinct positions that legal turns starting with ``played`` reach, each with the first step
+        sequence (from the start of the turn) found to reach it, in the order of a depth-first search that tries
+        the steps in :meth:`next_steps` order and skips a (position, dice left) pair it has seen; None when there
+        are more than ``limit`` positions or the search visits more than ``max_nodes`` prefixes. Each prefix is
+        extended from its own state, so this costs one generator call per prefix, not one per step of it.
+
+        Raises:
+            IllegalMoveError: ``played`` is not a valid start of a legal turn.
+        """
+        state, remaining = self._walk(played)
+        found: dict[State, list[Step]] = {}
+        seen: set[tuple[State, tuple[int, ...]]] = set()
+        stack: list[tuple[list[Step], State, tuple[int, ...]]] = [(list(played), state, remaining)]
+        nodes = 0
+        while stack:
+            nodes += 1
+            if nodes > max_nodes:
+                return None
+            steps, state, remaining = stack.pop()
+            options = self._next(state, remaining, len(steps))
+            if not options:
+                if len(steps) == self.length and state not in found:
+                    found[state] = steps
+                    if len(found) > limit:
+                        return None
+                continue
+            key = (state, tuple(sorted(remaining)))
+            if key in seen:
+                continue
+            seen.add(key)
+            for step, new in reversed(options):
+                stack.append(([*steps, step], new, _without(remaining, step.die)))
+        return [(from_state(state), steps) for state, steps in found.items()]
+
     def completions(self, played: Sequence[Step]) -> list[Move]:
         """Return the distinct legal turns that start with ``played`` (one per resulting position).
 

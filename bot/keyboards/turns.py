@@ -9,7 +9,6 @@ version, which the callback's version pins.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
@@ -34,35 +33,12 @@ def turn_choices(
 
     Raises: IllegalMoveError when ``pending`` is not a valid start of a legal turn.
     """
-    plan.next_steps(pending)  # validates the prefix
-    dice = Counter(plan.dice if plan.dice[0] != plan.dice[1] else (plan.dice[0],) * 4)
-    found: dict[object, list[Step]] = {}
-    seen: set[tuple[object, tuple[int, ...]]] = set()
-    stack: list[list[Step]] = [list(pending)]
-    nodes = 0
-    while stack:
-        nodes += 1
-        if nodes > _MAX_NODES:
-            return None
-        played = stack.pop()
-        options = plan.next_steps(played)
-        if not options:
-            if not plan.is_complete(played):
-                continue
-            position = plan.position_after(played)
-            if position not in found:
-                found[position] = played
-                if len(found) > limit:
-                    return None
-            continue
-        left = dice - Counter(step.die for step in played)
-        key = (plan.position_after(played), tuple(sorted(left.elements())))
-        if key in seen:
-            continue
-        seen.add(key)
-        stack.extend([*played, step] for step in reversed(options))
+    paths = plan.completion_paths(pending, limit, _MAX_NODES)
+    if paths is None:
+        return None
+    found = dict(paths)
     order = {move.position: index for index, move in enumerate(plan.moves())}
-    ranked = sorted(found.items(), key=lambda item: order.get(item[0], len(order)))  # type: ignore[call-overload]
+    ranked = sorted(found.items(), key=lambda item: order.get(item[0], len(order)))
     return [(plan.move_for(steps), steps) for _, steps in ranked]
 
 

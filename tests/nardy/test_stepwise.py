@@ -85,6 +85,12 @@ def check_plan(turn: Turn, rng: random.Random) -> None:
     # completions (a walk of the whole subtree each): the empty prefix and a sample
     for prefix in [(), *_sample(rng, sorted(reachable), 8)]:
         assert {m.position for m in plan.completions(prefix)} == reachable[prefix]
+        # the incremental search of whole-turn buttons reaches the same positions, each by a path that plays it
+        paths = plan.completion_paths(prefix, limit=10_000, max_nodes=1_000_000)
+        assert paths is not None and {position for position, _ in paths} == reachable[prefix]
+        for position, steps in paths:
+            assert tuple(steps[: len(prefix)]) == tuple(prefix) and plan.position_after(steps) == position
+            assert plan.is_complete(steps)
 
     # a UI that follows next_steps only never dead-ends
     for _ in range(5):
