@@ -4,6 +4,7 @@ a webhook worker (``BOT_MODE=webhook``, :mod:`bot.webhook`)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import time
@@ -175,6 +176,15 @@ async def run(settings: Settings, *, handle_signals: bool = True) -> None:
         await run_polling(settings, handle_signals=handle_signals)
 
 
+def freeze_startup_objects() -> None:
+    """Move everything built at start-up (aiogram's and pydantic's models, the engine's tables, the fonts) out of
+    the garbage collector's view, so that its full collections, which otherwise walk all of it and pause the event
+    loop for tens of milliseconds, only look at what the updates create. Returns nothing."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
+
+
 async def run_polling(settings: Settings, *, handle_signals: bool = True) -> None:
     """Run the bot with long polling until interrupted (SIGINT/SIGTERM when ``handle_signals``, or cancelled);
     then lets the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes the store
@@ -189,6 +199,7 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
     jobs = create_jobs(settings)
     if jobs is not None:
         dp["jobs"] = jobs
+    freeze_startup_objects()
     try:
         await dp.start_polling(
             bot,
@@ -232,6 +243,7 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
         await runner.setup()
         site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
         await site.start()
+        freeze_startup_objects()
         log.info(
             "webhook worker listening on %s:%s%s", settings.webhook_host, settings.webhook_port, settings.webhook_path
         )
