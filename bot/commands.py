@@ -37,6 +37,7 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("rules", gettext_noop("Rules of every game: /rules and its name")),
     CommandInfo("verify", gettext_noop("Check a game's dice: /verify and the game's id")),
     CommandInfo("export", gettext_noop("A game's record as files (.mat for gnubg and XG)")),
+    CommandInfo("history", gettext_noop("Your last finished games here: replay and records")),
     CommandInfo("settings", gettext_noop("Chat settings (admins)")),
 )
 """Commands shown in Telegram's menu. Game flows add theirs here (new, board, resign, stats, rules, settings)."""

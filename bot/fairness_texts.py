@@ -15,7 +15,7 @@ FAIRNESS_EN: Final[dict[str, str]] = {
         "for your game in this chat. Before the end it shows the dice commitment; after it, it reveals the seed and "
         "checks every roll."
     ),
-    "fair.unknown": gettext_noop("There is no game {game} (a finished game is kept for a few days)."),
+    "fair.unknown": gettext_noop("There is no game {game} (finished games are kept for a limited time)."),
     "fair.none": gettext_noop("Game {game} has no fair-dice seeds: it started before the bot committed to its dice."),
     "fair.running": gettext_noop(
         "🔐 Game {game}: every die is derived from a secret server seed by HMAC-SHA256 (scheme {scheme}).\n"
@@ -43,6 +43,16 @@ FAIRNESS_EN: Final[dict[str, str]] = {
     "export.done": gettext_noop("The record of game {game}:"),
     "export.running": gettext_noop("The record of game {game} so far (the dice seed is revealed when it ends):"),
     "fair.caption.record": gettext_noop("📄 Its record: {command}"),
+    "history.title": gettext_noop("Your last finished games here (▶ replay, 📄 record):"),
+    "history.none": gettext_noop(
+        "You have no finished game in this chat yet (finished games are kept for a limited time)."
+    ),
+    "history.line": gettext_noop("{date} · {variant} · {outcome} {score} against {opponent}"),
+    "history.won": gettext_noop("won"),
+    "history.lost": gettext_noop("lost"),
+    "history.drawn": gettext_noop("drawn"),
+    "history.frame": gettext_noop("Replay of game {game}, game {number} of the match · {n}/{total}"),
+    "history.gone": gettext_noop("This game is no longer kept."),
 }
 
 FAIRNESS_RU: Final[dict[str, str]] = {
@@ -53,7 +63,7 @@ FAIRNESS_RU: Final[dict[str, str]] = {
         "вашей партии в этом чате. До конца партии команда покажет обязательство по костям, после — раскроет зерно "
         "и проверит каждый бросок."
     ),
-    "fair.unknown": "Партии {game} нет (законченная партия хранится несколько дней).",
+    "fair.unknown": "Партии {game} нет (законченные партии хранятся ограниченное время).",
     "fair.none": "У партии {game} нет зёрен честных костей: она началась до того, как бот стал их фиксировать.",
     "fair.running": (
         "🔐 Партия {game}: каждая кость выводится из секретного зерна сервера через HMAC-SHA256 (схема {scheme}).\n"
@@ -81,4 +91,12 @@ FAIRNESS_RU: Final[dict[str, str]] = {
     "export.done": "Запись партии {game}:",
     "export.running": "Запись партии {game} на этот момент (зерно костей раскроется в конце):",
     "fair.caption.record": "📄 Запись партии: {command}",
+    "history.title": "Ваши последние законченные партии здесь (▶ просмотр, 📄 запись):",
+    "history.none": "В этом чате у вас ещё нет законченных партий (законченные партии хранятся ограниченное время).",
+    "history.line": "{date} · {variant} · {outcome} {score} против {opponent}",
+    "history.won": "победа",
+    "history.lost": "поражение",
+    "history.drawn": "ничья",
+    "history.frame": "Просмотр партии {game}, партия {number} матча · {n}/{total}",
+    "history.gone": "Эта партия больше не хранится.",
 }

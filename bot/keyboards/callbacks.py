@@ -70,6 +70,20 @@ class LangCb(CallbackData, prefix="lang"):
     code: Literal["ru", "en"]
 
 
+class HistoryCb(CallbackData, prefix="hs"):
+    """A press on a ``/history`` line's button: ``replay`` or ``export`` the finished game ``game_id``."""
+
+    game_id: GameId
+    action: Literal["replay", "export"]
+
+
+class ReplayCb(CallbackData, prefix="rp"):
+    """A press on a replay's Back/Forward buttons: show frame ``frame`` of game ``game_id``."""
+
+    game_id: GameId
+    frame: Annotated[int, Field(ge=0, le=99_999)]
+
+
 class MenuCb(CallbackData, prefix="m"):
     """A press on a menu button (e.g. ``new_long``, ``new_portes``, ``more``, ``rules``, ``help``)."""
 

@@ -89,6 +89,7 @@ def game_routers() -> list[Router]:
         export,
         fairness,
         game,
+        history,
         moves,
         ratings,
         rules,
@@ -97,7 +98,21 @@ def game_routers() -> list[Router]:
         tournament,
     )
 
-    modules = (tournament, computer, challenge, game, cube, settings, stats, ratings, rules, fairness, export, moves)
+    modules = (
+        tournament,
+        computer,
+        challenge,
+        game,
+        cube,
+        settings,
+        stats,
+        ratings,
+        rules,
+        fairness,
+        export,
+        history,
+        moves,
+    )
     routers = [m.create_router() for m in modules]
     middleware = GameServiceMiddleware()
     for router in routers:

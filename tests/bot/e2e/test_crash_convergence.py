@@ -161,7 +161,7 @@ async def assert_converged(env: Env, game_id: str) -> None:
         record = GameRecord.from_stored(stored)
         link = record.chat(chat_id)
         assert link is not None
-        expected = caption(record, match, chat_lang(record, link))
+        expected = caption(record, match, chat_lang(record, link), game_id)
         assert message.caption == expected
         assert _versions(message, game_id) <= {stored.version}
     if stored.finished:

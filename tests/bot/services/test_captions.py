@@ -121,3 +121,26 @@ def test_cut_caption_never_breaks_markup(user_text: str, limit: int) -> None:
     assert utf16_length(telegram_visible_text(cut)) == visible_length(cut)
     if visible_length(text) <= limit:
         assert cut == text
+
+
+def test_the_caption_names_the_commitment_at_the_start_and_verify_and_export_at_the_end() -> None:
+    from bot.services.engine_flow import new_fair_seeds, system_dice
+    from nardy import FairDice, Match, Phase
+
+    seeds = new_fair_seeds(system_dice, "AAAAAAAAAA", [1, 2])
+    assert seeds is not None
+    match = Match("short", 1, dice=FairDice(seeds.server_seed, seeds.client_seed))
+    match.game.roll()
+    record = _record(match)
+    record.fairness = seeds
+    start = caption(record, match, "en", "AAAAAAAAAA")
+    assert seeds.commitment in start and "/verify AAAAAAAAAA" in start and seeds.server_seed not in start
+    assert seeds.commitment not in caption(record, match, "en")  # without the id: nothing to point to
+    match.game.play(match.game.plan().moves()[0])
+    record.match = match.to_dict()
+    assert seeds.commitment not in caption(record, match, "en", "AAAAAAAAAA")  # only until the first move
+    match.game.abandon(match.game.turn)
+    assert match.game.phase is Phase.OVER
+    record.match = match.to_dict()
+    end = caption(record, match, "ru", "AAAAAAAAAA")
+    assert "/verify AAAAAAAAAA" in end and "/export AAAAAAAAAA" in end and seeds.server_seed not in end

@@ -1,0 +1,172 @@
+"""``/history``: the user's last finished games in the chat, each with a Replay and an Export button; the replay
+is one photo message whose ⏮ ◀ ▶ ⏭ buttons step through the game (:mod:`bot.services.history`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from aiogram import Router
+from aiogram.exceptions import TelegramAPIError
+from aiogram.filters import Command
+from aiogram.methods import EditMessageMedia, SendDocument, SendPhoto
+from aiogram.types import (
+    BufferedInputFile,
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+)
+
+from bot.keyboards.callbacks import HistoryCb, ReplayCb
+from bot.services.export import export_answer
+from bot.services.game_service import GameService
+from bot.services.history import frame_caption, frame_match, history_entries, replay_frames
+from bot.services.record import GameRecord, RecordError
+from bot.texts import norm_lang, tr
+from nardy import NardyError
+
+log = logging.getLogger(__name__)
+
+
+def _lang(data: dict[str, Any], user: Any) -> str:
+    return norm_lang(data.get("locale") or getattr(user, "language_code", None))
+
+
+async def on_history(message: Message, game_service: GameService, **data: Any) -> None:
+    """List the sender's last finished games in this chat."""
+    user = message.from_user
+    if user is None:
+        return
+    lang = _lang(data, user)
+    entries = await history_entries(game_service.store, message.chat.id, user.id, lang)
+    if not entries:
+        await game_service.reply(message, tr(lang, "history.none"))
+        return
+    lines: list[str] = [tr(lang, "history.title")]
+    rows: list[list[InlineKeyboardButton]] = []
+    for number, entry in enumerate(entries, start=1):
+        lines.append(f"{number}. {entry.line}")
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    text=f"▶ {number}", callback_data=HistoryCb(game_id=entry.game_id, action="replay").pack()
+                ),
+                InlineKeyboardButton(
+                    text=f"📄 {number}", callback_data=HistoryCb(game_id=entry.game_id, action="export").pack()
+                ),
+            ]
+        )
+    await game_service.reply(message, "\n".join(lines), keyboard=InlineKeyboardMarkup(inline_keyboard=rows))
+
+
+def _nav(game_id: str, index: int, last: int) -> InlineKeyboardMarkup:
+    targets = [("⏮", 0), ("◀", max(0, index - 1)), ("▶", min(last, index + 1)), ("⏭", last)]
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=label, callback_data=ReplayCb(game_id=game_id, frame=target).pack())
+                for label, target in targets
+            ]
+        ]
+    )
+
+
+async def _frame(
+    game_service: GameService, game_id: str, index: int, lang: str
+) -> tuple[bytes, str, InlineKeyboardMarkup] | None:
+    """Return the photo, caption and buttons of frame ``index`` (clamped), or None when the game is gone."""
+    stored = await game_service.store.get_game(game_id)
+    if stored is None or not stored.finished:
+        return None
+    try:
+        record = GameRecord.from_stored(stored)
+        frames = replay_frames(record.match)
+        if not frames:
+            return None
+        index = min(index, len(frames) - 1)
+        match = frame_match(record.match, frames[index])
+    except (RecordError, NardyError):
+        log.warning("the replay of game %s cannot be built", game_id)
+        return None
+    record.pending_steps = []
+    photo = await game_service.render_photo(record, match, None, lang)
+    return photo, frame_caption(record, frames, index, lang, game_id), _nav(game_id, index, len(frames) - 1)
+
+
+async def on_history_button(
+    query: CallbackQuery, callback_data: HistoryCb, game_service: GameService, **data: Any
+) -> None:
+    """Start a replay (a new photo message at the first frame) or send the game's record files."""
+    lang = _lang(data, query.from_user)
+    message = query.message if isinstance(query.message, Message) else None
+    if message is None:
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    if callback_data.action == "export":
+        await query.answer()
+        answer = await export_answer(
+            game_service.store, callback_data.game_id, message.chat.id, query.from_user.id, lang
+        )
+        await game_service.reply(message, answer.text, quote=False)
+        try:
+            for file in answer.files:
+                document = BufferedInputFile(file.data, filename=file.filename)
+                await game_service.send(SendDocument(chat_id=message.chat.id, document=document))
+        except TelegramAPIError as error:
+            log.info("the record of game %s could not be sent: %s", callback_data.game_id, error)
+        return
+    shown = await _frame(game_service, callback_data.game_id, 0, lang)
+    if shown is None:
+        await query.answer(tr(lang, "history.gone"))
+        return
+    await query.answer()
+    photo, caption, keyboard = shown
+    try:
+        await game_service.send(
+            SendPhoto(
+                chat_id=message.chat.id,
+                photo=BufferedInputFile(photo, filename="replay.jpg"),
+                caption=caption,
+                reply_markup=keyboard,
+            )
+        )
+    except TelegramAPIError as error:
+        log.info("the replay of game %s could not be sent: %s", callback_data.game_id, error)
+
+
+async def on_replay_button(
+    query: CallbackQuery, callback_data: ReplayCb, game_service: GameService, **data: Any
+) -> None:
+    """Show another frame of a replay on the same message."""
+    lang = _lang(data, query.from_user)
+    message = query.message if isinstance(query.message, Message) else None
+    if message is None:
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    await query.answer()  # at once: rendering the frame takes a moment
+    shown = await _frame(game_service, callback_data.game_id, callback_data.frame, lang)
+    if shown is None:
+        return
+    photo, caption, keyboard = shown
+    try:
+        await game_service.edit(
+            EditMessageMedia(
+                chat_id=message.chat.id,
+                message_id=message.message_id,
+                media=InputMediaPhoto(media=BufferedInputFile(photo, filename="replay.jpg"), caption=caption),
+                reply_markup=keyboard,
+            )
+        )
+    except TelegramAPIError as error:
+        log.info("a replay frame of game %s could not be shown: %s", callback_data.game_id, error)
+
+
+def create_router() -> Router:
+    """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
+    router = Router(name=__name__)
+    router.message.register(on_history, Command("history"))
+    router.callback_query.register(on_history_button, HistoryCb.filter())
+    router.callback_query.register(on_replay_button, ReplayCb.filter())
+    return router
