@@ -17,6 +17,7 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
 from bot.services.game_service import ChatLink, GameService, PlayerInfo
+from bot.services.record import topic_of
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, default_length, get_match_kind_games, is_offered, resolve
 from rendering.names import MAX_NAME_LENGTH, drawable_name
@@ -108,8 +109,10 @@ async def create_challenge(
     locale: str | None = None,
     opponent: User | None = None,
     ttl: float = CHALLENGE_TTL,
+    thread: int | None = None,
 ) -> None:
-    """Post a challenge card in a group, or send the deep link in a private chat. Returns nothing."""
+    """Post a challenge card in a group (in forum topic ``thread``, if any), or send the deep link in a private
+    chat. Returns nothing."""
     challenger = player_of(user, locale)
     lang = challenger.lang
     what, match = _what(lang, variant, length)
@@ -158,7 +161,12 @@ async def create_challenge(
         )
     )
     await game_service.send(
-        SendMessage(chat_id=message_chat_id, text=text, reply_markup=InlineKeyboardMarkup(inline_keyboard=[buttons]))
+        SendMessage(
+            chat_id=message_chat_id,
+            text=text,
+            reply_markup=InlineKeyboardMarkup(inline_keyboard=[buttons]),
+            message_thread_id=thread,
+        )
     )
 
 
@@ -194,6 +202,7 @@ async def on_new(message: Message, command: CommandObject, game_service: GameSer
         locale=data.get("locale"),
         opponent=opponent,
         ttl=_ttl(data),
+        thread=topic_of(message),
     )
 
 
@@ -217,6 +226,7 @@ async def on_menu_new(
         bot,
         locale=data.get("locale"),
         ttl=_ttl(data),
+        thread=topic_of(query.message),
     )
 
 
@@ -285,7 +295,7 @@ async def on_challenge_button(
         info["variant"],
         int(info.get("length", 0)),
         [first, second],
-        [ChatLink(chat_id)],
+        [ChatLink(chat_id, thread=topic_of(message))],
         kind="group",
         confirm=bool(defaults.get("confirm")),
         options=game_service.options_for(info["variant"], defaults),

@@ -19,6 +19,7 @@ from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
 from bot.services.game_service import COMPUTER_LEVELS, ChatLink, GameService, computer_player
+from bot.services.record import topic_of
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, computer_levels, computer_plays, computer_variants
 
@@ -70,8 +71,10 @@ async def start_against_computer(
     game_service: GameService,
     *,
     locale: str | None = None,
+    thread: int | None = None,
 ) -> str | None:
-    """Start a game of ``user`` (white, player 0) against the computer of ``level`` in the chat, with one board.
+    """Start a game of ``user`` (white, player 0) against the computer of ``level`` in the chat (in forum topic
+    ``thread``, if any), with one board.
 
     Returns: the game id, or None when a games limit refused it (the chat was told). Raises: StoreUnavailableError.
     """
@@ -86,7 +89,7 @@ async def start_against_computer(
         variant,
         length,
         [human, computer],
-        [ChatLink(chat_id, viewer=0)],
+        [ChatLink(chat_id, viewer=0, thread=thread)],
         kind="private" if chat_type == ChatType.PRIVATE else "group",
         confirm=bool(defaults.get("confirm")),
         options=game_service.options_for(variant, defaults),
@@ -120,6 +123,7 @@ async def on_new_bot(message: Message, command: CommandObject, game_service: Gam
         length,
         game_service,
         locale=data.get("locale"),
+        thread=topic_of(message),
     )
 
 
@@ -198,7 +202,15 @@ async def on_computer_button(
         )
         await game_service.edit(EditMessageText(chat_id=chat_id, message_id=message.message_id, text=text))
     await start_against_computer(
-        chat_id, chat_type, query.from_user, variant, level, 0, game_service, locale=data.get("locale")
+        chat_id,
+        chat_type,
+        query.from_user,
+        variant,
+        level,
+        0,
+        game_service,
+        locale=data.get("locale"),
+        thread=topic_of(message),
     )
 
 

@@ -109,7 +109,7 @@ class GameActions:
         service = self.service
         refusal = await self._limit_refusal(players, chats) if limits else None
         if refusal is not None:
-            await self._notify(chats[0].chat_id, refusal)
+            await self._notify(chats[0].chat_id, refusal, thread=chats[0].thread)
             return None
         game_id = game_id or new_id()
         seeds = new_fair_seeds(service.dice, game_id, [p.id for p in players])
@@ -159,9 +159,13 @@ class GameActions:
                 return tr(lang, "limit.chat", limit=service.max_games_per_chat)
         return None
 
-    async def _notify(self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+    async def _notify(
+        self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None, *, thread: int | None = None
+    ) -> None:
         try:
-            await self.service.sender.send(SendMessage(chat_id=chat_id, text=text, reply_markup=keyboard))
+            await self.service.sender.send(
+                SendMessage(chat_id=chat_id, text=text, reply_markup=keyboard, message_thread_id=thread)
+            )
         except (TelegramAPIError, RuntimeError, LookupError) as error:
             log.info("message to %s failed: %s", chat_id, error)
 
@@ -328,7 +332,7 @@ class GameActions:
             service.boards.request(stored.game_id)
         match_data = record.match
         players = list(reversed(record.players))
-        chats = [ChatLink(c.chat_id, None if c.viewer is None else 1 - c.viewer) for c in record.chats]
+        chats = [ChatLink(c.chat_id, None if c.viewer is None else 1 - c.viewer, thread=c.thread) for c in record.chats]
         await self.start_game(
             str(match_data.get("kind") or match_data["variant"]),
             int(match_data["length"]),
@@ -398,7 +402,11 @@ class GameActions:
     async def _which(
         self, games: list[tuple[StoredGame, GameRecord]], chat_id: int, user_id: int, lang: str, action: GameCommand
     ) -> None:
-        await self._notify(chat_id, tr(lang, "choose.game"), self._choice_keyboard(games, user_id, lang, action))
+        links = [record.chat(chat_id) for _, record in games]
+        threads = {link.thread for link in links if link is not None}
+        thread = threads.pop() if len(threads) == 1 else None  # the games' topic, when they share one
+        keyboard = self._choice_keyboard(games, user_id, lang, action)
+        await self._notify(chat_id, tr(lang, "choose.game"), keyboard, thread=thread)
 
     async def text_move(self, chat_id: int, user_id: int, text: str, lang: str) -> str | None:
         """Play a typed move in the user's game in this chat. With several games there, the move goes to the one
@@ -505,9 +513,11 @@ class GameActions:
         match = load_match(record, stored.game_id, self.service.dice)
         if match.game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
             return tr(lang, "toast.bad")
+        link = record.chat(chat_id)
         await self._notify(
             chat_id,
             tr(lang, "resign.choose"),
             resign_keyboard(match.game, stored.game_id, stored.version, lang, index),
+            thread=link.thread if link is not None else None,
         )
         return None

@@ -264,6 +264,7 @@ class BoardPresenter:
                     SendPhoto(
                         chat_id=chat_id,
                         photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
+                        message_thread_id=chat.thread,
                         caption=text,
                         reply_markup=keyboard,
                     )
@@ -322,6 +323,7 @@ class BoardPresenter:
                     SendPhoto(
                         chat_id=chat_id,
                         photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
+                        message_thread_id=chat.thread,
                         caption=caption(record, match, lang, game_id),
                         reply_markup=keyboard,
                     )

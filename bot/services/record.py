@@ -16,7 +16,7 @@ release of another part of the bot survives a save by this one. A record that ca
 The layout (every key but ``match``, ``players`` and ``chats`` may be missing in a schema-1 record)::
 
     {"schema": 2, "match": Match.to_dict(), "players": [{"id", "name", "lang", "ai"?}, ...2],
-     "chats": [{"chat_id", "message_id", "viewer"}], "pending_steps": [[src, dst, die, hit], ...],
+     "chats": [{"chat_id", "message_id", "viewer", "lang"?, "thread"?}], "pending_steps": [[src, dst, die, hit], ...],
      "chosen": 0, "turn_base"?: int, "kind": "group" | "private", "confirm": false, "events": [...],
      "reminded": false, "last_action": unix time, "turn_deadline": unix time | null, "op"?: str,
      "stats_plan"?: [{"chat": chat_id, "deltas": {"<user id>": [w, l, d]}}], "rematch"?: game id,
@@ -147,6 +147,15 @@ class TournamentLink:
         )
 
 
+def topic_of(message: object) -> int | None:
+    """Return the forum topic (``message_thread_id``) of a message sent in a topic of a supergroup, else None (an
+    ordinary group, a private chat, a reply thread that is not a topic)."""
+    if getattr(message, "is_topic_message", None):
+        thread = getattr(message, "message_thread_id", None)
+        return thread if isinstance(thread, int) else None
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class FairSeeds:
     """The provably fair dice of a game (:mod:`nardy.fairness`): stored as ``{"server_seed", "client_seed",
@@ -179,18 +188,22 @@ class FairSeeds:
 class ChatLink:
     """A chat a game is shown in: ``viewer`` is the player the board is drawn for (None: a group's one board,
     drawn from the side to move); ``message_id`` is the board message the game was created with (the current one
-    is the store's :class:`~bot.storage.base.BoardState`); ``lang`` the chat's own language, if any."""
+    is the store's :class:`~bot.storage.base.BoardState`); ``lang`` the chat's own language, if any; ``thread`` the
+    forum topic of a supergroup the game was started in (every message of the game goes there)."""
 
     chat_id: int
     viewer: int | None = None
     message_id: int | None = None
     lang: str | None = None
+    thread: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the chat as stored in the record's ``"chats"``."""
         data: dict[str, Any] = {"chat_id": self.chat_id, "message_id": self.message_id, "viewer": self.viewer}
         if self.lang is not None:
             data["lang"] = self.lang
+        if self.thread is not None:
+            data["thread"] = self.thread
         return data
 
     @classmethod
@@ -205,6 +218,7 @@ class ChatLink:
             viewer,
             _int(value.get("message_id"), f"{where}.message_id", optional=True),
             _str(value.get("lang"), f"{where}.lang", optional=True) or None,
+            _int(value.get("thread"), f"{where}.thread", optional=True),
         )
 
 
@@ -426,7 +440,7 @@ class GameRecord:
         return cls(
             match=match,
             players=list(players),
-            chats=[ChatLink(c.chat_id, c.viewer, None, c.lang) for c in chats],
+            chats=[ChatLink(c.chat_id, c.viewer, None, c.lang, c.thread) for c in chats],
             kind=kind,
             confirm=confirm,
             tournament=tournament,

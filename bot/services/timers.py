@@ -126,6 +126,7 @@ class Sweeper:
                 await service.sender.send(
                     SendMessage(
                         chat_id=chat.chat_id,
+                        message_thread_id=chat.thread,
                         text=tr(player.lang, "reminder", name=player.name),
                         reply_parameters=(
                             ReplyParameters(message_id=message_id, allow_sending_without_reply=True)

@@ -213,6 +213,8 @@ class ShownMessage:
     photo_file_id: str | None = None
     document: bytes | None = None
     document_name: str | None = None
+    thread_id: int | None = None
+    """The forum topic the message is in (None: the chat's general thread)."""
     reply_markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
     edits: int = 0
@@ -394,6 +396,9 @@ class FakeTelegram(BaseSession):
                     "height": 960,
                 }
             ]
+        if shown.thread_id is not None:
+            data["message_thread_id"] = shown.thread_id
+            data["is_topic_message"] = True
         if shown.document is not None:
             name = shown.document_name or "file"
             data["document"] = {"file_id": f"doc-{shown.message_id}", "file_unique_id": "ud", "file_name": name}
@@ -421,10 +426,12 @@ class FakeTelegram(BaseSession):
     def _new_message(self, call: Call, **fields: Any) -> dict[str, Any]:
         chat_id = int(call.payload["chat_id"])
         reply = call.json("reply_parameters")
+        thread = call.payload.get("message_thread_id")
         shown = ShownMessage(
             chat_id=chat_id,
             message_id=self._next_message_id(chat_id),
             from_user_id=BOT_ID,
+            thread_id=int(thread) if thread is not None else None,
             reply_markup=self._markup(call),
             reply_to=reply.get("message_id") if reply else None,
             **fields,
@@ -646,14 +653,26 @@ class FakeTelegram(BaseSession):
         return chat
 
     def message_update(
-        self, user: User, chat: Chat, text: str, *, reply_to: int | None = None, sender_chat: Chat | None = None
+        self,
+        user: User,
+        chat: Chat,
+        text: str,
+        *,
+        reply_to: int | None = None,
+        sender_chat: Chat | None = None,
+        thread_id: int | None = None,
     ) -> Update:
         """Return an update with a text message from ``user`` in ``chat`` (also shown in the chat view).
         A leading ``/command`` gets a ``bot_command`` entity, like Telegram sends. ``sender_chat``: the channel
         (or the group itself, for an anonymous admin) the message is sent on behalf of."""
         message_id = self._next_message_id(chat.id)
         self.chats.setdefault(chat.id, {})[message_id] = ShownMessage(
-            chat_id=chat.id, message_id=message_id, from_user_id=user.id, text=text, reply_to=reply_to
+            chat_id=chat.id,
+            message_id=message_id,
+            from_user_id=user.id,
+            text=text,
+            reply_to=reply_to,
+            thread_id=thread_id,
         )
         entities = None
         if text.startswith("/"):
@@ -679,6 +698,8 @@ class FakeTelegram(BaseSession):
             entities=entities,
             reply_to_message=reply_message,
             sender_chat=sender_chat,
+            message_thread_id=thread_id,
+            is_topic_message=True if thread_id is not None else None,
         )
         return Update(update_id=next(self._update_ids), message=message)
 
@@ -724,10 +745,20 @@ class TelegramHarness:
         return await self.dp.feed_update(self.bot, update, **self.feed_kwargs)
 
     async def send_text(
-        self, user: User, chat: Chat, text: str, *, reply_to: int | None = None, sender_chat: Chat | None = None
+        self,
+        user: User,
+        chat: Chat,
+        text: str,
+        *,
+        reply_to: int | None = None,
+        sender_chat: Chat | None = None,
+        thread_id: int | None = None,
     ) -> Update:
-        """Feed a text message from ``user`` in ``chat`` (on behalf of ``sender_chat``). Returns: the update."""
-        update = self.fake.message_update(user, chat, text, reply_to=reply_to, sender_chat=sender_chat)
+        """Feed a text message from ``user`` in ``chat`` (on behalf of ``sender_chat``; in forum topic
+        ``thread_id``). Returns: the update."""
+        update = self.fake.message_update(
+            user, chat, text, reply_to=reply_to, sender_chat=sender_chat, thread_id=thread_id
+        )
         await self.feed(update)
         return update
 
