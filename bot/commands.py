@@ -38,6 +38,8 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo("verify", gettext_noop("Check a game's dice: /verify and the game's id")),
     CommandInfo("export", gettext_noop("A game's record as files (.mat for gnubg and XG)")),
     CommandInfo("history", gettext_noop("Your last finished games here: replay and records")),
+    CommandInfo("watch", gettext_noop("Watch a game of this group in your private chat"), private=False),
+    CommandInfo("analyze", gettext_noop("Analysis of a finished game: /analyze and its id")),
     CommandInfo("settings", gettext_noop("Chat settings (admins)")),
 )
 """Commands shown in Telegram's menu. Game flows add theirs here (new, board, resign, stats, rules, settings)."""

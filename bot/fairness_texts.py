@@ -42,7 +42,7 @@ FAIRNESS_EN: Final[dict[str, str]] = {
     "export.failed": gettext_noop("The record of game {game} cannot be written."),
     "export.done": gettext_noop("The record of game {game}:"),
     "export.running": gettext_noop("The record of game {game} so far (the dice seed is revealed when it ends):"),
-    "fair.caption.record": gettext_noop("📄 Its record: {command}"),
+    "fair.caption.record": gettext_noop("📄 Its record: {command} · analysis: {analysis}"),
     "history.title": gettext_noop("Your last finished games here (▶ replay, 📄 record):"),
     "history.none": gettext_noop(
         "You have no finished game in this chat yet (finished games are kept for a limited time)."
@@ -53,6 +53,19 @@ FAIRNESS_EN: Final[dict[str, str]] = {
     "history.drawn": gettext_noop("drawn"),
     "history.frame": gettext_noop("Replay of game {game}, game {number} of the match · {n}/{total}"),
     "history.gone": gettext_noop("This game is no longer kept."),
+    "analysis.usage": gettext_noop("Send /analyze and the id of a finished game (its last caption gives it)."),
+    "analysis.running": gettext_noop("Game {game} is not over: it is analysed once it has ended."),
+    "analysis.unsupported": gettext_noop("There is no analysis for the game of {game} yet (no trained network)."),
+    "analysis.title": gettext_noop("📊 Analysis of game {game} by the bot's hard network (0-ply, cubeless):"),
+    "analysis.player": gettext_noop(
+        "{mark} {name}: {plays} plays rated, error rate {rate}, {inaccuracies} inaccuracies, {blunders} blunders"
+    ),
+    "analysis.legend": gettext_noop(
+        "Error rate: equity lost per play × 1000. Inaccuracy: a loss of {inaccuracy} or more; blunder: {blunder} or "
+        "more. The worst plays follow."
+    ),
+    "analysis.flawless": gettext_noop("No play lost any equity."),
+    "analysis.play": gettext_noop("{name}, game {game}, {dice}: played {played}, better {best} (lost {loss})"),
 }
 
 FAIRNESS_RU: Final[dict[str, str]] = {
@@ -90,7 +103,7 @@ FAIRNESS_RU: Final[dict[str, str]] = {
     "export.failed": "Запись партии {game} не удалось составить.",
     "export.done": "Запись партии {game}:",
     "export.running": "Запись партии {game} на этот момент (зерно костей раскроется в конце):",
-    "fair.caption.record": "📄 Запись партии: {command}",
+    "fair.caption.record": "📄 Запись партии: {command} · разбор: {analysis}",
     "history.title": "Ваши последние законченные партии здесь (▶ просмотр, 📄 запись):",
     "history.none": "В этом чате у вас ещё нет законченных партий (законченные партии хранятся ограниченное время).",
     "history.line": "{date} · {variant} · {outcome} {score} против {opponent}",
@@ -99,4 +112,18 @@ FAIRNESS_RU: Final[dict[str, str]] = {
     "history.drawn": "ничья",
     "history.frame": "Просмотр партии {game}, партия {number} матча · {n}/{total}",
     "history.gone": "Эта партия больше не хранится.",
+    "analysis.usage": "Отправьте /analyze и номер законченной партии (он есть в последней подписи доски).",
+    "analysis.running": "Партия {game} ещё не окончена: разбор доступен после её конца.",
+    "analysis.unsupported": "Для игры партии {game} разбора пока нет (нет обученной сети).",
+    "analysis.title": "📊 Разбор партии {game} сильной сетью бота (0-ply, без куба):",
+    "analysis.player": (
+        "{mark} {name}: оценено ходов {plays}, процент ошибок {rate}, неточностей {inaccuracies}, грубых ошибок "
+        "{blunders}"
+    ),
+    "analysis.legend": (
+        "Процент ошибок: потерянное эквити на ход × 1000. Неточность: потеря от {inaccuracy}; грубая ошибка: от "
+        "{blunder}. Ниже худшие ходы."
+    ),
+    "analysis.flawless": "Ни один ход не потерял эквити.",
+    "analysis.play": "{name}, партия {game}, {dice}: сыграно {played}, лучше {best} (потеря {loss})",
 }

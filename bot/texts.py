@@ -87,6 +87,15 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.accept": gettext_noop("Accept"),
         "btn.decline": gettext_noop("Decline"),
         "btn.rematch": gettext_noop("Rematch"),
+        "btn.watch": gettext_noop("👁 Watch"),
+        "toast.watching": gettext_noop(
+            "The board now follows the game in your private chat with the bot (write to the bot first if it cannot "
+            "reach you)."
+        ),
+        "toast.watch_player": gettext_noop("You are in this game: its board is here."),
+        "toast.watch_already": gettext_noop("You are already watching this game."),
+        "watch.choose": gettext_noop("Which game do you want to watch? Its board will follow in your private chat."),
+        "watch.none": gettext_noop("No game is being played in this chat right now."),
         "btn.new": gettext_noop("New game"),
         "btn.join": gettext_noop("Join"),
         "btn.cancel": gettext_noop("Cancel"),
@@ -343,6 +352,15 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.accept": "Принять",
         "btn.decline": "Отклонить",
         "btn.rematch": "Реванш",
+        "btn.watch": "👁 Смотреть",
+        "toast.watching": (
+            "Доска этой партии теперь идёт в ваш личный чат с ботом (напишите боту сначала, если он не может вам "
+            "написать)."
+        ),
+        "toast.watch_player": "Вы играете в этой партии: её доска здесь.",
+        "toast.watch_already": "Вы уже смотрите эту партию.",
+        "watch.choose": "Какую партию смотреть? Её доска будет приходить вам в личный чат.",
+        "watch.none": "Сейчас в этом чате никто не играет.",
         "btn.new": "Новая игра",
         "btn.join": "Играть",
         "btn.cancel": "Отменить",

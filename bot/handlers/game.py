@@ -5,11 +5,12 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.methods import EditMessageReplyMarkup
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.keyboards.actions import GameCommand, ResignAction
-from bot.keyboards.callbacks import GameCb
+from bot.keyboards.callbacks import GameCb, WatchCb
 from bot.services.game_service import GameService
+from bot.services.record import GameRecord, RecordError
 from bot.texts import norm_lang, tr
 
 
@@ -46,6 +47,36 @@ async def on_game_button(
         )
 
 
+async def on_watch_button(query: CallbackQuery, callback_data: WatchCb, game_service: GameService) -> None:
+    """Make the presser a spectator of the game (its board follows in their private chat), answered at once."""
+    lang = _lang(query.from_user)
+    outcome = await game_service.boards.watch(callback_data.game_id, query.from_user.id)
+    keys = {"ok": "toast.watching", "player": "toast.watch_player", "already": "toast.watch_already"}
+    await query.answer(tr(lang, keys.get(outcome, "toast.gone")), show_alert=outcome == "ok")
+
+
+async def on_watch(message: Message, game_service: GameService) -> None:
+    """``/watch`` in a group: a Watch button for each game running in the chat."""
+    lang = _lang(message.from_user)
+    rows: list[list[InlineKeyboardButton]] = []
+    for game_id in (await game_service.store.chat_games(message.chat.id))[:10]:
+        stored = await game_service.store.get_game(game_id)
+        if stored is None or stored.finished:
+            continue
+        try:
+            record = GameRecord.from_stored(stored)
+        except RecordError:
+            continue
+        names = " — ".join(p.name for p in record.players)
+        variant = tr(lang, f"variant.{record.match.get('variant')}")
+        text = f"{tr(lang, 'btn.watch')}: {names} · {variant}"
+        rows.append([InlineKeyboardButton(text=text[:60], callback_data=WatchCb(game_id=game_id).pack())])
+    if not rows:
+        await game_service.reply(message, tr(lang, "watch.none"))
+        return
+    await game_service.reply(message, tr(lang, "watch.choose"), keyboard=InlineKeyboardMarkup(inline_keyboard=rows))
+
+
 async def on_bad_game_button(query: CallbackQuery) -> None:
     """Refuse a game button whose data does not parse (forged, truncated or oversized)."""
     await query.answer(tr(_lang(query.from_user), "toast.bad"))
@@ -65,6 +96,8 @@ def create_router() -> Router:
     """Return a new router with this module's handlers (a router can belong to one Dispatcher only)."""
     router = Router(name=__name__)
     router.callback_query.register(on_game_button, GameCb.filter())
+    router.callback_query.register(on_watch_button, WatchCb.filter())
+    router.message.register(on_watch, Command("watch"))
     router.callback_query.register(on_bad_game_button, F.data.startswith("g:"))
     router.message.register(on_board, Command("board"))
     return router

@@ -70,6 +70,12 @@ class LangCb(CallbackData, prefix="lang"):
     code: Literal["ru", "en"]
 
 
+class WatchCb(CallbackData, prefix="w"):
+    """A press on a group board's Watch button: follow game ``game_id`` in the presser's private chat."""
+
+    game_id: GameId
+
+
 class HistoryCb(CallbackData, prefix="hs"):
     """A press on a ``/history`` line's button: ``replay`` or ``export`` the finished game ``game_id``."""
 

@@ -110,6 +110,12 @@ def board_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=[*turn_rows, *(keyboard.inline_keyboard if keyboard else [])])
 
 
+def spectators(stored: StoredGame, record: GameRecord) -> list[int]:
+    """Return the private chats watching the game: board entries of the store for chats the record does not show
+    the game in (a Watch press adds one, :meth:`BoardPresenter.watch`)."""
+    return [chat_id for chat_id in stored.boards if chat_id > 0 and record.chat(chat_id) is None]
+
+
 def keyboard_in_chat(record: GameRecord, match: Match, chat: ChatLink) -> bool:
     """Return whether the chat's board carries buttons: when the game is over, and otherwise in the chat of the
     person whose action is awaited (a group's one board always, unless the computer is to act)."""
@@ -221,12 +227,20 @@ class BoardPresenter:
                 log.exception("game %s cannot be loaded to draw its board", game_id)
                 return True
             results = await asyncio.gather(*(self._sync_chat(stored, record, match, chat) for chat in record.chats))
+            watchers = [ChatLink(chat_id) for chat_id in spectators(stored, record)]
+            # best effort: a spectator's board never holds the game's deadline (nor its players' boards) back
+            await asyncio.gather(
+                *(self._sync_chat(stored, record, match, chat, spectator=True) for chat in watchers),
+                return_exceptions=True,
+            )
             if not all(results):
                 return False
         await self.service.saver.release(stored, record)
         return True
 
-    async def _sync_chat(self, stored: StoredGame, record: GameRecord, match: Match, chat: ChatLink) -> bool:
+    async def _sync_chat(
+        self, stored: StoredGame, record: GameRecord, match: Match, chat: ChatLink, *, spectator: bool = False
+    ) -> bool:
         chat_id = chat.chat_id
         state = stored.boards.get(chat_id)
         message_id = state.message_id if state is not None else chat.message_id
@@ -236,7 +250,7 @@ class BoardPresenter:
         text = caption(record, match, lang, stored.game_id)
         keyboard = (
             board_keyboard(record, match, stored.game_id, stored.version, lang, group=chat_id < 0)
-            if keyboard_in_chat(record, match, chat)
+            if keyboard_in_chat(record, match, chat) and not spectator
             else None
         )
         photo = await self._photo(stored.game_id, record, match, chat.viewer, lang)
@@ -294,6 +308,24 @@ class BoardPresenter:
         except Exception:  # a renderer bug must not lose the board: the placeholder keeps caption and buttons
             log.exception("rendering the board of game %s failed", game_id)
             return None
+
+    # ------------------------------------------------------------------ spectators
+
+    async def watch(self, game_id: str, user_id: int) -> str:
+        """Have the user's private chat follow the game's board (a spectator: no buttons). Returns: ``"ok"``,
+        ``"player"`` (the user plays it), ``"already"`` or ``"gone"``. Raises: StoreUnavailableError."""
+        stored = await self.service.store.get_game(game_id)
+        if stored is None or stored.finished or stored.quarantined:
+            return "gone"
+        record = GameRecord.from_stored(stored)
+        if record.player_index(user_id) is not None or record.chat(user_id) is not None:
+            return "player"
+        if user_id in stored.boards:
+            return "already"
+        if not await self.service.store.set_board(game_id, user_id, None, 0):
+            return "gone"
+        self.request(game_id)
+        return "ok"
 
     # ------------------------------------------------------------------ reposting and old boards
 

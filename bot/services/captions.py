@@ -191,7 +191,9 @@ def _fairness_line(record: GameRecord, match: Match, lang: str, game_id: str | N
         return None
     seeds = record.fairness
     if match_finished(match):
-        export = tr(lang, "fair.caption.record", command=code(f"/export {game_id}"))
+        export = tr(
+            lang, "fair.caption.record", command=code(f"/export {game_id}"), analysis=code(f"/analyze {game_id}")
+        )
         if seeds is None:
             return export
         return tr(lang, "fair.caption.over", command=code(f"/verify {game_id}")) + "\n" + export

@@ -83,6 +83,7 @@ def game_routers() -> list[Router]:
     (they must come before the infra's ``start`` router). Each call builds fresh routers, with the service
     middleware attached and the timeout sweeper hooked to the first router's startup and shutdown."""
     from bot.handlers import (
+        analysis,
         challenge,
         computer,
         cube,
@@ -111,6 +112,7 @@ def game_routers() -> list[Router]:
         fairness,
         export,
         history,
+        analysis,
         moves,
     )
     routers = [m.create_router() for m in modules]

@@ -493,6 +493,20 @@ class FakeTelegram(BaseSession):
         data, file_id = self._photo(call, call.payload.get("photo"))
         return self._new_message(call, photo=data, photo_file_id=file_id, caption=call.payload.get("caption"))
 
+    def _api_sendMediaGroup(self, call: Call) -> Any:  # noqa: N802
+        items = call.json("media") or []
+        if not 2 <= len(items) <= 10:
+            return _Failure(400, "Bad Request: a media group must hold 2 to 10 items")
+        sent = []
+        for item in items:
+            problem = check_formatted(item.get("caption"), item.get("parse_mode"), MAX_CAPTION_LENGTH)
+            if problem is not None:
+                REJECTED.append(f"{call.name}: {problem}: {item.get('caption')!r}")
+                return _Failure(400, problem)
+            data, file_id = self._photo(call, item.get("media"))
+            sent.append(self._new_message(call, photo=data, photo_file_id=file_id, caption=item.get("caption")))
+        return sent
+
     def _api_sendDocument(self, call: Call) -> Any:  # noqa: N802
         refused = self._refuse_formatting(call, "caption", MAX_CAPTION_LENGTH)
         if refused is not None:

@@ -30,6 +30,12 @@ def job_outcomes(metrics: Metrics) -> dict[str, float | None]:
     }
 
 
+def shows_saved_version(stored: StoredGame, chat_id: int) -> bool:
+    """Whether the chat's board shows the game's saved version."""
+    board = stored.boards.get(chat_id)
+    return board is not None and board.shown_version >= stored.version
+
+
 def computer_to_act(env: Env, stored: StoredGame, match: Match) -> bool:
     return env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None
 
@@ -56,7 +62,12 @@ async def test_the_computer_replies_through_the_queue(redis_store: RedisGameStor
                     assert time.monotonic() < deadline, f"the computer's reply never came ({job_outcomes(metrics)})"
                     await asyncio.sleep(0.05)
                     stored, match = await state(env, game_id)
-                await env.service.settle()  # the board of the reply, edited by the job's board sync
+                # the board of the reply, edited by the job's board sync (which may start just after the save)
+                while not shows_saved_version(stored, alice.id):
+                    assert time.monotonic() < deadline, "the board never showed the computer's reply"
+                    await asyncio.sleep(0.05)
+                    stored, match = await state(env, game_id)
+                await env.service.settle()
             else:
                 await press_first(env, alice, alice.id)
         replies = metrics.registry.get_sample_value("nardy_jobs_total", {"kind": "computer_turn", "outcome": "ok"})

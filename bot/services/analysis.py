@@ -1,0 +1,98 @@
+"""``/analyze``: the post-game analysis of a finished game (:mod:`nardy.ai.analysis`), run off the event loop,
+with the worst plays of each player drawn as boards."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.services.history import Frame, frame_match
+from bot.services.record import GameRecord, RecordError
+from bot.storage.ids import is_valid_id
+from bot.texts import tr
+from nardy import NardyError
+from nardy.ai import has_level
+from nardy.ai.analysis import BLUNDER, INACCURACY, Analysis, PlayRating, analyze_match
+
+if TYPE_CHECKING:
+    from bot.services.game_service import GameService
+
+WORST_PER_PLAYER = 3
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisAnswer:
+    """What ``/analyze`` answers: a text (Telegram HTML) and the boards of the worst plays (JPEG, caption)."""
+
+    text: str
+    boards: tuple[tuple[bytes, str], ...] = ()
+
+
+def _summary_lines(record: GameRecord, analysis: Analysis, lang: str) -> list[str]:
+    lines: list[str] = []
+    for player in (0, 1):
+        figures = analysis.summary(player)
+        lines.append(
+            tr(
+                lang,
+                "analysis.player",
+                mark="⚪⚫"[player],
+                name=record.players[player].name,
+                plays=figures.plays,
+                rate=f"{figures.error_rate:.1f}",
+                inaccuracies=figures.inaccuracies,
+                blunders=figures.blunders,
+            )
+        )
+    return lines
+
+
+def _play_caption(record: GameRecord, play: PlayRating, lang: str) -> str:
+    return tr(
+        lang,
+        "analysis.play",
+        name=record.players[play.player].name,
+        game=play.game + 1,
+        dice=f"{play.dice[0]}-{play.dice[1]}",
+        played=play.played,
+        best=play.best,
+        loss=f"{play.loss:.3f}",
+    )
+
+
+async def analysis_answer(service: GameService, game_id: str, chat_id: int, user_id: int, lang: str) -> AnalysisAnswer:
+    """Return the analysis of a finished game for ``user_id`` asking in ``chat_id`` (a player of it, or anyone in a
+    chat it was shown in), or a clear refusal. Raises: StoreUnavailableError."""
+    if not is_valid_id(game_id):
+        return AnalysisAnswer(tr(lang, "analysis.usage"))
+    stored = await service.store.get_game(game_id)
+    try:
+        record = GameRecord.from_stored(stored) if stored is not None else None
+    except RecordError:
+        record = None
+    if stored is None or record is None:
+        return AnalysisAnswer(tr(lang, "fair.unknown", game=game_id))
+    if record.chat(chat_id) is None and all(p.id != user_id or p.ai for p in record.players):
+        return AnalysisAnswer(tr(lang, "export.not_yours", game=game_id))
+    if not stored.finished:
+        return AnalysisAnswer(tr(lang, "analysis.running", game=game_id))
+    variants = {g.get("variant") for g in [*record.match.get("finished_games", []), record.match.get("game", {})]}
+    if not all(isinstance(v, str) and has_level("hard", v) for v in variants):
+        return AnalysisAnswer(tr(lang, "analysis.unsupported", game=game_id))
+    try:
+        analysis = await asyncio.to_thread(analyze_match, record.match)
+    except (NardyError, ValueError):
+        return AnalysisAnswer(tr(lang, "export.failed", game=game_id))
+    lines = [tr(lang, "analysis.title", game=game_id), *_summary_lines(record, analysis, lang)]
+    lines.append(tr(lang, "analysis.legend", inaccuracy=INACCURACY, blunder=BLUNDER))
+    boards: list[tuple[bytes, str]] = []
+    record.pending_steps = []
+    for player in (0, 1):
+        for play in analysis.worst(player, WORST_PER_PLAYER):
+            match = frame_match(record.match, Frame(play.game, play.record, play.player, ""))
+            photo = await service.render_photo(record, match, play.player, lang)
+            boards.append((photo, _play_caption(record, play, lang)))
+    if not boards:
+        lines.append(tr(lang, "analysis.flawless"))
+    return AnalysisAnswer("\n".join(lines), tuple(boards))
