@@ -7,8 +7,9 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.services.export import visible_game
 from bot.services.history import Frame, frame_match
-from bot.services.record import GameRecord, RecordError
+from bot.services.record import GameRecord
 from bot.storage.ids import is_valid_id
 from bot.texts import tr
 from nardy import NardyError
@@ -66,15 +67,10 @@ async def analysis_answer(service: GameService, game_id: str, chat_id: int, user
     chat it was shown in), or a clear refusal. Raises: StoreUnavailableError."""
     if not is_valid_id(game_id):
         return AnalysisAnswer(tr(lang, "analysis.usage"))
-    stored = await service.store.get_game(game_id)
-    try:
-        record = GameRecord.from_stored(stored) if stored is not None else None
-    except RecordError:
-        record = None
-    if stored is None or record is None:
-        return AnalysisAnswer(tr(lang, "fair.unknown", game=game_id))
-    if record.chat(chat_id) is None and all(p.id != user_id or p.ai for p in record.players):
-        return AnalysisAnswer(tr(lang, "export.not_yours", game=game_id))
+    found = await visible_game(service.store, game_id, chat_id, user_id, lang)
+    if isinstance(found, str):
+        return AnalysisAnswer(found)
+    stored, record = found
     if not stored.finished:
         return AnalysisAnswer(tr(lang, "analysis.running", game=game_id))
     variants = {g.get("variant") for g in [*record.match.get("finished_games", []), record.match.get("game", {})]}

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.services.fairness import export_record
 from bot.services.record import GameRecord, RecordError
-from bot.storage.base import GameStore
+from bot.storage.base import GameStore, StoredGame
 from bot.storage.ids import is_valid_id
 from bot.texts import tr
 from nardy import NardyError
@@ -45,23 +45,33 @@ def record_files(game_id: str, record: GameRecord, *, finished: bool) -> tuple[E
     return text, ExportFile(f"nardy-{game_id}.json", data)
 
 
+async def visible_game(
+    store: GameStore, game_id: str, chat_id: int, user_id: int, lang: str
+) -> tuple[StoredGame, GameRecord] | str:
+    """Return the stored game and its record when ``user_id`` asking in ``chat_id`` may see it (a player of it, or
+    anyone in a chat it was shown in), else the refusal to answer. Raises: StoreUnavailableError."""
+    stored = await store.get_game(game_id)
+    try:
+        record = GameRecord.from_stored(stored) if stored is not None else None
+    except RecordError:
+        record = None
+    if stored is None or record is None:
+        return tr(lang, "fair.unknown", game=game_id)
+    if record.chat(chat_id) is None and all(p.id != user_id or p.ai for p in record.players):
+        return tr(lang, "export.not_yours", game=game_id)
+    return stored, record
+
+
 async def export_answer(store: GameStore, game_id: str, chat_id: int, user_id: int, lang: str) -> ExportAnswer:
     """Return the answer of ``/export <game_id>`` asked by ``user_id`` in ``chat_id``: the record's files when the
     user played the game or the game was shown in this chat; a clear refusal otherwise. Raises:
     StoreUnavailableError."""
     if not is_valid_id(game_id):
         return ExportAnswer(tr(lang, "export.usage"))
-    stored = await store.get_game(game_id)
-    record: GameRecord | None = None
-    if stored is not None:
-        try:
-            record = GameRecord.from_stored(stored)
-        except RecordError:
-            record = None
-    if stored is None or record is None:
-        return ExportAnswer(tr(lang, "fair.unknown", game=game_id))
-    if record.chat(chat_id) is None and all(p.id != user_id or p.ai for p in record.players):
-        return ExportAnswer(tr(lang, "export.not_yours", game=game_id))
+    found = await visible_game(store, game_id, chat_id, user_id, lang)
+    if isinstance(found, str):
+        return ExportAnswer(found)
+    stored, record = found
     try:
         files = record_files(game_id, record, finished=stored.finished)
     except NardyError:
