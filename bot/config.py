@@ -37,6 +37,10 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"
     """``text`` lines, or ``json``: one JSON object per line with the update id and the game id."""
 
+    inline_storage_chat_id: int | None = None
+    """A chat of the operator's (e.g. a private channel with the bot as admin) that receives every board of an
+    inline game once, to get the ``file_id`` an inline message needs; unset: the players' private chats with the
+    bot (the upload is deleted there at once), else a text board."""
     challenge_ttl: float = Field(default=3600.0, gt=0)
     """Seconds an open challenge waits for an opponent."""
     turn_reminder_after: float = Field(default=6 * 3600.0, gt=0)

@@ -14,7 +14,8 @@ Before every call that reaches the Bot API for a chat, retries included, the wor
 interval, the chat's per-minute budget (counted over any 61 seconds, a second of margin for clock differences
 with Telegram) and the global budget. A 429 makes the whole chat wait ``retry_after``; network errors and 5xx
 answers are retried with a growing pause, a bounded number of times. Methods without a ``chat_id`` (such as
-``answerCallbackQuery``, which is not rate limited) are called at once and never wait for any chat.
+``answerCallbackQuery``, which is not rate limited) are called at once and never wait for any chat; edits of an
+inline message (``inline_message_id``) are paced like a group's, under the key ``inline:<id>``.
 
 While a handler waits for its call, it gives its update slot back (:func:`bot.in_flight.outside_slot`).
 The clock and the sleep function are injectable, so tests run on virtual time.
@@ -252,6 +253,9 @@ class Sender:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         chat_id: ChatKey | None = getattr(method, "chat_id", None)
+        inline = getattr(method, "inline_message_id", None)
+        if chat_id is None and isinstance(inline, str):
+            chat_id = f"inline:{inline}"  # paced like a group: the inline message may be in one
         if chat_id is None:
             task = loop.create_task(self._call_direct(method))
             self._direct.add(task)  # keep a strong reference while it runs
@@ -371,6 +375,8 @@ class Sender:
         if type(method) not in _COVERS:
             return None
         message_id = getattr(method, "message_id", None)
+        if message_id is None and isinstance(chat_id, str) and chat_id.startswith("inline:"):
+            return chat_id, 0  # an inline message is the only message of its key
         return None if message_id is None else (chat_id, int(message_id))
 
     def _budget(self, chat_id: ChatKey) -> tuple[float, int]:

@@ -28,6 +28,16 @@ async def on_game_button(
     if action is None:
         await query.answer(tr(lang, "toast.bad"))
         return
+    inline = query.inline_message_id
+    if inline is not None and action in (GameCommand.CHOOSE_RESIGN, GameCommand.CHOOSE_BOARD):
+        show = (
+            game_service.inline.resign_menu
+            if action is GameCommand.CHOOSE_RESIGN
+            else game_service.inline.restore_keyboard
+        )
+        toast = await show(callback_data.game_id, callback_data.version, query.from_user.id, inline)
+        await query.answer(toast or None)
+        return
     message = query.message if isinstance(query.message, Message) else None
     toast = await game_service.press(
         callback_data.game_id,

@@ -12,6 +12,7 @@ from aiogram.types import Message
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.services.game_service import COMPUTER_STATS_CHAT, GameService
+from bot.services.players import INLINE_STATS_CHAT
 from bot.texts import esc, norm_lang, tr
 
 
@@ -33,7 +34,8 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
         user = replied.from_user
     stats = await game_service.store.get_stats(message.chat.id, user.id)
     computer = await game_service.store.get_stats(COMPUTER_STATS_CHAT, user.id)
-    if not stats.played and not computer.played:
+    inline = await game_service.store.get_stats(INLINE_STATS_CHAT, user.id)
+    if not stats.played and not computer.played and not inline.played:
         await game_service.reply(message, tr(lang, "stats.none"))
         return
     name = display_name(user)
@@ -44,6 +46,8 @@ async def on_stats(message: Message, game_service: GameService, **data: Any) -> 
         lines.append(f"{esc(name)}: {tr(lang, 'stats.none')}")
     if computer.played:
         lines.append(tr(lang, "stats.computer", wins=computer.wins, losses=computer.losses, draws=computer.draws))
+    if inline.played:
+        lines.append(tr(lang, "stats.inline", wins=inline.wins, losses=inline.losses, draws=inline.draws))
     await game_service.reply(message, "\n".join(lines))
 
 

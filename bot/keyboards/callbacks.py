@@ -90,6 +90,21 @@ class ReplayCb(CallbackData, prefix="rp"):
     frame: Annotated[int, Field(ge=0, le=99_999)]
 
 
+class InviteCb(CallbackData, prefix="il"):
+    """A press on an inline-mode invitation (:mod:`bot.services.inline`): ``j`` joins it, ``x`` withdraws it (its
+    host only). The invitation lives only in these fields — ``host`` invites to ``variant`` (a match to ``length``,
+    0: one game) in ``lang``, made at ``minute`` (unix minutes) — so ``sig``, an HMAC of them under the bot's secret,
+    proves the bot made them (callback data of an inline message can be forged by a client)."""
+
+    action: Literal["j", "x"]
+    variant: Word
+    length: Annotated[int, Field(ge=0, le=99)]
+    host: Annotated[int, Field(ge=1, le=10**13)]
+    lang: Literal["ru", "en"]
+    minute: Annotated[int, Field(ge=0, le=99_999_999)]
+    sig: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{11}$")]
+
+
 class MenuCb(CallbackData, prefix="m"):
     """A press on a menu button (e.g. ``new_long``, ``new_portes``, ``more``, ``rules``, ``help``)."""
 
@@ -103,10 +118,18 @@ class SettingsCb(CallbackData, prefix="s"):
     value: Word
 
 
-AnyCallback = GameCb | ChallengeCb | ComputerCb | LangCb | MenuCb | SettingsCb
+AnyCallback = GameCb | ChallengeCb | ComputerCb | LangCb | MenuCb | SettingsCb | InviteCb
 """Every callback data class of the bot."""
 
-CALLBACK_CLASSES: Final[tuple[type[CallbackData], ...]] = (GameCb, ChallengeCb, ComputerCb, LangCb, MenuCb, SettingsCb)
+CALLBACK_CLASSES: Final[tuple[type[CallbackData], ...]] = (
+    GameCb,
+    ChallengeCb,
+    ComputerCb,
+    LangCb,
+    MenuCb,
+    SettingsCb,
+    InviteCb,
+)
 _BY_PREFIX: Final[dict[str, type[CallbackData]]] = {cls.__prefix__: cls for cls in CALLBACK_CLASSES}
 
 

@@ -22,6 +22,7 @@ from bot.keyboards.callbacks import game_button_data
 from bot.keyboards.game import resign_keyboard
 from bot.keyboards.turns import turn_choices
 from bot.services.engine_flow import advance, load_match, new_fair_seeds
+from bot.services.inline import is_inline_chat
 from bot.services.players import PlayerInfo
 from bot.services.record import ChatLink, Event, GameRecord, Kind, RecordError, TournamentLink
 from bot.storage.base import StoredGame
@@ -162,6 +163,9 @@ class GameActions:
     async def _notify(
         self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None, *, thread: int | None = None
     ) -> None:
+        if is_inline_chat(chat_id):
+            log.info("no chat to tell of an inline game: %s", text)
+            return
         try:
             await self.service.sender.send(
                 SendMessage(chat_id=chat_id, text=text, reply_markup=keyboard, message_thread_id=thread)
@@ -332,7 +336,12 @@ class GameActions:
             service.boards.request(stored.game_id)
         match_data = record.match
         players = list(reversed(record.players))
-        chats = [ChatLink(c.chat_id, None if c.viewer is None else 1 - c.viewer, thread=c.thread) for c in record.chats]
+        chats = [
+            ChatLink(
+                c.chat_id, None if c.viewer is None else 1 - c.viewer, lang=c.lang, thread=c.thread, inline=c.inline
+            )
+            for c in record.chats
+        ]
         await self.start_game(
             str(match_data.get("kind") or match_data["variant"]),
             int(match_data["length"]),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,7 @@ from bot.services.computer import (
     default_computer,
 )
 from bot.services.engine_flow import DiceFactory, load_match, system_dice
+from bot.services.inline import InlineGames
 from bot.services.messaging import DirectSender, MessageSender
 from bot.services.players import (
     COMPUTER_ID,
@@ -105,6 +107,9 @@ class GameService:
         max_games_per_user: int = 20,
         max_games_per_chat: int = 500,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        inline_secret: bytes | None = None,
+        inline_storage_chat: int | None = None,
+        invite_ttl: float = 86400.0,
     ) -> None:
         """Keep the collaborators: ``sender`` (the infra ``Sender``, or :class:`DirectSender` around a Bot).
 
@@ -114,7 +119,10 @@ class GameService:
         worker processes think for the computer (0: a thread); ``render_processes`` worker processes draw the boards
         when ``renderer`` is the package's own (0: a thread; :mod:`bot.services.render_pool`).
         ``board_retry_after``: seconds after a save when the sweeper looks at boards the save left behind.
-        ``max_games_per_user`` / ``max_games_per_chat``: caps on active games."""
+        ``max_games_per_user`` / ``max_games_per_chat``: caps on active games. ``inline_secret`` signs inline
+        invitations (the same in every worker; None: a random one of this process), ``inline_storage_chat`` takes
+        the uploads of inline boards, ``invite_ttl``: seconds an inline invitation can be joined
+        (:mod:`bot.services.inline`)."""
         self.store = store
         self.sender = sender
         self.dice = dice
@@ -139,6 +147,12 @@ class GameService:
         self.computer_turns = ComputerTurns(self, processes=computer_processes)
         self.jobs: JobQueue | None = None  # set when a job queue runs the background work (bot.jobs)
         self.tournaments = TournamentService(self)
+        self.inline = InlineGames(
+            self,
+            secret=inline_secret if inline_secret is not None else secrets.token_bytes(32),
+            storage_chat=inline_storage_chat,
+            invite_ttl=invite_ttl,
+        )
 
     # ------------------------------------------------------------------ telegram calls
 

@@ -16,6 +16,9 @@ COMPUTER_LEVELS: Final = ("easy", "medium", "hard")
 COMPUTER_STATS_CHAT: Final = 0
 """The "chat" of the counters of games against the computer: a human's wins, losses and draws against the computer
 are counted there (for all chats and levels together), never in the chat's counters, which stay between people."""
+INLINE_STATS_CHAT: Final = -(2**53)
+"""The "chat" of the counters of games played on inline messages (:mod:`bot.services.inline`), all together: they
+are played in chats the bot is not in, so ``/stats`` shows them on a line of their own."""
 
 
 @dataclass(frozen=True, slots=True)

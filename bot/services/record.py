@@ -16,7 +16,8 @@ release of another part of the bot survives a save by this one. A record that ca
 The layout (every key but ``match``, ``players`` and ``chats`` may be missing in a schema-1 record)::
 
     {"schema": 2, "match": Match.to_dict(), "players": [{"id", "name", "lang", "ai"?}, ...2],
-     "chats": [{"chat_id", "message_id", "viewer", "lang"?, "thread"?}], "pending_steps": [[src, dst, die, hit], ...],
+     "chats": [{"chat_id", "message_id", "viewer", "lang"?, "thread"?, "inline"?}],
+     "pending_steps": [[src, dst, die, hit], ...],
      "chosen": 0, "turn_base"?: int, "kind": "group" | "private", "confirm": false, "events": [...],
      "reminded": false, "last_action": unix time, "turn_deadline": unix time | null, "op"?: str,
      "stats_plan"?: [{"chat": chat_id, "deltas": {"<user id>": [w, l, d]}}], "rematch"?: game id,
@@ -189,13 +190,16 @@ class ChatLink:
     """A chat a game is shown in: ``viewer`` is the player the board is drawn for (None: a group's one board,
     drawn from the side to move); ``message_id`` is the board message the game was created with (the current one
     is the store's :class:`~bot.storage.base.BoardState`); ``lang`` the chat's own language, if any; ``thread`` the
-    forum topic of a supergroup the game was started in (every message of the game goes there)."""
+    forum topic of a supergroup the game was started in (every message of the game goes there); ``inline`` the
+    ``inline_message_id`` of a game played on an inline message (:mod:`bot.services.inline`: ``chat_id`` is then a
+    synthetic id of that message, no chat of Telegram's)."""
 
     chat_id: int
     viewer: int | None = None
     message_id: int | None = None
     lang: str | None = None
     thread: int | None = None
+    inline: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the chat as stored in the record's ``"chats"``."""
@@ -204,6 +208,8 @@ class ChatLink:
             data["lang"] = self.lang
         if self.thread is not None:
             data["thread"] = self.thread
+        if self.inline is not None:
+            data["inline"] = self.inline
         return data
 
     @classmethod
@@ -219,6 +225,7 @@ class ChatLink:
             _int(value.get("message_id"), f"{where}.message_id", optional=True),
             _str(value.get("lang"), f"{where}.lang", optional=True) or None,
             _int(value.get("thread"), f"{where}.thread", optional=True),
+            _str(value.get("inline"), f"{where}.inline", optional=True) or None,
         )
 
 
@@ -440,7 +447,7 @@ class GameRecord:
         return cls(
             match=match,
             players=list(players),
-            chats=[ChatLink(c.chat_id, c.viewer, None, c.lang, c.thread) for c in chats],
+            chats=[ChatLink(c.chat_id, c.viewer, None, c.lang, c.thread, c.inline) for c in chats],
             kind=kind,
             confirm=confirm,
             tournament=tournament,

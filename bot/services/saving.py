@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final
 
 from bot.log_context import bind_game
 from bot.services.engine_flow import match_finished
-from bot.services.players import COMPUTER_STATS_CHAT
+from bot.services.players import COMPUTER_STATS_CHAT, INLINE_STATS_CHAT
 from bot.services.ratings import rating_plan
 from bot.services.record import GameRecord, StatsEntry
 from bot.storage.base import StoredGame
@@ -70,7 +70,11 @@ def stats_plan(record: GameRecord, match: Match) -> list[StatsEntry]:
             deltas[player.id] = (1, 0, 0)
         else:
             deltas[player.id] = (0, 1, 0)
-    chats = [COMPUTER_STATS_CHAT] if record.against_computer else [c.chat_id for c in record.chats]
+    chats = (
+        [COMPUTER_STATS_CHAT]
+        if record.against_computer
+        else [INLINE_STATS_CHAT if c.inline else c.chat_id for c in record.chats]
+    )
     return [StatsEntry(chat_id, deltas) for chat_id in dict.fromkeys(chats)] if deltas else []
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -56,6 +57,15 @@ def service_for(store: GameStore, sender: MessageSender, settings: Any = None) -
         interval = getattr(settings, "timeout_sweep_interval", None)
         if isinstance(interval, int | float):
             kwargs["computer_retry_after"] = max(float(interval), 30.0)
+        token = getattr(settings, "bot_token", None)
+        if token is not None:
+            kwargs["inline_secret"] = hashlib.sha256(b"nardy-inline:" + token.get_secret_value().encode()).digest()
+        storage = getattr(settings, "inline_storage_chat_id", None)
+        if isinstance(storage, int):
+            kwargs["inline_storage_chat"] = storage
+        ttl = getattr(settings, "challenge_ttl", None)
+        if isinstance(ttl, int | float):
+            kwargs["invite_ttl"] = max(float(ttl), 86400.0)
         service = GameService(store, sender, **kwargs)
         _services[key] = service
     return service
@@ -91,6 +101,7 @@ def game_routers() -> list[Router]:
         fairness,
         game,
         history,
+        inline,
         moves,
         ratings,
         rules,
@@ -113,6 +124,7 @@ def game_routers() -> list[Router]:
         export,
         history,
         analysis,
+        inline,
         moves,
     )
     routers = [m.create_router() for m in modules]
@@ -120,6 +132,7 @@ def game_routers() -> list[Router]:
     for router in routers:
         router.message.middleware(middleware)
         router.callback_query.middleware(middleware)
+        router.inline_query.middleware(middleware)
     sweepers: list[asyncio.Task[None]] = []
     services: list[GameService] = []
     queues: list[TaskiqJobs] = []

@@ -121,11 +121,12 @@ class Sweeper:
         for chat in record.chats:
             if chat.viewer not in (None, turn):
                 continue
-            message_id = service.boards.current_message(stored, record, chat.chat_id)
+            inline = chat.inline is not None  # no chat to write to: the player's private chat, if it takes it
+            message_id = None if inline else service.boards.current_message(stored, record, chat.chat_id)
             try:
                 await service.sender.send(
                     SendMessage(
-                        chat_id=chat.chat_id,
+                        chat_id=player.id if inline else chat.chat_id,
                         message_thread_id=chat.thread,
                         text=tr(player.lang, "reminder", name=player.name),
                         reply_parameters=(

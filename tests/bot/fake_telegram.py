@@ -14,6 +14,15 @@ such refusal is also kept in :data:`REJECTED`, which the bot tests' autouse fixt
 It also builds incoming updates (messages and button presses from given users in given chats) and
 ``TelegramHarness`` feeds them through a real ``Dispatcher``.
 
+Inline mode: :meth:`FakeTelegram.inline_query_update` builds an inline query, ``answerInlineQuery`` keeps the
+answer (refusing more than 50 results, duplicate or long ids and callback data over 64 bytes),
+:meth:`FakeTelegram.choose_inline_result` posts a chosen result in a chat as an inline message (kept in
+:attr:`FakeTelegram.inline_messages` under its ``inline_message_id``), and
+:meth:`FakeTelegram.inline_callback_update` presses its buttons (a query without ``message``). Edits of an inline
+message behave like Telegram's: a new file cannot be uploaded (only a ``file_id`` the server knows), a text message
+may become a photo but not the other way round. Chats in :attr:`FakeTelegram.unreachable` (users who never started
+the bot) refuse every message with 403.
+
 Typical use::
 
     fake = FakeTelegram()
@@ -47,6 +56,7 @@ from aiogram.types import (
     Chat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InlineQuery,
     InputFile,
     Message,
     MessageEntity,
@@ -217,6 +227,8 @@ class ShownMessage:
     """The forum topic the message is in (None: the chat's general thread)."""
     reply_markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
+    inline_message_id: str | None = None
+    """The id of an inline message (posted by a user through the bot's inline mode), else None."""
     edits: int = 0
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
@@ -279,6 +291,10 @@ class FakeTelegram(BaseSession):
         self._query_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
         self._query_users: dict[str, int] = {}
+        self.inline_messages: dict[str, ShownMessage] = {}
+        self.inline_answers: dict[str, list[dict[str, Any]]] = {}
+        self.unreachable: set[int] = set()
+        self._inline_ids = itertools.count(1)
         self.closed = False
 
     # ---- making bots -------------------------------------------------------------------------------------
@@ -342,6 +358,9 @@ class FakeTelegram(BaseSession):
             if fail_name == name:
                 del self._failures[i]
                 return self._error(bot, method, code, description, retry_after)
+        target = payload.get("chat_id")
+        if name.startswith("send") and target is not None and int(target) in self.unreachable:
+            return self._error(bot, method, 403, "Forbidden: bot can't initiate conversation with a user", None)
         handler = getattr(self, f"_api_{name}", None)
         if handler is None:
             raise FakeTelegramError(f"the fake Bot API does not implement {name}")
@@ -440,6 +459,10 @@ class FakeTelegram(BaseSession):
         return self._message_json(shown)
 
     def _target(self, call: Call) -> ShownMessage | _Failure:
+        inline = call.payload.get("inline_message_id")
+        if inline is not None:
+            found = self.inline_messages.get(str(inline))
+            return found if found is not None else _Failure(400, "Bad Request: MESSAGE_ID_INVALID")
         chat_id = int(call.payload["chat_id"])
         message_id = int(call.payload["message_id"])
         shown = self.chats.get(chat_id, {}).get(message_id)
@@ -462,6 +485,8 @@ class FakeTelegram(BaseSession):
         for key, value in changes.items():
             setattr(shown, key, value)
         shown.edits += 1
+        if shown.inline_message_id is not None:
+            return True  # Telegram returns True, not the message, for an inline message
         return self._message_json(shown)
 
     # ---- API methods -------------------------------------------------------------------------------------
@@ -520,19 +545,17 @@ class FakeTelegram(BaseSession):
         return self._new_message(call, document=data, document_name=name, caption=call.payload.get("caption"))
 
     def _api_editMessageText(self, call: Call) -> Any:  # noqa: N802
-        if "inline_message_id" in call.payload:
-            return True
         refused = self._refuse_formatting(call, "text", MAX_TEXT_LENGTH)
         if refused is not None:
             return refused
         shown = self._target(call)
+        if not isinstance(shown, _Failure) and shown.text is None:
+            return _Failure(400, "Bad Request: there is no text in the message to edit")
         if isinstance(shown, _Failure):
             return shown
         return self._apply_edit(shown, text=call.payload["text"], reply_markup=self._markup(call))
 
     def _api_editMessageCaption(self, call: Call) -> Any:  # noqa: N802
-        if "inline_message_id" in call.payload:
-            return True
         refused = self._refuse_formatting(call, "caption", MAX_CAPTION_LENGTH)
         if refused is not None:
             return refused
@@ -542,16 +565,12 @@ class FakeTelegram(BaseSession):
         return self._apply_edit(shown, caption=call.payload.get("caption"), reply_markup=self._markup(call))
 
     def _api_editMessageReplyMarkup(self, call: Call) -> Any:  # noqa: N802
-        if "inline_message_id" in call.payload:
-            return True
         shown = self._target(call)
         if isinstance(shown, _Failure):
             return shown
         return self._apply_edit(shown, reply_markup=self._markup(call))
 
     def _api_editMessageMedia(self, call: Call) -> Any:  # noqa: N802
-        if "inline_message_id" in call.payload:
-            return True
         refused = self._refuse_formatting(call, "media", MAX_CAPTION_LENGTH)
         if refused is not None:
             return refused
@@ -561,9 +580,17 @@ class FakeTelegram(BaseSession):
         media = call.json("media")
         if not media or media.get("type") != "photo":
             return _Failure(400, "Bad Request: the fake supports photo media only")
-        data, file_id = self._photo(call, media.get("media"))
+        value = str(media.get("media", ""))
+        if shown.inline_message_id is not None and (value.startswith("attach://") or value not in self.file_store):
+            return _Failure(400, "Bad Request: a new file can't be uploaded when editing an inline message")
+        data, file_id = self._photo(call, value)
         return self._apply_edit(
-            shown, photo=data, photo_file_id=file_id, caption=media.get("caption"), reply_markup=self._markup(call)
+            shown,
+            text=None,
+            photo=data,
+            photo_file_id=file_id,
+            caption=media.get("caption"),
+            reply_markup=self._markup(call),
         )
 
     def _api_deleteMessage(self, call: Call) -> Any:  # noqa: N802
@@ -607,6 +634,21 @@ class FakeTelegram(BaseSession):
                 "can_send_welcome_messages": False,
             }
         return {"status": "member", "user": user_json}
+
+    def _api_answerInlineQuery(self, call: Call) -> Any:  # noqa: N802
+        results = call.json("results") or []
+        if len(results) > 50:
+            return _Failure(400, "Bad Request: RESULTS_TOO_MUCH")
+        ids = [str(r.get("id", "")) for r in results]
+        if len(set(ids)) != len(ids) or any(not 1 <= len(i.encode()) <= 64 for i in ids):
+            return _Failure(400, "Bad Request: RESULT_ID_INVALID")
+        for result in results:
+            for row in (result.get("reply_markup") or {}).get("inline_keyboard", []):
+                for button in row:
+                    if len(str(button.get("callback_data", "")).encode()) > 64:
+                        return _Failure(400, "Bad Request: BUTTON_DATA_INVALID")
+        self.inline_answers[str(call.payload["inline_query_id"])] = results
+        return True
 
     def _ok(self, call: Call) -> Any:
         return True
@@ -717,6 +759,50 @@ class FakeTelegram(BaseSession):
         )
         return Update(update_id=next(self._update_ids), message=message)
 
+    def inline_query_update(self, user: User, text: str, chat_type: str = "supergroup") -> Update:
+        """Return an update with an inline query (``@bot text``) typed by ``user`` in a chat of ``chat_type``."""
+        query_id = f"iq{next(self._query_ids)}"
+        self._query_users[query_id] = user.id
+        query = InlineQuery(id=query_id, from_user=user, query=text, offset="", chat_type=chat_type)
+        return Update(update_id=next(self._update_ids), inline_query=query)
+
+    def choose_inline_result(self, user: User, query_id: str, result_id: str, chat_id: int) -> ShownMessage:
+        """Post the result ``result_id`` of the answer to inline query ``query_id`` in ``chat_id``, as ``user``
+        choosing it does. Returns: the inline message (with an ``inline_message_id`` when it has buttons, as on
+        Telegram). Raises: AssertionError when there is no such answer or result."""
+        results = self.inline_answers.get(query_id)
+        assert results is not None, f"inline query {query_id} was not answered"
+        found = [r for r in results if r.get("id") == result_id]
+        assert found, f"no result {result_id!r} in {[r.get('id') for r in results]}"
+        result = found[0]
+        content = result.get("input_message_content") or {}
+        markup = result.get("reply_markup")
+        shown = ShownMessage(
+            chat_id=chat_id,
+            message_id=self._next_message_id(chat_id),
+            from_user_id=user.id,
+            text=content.get("message_text"),
+            reply_markup=InlineKeyboardMarkup.model_validate(markup) if markup else None,
+            inline_message_id=f"im{next(self._inline_ids)}-{chat_id}" if markup else None,
+        )
+        self.chats.setdefault(chat_id, {})[shown.message_id] = shown
+        if shown.inline_message_id is not None:
+            self.inline_messages[shown.inline_message_id] = shown
+        return shown
+
+    def inline_callback_update(self, user: User, inline_message_id: str, data: str) -> Update:
+        """Return an update with a press by ``user`` of a button carrying ``data`` on an inline message."""
+        query_id = f"q{next(self._query_ids)}"
+        self._query_users[query_id] = user.id
+        query = CallbackQuery(
+            id=query_id,
+            from_user=user,
+            chat_instance=f"ci-{inline_message_id}",
+            inline_message_id=inline_message_id,
+            data=data,
+        )
+        return Update(update_id=next(self._update_ids), callback_query=query)
+
     def callback_update(self, user: User, chat_id: int, message_id: int, data: str) -> Update:
         """Return an update with a press by ``user`` of a button carrying ``data`` on the given bot message."""
         query_id = f"q{next(self._query_ids)}"
@@ -783,7 +869,19 @@ class TelegramHarness:
         return update
 
     async def press_button(self, user: User, message: ShownMessage, text_part: str) -> Update:
-        """Feed a press of the message's only button whose text contains ``text_part``. Returns: the update."""
+        """Feed a press of the message's only button whose text contains ``text_part`` (on an inline message: a
+        query with its ``inline_message_id``). Returns: the update."""
         button = message.button(text_part)
         assert button.callback_data is not None, f"button {button.text!r} has no callback data"
+        if message.inline_message_id is not None:
+            update = self.fake.inline_callback_update(user, message.inline_message_id, button.callback_data)
+            await self.feed(update)
+            return update
         return await self.press(user, message.chat_id, message.message_id, button.callback_data)
+
+    async def inline_query(self, user: User, text: str, chat_type: str = "supergroup") -> str:
+        """Feed an inline query of ``user``. Returns: its id (its answer is ``fake.inline_answers[id]``)."""
+        update = self.fake.inline_query_update(user, text, chat_type)
+        await self.feed(update)
+        assert update.inline_query is not None
+        return update.inline_query.id

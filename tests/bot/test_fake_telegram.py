@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import EditMessageMedia, SendMessage
-from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputMediaPhoto,
+    InputTextMessageContent,
+)
 from fake_telegram import BOT_ID, FakeTelegram, FakeTelegramError
 from virtual_time import VirtualClock
 
@@ -110,3 +117,30 @@ async def test_unknown_methods_are_reported() -> None:
     bot = fake.make_bot()
     with pytest.raises(FakeTelegramError):
         await bot.send_dice(1)
+
+
+async def test_inline_messages_take_known_files_only_and_never_turn_back_into_text() -> None:
+    fake = FakeTelegram()
+    bot = fake.make_bot()
+    alice = fake.user(1, "Alice", "en")
+    update = fake.inline_query_update(alice, "short")
+    assert update.inline_query is not None
+    article = InlineQueryResultArticle(
+        id="a", title="t", input_message_content=InputTextMessageContent(message_text="invite"), reply_markup=KB
+    )
+    await bot.answer_inline_query(update.inline_query.id, [article])
+    shown = fake.choose_inline_result(alice, update.inline_query.id, "a", -7)
+    inline = shown.inline_message_id or ""
+    assert inline and fake.messages(-7, from_bot=None) == [shown]
+    with pytest.raises(TelegramBadRequest, match="can't be uploaded"):
+        photo = InputMediaPhoto(media=BufferedInputFile(b"\xff\xd8x", "b.jpg"))
+        await bot.edit_message_media(inline_message_id=inline, media=photo)
+    sent = await bot.send_photo(5, BufferedInputFile(b"\xff\xd8board", "board.jpg"))
+    file_id = sent.photo[-1].file_id if sent.photo else ""
+    assert await bot.edit_message_media(inline_message_id=inline, media=InputMediaPhoto(media=file_id)) is True
+    assert shown.photo == b"\xff\xd8board" and shown.text is None
+    with pytest.raises(TelegramBadRequest, match="no text"):
+        await bot.edit_message_text("text again", inline_message_id=inline)
+    fake.unreachable.add(9)
+    with pytest.raises(TelegramForbiddenError):
+        await bot.send_message(9, "hello")

@@ -486,3 +486,17 @@ async def test_shutdown_does_not_retry_past_the_deadline(sender: Sender, bot: Re
     with pytest.raises(SendDropped):
         await future
     assert len(bot.calls) == 1
+
+
+async def test_edits_of_an_inline_message_are_paced_like_a_group_and_coalesced(
+    sender: Sender, bot: RecordingBot
+) -> None:
+    def edit(caption: str) -> EditMessageMedia:
+        return EditMessageMedia(inline_message_id="im-1", media=InputMediaPhoto(media="file-1", caption=caption))
+
+    first = [sender.edit(edit(f"e{i}")) for i in range(25)]
+    await asyncio.gather(*first)
+    times = [t for t, _ in bot.calls]
+    assert max_in_any_minute(times) <= 19 and all(b - a >= 1.0 for a, b in pairwise(times))
+    captions = [m.media.caption for _, m in bot.calls if isinstance(m, EditMessageMedia)]
+    assert captions[-1] == "e24" and len(captions) < 25  # waiting edits of the message were coalesced

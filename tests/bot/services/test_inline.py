@@ -1,0 +1,56 @@
+"""The pure parts of inline mode: what an inline query offers, the ids derived from an inline message, and the
+signature of the invitations' buttons."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.keyboards.callbacks import InviteCb
+from bot.services.inline import (
+    INLINE_CHAT_BASE,
+    InlineGames,
+    Offer,
+    inline_chat_id,
+    inline_game_id,
+    is_inline_chat,
+    offers,
+)
+from bot.storage.ids import new_id
+
+
+def test_an_empty_query_offers_the_main_games() -> None:
+    assert offers("") == [Offer("short", 0), Offer("long", 0), Offer("short", 5), Offer("long", 3)]
+
+
+def test_a_named_game_and_length_come_first() -> None:
+    assert offers("long 7")[:2] == [Offer("long", 7), Offer("long", 0)]
+    assert offers("длинные 5")[0] == Offer("long", 5)
+    assert offers("гипер")[0] == Offer("hypergammon", 0)
+    assert offers("tavli")[0] == Offer("tavli", 7)  # a Tavli match is to 7 unless asked
+    assert offers("mixed 9")[0] == Offer("mixed", 0)  # three games, never a length
+    assert offers("5")[:2] == [Offer("short", 5), Offer("long", 5)]
+    assert offers("short 99")[0] == Offer("short", 25)
+    assert all(len(offers(q)) <= 8 for q in ("", "long 3", "portes 5", "x y z"))
+
+
+@given(st.text(min_size=1, max_size=64))
+def test_inline_ids_are_well_formed(inline_message_id: str) -> None:
+    chat = inline_chat_id(inline_message_id)
+    assert is_inline_chat(chat) and chat <= -INLINE_CHAT_BASE and chat < -(10**13)  # below Telegram's chat ids
+    game_id = inline_game_id(inline_message_id)
+    assert len(game_id) == 10 and game_id.replace("-", "").replace("_", "").isalnum()
+    assert not is_inline_chat(-1001234567890) and not is_inline_chat(42)
+
+
+def test_an_invitation_fits_a_button_and_its_signature_binds_every_field() -> None:
+    games = InlineGames.__new__(InlineGames)
+    games.secret = b"k" * 32
+    keyboard = games.invite_keyboard(Offer("acey_deucey", 25), 9_999_999_999_999, "ru", 99_999_999)
+    data = [b.callback_data or "" for row in keyboard.inline_keyboard for b in row]
+    assert all(len(d.encode()) <= 64 for d in data)
+    join = InviteCb.unpack(data[0])
+    assert join.sig == games._sign("acey_deucey", 25, 9_999_999_999_999, "ru", 99_999_999)
+    assert games._sign("acey_deucey", 24, 9_999_999_999_999, "ru", 99_999_999) != join.sig
+    assert games._sign("acey_deucey", 25, 9_999_999_999_998, "ru", 99_999_999) != join.sig
+    assert new_id() != inline_game_id("x")
