@@ -15,6 +15,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import SettingsCb
 from bot.services.game_service import GameService
+from bot.services.record import topic_of
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, is_offered, next_variant
 
@@ -23,6 +24,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "confirm": ("on", "off"),
     "cube_long": ("on", "off"),
     "tournaments": ("admins", "anyone"),
+    "tour_topic": ("here", "off"),
 }
 
 
@@ -35,8 +37,9 @@ async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
     return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
 
-def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
-    """Return the settings text and keyboard for the chat's ``current`` settings."""
+def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) -> tuple[str, InlineKeyboardMarkup]:
+    """Return the settings text and keyboard for the chat's ``current`` settings; ``topic``: the forum topic the
+    settings are shown in (it may become the tournaments' topic)."""
     variant = str(current.get("variant", DEFAULT))
     if not is_offered(variant):
         variant = DEFAULT
@@ -81,6 +84,24 @@ def settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboa
             )
         ],
     ]
+    tour_topic = current.get("tour_topic")
+    if isinstance(tour_topic, int) or topic is not None:  # only groups with topics see this line
+        here = isinstance(tour_topic, int) and tour_topic == topic
+        where = tr(lang, "settings.tour_topic.here" if here else "settings.tour_topic.own")
+        if not isinstance(tour_topic, int):
+            where = tr(lang, "settings.tour_topic.where_created")
+        text += "\n" + tr(lang, "settings.tour_topic", value=where)
+        if topic is not None and not here:
+            choice, label = "here", "settings.tour_topic.set_here"
+        else:
+            choice, label = "off", "settings.tour_topic.set_off"
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    text=tr(lang, label), callback_data=SettingsCb(key="tour_topic", value=choice).pack()
+                )
+            ]
+        )
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -99,7 +120,8 @@ async def on_settings(message: Message, bot: Bot, game_service: GameService, **d
     if not await is_admin(bot, message.chat.id, message.from_user.id):
         await game_service.reply(message, tr(lang, "settings.admins_only"))
         return
-    text, keyboard = settings_view(lang, await game_service.store.get_chat_settings(message.chat.id))
+    current = await game_service.store.get_chat_settings(message.chat.id)
+    text, keyboard = settings_view(lang, current, topic_of(message))
     await game_service.reply(message, text, keyboard=keyboard, quote=False)
 
 
@@ -117,11 +139,21 @@ async def on_settings_button(
         return
     store = game_service.store
     current = dict(await store.get_chat_settings(message.chat.id))
-    value: Any = callback_data.value if callback_data.key in ("variant", "tournaments") else callback_data.value == "on"
-    current[callback_data.key] = value
+    topic = topic_of(message)
+    if callback_data.key == "tour_topic":
+        if callback_data.value == "here" and topic is None:
+            await query.answer(tr(lang, "toast.bad"))
+            return
+        if callback_data.value == "here":
+            current["tour_topic"] = topic
+        else:
+            current.pop("tour_topic", None)
+    else:
+        on = callback_data.value == "on"
+        current[callback_data.key] = callback_data.value if callback_data.key in ("variant", "tournaments") else on
     await store.set_chat_settings(message.chat.id, current)
     await query.answer(tr(lang, "settings.saved"))
-    text, keyboard = settings_view(lang, current)
+    text, keyboard = settings_view(lang, current, topic)
     await game_service.edit(
         EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text, reply_markup=keyboard)
     )

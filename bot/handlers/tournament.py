@@ -25,6 +25,7 @@ from bot.keyboards.tournament import SetupCb, TourCb, menu_keyboard, next_settin
 from bot.services import tournament_views as views
 from bot.services.game_service import GameService
 from bot.services.players import PlayerInfo
+from bot.services.record import topic_of
 from bot.services.tournament_record import TournamentRecord, TournamentRecordError, TournamentSettings
 from bot.services.tournament_service import TournamentService
 from bot.texts import norm_lang, tr
@@ -96,9 +97,26 @@ async def on_tournament(
     defaults = await game_service.store.get_chat_settings(message.chat.id)
     if is_offered(defaults.get("variant")):
         settings = TournamentSettings(variant=defaults["variant"])
-    await game_service.reply(
-        message, views.setup_text(lang, settings), keyboard=setup_keyboard(user.id, settings, lang), quote=False
-    )
+    text, keyboard = views.setup_text(lang, settings), setup_keyboard(user.id, settings, lang)
+    topic = tournament_topic(defaults)
+    if topic is None or topic == topic_of(message):
+        await game_service.reply(message, text, keyboard=keyboard, quote=False)
+        return
+    try:  # the group gives tournaments a topic of their own: the card goes there
+        await game_service.send(
+            SendMessage(chat_id=message.chat.id, text=text, reply_markup=keyboard, message_thread_id=topic)
+        )
+    except (TelegramAPIError, RuntimeError, LookupError) as error:
+        log.info("tournament card not sent to topic %s: %s", topic, error)
+        await game_service.reply(message, text, keyboard=keyboard, quote=False)
+        return
+    await game_service.reply(message, tr(lang, "tour.in_topic"))
+
+
+def tournament_topic(chat_settings: dict[str, Any]) -> int | None:
+    """Return the forum topic the group gives its tournaments (``/settings`` in that topic), else None."""
+    topic = chat_settings.get("tour_topic")
+    return topic if isinstance(topic, int) and not isinstance(topic, bool) and topic > 0 else None
 
 
 async def _show_last(message: Message, game_service: GameService, lang: str) -> None:
@@ -174,8 +192,9 @@ async def on_setup(query: CallbackQuery, callback_data: SetupCb, game_service: G
         )
         return
     service = _service(game_service)
+    topic = tournament_topic(await game_service.store.get_chat_settings(message.chat.id)) or topic_of(message)
     tournament_id = await service.open_registration(
-        message.chat.id, _person(query.from_user, lang), settings, message.message_id
+        message.chat.id, _person(query.from_user, lang), settings, message.message_id, thread=topic
     )
     if tournament_id is None:
         await query.answer(tr(lang, "tour.one_at_a_time"), show_alert=True)

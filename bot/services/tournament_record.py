@@ -121,6 +121,7 @@ class TournamentRecord:
         card_message_id: the registration card, showing the text whose hash is ``card_shown``;
             ``standings_message_id`` the live standings picture, showing the state ``standings_shown``.
         ratings_before: each person's rating when the tournament began (to show the changes at the end).
+        thread: the forum topic of the group its messages and group games go to (None: the general thread).
     """
 
     chat_id: int
@@ -144,6 +145,7 @@ class TournamentRecord:
     ratings_before: dict[str, float] = field(default_factory=dict)
     created_at: float = 0.0
     finished_at: float | None = None
+    thread: int | None = None
 
     # ---------------------------------------------------------------------------------------------- queries
 

@@ -165,10 +165,17 @@ class TournamentService:
     # ================================================================== registration
 
     async def open_registration(
-        self, chat_id: int, organiser: PlayerInfo, settings: TournamentSettings, card_message_id: int | None
+        self,
+        chat_id: int,
+        organiser: PlayerInfo,
+        settings: TournamentSettings,
+        card_message_id: int | None,
+        *,
+        thread: int | None = None,
     ) -> str | None:
         """Create the chat's tournament in registration, its card being ``card_message_id`` (the creation card,
-        which becomes the registration card). Returns: the tournament id, or None when the chat already has an
+        which becomes the registration card); ``thread``: the forum topic its announcements, standings and group
+        games go to (None: the chat's general thread). Returns: the tournament id, or None when the chat already has an
         unfinished tournament. Raises: StoreUnavailableError."""
         now = self.clock()
         record = TournamentRecord(
@@ -178,6 +185,7 @@ class TournamentService:
             lang=organiser.lang,
             card_message_id=card_message_id,
             created_at=now,
+            thread=thread,
         )
         tournament_id: str | None = await self.store.create_tournament(
             chat_id, record.to_dict(), tournament_id=new_id(), deadline=now + self.retry_after
@@ -660,7 +668,7 @@ class TournamentService:
                 assert entrant.user_id is not None
                 players.append(PlayerInfo(entrant.user_id, entrant.name, entrant.lang))
         if record.settings.venue == "group":
-            chats = [ChatLink(record.chat_id, None)]
+            chats = [ChatLink(record.chat_id, None, thread=record.thread)]
         else:
             chats = [ChatLink(p.id, index) for index, p in enumerate(players) if not p.ai]
         await self.games.start_tournament_game(
@@ -681,7 +689,7 @@ class TournamentService:
             return False
         deadline = min(record.started[m.id] for m in new) + record.settings.deadline_seconds
         text = views.announcement(record.lang, record, tournament, new, deadline)
-        await self._say(record.chat_id, text)
+        await self._say(record.chat_id, text, thread=record.thread)
         ids = {m.id for m in new}
         return (
             await self.mutate(
@@ -696,7 +704,7 @@ class TournamentService:
         played = {m.id: (m, r) for m, r in tournament.played()}
         lines = [views.result_line(record.lang, record, *played[mid]) for mid in record.outbox if mid in played]
         if lines:
-            await self._say(record.chat_id, "\n".join(lines[: views.MAX_LISTED]))
+            await self._say(record.chat_id, "\n".join(lines[: views.MAX_LISTED]), thread=record.thread)
         sent = set(record.outbox)
         return (
             await self.mutate(
@@ -725,7 +733,9 @@ class TournamentService:
                 message_id = None  # the message is gone or cannot be edited: post a new one
         if message_id is None:
             try:
-                sent = await self.games.send(SendPhoto(chat_id=record.chat_id, photo=file, caption=caption))
+                sent = await self.games.send(
+                    SendPhoto(chat_id=record.chat_id, photo=file, caption=caption, message_thread_id=record.thread)
+                )
                 message_id = sent.message_id
             except (TelegramAPIError, RuntimeError, LookupError) as error:
                 log.info("standings of tournament %s not posted: %s", tournament_id, error)
@@ -755,8 +765,10 @@ class TournamentService:
                 if entrant is None or entrant.user_id is None:
                     continue
                 text = tr(entrant.lang, "tour.remind", name=entrant.name, deadline=due)
-                chat = record.chat_id if record.settings.venue == "group" else entrant.user_id
-                await self._say(chat, text)
+                if record.settings.venue == "group":
+                    await self._say(record.chat_id, text, thread=record.thread)
+                else:
+                    await self._say(entrant.user_id, text)
         ids = {m.id for m in late}
         return (
             await self.mutate(
@@ -773,7 +785,7 @@ class TournamentService:
         after = {people[user]: float(rating.rating) for user, rating in ratings.items()}
         # a reply to the live standings picture, which already shows the final table
         final = views.final_text(record.lang, record, tournament, after)
-        await self._say(record.chat_id, final, reply_to=record.standings_message_id)
+        await self._say(record.chat_id, final, reply_to=record.standings_message_id, thread=record.thread)
         now = self.clock()
         return (
             await self.mutate(
@@ -784,10 +796,12 @@ class TournamentService:
             is not None
         )
 
-    async def _say(self, chat_id: int, text: str, *, reply_to: int | None = None) -> None:
+    async def _say(self, chat_id: int, text: str, *, reply_to: int | None = None, thread: int | None = None) -> None:
         reply = None if reply_to is None else ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
         try:
-            await self.games.send(SendMessage(chat_id=chat_id, text=text, reply_parameters=reply))
+            await self.games.send(
+                SendMessage(chat_id=chat_id, text=text, reply_parameters=reply, message_thread_id=thread)
+            )
         except (TelegramAPIError, RuntimeError, LookupError) as error:
             log.info("tournament message to %s failed: %s", chat_id, error)
 

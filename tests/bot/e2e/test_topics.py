@@ -1,5 +1,6 @@
 """Forum topics: a game started in a topic of a supergroup keeps every message there (boards, the resignation
-menu, reminders), and a game started outside topics sends none into one."""
+menu, reminders), a game started outside topics sends none into one, and a group may give its tournaments a topic
+of their own (``/settings`` in that topic)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 from bot.storage.base import GameStore
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message
+from tests.bot.e2e.tournament_drive import record_of, running, tournament_env
 
 TOPIC = 77
 
@@ -47,4 +49,50 @@ async def test_a_game_outside_topics_sends_into_none(sqlite_store: GameStore) ->
     await h.send_text(alice, group, "/new short")
     await h.press_button(bob, fake.last_message(-931), "Join")
     assert {m.thread_id for m in fake.messages(-931) if m.from_bot} == {None}
+    await env.close()
+
+
+async def test_a_group_gives_its_tournaments_a_topic_of_their_own(sqlite_store: GameStore) -> None:
+    env = tournament_env(Env(sqlite_store, None))
+    fake, h = env.fake, env.h
+    alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
+    users = {1: alice, 2: bob}
+    group = fake.group_chat(-932, admins=[1])
+    await h.send_text(alice, group, "/settings", thread_id=55)
+    settings = fake.last_message(-932)
+    assert settings.thread_id == 55 and "Tournaments: in the topic where they are created" in settings.content
+    await h.press_button(alice, settings, "Tournaments in this topic")
+    assert (await sqlite_store.get_chat_settings(-932))["tour_topic"] == 55
+    assert "Tournaments: in this topic" in fake.chats[-932][settings.message_id].content
+
+    await h.send_text(alice, group, "/tournament")  # typed in the general thread
+    assert fake.last_message(-932).content == "The tournament card is in the tournaments' topic."
+    card = next(m for m in fake.messages(-932) if "New tournament" in m.content)
+    assert card.thread_id == 55
+    await h.press_button(alice, card, "Games:")  # played in the group
+    await h.press_button(alice, fake.chats[-932][card.message_id], "Open registration")
+    tournament_id, record = await running(env, group)
+    assert record.thread == 55 and record.settings.venue == "group"
+    for user in (alice, bob):
+        await h.press_button(user, fake.chats[-932][card.message_id], "Join")
+    await h.press_button(alice, fake.chats[-932][card.message_id], "Start")
+    record = await record_of(env, tournament_id)
+    (game_id,) = record.games.values()
+    stored = await sqlite_store.get_game(game_id)
+    assert stored is not None and stored.data["chats"][0]["thread"] == 55
+    stored, match = await state(env, game_id)
+    loser = awaited_user(stored, match, users)
+    await h.send_text(loser, group, "/resign", thread_id=55)
+    await h.press_button(loser, fake.last_message(-932), "single game")
+    stored, _ = await state(env, game_id)
+    board = fake.chats[-932][stored.boards[-932].message_id or 0]  # the game's board, not the standings
+    assert board.thread_id == 55
+    await h.press_button(users[3 - loser.id], board, "Accept")
+    record = await record_of(env, tournament_id)
+    assert record.status == "finished"
+    later = [m for m in fake.messages(-932) if m.message_id > card.message_id and m.from_bot]
+    tournament_messages = [m for m in later if m.content != "The tournament card is in the tournaments' topic."]
+    assert any("Round 1" in m.content for m in tournament_messages)  # the pairing, the board, results, standings
+    assert any(m.photo is not None for m in tournament_messages)
+    assert {m.thread_id for m in tournament_messages} == {55}, [(m.content[:40], m.thread_id) for m in later]
     await env.close()
