@@ -256,12 +256,7 @@ class BoardPresenter:
         photo = await self._photo(stored.game_id, record, match, chat.viewer, lang)
         if chat.inline is not None:
             inline = self.service.inline
-            own = keyboard.inline_keyboard if keyboard and match.game.phase is not Phase.OVER else []
-            rows = [
-                *own,
-                *inline.extra_rows(record, match, stored.game_id, stored.version, lang),
-            ]
-            markup = InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+            markup = inline.board_markup(record, match, stored.game_id, stored.version, lang, keyboard)
             return await inline.show_board(stored, record, match, chat, text, markup, photo or placeholder_photo())
         try:
             if message_id is not None:

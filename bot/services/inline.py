@@ -278,6 +278,21 @@ class InlineGames:
 
     # ------------------------------------------------------------------ the board
 
+    def board_markup(
+        self,
+        record: GameRecord,
+        match: Match,
+        game_id: str,
+        version: int,
+        lang: str,
+        keyboard: InlineKeyboardMarkup | None,
+    ) -> InlineKeyboardMarkup | None:
+        """Return the keyboard of an inline board: the game's own buttons (``keyboard``, none once the game is
+        over: its game-over buttons need a chat) followed by :meth:`extra_rows`; None when there is no button."""
+        own = keyboard.inline_keyboard if keyboard and match.game.phase is not Phase.OVER else []
+        rows = [*own, *self.extra_rows(record, match, game_id, version, lang)]
+        return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
     def extra_rows(
         self, record: GameRecord, match: Match, game_id: str, version: int, lang: str
     ) -> list[list[InlineKeyboardButton]]:
@@ -425,9 +440,8 @@ class InlineGames:
             if keyboard_in_chat(record, match, chat)
             else None
         )
-        extra = self.extra_rows(record, match, game_id, version, lang)
-        rows = [*(keyboard.inline_keyboard if keyboard else []), *extra]
-        await self._set_keyboard(inline_message_id, InlineKeyboardMarkup(inline_keyboard=rows))
+        markup = self.board_markup(record, match, game_id, stored.version, lang, keyboard)
+        await self._set_keyboard(inline_message_id, markup or InlineKeyboardMarkup(inline_keyboard=[]))
         return ""
 
     async def _current(
