@@ -56,7 +56,7 @@ FAIRNESS_EN: Final[dict[str, str]] = {
     "analysis.usage": gettext_noop("Send /analyze and the id of a finished game (its last caption gives it)."),
     "analysis.running": gettext_noop("Game {game} is not over: it is analysed once it has ended."),
     "analysis.unsupported": gettext_noop("There is no analysis for the game of {game} yet (no trained network)."),
-    "analysis.title": gettext_noop("📊 Analysis of game {game} by the bot's hard network (0-ply, cubeless):"),
+    "analysis.title": gettext_noop("📊 Analysis of game {game} by the bot's hard network (0-ply):"),
     "analysis.player": gettext_noop(
         "{mark} {name}: {plays} plays rated, error rate {rate}, {inaccuracies} inaccuracies, {blunders} blunders"
     ),
@@ -66,6 +66,25 @@ FAIRNESS_EN: Final[dict[str, str]] = {
     ),
     "analysis.flawless": gettext_noop("No play lost any equity."),
     "analysis.play": gettext_noop("{name}, game {game}, {dice}: played {played}, better {best} (lost {loss})"),
+    "analysis.cube": gettext_noop(
+        "{mark} {name}: {decisions} cube decisions rated, error rate {rate}, {errors} errors"
+    ),
+    "analysis.cube_error": gettext_noop("🎲 {name}, game {game}: {decision}, right: {proper} (lost {loss})"),
+    "analysis.cube_legend": gettext_noop(
+        "Cube decisions: money-game cubeful equities (Janowski's model) from the same network, lost equity in units "
+        "of the cube; an error loses {inaccuracy} or more."
+    ),
+    "analysis.cube_match": gettext_noop(
+        "Cube decisions of matches are not rated: the right one depends on the score, which this model ignores."
+    ),
+    "analysis.cube.double": gettext_noop("doubled"),
+    "analysis.cube.no_double": gettext_noop("did not double"),
+    "analysis.cube.take": gettext_noop("took"),
+    "analysis.cube.pass": gettext_noop("passed"),
+    "analysis.proper.no_double": gettext_noop("no double"),
+    "analysis.proper.double_take": gettext_noop("double, take"),
+    "analysis.proper.double_pass": gettext_noop("double, pass"),
+    "analysis.proper.too_good": gettext_noop("too good to double, pass"),
 }
 
 FAIRNESS_RU: Final[dict[str, str]] = {
@@ -115,7 +134,7 @@ FAIRNESS_RU: Final[dict[str, str]] = {
     "analysis.usage": "Отправьте /analyze и номер законченной партии (он есть в последней подписи доски).",
     "analysis.running": "Партия {game} ещё не окончена: разбор доступен после её конца.",
     "analysis.unsupported": "Для игры партии {game} разбора пока нет (нет обученной сети).",
-    "analysis.title": "📊 Разбор партии {game} сильной сетью бота (0-ply, без куба):",
+    "analysis.title": "📊 Разбор партии {game} сильной сетью бота (0-ply):",
     "analysis.player": (
         "{mark} {name}: оценено ходов {plays}, процент ошибок {rate}, неточностей {inaccuracies}, грубых ошибок "
         "{blunders}"
@@ -126,4 +145,21 @@ FAIRNESS_RU: Final[dict[str, str]] = {
     ),
     "analysis.flawless": "Ни один ход не потерял эквити.",
     "analysis.play": "{name}, партия {game}, {dice}: сыграно {played}, лучше {best} (потеря {loss})",
+    "analysis.cube": "{mark} {name}: оценено решений с кубом {decisions}, процент ошибок {rate}, ошибок {errors}",
+    "analysis.cube_error": "🎲 {name}, партия {game}: {decision}, правильно: {proper} (потеря {loss})",
+    "analysis.cube_legend": (
+        "Решения с кубом: эквити с кубом для игры на деньги (модель Яновского) по той же сети, потеря в единицах "
+        "куба; ошибка — потеря от {inaccuracy}."
+    ),
+    "analysis.cube_match": (
+        "Решения с кубом в матчах не оцениваются: верное решение зависит от счёта, а эта модель его не учитывает."
+    ),
+    "analysis.cube.double": "удвоил",
+    "analysis.cube.no_double": "не удвоил",
+    "analysis.cube.take": "принял",
+    "analysis.cube.pass": "сдался",
+    "analysis.proper.no_double": "не удваивать",
+    "analysis.proper.double_take": "удвоить, принять",
+    "analysis.proper.double_pass": "удвоить, сдаться",
+    "analysis.proper.too_good": "слишком хорошо для удвоения, сдаться",
 }

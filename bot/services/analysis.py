@@ -14,7 +14,8 @@ from bot.storage.ids import is_valid_id
 from bot.texts import tr
 from nardy import NardyError
 from nardy.ai import has_level
-from nardy.ai.analysis import BLUNDER, INACCURACY, Analysis, PlayRating, analyze_match
+from nardy.ai.analysis import BLUNDER, INACCURACY, Analysis, CubeRating, PlayRating, analyze_match, has_cube_model
+from nardy.match import Match
 
 if TYPE_CHECKING:
     from bot.services.game_service import GameService
@@ -49,6 +50,48 @@ def _summary_lines(record: GameRecord, analysis: Analysis, lang: str) -> list[st
     return lines
 
 
+def _cube_lines(record: GameRecord, analysis: Analysis, lang: str) -> list[str]:
+    lines: list[str] = []
+    for player in (0, 1):
+        figures = analysis.summary(player)
+        lines.append(
+            tr(
+                lang,
+                "analysis.cube",
+                mark="⚪⚫"[player],
+                name=record.players[player].name,
+                decisions=figures.cube_decisions,
+                rate=f"{figures.cube_error_rate:.1f}",
+                errors=figures.cube_errors,
+            )
+        )
+    for player in (0, 1):
+        lines.extend(_cube_error_line(record, cube, lang) for cube in analysis.cube_errors(player)[:WORST_PER_PLAYER])
+    lines.append(tr(lang, "analysis.cube_legend", inaccuracy=INACCURACY))
+    return lines
+
+
+def _cube_error_line(record: GameRecord, cube: CubeRating, lang: str) -> str:
+    return tr(
+        lang,
+        "analysis.cube_error",
+        name=record.players[cube.player].name,
+        game=cube.game + 1,
+        decision=tr(lang, f"analysis.cube.{cube.kind}"),
+        proper=tr(lang, f"analysis.proper.{cube.proper}"),
+        loss=f"{cube.loss:.3f}",
+    )
+
+
+def _match_cube_unrated(match_data: dict[str, object]) -> bool:
+    """Return whether the match had a cube in play whose decisions a money game would have rated."""
+    try:
+        game = Match.from_dict(match_data).game
+    except (NardyError, ValueError, KeyError, TypeError):
+        return False
+    return game.match_length > 0 and has_cube_model(game)
+
+
 def _play_caption(record: GameRecord, play: PlayRating, lang: str) -> str:
     return tr(
         lang,
@@ -81,6 +124,10 @@ async def analysis_answer(service: GameService, game_id: str, chat_id: int, user
     except (NardyError, ValueError):
         return AnalysisAnswer(tr(lang, "export.failed", game=game_id))
     lines = [tr(lang, "analysis.title", game=game_id), *_summary_lines(record, analysis, lang)]
+    if analysis.cubes:
+        lines.extend(_cube_lines(record, analysis, lang))
+    elif _match_cube_unrated(record.match):
+        lines.append(tr(lang, "analysis.cube_match"))
     lines.append(tr(lang, "analysis.legend", inaccuracy=INACCURACY, blunder=BLUNDER))
     boards: list[tuple[bytes, str]] = []
     record.pending_steps = []

@@ -5,7 +5,13 @@ inaccuracies and blunders.
 A play is rated only when there was a choice (two or more distinct legal turns); forced plays and forfeited rolls
 count for nothing. The thresholds are gnubg's: a loss of at least :data:`INACCURACY` (0.04) is an inaccuracy, of
 at least :data:`BLUNDER` (0.08) a blunder (gnubg's "bad" and "very bad" together). The error rate is the mean
-equity lost per rated play, × 1000 (gnubg's "mEMG" per move, cubeless). Cube decisions are not rated.
+equity lost per rated play, × 1000 (gnubg's "mEMG" per move, cubeless).
+
+Cube decisions are rated in money games of a variant whose network gives the five gnubg chances (short nardy,
+Nackgammon, Hypergammon…): every roll the roller could have doubled before (double or no double) and every answer
+to a double (take or pass), valued by :mod:`nardy.ai.cube` from the chances of the position before the roll. The
+same thresholds apply, in units of the cube. In matches the right cube action depends on the score (a match
+equity table), which this model does not know: cube decisions of matches are not rated. Beavers are not rated.
 """
 
 from __future__ import annotations
@@ -14,7 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from nardy.game import Game, replay_records
+from nardy.ai.cube import CubeAction, CubeEquities, Owner, cube_efficiency, cube_equities
+from nardy.ai.features import positions_array
+from nardy.ai.network import OUTPUTS
+from nardy.ai.race import contact
+from nardy.game import Game, Phase, next_cube_value, replay_records
 from nardy.move import Move, Step
 from nardy.position import Position
 
@@ -23,6 +33,10 @@ BLUNDER: Final = 0.08
 
 Evaluator = Callable[[Sequence[Move], Game], Sequence[float]]
 """Values each legal turn of ``game`` for the mover (higher is better), in the order given."""
+
+ChanceEvaluator = Callable[[Position], Sequence[float]]
+"""The five cubeless chances (win, win gammon, win backgammon, lose gammon, lose backgammon) of a position for its
+side ``me``, that side to roll."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,35 +56,73 @@ class PlayRating:
 
 
 @dataclass(frozen=True, slots=True)
+class CubeRating:
+    """One rated cube decision: where it was, who decided (the roller for a double, the opponent for an answer),
+    what was decided, the cubeful equities (the roller's, in units of the cube before the double), the right
+    action, and the equity lost by the decider."""
+
+    game: int
+    record: int
+    player: int
+    kind: str
+    """``double`` or ``no_double`` (the roller's decision), ``take`` or ``pass`` (the answer)."""
+    equities: CubeEquities
+    proper: CubeAction
+    loss: float
+    position: Position
+    """The roller's position before the roll (roller's frame)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerSummary:
-    """One player's figures: rated plays, equity lost in all, error rate (× 1000 per play), inaccuracies, blunders."""
+    """One player's figures: rated plays, equity lost in all, error rate (× 1000 per play), inaccuracies, blunders;
+    and the same for the rated cube decisions."""
 
     plays: int
     lost: float
     inaccuracies: int
     blunders: int
+    cube_decisions: int = 0
+    cube_lost: float = 0.0
+    cube_errors: int = 0
+    """Cube decisions that lost at least :data:`INACCURACY`."""
 
     @property
     def error_rate(self) -> float:
         """Return the mean equity lost per rated play, × 1000 (0 when nothing was rated)."""
         return 1000.0 * self.lost / self.plays if self.plays else 0.0
 
+    @property
+    def cube_error_rate(self) -> float:
+        """Return the mean equity lost per rated cube decision, × 1000 (0 when none was rated)."""
+        return 1000.0 * self.cube_lost / self.cube_decisions if self.cube_decisions else 0.0
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """Every rated play of a match and the two players' summaries."""
+    """Every rated play and cube decision of a match and the two players' summaries."""
 
     plays: tuple[PlayRating, ...]
+    cubes: tuple[CubeRating, ...] = ()
 
     def summary(self, player: int) -> PlayerSummary:
         """Return the figures of ``player`` (0 or 1)."""
         mine = [p for p in self.plays if p.player == player]
+        cubes = [c for c in self.cubes if c.player == player]
         return PlayerSummary(
             plays=len(mine),
             lost=sum(p.loss for p in mine),
             inaccuracies=sum(INACCURACY <= p.loss < BLUNDER for p in mine),
             blunders=sum(p.loss >= BLUNDER for p in mine),
+            cube_decisions=len(cubes),
+            cube_lost=sum(c.loss for c in cubes),
+            cube_errors=sum(c.loss >= INACCURACY for c in cubes),
         )
+
+    def cube_errors(self, player: int) -> list[CubeRating]:
+        """Return the cube decisions of ``player`` that lost at least :data:`INACCURACY`, the worst first."""
+        mine = [c for c in self.cubes if c.player == player and c.loss >= INACCURACY]
+        return sorted(mine, key=lambda c: (-c.loss, c.game, c.record))
 
     def worst(self, player: int, count: int = 3) -> list[PlayRating]:
         """Return the ``count`` plays of ``player`` that lost the most (only plays that lost something)."""
@@ -94,19 +146,93 @@ def hard_evaluator(variant: str) -> Evaluator:
     return evaluate
 
 
-def analyze_match(match_data: dict[str, Any], evaluator: Evaluator | None = None) -> Analysis:
-    """Return the analysis of a saved match (``Match.to_dict``), every game of it.
+def hard_chances(variant: str) -> ChanceEvaluator:
+    """Return the five chances of the hard level's network for ``variant`` (see :data:`ChanceEvaluator`).
+
+    Raises:
+        ValueError: the variant has no trained network.
+    """
+    from nardy.ai.players import HardPlayer
+
+    player = HardPlayer(variant, 0, lookahead=0)
+
+    def chances(position: Position) -> Sequence[float]:
+        return [float(c) for c in player.probabilities(positions_array([position]))[0]]
+
+    return chances
+
+
+def has_cube_model(game: Game) -> bool:
+    """Return whether ``game`` has the cube in play and its variant's network gives the five chances."""
+    return game.cube_enabled and len(OUTPUTS.get(game.variant.name, ())) == 5
+
+
+def rates_cube(game: Game) -> bool:
+    """Return whether the cube decisions of ``game`` are rated: :func:`has_cube_model` in a money game."""
+    return game.match_length == 0 and has_cube_model(game)
+
+
+def _cube_equities(game: Game, doubler: int, chances: Sequence[float]) -> CubeEquities:
+    position = game.position_for(doubler)
+    in_contact = bool(contact(positions_array([position]))[0])
+    owner: Owner = "centre" if game.cube_owner is None else "mine"
+    return cube_equities(
+        chances,
+        owner,
+        cube_efficiency(in_contact, game.variant.pips(position.me)),
+        gammons=game.variant.resign_options(game.options) != ("single",),
+        jacoby=game.options.jacoby,
+        factor=next_cube_value(game.cube_value, game.options) / game.cube_value,
+    )
+
+
+def _cube_rating(
+    index: int, number: int, record: dict[str, Any], game: Game, chances: ChanceEvaluator
+) -> CubeRating | None:
+    kind = record["t"]
+    if kind == "double" or (kind == "roll" and game.can_double()):
+        doubler = game.roller
+    elif kind in ("take", "drop") and game.phase is Phase.DOUBLED:
+        doubler = 1 - game.turn
+    else:
+        return None
+    position = game.position_for(doubler)
+    equities = _cube_equities(game, doubler, chances(position))
+    if kind in ("double", "roll"):
+        doubled = kind == "double"
+        decision, player, loss = ("double" if doubled else "no_double"), doubler, equities.double_error(doubled)
+    else:
+        took = kind == "take"
+        decision, player, loss = ("take" if took else "pass"), 1 - doubler, equities.take_error(took)
+    return CubeRating(index, number, player, decision, equities, equities.proper, max(0.0, loss), position)
+
+
+def analyze_match(
+    match_data: dict[str, Any], evaluator: Evaluator | None = None, chances: ChanceEvaluator | None = None
+) -> Analysis:
+    """Return the analysis of a saved match (``Match.to_dict``), every game of it: the checker plays valued by
+    ``evaluator`` and, where :func:`rates_cube`, the cube decisions from ``chances`` (both default to the hard
+    level's network).
 
     Raises:
         GameStateError: a game cannot be replayed.
         ValueError: no evaluator was given and a game's variant has no trained network.
     """
     evaluators: dict[str, Evaluator] = {}
+    chance_evaluators: dict[str, ChanceEvaluator] = {}
     plays: list[PlayRating] = []
+    cubes: list[CubeRating] = []
     games = [*match_data.get("finished_games", []), match_data["game"]]
     for index, data in enumerate(games):
         for number, (record, game) in enumerate(replay_records(data)):
             if record["t"] != "move":
+                if rates_cube(game):
+                    rate = chances or chance_evaluators.get(game.variant.name)
+                    if rate is None:
+                        rate = chance_evaluators[game.variant.name] = hard_chances(game.variant.name)
+                    rating = _cube_rating(index, number, record, game, rate)
+                    if rating is not None:
+                        cubes.append(rating)
                 continue
             plan = game.plan()
             moves = plan.moves()
@@ -134,4 +260,4 @@ def analyze_match(match_data: dict[str, Any], evaluator: Evaluator | None = None
                     position=game.position_for(game.roller),
                 )
             )
-    return Analysis(tuple(plays))
+    return Analysis(tuple(plays), tuple(cubes))

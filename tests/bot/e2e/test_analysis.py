@@ -1,5 +1,5 @@
-"""``/analyze`` end to end: refused while the game runs and for strangers; after the end a summary per player and
-the worst plays as an album of boards."""
+"""``/analyze`` end to end: refused while the game runs and for strangers; after the end a summary per player (checker
+plays and cube decisions) and the worst plays as an album of boards."""
 
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ async def test_a_finished_game_is_analysed_with_its_worst_plays(sqlite_store: Ga
     summary = new[0].content
     assert f"Analysis of game {game_id}" in summary
     assert "⚪ Alice:" in summary and "⚫ Bob:" in summary and "error rate" in summary
+    # a money game with the cube: every roll that could have followed a double is a rated cube decision
+    assert "⚪ Alice: " in summary.split("cube decisions rated")[0].splitlines()[-1]
+    assert summary.count("cube decisions rated") == 2 and "Janowski" in summary
     boards = new[1:]
     assert 1 <= len(boards) <= 6 and all(b.photo is not None for b in boards)
     assert all("played" in (b.caption or "") and "better" in (b.caption or "") for b in boards)
