@@ -71,11 +71,8 @@ FAIRNESS_EN: Final[dict[str, str]] = {
     ),
     "analysis.cube_error": gettext_noop("🎲 {name}, game {game}: {decision}, right: {proper} (lost {loss})"),
     "analysis.cube_legend": gettext_noop(
-        "Cube decisions: money-game cubeful equities (Janowski's model) from the same network, lost equity in units "
-        "of the cube; an error loses {inaccuracy} or more."
-    ),
-    "analysis.cube_match": gettext_noop(
-        "Cube decisions of matches are not rated: the right one depends on the score, which this model ignores."
+        "Cube decisions: cubeful equities by Janowski's model from the same network (in a match at its score, with "
+        "the Kazaross-XG2 match equity table), lost equity in units of the cube; an error loses {inaccuracy} or more."
     ),
     "analysis.cube.double": gettext_noop("doubled"),
     "analysis.cube.no_double": gettext_noop("did not double"),
@@ -148,11 +145,8 @@ FAIRNESS_RU: Final[dict[str, str]] = {
     "analysis.cube": "{mark} {name}: оценено решений с кубом {decisions}, процент ошибок {rate}, ошибок {errors}",
     "analysis.cube_error": "🎲 {name}, партия {game}: {decision}, правильно: {proper} (потеря {loss})",
     "analysis.cube_legend": (
-        "Решения с кубом: эквити с кубом для игры на деньги (модель Яновского) по той же сети, потеря в единицах "
-        "куба; ошибка — потеря от {inaccuracy}."
-    ),
-    "analysis.cube_match": (
-        "Решения с кубом в матчах не оцениваются: верное решение зависит от счёта, а эта модель его не учитывает."
+        "Решения с кубом: эквити с кубом по модели Яновского по той же сети (в матче — при его счёте, по таблице "
+        "шансов Kazaross-XG2), потеря в единицах куба; ошибка — потеря от {inaccuracy}."
     ),
     "analysis.cube.double": "удвоил",
     "analysis.cube.no_double": "не удвоил",

@@ -14,8 +14,7 @@ from bot.storage.ids import is_valid_id
 from bot.texts import tr
 from nardy import NardyError
 from nardy.ai import has_level
-from nardy.ai.analysis import BLUNDER, INACCURACY, Analysis, CubeRating, PlayRating, analyze_match, has_cube_model
-from nardy.match import Match
+from nardy.ai.analysis import BLUNDER, INACCURACY, Analysis, CubeRating, PlayRating, analyze_match
 
 if TYPE_CHECKING:
     from bot.services.game_service import GameService
@@ -83,15 +82,6 @@ def _cube_error_line(record: GameRecord, cube: CubeRating, lang: str) -> str:
     )
 
 
-def _match_cube_unrated(match_data: dict[str, object]) -> bool:
-    """Return whether the match had a cube in play whose decisions a money game would have rated."""
-    try:
-        game = Match.from_dict(match_data).game
-    except (NardyError, ValueError, KeyError, TypeError):
-        return False
-    return game.match_length > 0 and has_cube_model(game)
-
-
 def _play_caption(record: GameRecord, play: PlayRating, lang: str) -> str:
     return tr(
         lang,
@@ -126,8 +116,6 @@ async def analysis_answer(service: GameService, game_id: str, chat_id: int, user
     lines = [tr(lang, "analysis.title", game=game_id), *_summary_lines(record, analysis, lang)]
     if analysis.cubes:
         lines.extend(_cube_lines(record, analysis, lang))
-    elif _match_cube_unrated(record.match):
-        lines.append(tr(lang, "analysis.cube_match"))
     lines.append(tr(lang, "analysis.legend", inaccuracy=INACCURACY, blunder=BLUNDER))
     boards: list[tuple[bytes, str]] = []
     record.pending_steps = []

@@ -7,11 +7,12 @@ count for nothing. The thresholds are gnubg's: a loss of at least :data:`INACCUR
 at least :data:`BLUNDER` (0.08) a blunder (gnubg's "bad" and "very bad" together). The error rate is the mean
 equity lost per rated play, × 1000 (gnubg's "mEMG" per move, cubeless).
 
-Cube decisions are rated in money games of a variant whose network gives the five gnubg chances (short nardy,
-Nackgammon, Hypergammon…): every roll the roller could have doubled before (double or no double) and every answer
-to a double (take or pass), valued by :mod:`nardy.ai.cube` from the chances of the position before the roll. The
-same thresholds apply, in units of the cube. In matches the right cube action depends on the score (a match
-equity table), which this model does not know: cube decisions of matches are not rated. Beavers are not rated.
+Cube decisions are rated in games with the cube of a variant whose network gives the five gnubg chances (short
+nardy, Nackgammon, Hypergammon…): every roll the roller could have doubled before (double or no double; in a match
+only while a double could gain, the roller needing more points than the cube holds, as GNU Backgammon counts them)
+and every answer to a double (take or pass), valued from the chances of the position before the roll by
+Janowski's model: for money by :mod:`nardy.ai.cube`, in a match (up to 25 points) at its score by
+:mod:`nardy.ai.match_cube`. The same thresholds apply, in units of the cube. Beavers are not rated.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from typing import Any, Final
 
 from nardy.ai.cube import CubeAction, CubeEquities, Owner, cube_efficiency, cube_equities
 from nardy.ai.features import positions_array
+from nardy.ai.match_cube import MatchScore, match_cube_equities
+from nardy.ai.met import MAX_AWAY
 from nardy.ai.network import OUTPUTS
 from nardy.ai.race import contact
 from nardy.game import Game, Phase, next_cube_value, replay_records
@@ -168,29 +171,55 @@ def has_cube_model(game: Game) -> bool:
 
 
 def rates_cube(game: Game) -> bool:
-    """Return whether the cube decisions of ``game`` are rated: :func:`has_cube_model` in a money game."""
-    return game.match_length == 0 and has_cube_model(game)
+    """Return whether the cube decisions of ``game`` are rated: :func:`has_cube_model`, in a money game or a match
+    the match equity table covers (up to 25 points)."""
+    return game.match_length <= MAX_AWAY and has_cube_model(game)
+
+
+def match_score(game: Game, player: int) -> MatchScore:
+    """Return the score of ``game``'s match seen by ``player``, with the game's cube rules."""
+    away = game.match_length - int(game.score[player])
+    opponent_away = game.match_length - int(game.score[1 - player])
+    options = game.options
+    return MatchScore(
+        away=away,
+        opponent_away=opponent_away,
+        post_crawford=options.crawford and not game.crawford and min(away, opponent_away) == 1,
+        max_cube=options.max_cube,
+        raise_cube=lambda value: next_cube_value(value, options),
+    )
 
 
 def _cube_equities(game: Game, doubler: int, chances: Sequence[float]) -> CubeEquities:
     position = game.position_for(doubler)
     in_contact = bool(contact(positions_array([position]))[0])
     owner: Owner = "centre" if game.cube_owner is None else "mine"
+    efficiency = cube_efficiency(in_contact, game.variant.pips(position.me))
+    gammons = game.variant.resign_options(game.options) != ("single",)
+    if game.match_length:
+        score = match_score(game, doubler)
+        return match_cube_equities(chances, owner, efficiency, score, game.cube_value, gammons=gammons)
     return cube_equities(
         chances,
         owner,
-        cube_efficiency(in_contact, game.variant.pips(position.me)),
-        gammons=game.variant.resign_options(game.options) != ("single",),
+        efficiency,
+        gammons=gammons,
         jacoby=game.options.jacoby,
         factor=next_cube_value(game.cube_value, game.options) / game.cube_value,
     )
+
+
+def _double_can_gain(game: Game) -> bool:
+    """Whether the roller could gain by doubling: in a match, only while it needs more than the cube's points (with
+    fewer, a double cannot win it more; not doubling then is no decision, as for GNU Backgammon)."""
+    return not game.match_length or game.match_length - game.score[game.roller] > game.cube_value
 
 
 def _cube_rating(
     index: int, number: int, record: dict[str, Any], game: Game, chances: ChanceEvaluator
 ) -> CubeRating | None:
     kind = record["t"]
-    if kind == "double" or (kind == "roll" and game.can_double()):
+    if kind == "double" or (kind == "roll" and game.can_double() and _double_can_gain(game)):
         doubler = game.roller
     elif kind in ("take", "drop") and game.phase is Phase.DOUBLED:
         doubler = 1 - game.turn

@@ -62,7 +62,7 @@ class CubeEquities:
     def proper(self) -> CubeAction:
         """Return the right cube action: no double, double/take, double/pass, or too good to double (the position is
         worth more than a pass while the opponent would pass)."""
-        if self.no_double >= self.double:
+        if self.no_double >= self.double - 1e-9:
             return "too_good" if self.double_take > self.double_pass else "no_double"
         return "double_take" if self.double_take <= self.double_pass else "double_pass"
 
@@ -92,14 +92,16 @@ def _live(win: float, big_w: float, big_l: float, owner: Owner) -> float:
     spread = big_w + big_l + 0.5
     take_point = (big_l - 0.5) / spread
     cash_point = (big_l + 1.0) / spread
+    dead = win * big_w - (1.0 - win) * big_l
+    # beyond its cash point a side cashes, or plays on for the gammon when that is worth more (too good)
     if owner == "mine":  # from -L at no chance up to +1 at the cash point
-        return 1.0 if win >= cash_point else -big_l + win * spread
+        return max(1.0, dead) if win >= cash_point else -big_l + win * spread
     if owner == "theirs":  # from -1 at the take point up to +W at certainty
-        return -1.0 if win <= take_point else win * spread - big_l - 0.5
+        return min(-1.0, dead) if win <= take_point else win * spread - big_l - 0.5
     if win <= take_point:
-        return -1.0
+        return min(-1.0, dead)
     if win >= cash_point:
-        return 1.0
+        return max(1.0, dead)
     return -1.0 + 2.0 * (win - take_point) / (cash_point - take_point)
 
 

@@ -1,5 +1,6 @@
-"""Janowski's cubeful money equities (nardy.ai.cube): the classical take points, worked examples and the right
-cube actions."""
+"""Janowski's cubeful equities: money (nardy.ai.cube: the classical take points, worked examples, the right cube
+actions) and match play (nardy.ai.match_cube with the table of nardy.ai.met: money-like far from the end, the known
+cube actions near it)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nardy.ai.cube import CubeEquities, cube_efficiency, cube_equities, cubeful_equity
+from nardy.ai.match_cube import MatchScore, match_cube_equities
+from nardy.ai.met import match_winning_chance
 
 SINGLES = (0.5, 0.0, 0.0, 0.0, 0.0)
 
@@ -125,3 +128,44 @@ def test_the_right_action_loses_nothing_and_every_error_is_non_negative(
     assert equities.take_error(right_take) == pytest.approx(0.0, abs=1e-12)
     assert equities.take_error(not right_take) >= 0.0
     assert -3.0 <= equities.no_double <= 3.0
+
+
+def test_far_from_the_end_a_match_cube_is_a_money_cube() -> None:
+    for chances_ in (SINGLES, (0.7, 0.2, 0.01, 0.05, 0.0), (0.8, 0.0, 0.0, 0.0, 0.0), (0.3, 0.05, 0.0, 0.25, 0.02)):
+        money = cube_equities(chances_, "centre", 0.68)
+        match = match_cube_equities(chances_, "centre", 0.68, MatchScore(25, 25), 1)
+        assert match.no_double == pytest.approx(money.no_double, abs=0.01)
+        assert match.double_take == pytest.approx(money.double_take, abs=0.02)
+        assert match.proper == money.proper
+
+
+def test_at_two_away_two_away_a_favourite_doubles_at_once() -> None:
+    # the taker, needing 2 with the cube on 2, can never redouble usefully: the doubler loses nothing by doubling
+    assert match_cube_equities(chances(0.55), "centre", 0.68, MatchScore(2, 2), 1).proper == "double_take"
+    assert match_cube_equities(chances(0.45), "centre", 0.68, MatchScore(2, 2), 1).proper == "no_double"
+    # money: 55 % is far from a double
+    assert cube_equities(chances(0.55), "centre", 0.68).proper == "no_double"
+
+
+def test_after_the_crawford_game_the_trailer_doubles_even_as_an_underdog() -> None:
+    trailer = match_cube_equities(chances(0.3), "centre", 0.68, MatchScore(4, 1, post_crawford=True), 1)
+    assert trailer.proper == "double_take"
+    assert trailer.double_error(doubled=False) > 0.05
+
+
+def test_a_match_cube_of_the_opponent_is_no_decision() -> None:
+    with pytest.raises(ValueError, match="belongs to the opponent"):
+        match_cube_equities(SINGLES, "theirs", 0.68, MatchScore(5, 5), 1)
+
+
+def test_the_match_equity_table() -> None:
+    assert match_winning_chance(1, 1) == 0.5 and match_winning_chance(0, 3) == 1.0 and match_winning_chance(3, 0) == 0
+    for i in range(1, 26):
+        for j in range(1, 26):
+            assert match_winning_chance(i, j) + match_winning_chance(j, i) == pytest.approx(1.0, abs=1e-4)
+            if j > 1:
+                assert match_winning_chance(i, j) >= match_winning_chance(i, j - 1)
+    assert match_winning_chance(2, 1, post_crawford=True) == pytest.approx(0.488, abs=1e-3)
+    assert match_winning_chance(1, 2, post_crawford=True) == pytest.approx(0.512, abs=1e-3)
+    with pytest.raises(ValueError, match="beyond 25"):
+        match_winning_chance(26, 3)
