@@ -21,13 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from nardy.ai.cube import CubeAction, CubeEquities, Owner, cube_efficiency, cube_equities
+from nardy.ai.cube import CubeAction, CubeEquities
+from nardy.ai.cube_decisions import double_can_gain, game_cube_equities, rates_cube
 from nardy.ai.features import positions_array
-from nardy.ai.match_cube import MatchScore, match_cube_equities
-from nardy.ai.met import MAX_AWAY
-from nardy.ai.network import OUTPUTS
-from nardy.ai.race import contact
-from nardy.game import Game, Phase, next_cube_value, replay_records
+from nardy.game import Game, Phase, replay_records
 from nardy.move import Move, Step
 from nardy.position import Position
 
@@ -165,68 +162,18 @@ def hard_chances(variant: str) -> ChanceEvaluator:
     return chances
 
 
-def has_cube_model(game: Game) -> bool:
-    """Return whether ``game`` has the cube in play and its variant's network gives the five chances."""
-    return game.cube_enabled and len(OUTPUTS.get(game.variant.name, ())) == 5
-
-
-def rates_cube(game: Game) -> bool:
-    """Return whether the cube decisions of ``game`` are rated: :func:`has_cube_model`, in a money game or a match
-    the match equity table covers (up to 25 points)."""
-    return game.match_length <= MAX_AWAY and has_cube_model(game)
-
-
-def match_score(game: Game, player: int) -> MatchScore:
-    """Return the score of ``game``'s match seen by ``player``, with the game's cube rules."""
-    away = game.match_length - int(game.score[player])
-    opponent_away = game.match_length - int(game.score[1 - player])
-    options = game.options
-    return MatchScore(
-        away=away,
-        opponent_away=opponent_away,
-        post_crawford=options.crawford and not game.crawford and min(away, opponent_away) == 1,
-        max_cube=options.max_cube,
-        raise_cube=lambda value: next_cube_value(value, options),
-    )
-
-
-def _cube_equities(game: Game, doubler: int, chances: Sequence[float]) -> CubeEquities:
-    position = game.position_for(doubler)
-    in_contact = bool(contact(positions_array([position]))[0])
-    owner: Owner = "centre" if game.cube_owner is None else "mine"
-    efficiency = cube_efficiency(in_contact, game.variant.pips(position.me))
-    gammons = game.variant.resign_options(game.options) != ("single",)
-    if game.match_length:
-        score = match_score(game, doubler)
-        return match_cube_equities(chances, owner, efficiency, score, game.cube_value, gammons=gammons)
-    return cube_equities(
-        chances,
-        owner,
-        efficiency,
-        gammons=gammons,
-        jacoby=game.options.jacoby,
-        factor=next_cube_value(game.cube_value, game.options) / game.cube_value,
-    )
-
-
-def _double_can_gain(game: Game) -> bool:
-    """Whether the roller could gain by doubling: in a match, only while it needs more than the cube's points (with
-    fewer, a double cannot win it more; not doubling then is no decision, as for GNU Backgammon)."""
-    return not game.match_length or game.match_length - game.score[game.roller] > game.cube_value
-
-
 def _cube_rating(
     index: int, number: int, record: dict[str, Any], game: Game, chances: ChanceEvaluator
 ) -> CubeRating | None:
     kind = record["t"]
-    if kind == "double" or (kind == "roll" and game.can_double() and _double_can_gain(game)):
+    if kind == "double" or (kind == "roll" and game.can_double() and double_can_gain(game)):
         doubler = game.roller
     elif kind in ("take", "drop") and game.phase is Phase.DOUBLED:
         doubler = 1 - game.turn
     else:
         return None
     position = game.position_for(doubler)
-    equities = _cube_equities(game, doubler, chances(position))
+    equities = game_cube_equities(game, doubler, chances(position))
     if kind in ("double", "roll"):
         doubled = kind == "double"
         decision, player, loss = ("double" if doubled else "no_double"), doubler, equities.double_error(doubled)

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from nardy.ai.bonus import choose_double
+from nardy.ai.cube import CubeEquities
+from nardy.ai.cube_decisions import double_can_gain, game_cube_equities, rates_cube
 from nardy.ai.features import F64, U8, family, positions_array, swap
 from nardy.ai.heuristic import heuristic_equity, heuristic_score
 from nardy.ai.network import Network, equity, shipped_network
@@ -308,6 +310,10 @@ class HardPlayer(_BasePlayer):
     In a variant with a race table (Hypergammon, :mod:`nardy.ai.race`) positions without contact are valued by the
     table's exact race chance instead of the network (``exact_races=False`` turns that off).
 
+    Cube decisions, where the network gives the five gnubg chances (short nardy, Nackgammon, Hypergammon…), follow
+    Janowski's cubeful model at the game's cube and score (:mod:`nardy.ai.cube_decisions`: money, or a match up to 25
+    points with the Kazaross-XG2 table); elsewhere the equity thresholds below.
+
     Only for variants whose network ships in ``nardy/ai/weights`` (see :func:`has_level`); otherwise building one
     raises ``ValueError("no trained network for <variant> yet")``.
 
@@ -437,6 +443,39 @@ class HardPlayer(_BasePlayer):
     def position_equity(self, position: Position) -> float:
         """Return the network's cubeless equity of ``position`` for its side ``me``, that side to roll."""
         return float(equity(self.variant.name, self.probabilities(positions_array([position])))[0])
+
+    def cube_equities(self, game: Game, doubler: int) -> CubeEquities:
+        """Return the cubeful equities of ``doubler``'s cube decision (see :mod:`nardy.ai.cube_decisions`) from the
+        network's chances of its position.
+
+        Raises:
+            ValueError: the cube is the other player's, or the match is longer than 25 points.
+        """
+        chances = self.probabilities(positions_array([game.position_for(doubler)]))[0]
+        return game_cube_equities(game, doubler, [float(c) for c in chances])
+
+    def cube_action(self, game: Game) -> CubeAction:
+        """Return ``double`` when doubling is right by the cubeful model at the game's cube and score (money, or
+        the match equity table), else ``no_double``; variants without the model use the equity thresholds."""
+        if not game.can_double():
+            return "no_double"
+        if not rates_cube(game):
+            return super().cube_action(game)
+        if not double_can_gain(game):
+            return "no_double"
+        proper = self.cube_equities(game, game.roller).proper
+        return "double" if proper in ("double_take", "double_pass") else "no_double"
+
+    def take_decision(self, game: Game) -> TakeDecision:
+        """Return ``take`` when taking is worth at least passing by the cubeful model (thresholds without it).
+
+        Raises:
+            GameStateError: no double waits for an answer.
+        """
+        if game.phase is not Phase.DOUBLED or not rates_cube(game):
+            return super().take_decision(game)
+        equities = self.cube_equities(game, 1 - game.turn)
+        return "take" if equities.double_take <= equities.double_pass else "drop"
 
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
