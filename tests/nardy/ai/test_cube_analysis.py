@@ -127,6 +127,7 @@ def gnubg_cube_analysis(data: dict[str, Any], path: Path) -> list[CubeEquities]:
     double, double/take and double/pass for the side that decides (the doubler, or the one answering)."""
     path.write_text(match_to_mat(data, ["Alice", "Bob"]))
     gnubg.command("set threads 1")  # gnubg's worker threads never finish under the Python module
+    gnubg.command("set jacoby off")  # our rules' default (RULES.md §2); gnubg's own is on
     gnubg.command("set analysis chequerplay evaluation plies 0")
     gnubg.command("set analysis cubedecision evaluation plies 0")
     gnubg.command(f"import mat {path}")
@@ -208,20 +209,20 @@ def compare(seeds: range, tmp_path: Path, chances: Any, length: int = 0) -> dict
 
 def test_the_cube_model_on_gnubgs_chances_agrees_with_gnubgs_cube_analysis(tmp_path: Path) -> None:
     """The model alone, fed GNU Backgammon's own 0-ply chances (gnubg-nn), on the money games of seeds 100-149
-    between easy players (measured: 95.9 % of 2,027 doubling decisions and all 82 answers the same, cube equity lost
-    in all 49.7 against gnubg's 45.9, r = 0.972 over the 100 player-games; seeds 200-249 and 300-399: 96.4 % and
-    97.2 %, all answers, +10.8 % and +8.3 %, r = 0.939 and 0.974). Tolerance: ≥ 94 % and ≥ 97 % the same, the total
-    within 15 %, r ≥ 0.92."""
+    between easy players, Jacoby off (measured: 94.4 % of 2,027 doubling decisions and all 82 answers the same,
+    cube equity lost in all 49.7 against gnubg's 44.0, r = 0.957 over the 100 player-games; seeds 200-249 and
+    300-399: 95.9 % and 96.4 %, all answers, +12.8 % and +9.2 %, r = 0.940 and 0.969). Tolerance: ≥ 93 % and ≥ 97 %
+    the same, the total within 20 %, r ≥ 0.92."""
     figures = compare(range(100, 150), tmp_path, gnubg_chances)
-    assert figures["double_agreement"] >= 0.94 and figures["answer_agreement"] >= 0.97
-    assert abs(figures["lost"] - figures["gnubg_lost"]) <= 0.15 * figures["gnubg_lost"]
+    assert figures["double_agreement"] >= 0.93 and figures["answer_agreement"] >= 0.97
+    assert abs(figures["lost"] - figures["gnubg_lost"]) <= 0.20 * figures["gnubg_lost"]
     assert figures["r"] >= 0.92
 
 
 def test_the_analysis_of_cube_decisions_agrees_with_gnubg_on_50_games(tmp_path: Path) -> None:
-    """What players see: our network's chances and the model, on the same 50 games (measured: 91.9 % of the
-    doubling decisions and 84.1 % of the answers the same, cube equity lost 59.8 against gnubg's 45.9, r = 0.823;
-    seeds 200-249 and 300-399: 92.7 % and 93.6 %, 77.9 % and 82.2 %, +30 % and +39 %, r = 0.902 and 0.841). Our
+    """What players see: our network's chances and the model, on the same 50 games (measured: 91.3 % of the
+    doubling decisions and 84.1 % of the answers the same, cube equity lost 59.8 against gnubg's 44.0, r = 0.814;
+    seeds 200-249 and 300-399: 92.3 % and 93.1 %, 77.9 % and 82.2 %, +33 % and +41 %, r = 0.905 and 0.827). Our
     network's chances differ from gnubg's (mean absolute cubeless difference 0.17 in these contact positions, ours
     lower for the side on roll by 0.06), so it finds 30-40 % more cube error in all. Tolerance: ≥ 90 % and ≥ 75 %
     the same, the total from 1.0 to 1.5 times gnubg's, r ≥ 0.75."""
