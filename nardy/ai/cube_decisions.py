@@ -7,12 +7,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nardy.ai.cube import CubeEquities, Owner, cube_efficiency, cube_equities
-from nardy.ai.features import positions_array
 from nardy.ai.match_cube import MatchScore, match_cube_equities
 from nardy.ai.met import MAX_AWAY
 from nardy.ai.network import OUTPUTS
-from nardy.ai.race import contact
 from nardy.game import Game, next_cube_value
+from nardy.position import Position
+
+
+def in_contact(position: Position) -> bool:
+    """Return whether the sides of a short-nardy-board position can still hit or block each other: a checker on a
+    bar or in a reserve, or the mover's rearmost checker not yet past the opponent's."""
+    if any(any(side[24:]) for side in (position.me, position.opp)):
+        return True
+    mine = max((i + 1 for i in range(24) if position.me[i]), default=0)
+    theirs = max((i + 1 for i in range(24) if position.opp[i]), default=0)
+    return mine + theirs >= 25
 
 
 def has_cube_model(game: Game) -> bool:
@@ -48,11 +57,10 @@ def game_cube_equities(game: Game, doubler: int, chances: Sequence[float]) -> Cu
         ValueError: the cube is the opponent's, or the match is longer than 25 points.
     """
     position = game.position_for(doubler)
-    in_contact = bool(contact(positions_array([position]))[0])
     if game.cube_owner not in (None, doubler):
         raise ValueError(f"no cube decision for player {doubler}: the cube is player {game.cube_owner}'s")
     owner: Owner = "centre" if game.cube_owner is None else "mine"
-    efficiency = cube_efficiency(in_contact, game.variant.pips(position.me))
+    efficiency = cube_efficiency(in_contact(position), game.variant.pips(position.me))
     gammons = game.variant.resign_options(game.options) != ("single",)
     if game.match_length:
         score = match_score(game, doubler)

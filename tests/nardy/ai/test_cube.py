@@ -11,8 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nardy.ai.cube import CubeEquities, cube_efficiency, cube_equities, cubeful_equity
+from nardy.ai.cube_decisions import in_contact
 from nardy.ai.match_cube import MatchScore, match_cube_equities
 from nardy.ai.met import match_winning_chance
+from nardy.position import Position, make_side
+from nardy.variants import get_variant
 
 SINGLES = (0.5, 0.0, 0.0, 0.0, 0.0)
 
@@ -169,3 +172,13 @@ def test_the_match_equity_table() -> None:
     assert match_winning_chance(1, 2, post_crawford=True) == pytest.approx(0.512, abs=1e-3)
     with pytest.raises(ValueError, match="beyond 25"):
         match_winning_chance(26, 3)
+
+
+def test_contact_counts_the_bar_and_the_reserve() -> None:
+    start = get_variant("short").initial_position()
+    assert in_contact(start)
+    race = Position(make_side({6: 5, 5: 5, 4: 5}), make_side({6: 5, 5: 5, 4: 5}))
+    assert not in_contact(race)
+    assert in_contact(Position((*race.me[:24], 1), race.opp))  # a checker on the bar
+    dutch = get_variant("dutch").initial_position()  # every checker still in the reserve
+    assert len(dutch.me) == 26 and in_contact(dutch)
