@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from nardy.ai.cube import CubeAction, CubeEquities
+from nardy.ai.cube import CubeEquities, ProperAction
 from nardy.ai.cube_decisions import double_can_gain, game_cube_equities, rates_cube
 from nardy.ai.features import positions_array
 from nardy.game import Game, Phase, replay_records
@@ -67,7 +67,7 @@ class CubeRating:
     kind: str
     """``double`` or ``no_double`` (the roller's decision), ``take`` or ``pass`` (the answer)."""
     equities: CubeEquities
-    proper: CubeAction
+    proper: ProperAction
     loss: float
     position: Position
     """The roller's position before the roll (roller's frame)."""

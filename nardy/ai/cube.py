@@ -30,7 +30,8 @@ RACE_MAX: Final = 0.7
 Owner = Literal["centre", "mine", "theirs"]
 """Who holds the cube, seen from the side on roll."""
 
-CubeAction = Literal["no_double", "double_take", "double_pass", "too_good"]
+ProperAction = Literal["no_double", "double_take", "double_pass", "too_good"]
+"""The right cube action of a position (the player may double): what :attr:`CubeEquities.proper` returns."""
 
 
 def cube_efficiency(contact: bool, pips: int) -> float:
@@ -59,7 +60,7 @@ class CubeEquities:
         return max(self.no_double, self.double)
 
     @property
-    def proper(self) -> CubeAction:
+    def proper(self) -> ProperAction:
         """Return the right cube action: no double, double/take, double/pass, or too good to double (the position is
         worth more than a pass while the opponent would pass)."""
         if self.no_double >= self.double - 1e-9:
