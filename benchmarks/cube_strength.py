@@ -17,8 +17,8 @@ import multiprocessing
 import statistics
 import time
 
-from nardy import Match, Phase, SeededDice
-from nardy.ai.players import HardPlayer, _BasePlayer
+from nardy import Match, SeededDice
+from nardy.ai.players import HardPlayer, _BasePlayer, play_match
 from nardy.ai.protocol import CubeAction, TakeDecision
 from nardy.game import Game
 
@@ -35,34 +35,15 @@ class ThresholdPlayer(HardPlayer):
 
 def play(seed: int, model_first: bool, length: int) -> float:
     """Play one money game (``length`` 0: return the model's points) or match (return 1 if the model won)."""
-    match = Match("short", length, dice=SeededDice(seed))
     model, plain = HardPlayer("short", seed, lookahead=0), ThresholdPlayer("short", seed, lookahead=0)
     players = [model, plain] if model_first else [plain, model]
     me = 0 if model_first else 1
-    while True:
-        game = match.game
-        if game.phase is Phase.OVER:
-            if length == 0:
-                result = game.result
-                assert result is not None
-                return float(result.points) if result.winner == me else -float(result.points)
-            if match.over:
-                return 1.0 if match.winner == me else 0.0
-            match.next_game()
-        elif game.phase is Phase.OPENING:
-            game.roll()
-        elif game.phase is Phase.ROLL:
-            if game.can_double() and players[game.roller].cube_action(game) == "double":
-                game.double()
-            else:
-                game.roll()
-        elif game.phase is Phase.DOUBLED:
-            if players[game.turn].take_decision(game) == "take":
-                game.take()
-            else:
-                game.drop()
-        else:
-            game.play(players[game.roller].choose_move(game))
+    match = play_match(Match("short", length, dice=SeededDice(seed)), players)
+    if length:
+        return 1.0 if match.winner == me else 0.0
+    result = match.game.result
+    assert result is not None
+    return float(result.points) if result.winner == me else -float(result.points)
 
 
 def pair(args: tuple[int, int]) -> float:

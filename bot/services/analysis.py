@@ -30,40 +30,31 @@ class AnalysisAnswer:
     boards: tuple[tuple[bytes, str], ...] = ()
 
 
-def _summary_lines(record: GameRecord, analysis: Analysis, lang: str) -> list[str]:
+def _player_lines(record: GameRecord, analysis: Analysis, lang: str, key: str, cube: bool) -> list[str]:
+    """One line per player: its checker-play figures, or (``cube``) its cube-decision figures."""
     lines: list[str] = []
     for player in (0, 1):
         figures = analysis.summary(player)
-        lines.append(
-            tr(
-                lang,
-                "analysis.player",
-                mark="⚪⚫"[player],
-                name=record.players[player].name,
-                plays=figures.plays,
-                rate=f"{figures.error_rate:.1f}",
-                inaccuracies=figures.inaccuracies,
-                blunders=figures.blunders,
-            )
+        values = (
+            {
+                "decisions": figures.cube_decisions,
+                "rate": f"{figures.cube_error_rate:.1f}",
+                "errors": figures.cube_errors,
+            }
+            if cube
+            else {
+                "plays": figures.plays,
+                "rate": f"{figures.error_rate:.1f}",
+                "inaccuracies": figures.inaccuracies,
+                "blunders": figures.blunders,
+            }
         )
+        lines.append(tr(lang, key, mark="⚪⚫"[player], name=record.players[player].name, **values))
     return lines
 
 
 def _cube_lines(record: GameRecord, analysis: Analysis, lang: str) -> list[str]:
-    lines: list[str] = []
-    for player in (0, 1):
-        figures = analysis.summary(player)
-        lines.append(
-            tr(
-                lang,
-                "analysis.cube",
-                mark="⚪⚫"[player],
-                name=record.players[player].name,
-                decisions=figures.cube_decisions,
-                rate=f"{figures.cube_error_rate:.1f}",
-                errors=figures.cube_errors,
-            )
-        )
+    lines = _player_lines(record, analysis, lang, "analysis.cube", cube=True)
     for player in (0, 1):
         lines.extend(_cube_error_line(record, cube, lang) for cube in analysis.cube_errors(player)[:WORST_PER_PLAYER])
     lines.append(tr(lang, "analysis.cube_legend", inaccuracy=INACCURACY))
@@ -113,7 +104,10 @@ async def analysis_answer(service: GameService, game_id: str, chat_id: int, user
         analysis = await asyncio.to_thread(analyze_match, record.match)
     except (NardyError, ValueError):
         return AnalysisAnswer(tr(lang, "export.failed", game=game_id))
-    lines = [tr(lang, "analysis.title", game=game_id), *_summary_lines(record, analysis, lang)]
+    lines = [
+        tr(lang, "analysis.title", game=game_id),
+        *_player_lines(record, analysis, lang, "analysis.player", cube=False),
+    ]
     if analysis.cubes:
         lines.extend(_cube_lines(record, analysis, lang))
     lines.append(tr(lang, "analysis.legend", inaccuracy=INACCURACY, blunder=BLUNDER))

@@ -26,6 +26,7 @@ from nardy.ai.search import candidate_states, states_array
 from nardy.dice import SeededDice
 from nardy.errors import GameStateError
 from nardy.game import RESIGN_VALUES, Game, GameResult, Phase
+from nardy.match import Match
 from nardy.move import Move
 from nardy.options import Options
 from nardy.position import Position
@@ -534,6 +535,49 @@ def get_player(level: str, variant: str | Variant, *, seed: int | None = None) -
     return cls(variant, seed)
 
 
+def take_action(game: Game, players: Sequence[ComputerPlayer]) -> None:
+    """Make the one action ``game`` waits for, decided by the player to act (``players[0]`` is player 0): the
+    opening roll, a double or a roll, a take or a drop, a move, or an Acey-deucey double to name.
+
+    Raises:
+        GameStateError: the game is over, or waits for something no computer player answers (a resignation).
+    """
+    if game.phase is Phase.OPENING:
+        game.roll()
+    elif game.phase is Phase.ROLL:
+        if game.can_double() and players[game.roller].cube_action(game) == "double":
+            game.double()
+        else:
+            game.roll()
+    elif game.phase is Phase.DOUBLED:
+        if players[game.turn].take_decision(game) == "take":
+            game.take()
+        else:
+            game.drop()
+    elif game.phase is Phase.MOVE:
+        game.play(players[game.roller].choose_move(game))
+    elif game.phase is Phase.CHOOSE:  # Acey-deucey's 1-2: the roller names a double (nardy.ai.bonus)
+        game.choose_double(choose_double(players[game.roller], game))
+    else:
+        raise GameStateError(f"no computer action in phase {game.phase.value}")
+
+
+def play_match(match: Match, players: Sequence[ComputerPlayer], *, max_actions: int = 20_000) -> Match:
+    """Play ``match`` to its end between two computer players (a money game: its one game) and return it.
+
+    Raises:
+        GameStateError: the match did not end within ``max_actions`` actions.
+    """
+    for _ in range(max_actions):
+        if match.game.phase is Phase.OVER:
+            if match.is_money or match.over:
+                return match
+            match.next_game()
+        else:
+            take_action(match.game, players)
+    raise GameStateError(f"the match did not end within {max_actions} actions")
+
+
 def play_game(
     variant: str | Variant,
     players: tuple[ComputerPlayer, ComputerPlayer],
@@ -554,22 +598,5 @@ def play_game(
         if game.phase is Phase.OVER:
             assert game.result is not None
             return game.result
-        if game.phase is Phase.OPENING:
-            game.roll()
-        elif game.phase is Phase.ROLL:
-            if game.can_double() and players[game.roller].cube_action(game) == "double":
-                game.double()
-            else:
-                game.roll()
-        elif game.phase is Phase.DOUBLED:
-            if players[game.turn].take_decision(game) == "take":
-                game.take()
-            else:
-                game.drop()
-        elif game.phase is Phase.MOVE:
-            game.play(players[game.roller].choose_move(game))
-        elif game.phase is Phase.CHOOSE:  # Acey-deucey's 1-2: the roller names a double (nardy.ai.bonus)
-            game.choose_double(choose_double(players[game.roller], game))
-        else:  # pragma: no cover - no player offers resignations here
-            raise GameStateError(f"unexpected phase {game.phase.value}")
+        take_action(game, players)
     raise GameStateError(f"the game did not end within {max_plies} actions")

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from nardy import Match, Options, Phase, SeededDice
+from nardy import Match, Options, SeededDice
 from nardy.ai import get_player
+from nardy.ai.players import play_match
 from nardy.errors import GameStateError
 from nardy.game import replay_records
 from nardy.mat import match_to_mat
@@ -25,29 +26,8 @@ def self_play(seed: int, variant: str, length: int) -> Match:
     Hypergammon is played with its option ``hyper_gammons`` on: gnubg counts gammons there, RULES.md §6.1 by
     default does not (the file says what our rules scored; gnubg recounts from the board)."""
     options = Options(hyper_gammons=True) if variant == "hypergammon" else None
-    match = Match(variant, length, options=options, dice=SeededDice(seed))
     players = [get_player("easy", variant, seed=seed), get_player("easy", variant, seed=seed + 7)]
-    for _ in range(20_000):
-        game = match.game
-        if game.phase is Phase.OVER:
-            if match.over:
-                return match
-            match.next_game()
-        elif game.phase is Phase.OPENING:
-            game.roll()
-        elif game.phase is Phase.ROLL:
-            if game.can_double() and players[game.roller].cube_action(game) == "double":
-                game.double()
-            else:
-                game.roll()
-        elif game.phase is Phase.DOUBLED:
-            if players[game.turn].take_decision(game) == "take":
-                game.take()
-            else:
-                game.drop()
-        else:
-            game.play(players[game.roller].choose_move(game))
-    raise AssertionError("the match did not end")
+    return play_match(Match(variant, length, options=options, dice=SeededDice(seed)), players)
 
 
 def our_actions(saved: dict[str, Any]) -> Iterator[Action]:

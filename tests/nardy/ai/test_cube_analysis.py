@@ -14,11 +14,11 @@ import pytest
 
 from nardy import Match, Phase, SeededDice
 from nardy.ai import get_player
-from nardy.ai.analysis import CubeRating, analyze_match
+from nardy.ai.analysis import analyze_match
 from nardy.ai.cube import CubeEquities
 from nardy.ai.cube_decisions import double_can_gain, rates_cube
 from nardy.ai.met import POST_CRAWFORD, PRE_CRAWFORD
-from nardy.ai.players import HardPlayer, _BasePlayer
+from nardy.ai.players import HardPlayer, _BasePlayer, play_match
 from nardy.game import replay_records
 from nardy.mat import match_to_mat
 from nardy.position import Position
@@ -26,29 +26,8 @@ from nardy.position import Position
 
 def cube_game(seed: int, length: int = 0, level: str = "easy") -> dict[str, Any]:
     """A game (or a match to ``length``) of short nardy between two computer players that double, take and pass."""
-    match = Match("short", length, dice=SeededDice(seed))
     players = [get_player(level, "short", seed=seed), get_player(level, "short", seed=seed + 7)]
-    for _ in range(20_000):
-        game = match.game
-        if game.phase is Phase.OVER:
-            if length == 0 or match.over:
-                return match.to_dict()
-            match.next_game()
-        elif game.phase is Phase.OPENING:
-            game.roll()
-        elif game.phase is Phase.ROLL:
-            if game.can_double() and players[game.roller].cube_action(game) == "double":
-                game.double()
-            else:
-                game.roll()
-        elif game.phase is Phase.DOUBLED:
-            if players[game.turn].take_decision(game) == "take":
-                game.take()
-            else:
-                game.drop()
-        else:
-            game.play(players[game.roller].choose_move(game))
-    raise AssertionError("the game did not end")
+    return play_match(Match("short", length, dice=SeededDice(seed)), players).to_dict()
 
 
 def test_every_roll_that_could_follow_a_double_and_every_answer_is_rated_for_its_decider() -> None:
@@ -156,9 +135,9 @@ def test_the_match_equity_table_is_kazaross_xg2_as_gnubg_has_it() -> None:
             assert pre[i][j] == pytest.approx(PRE_CRAWFORD[i][j], abs=1e-6)
 
 
-def doubler_view(cube: CubeRating, theirs: CubeEquities) -> CubeEquities:
-    """gnubg's equities of an answer are the taker's; ours are always the doubler's."""
-    if cube.kind in ("take", "pass"):
+def doubler_view(kind: str, theirs: CubeEquities) -> CubeEquities:
+    """gnubg's equities of an answer (``kind`` take or pass) are the taker's; ours are always the doubler's."""
+    if kind in ("take", "pass"):
         return CubeEquities(-theirs.no_double, -theirs.double_take, -theirs.double_pass)
     return theirs
 
@@ -180,7 +159,7 @@ def compare(seeds: range, tmp_path: Path, chances: Any, length: int = 0) -> dict
         assert len(rated) == len(judged), f"seed {seed}: {len(rated)} decisions against gnubg's {len(judged)}"
         lost = {0: [0.0, 0.0], 1: [0.0, 0.0]}
         for cube, block in zip(rated, judged, strict=True):
-            gnu = doubler_view(cube, block)
+            gnu = doubler_view(cube.kind, block)
             if cube.kind in ("take", "pass"):
                 answers += 1
                 answers_agree += (cube.equities.double_take <= 1.0) == (gnu.double_take <= gnu.double_pass)
@@ -256,8 +235,9 @@ def test_cube_decisions_of_matches_agree_with_gnubg(length: int, tmp_path: Path)
 
 def judged_decisions(player: HardPlayer, seeds: range, length: int, tmp_path: Path) -> dict[str, list[float]]:
     """The hard player's answer at every cube decision of the games of ``seeds``, judged by gnubg's cube analysis:
-    per kind (``double``: whether to double; ``take``: whether to take) a list of [decisions, agreeing with gnubg,
-    equity lost by gnubg's equities], for the cube model and for the plain equity thresholds."""
+    per kind (``double``: whether to double; ``take``: whether to take) [decisions, agreeing with gnubg for the
+    cube model, for the plain equity thresholds, equity lost by gnubg's equities for the model, for the
+    thresholds]."""
     figures = {kind: [0.0] * 5 for kind in ("double", "take")}
     for seed in seeds:
         data = cube_game(seed, length)
@@ -272,24 +252,17 @@ def judged_decisions(player: HardPlayer, seeds: range, length: int, tmp_path: Pa
                     right = gnu.proper in ("double_take", "double_pass")
                     model = player.cube_action(game) == "double"
                     plain = _BasePlayer.cube_action(player, game) == "double"
-                    row = figures["double"]
-                    row[0] += 1
-                    row[1] += model == right
-                    row[2] += plain == right
-                    row[3] += gnu.double_error(model)
-                    row[4] += gnu.double_error(plain)
+                    row, lost = figures["double"], gnu.double_error
                 elif kind in ("take", "drop") and game.phase is Phase.DOUBLED:
-                    block = next(judged)
-                    gnu = CubeEquities(-block.no_double, -block.double_take, -block.double_pass)
+                    gnu = doubler_view("take", next(judged))
                     right = gnu.double_take <= gnu.double_pass
                     model = player.take_decision(game) == "take"
                     plain = _BasePlayer.take_decision(player, game) == "take"
-                    row = figures["take"]
-                    row[0] += 1
-                    row[1] += model == right
-                    row[2] += plain == right
-                    row[3] += gnu.take_error(model)
-                    row[4] += gnu.take_error(plain)
+                    row, lost = figures["take"], gnu.take_error
+                else:
+                    continue
+                for i, value in enumerate((1, model == right, plain == right, lost(model), lost(plain))):
+                    row[i] += value
         assert next(judged, None) is None
     return figures
 
