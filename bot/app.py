@@ -36,6 +36,7 @@ from bot.services.render_pool import shutdown_pools
 from bot.services.setup import game_routers
 from bot.storage import GameStore, StoreUnavailableError, check_persistence, open_store
 from bot.webhook import create_webhook_app
+from nardy import compiled_engine
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,7 @@ async def open_checked_store(settings: Settings) -> GameStore:
     try:
         await store.ping()
         log.info("storage: %s", kind)
+        log.info("engine: %s", "compiled (mypyc)" if compiled_engine() else "pure Python (no compiled build here)")
         warning = await check_persistence(store)
         if warning:
             log.warning("%s", warning)

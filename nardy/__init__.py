@@ -2,8 +2,13 @@
 
 Standard library only, synchronous, immutable values. Start with :func:`get_variant`, :class:`Position`,
 :func:`legal_moves`, :class:`TurnPlan` (step-wise API for button UIs) and :class:`Game`.
+
+Its hot path (positions, move generation, the variants) runs compiled when ``pip install`` could build it with mypyc
+and from the pure-Python sources otherwise, with identical results: see :mod:`nardy._build` (``NARDY_PURE=1``
+forces the sources; :func:`compiled_engine` tells which runs).
 """
 
+from nardy._build import compiled as compiled_engine
 from nardy.dice import DiceSource, FairDice, FixedDice, SeededDice, SystemDice, dice_name
 from nardy.errors import (
     AmbiguousMoveError,
@@ -54,6 +59,7 @@ __all__ = [
     "TurnPlan",
     "UnknownVariantError",
     "Variant",
+    "compiled_engine",
     "count_legal_moves",
     "dice_name",
     "format_steps",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Final
 
-from nardy.position import BAR, OFF, Position
+from nardy.position import BAR, OFF, Frozen, Position, Reduced, reduce_frozen
 
-RESERVE_POINT = 26
+RESERVE_POINT: Final = 26
 """The ``src`` of a step that enters a checker from the reserve (Acey-deucey, Dutch backgammon; written ``in``)."""
 
 
@@ -36,16 +37,32 @@ class Step:
     die: int
     hit: bool = False
 
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
+
     def __str__(self) -> str:
         return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(Frozen):
     """A legal turn: its steps in play order and the position after it (mover's frame, not swapped)."""
 
-    steps: tuple[Step, ...]
-    position: Position
+    __slots__ = ("position", "steps")
+    _fields: ClassVar[tuple[str, ...]] = ("steps", "position")
+    steps: Final[tuple[Step, ...]]
+    position: Final[Position]
+
+    def __init__(self, steps: tuple[Step, ...], position: Position) -> None:
+        self.steps = steps
+        self.position = position
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self.steps == other.steps and self.position == other.position
+
+    def __hash__(self) -> int:
+        return hash((self.steps, self.position))
 
     @property
     def notation(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from nardy.errors import IllegalMoveError
 from nardy.ids import variant_position_id
@@ -18,19 +19,35 @@ from nardy.position import Position
 from nardy.variants import Variant, get_variant
 from nardy.variants.base import State, TurnContext, from_state, to_state
 
-Path = tuple[tuple[int, int, int, bool], ...]  # (src, dst, die, hit) per step
+Path = tuple[Step, ...]  # the steps of one way to reach a state
 Level = dict[State, Path]
 
 DEFAULT_OPTIONS = Options()
 
 
+# Steps are immutable and few, so one shared object serves every path: indexed by (src, dst, die, hit), src and dst
+# 0..26 (26 = the reserve), die 1..6
+_STEPS: Final[list[Step | None]] = [None] * (27 * 27 * 14)
+
+
+def _step(src: int, dst: int, die: int, hit: bool) -> Step:
+    index = (src * 27 + dst) * 14 + die * 2 + hit
+    return _STEPS[index] or _new_step(index, src, dst, die, hit)
+
+
+def _new_step(index: int, src: int, dst: int, die: int, hit: bool) -> Step:
+    step = _STEPS[index] = Step(src, dst, die, hit)
+    return step
+
+
 def _expand(variant: Variant, level: Level, die: int, ctx: TurnContext) -> Level:
-    successors = variant.successors
     out: Level = {}
+    die_index = die * 2  # the step table's index, inlined: this loop is the generator's innermost
     for state, path in level.items():
-        for src, dst, hit, new in successors(state, die, ctx):
+        for src, dst, hit, new in variant.successors(state, die, ctx):
             if new not in out:
-                out[new] = (*path, (src, dst, die, hit))
+                index = (src * 27 + dst) * 14 + die_index + hit
+                out[new] = (*path, _STEPS[index] or _new_step(index, src, dst, die, hit))
     return out
 
 
@@ -94,10 +111,17 @@ def turn_context_and_turns(
     return result
 
 
-def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
+def _check_dice(dice: Sequence[object]) -> tuple[int, int]:
+    # typed as objects: the compiled build would otherwise take an int-typed value's type as given
+    first, second = (dice[0], dice[1]) if len(dice) == 2 else (None, None)
+    if not (_is_die(first) and _is_die(second)):
         raise IllegalMoveError(f"dice must be two integers 1..6, got {list(dice)!r}")
-    return dice[0], dice[1]
+    assert isinstance(first, int) and isinstance(second, int)
+    return first, second
+
+
+def _is_die(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6
 
 
 def legal_moves(
@@ -124,19 +148,8 @@ def legal_moves(
     return [_make_move(path, state) for state, path in level.items()]
 
 
-_STEPS: dict[tuple[int, int, int, bool], Step] = {}
-
-
-def _step(key: tuple[int, int, int, bool]) -> Step:
-    step = _STEPS.get(key)
-    if step is None:
-        step = _STEPS[key] = Step(*key)
-    return step
-
-
 def _make_move(path: Path, state: State) -> Move:
-    # Steps are immutable and few (at most 25 x 25 x 6 x 2 exist), so one shared object serves every move
-    return Move(tuple([_STEPS.get(key) or _step(key) for key in path]), from_state(state))
+    return Move(path, from_state(state))
 
 
 def count_legal_moves(
@@ -196,7 +209,7 @@ class TurnPlan:
         self._reach_cache: dict[tuple[State, tuple[int, ...]], bool] = {}
         # the dice a one-die turn may use: the one the must-play rule picked (the larger when it can be played), even
         # where the other die reaches the same position (the last checker borne off with 6-5 from point 3)
-        self._single_dice = frozenset(path[0][2] for path in level.values()) if self.length == 1 else None
+        self._single_dice = frozenset(path[0].die for path in level.values()) if self.length == 1 else None
 
     @property
     def position_id(self) -> str:
@@ -268,7 +281,7 @@ class TurnPlan:
             rest = _without(remaining, die)
             for src, dst, hit, new in self.variant.successors(state, die, self.ctx):
                 if self._can_finish(new, rest, left):
-                    out.append((Step(src, dst, die, hit), new))
+                    out.append((_step(src, dst, die, hit), new))
         return out
 
     def next_steps(self, played: Sequence[Step] = ()) -> list[Step]:

@@ -18,27 +18,72 @@ In every layout ``sum(side)`` is the number of the side's checkers not yet borne
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import fields
+from typing import Any, ClassVar, Final
 
-CHECKERS = 15
-POINTS = 24
-BAR = 25
-OFF = 0
-SIDE_LENGTH = 25
-RESERVE_INDEX = 25
-RESERVE_SIDE_LENGTH = 26
-PINNED_OFFSET = 25
-PINNED_SIDE_LENGTH = 49
+CHECKERS: Final = 15
+POINTS: Final = 24
+BAR: Final = 25
+OFF: Final = 0
+SIDE_LENGTH: Final = 25
+RESERVE_INDEX: Final = 25
+RESERVE_SIDE_LENGTH: Final = 26
+PINNED_OFFSET: Final = 25
+PINNED_SIDE_LENGTH: Final = 49
 
 Side = tuple[int, ...]
+Reduced = tuple[type[Any], tuple[object, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+def reduce_frozen(value: Any) -> Reduced:
+    """Return what pickle and copy need to rebuild the frozen dataclass ``value``: its class and its fields in order.
+
+    The compiled build's frozen classes cannot be restored field by field, so each one defines ``__reduce__`` with
+    this; the pure build gives the same result.
+    """
+    return type(value), tuple(getattr(value, field.name) for field in fields(value))
+
+
+class Frozen:
+    """Base of the engine's hottest immutable values (:class:`Position`, :class:`~nardy.move.Move`).
+
+    Their fields are ``Final``: set once by ``__init__``; mypy refuses any other assignment in both builds, and the
+    compiled build also refuses it at run time (AttributeError). They are written out rather than as frozen
+    dataclasses because a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``: several
+    times slower in the pure build, and it keeps the compiled build from setting them natively. ``_fields`` names the
+    fields in order, for :meth:`__repr__` and :meth:`__reduce__`.
+    """
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def __reduce__(self) -> Reduced:
+        return type(self), tuple(getattr(self, name) for name in self._fields)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({shown})"
+
+
+class Position(Frozen):
     """Two sides, each 25 counters in its own frame; ``me`` is the side to move."""
 
-    me: Side
-    opp: Side
+    __slots__ = ("me", "opp")
+    _fields: ClassVar[tuple[str, ...]] = ("me", "opp")
+    me: Final[Side]
+    opp: Final[Side]
+
+    def __init__(self, me: Side, opp: Side) -> None:
+        self.me = me
+        self.opp = opp
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.me == other.me and self.opp == other.opp
+
+    def __hash__(self) -> int:
+        return hash((self.me, self.opp))
 
     def swapped(self) -> Position:
         """Return the same position seen by the other side (the opponent becomes the mover)."""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs the project with its test and dev extras into .venv,
 # makes sure a Redis server answers (starting one if none does) and a local Redis Cluster runs (scripts/redis-cluster.sh),
-# then runs the linters, the type checker and pytest.
+# then runs the linters, the type checker and pytest (on the compiled engine, and the engine's tests also on the pure
+# build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,4 +31,21 @@ fi
 ruff check .
 ruff format --check .
 mypy
+
+# The engine's hot path is compiled with mypyc by the install above when a C compiler is at hand (nardy/_build.py);
+# the tests then run on the compiled build, and the engine's own tests once more on the pure-Python sources.
+if python -c 'import sys, nardy; sys.exit(not nardy.compiled_engine())'; then
+  export NARDY_EXPECTED_BUILD=compiled
+elif [ "${CI:-}" = true ]; then
+  echo "ERROR: the engine's compiled build is missing under CI (see the install's warnings above)" >&2
+  exit 1
+else
+  echo "WARNING: the engine is not compiled here (no C compiler?); the tests run on the pure-Python build" >&2
+  export NARDY_EXPECTED_BUILD=pure
+fi
+echo "engine build under test: $NARDY_EXPECTED_BUILD"
 python -m pytest "$@"
+if [ "$#" -eq 0 ] && [ "$NARDY_EXPECTED_BUILD" = compiled ]; then
+  echo "the engine's tests again, on the pure-Python build (NARDY_PURE=1)"
+  NARDY_PURE=1 NARDY_EXPECTED_BUILD=pure python -m pytest tests/nardy --ignore=tests/nardy/ai -q
+fi

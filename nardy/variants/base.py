@@ -11,17 +11,17 @@ import struct
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Final, Literal
 
 from nardy.errors import InvalidPositionError
 from nardy.move import point_name
 from nardy.options import Options
-from nardy.position import CHECKERS, SIDE_LENGTH, Position, Side, side_pips
+from nardy.position import CHECKERS, SIDE_LENGTH, Position, Reduced, Side, reduce_frozen, side_pips
 
 State = bytes
 # (source point, destination point, hit, state after the step)
 Successor = tuple[int, int, bool, State]
-OPP = SIDE_LENGTH  # offset of the opponent's side in a state
+OPP: Final = SIDE_LENGTH  # offset of the opponent's side in a state
 
 
 def to_state(position: Position) -> State:
@@ -53,6 +53,9 @@ class TurnContext:
     head_start: int = 0
     block_per_move: bool = True
 
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
+
 
 @dataclass(frozen=True, slots=True)
 class GameValue:
@@ -60,6 +63,9 @@ class GameValue:
 
     kind: str
     points: int
+
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
 
 
 Geometry = Literal["opposite", "parallel"]
@@ -75,6 +81,9 @@ class Pool:
     dice: tuple[int, int]
     count: int
     hand_over: bool = False
+
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
 
     @classmethod
     def of_roll(cls, dice: tuple[int, int]) -> Pool:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from nardy.options import Options
 from nardy.position import CHECKERS, Position
 from nardy.variants.base import GameValue, State, Successor, TurnContext
 from nardy.variants.long import _BLOCK, _HEAD, LongNardy, _block_allowed, _run_through
 
-_PASSED = 11  # mover indices 0..10 (points 1..11) lie past the opponent's starting point, the mover's 12
-_QUARTER = 18  # mover index of point 19: the starting quarter is points 19..24
-_SINGLE = GameValue("single", 1)
-_GAMMON = GameValue("gammon", 2)
+_PASSED: Final = 11  # mover indices 0..10 (points 1..11) lie past the opponent's starting point, the mover's 12
+_QUARTER: Final = 18  # mover index of point 19: the starting quarter is points 19..24
+_SINGLE: Final = GameValue("single", 1)
+_GAMMON: Final = GameValue("gammon", 2)
 
 
 @dataclass(frozen=True, slots=True)

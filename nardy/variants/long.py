@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from nardy.options import Options
 from nardy.position import CHECKERS, Position, Side, make_side
 from nardy.variants.base import OPP, GameValue, Geometry, State, Successor, TurnContext, Variant
 
-_HEAD = 23  # index of the mover's point 24
+_HEAD: Final = 23  # index of the mover's point 24
 # mover byte index of each point of the opponent's path, in the opponent's order q = 1..24
-_PATH = tuple((q + 12 - 1) % 24 for q in range(1, 25))
+_PATH: Final = tuple((q + 12 - 1) % 24 for q in range(1, 25))
 # position in the opponent's path (0 = its point 1) of each mover index 0..23
-_PATH_POS = tuple((i - 12) % 24 for i in range(24))
-_BLOCK = 6
+_PATH_POS: Final = tuple((i - 12) % 24 for i in range(24))
+_BLOCK: Final = 6
 
 
 def _run_through(state: State, index: int) -> tuple[int, int]:
@@ -114,8 +114,8 @@ class LongNardy(Variant):
             if dst >= 1:
                 if not state[opp_index[dst]]:
                     b = bytearray(state)
-                    b[i] -= 1
-                    b[dst - 1] += 1
+                    b[i] = state[i] - 1
+                    b[dst - 1] = state[dst - 1] + 1
                     new = bytes(b)
                     if ctx.block_per_move and not state[dst - 1]:
                         lo, hi = _run_through(new, dst - 1)
@@ -125,7 +125,7 @@ class LongNardy(Variant):
                     out.append((src, dst, False, new))
             elif bearing and (dst == 0 or highest):
                 b = bytearray(state)
-                b[i] -= 1
+                b[i] = state[i] - 1
                 out.append((src, 0, False, bytes(b)))
             highest = False
         return out
@@ -139,8 +139,8 @@ class LongNardy(Variant):
         dst = src - die
         if dst >= 1 and state[src - 1] and not state[self.opp_index[dst]] and not state[dst - 1] and ctx.block_per_move:
             b = bytearray(state)
-            b[src - 1] -= 1
-            b[dst - 1] += 1
+            b[src - 1] = state[src - 1] - 1
+            b[dst - 1] = state[dst - 1] + 1
             lo, hi = _run_through(bytes(b), dst - 1)
             if hi - lo + 1 >= _BLOCK and not _block_allowed(bytes(b), lo):
                 return (

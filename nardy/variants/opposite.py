@@ -7,14 +7,14 @@ checkers, its scoring, its cube and opening defaults, or (Misère) the aim of th
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from nardy.options import Options
 from nardy.position import Position, Side, make_side
 from nardy.variants.base import GameValue
 from nardy.variants.short import ShortNardy
 
-_SINGLE = GameValue("single", 1)
+_SINGLE: Final = GameValue("single", 1)
 
 
 class Hypergammon(ShortNardy):

@@ -7,7 +7,7 @@ its point ``i + 1`` under the opponent's checkers. In a generator state the oppo
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from nardy.errors import InvalidPositionError
 from nardy.move import point_name
@@ -15,18 +15,18 @@ from nardy.options import Options
 from nardy.position import CHECKERS, PINNED_OFFSET, PINNED_SIDE_LENGTH, Position, Side
 from nardy.variants.base import GameValue, Geometry, State, Successor, TurnContext, Variant
 
-_OPP = PINNED_SIDE_LENGTH  # byte offset of the opponent's side in a state
-_PIN = PINNED_OFFSET  # offset of a side's pinned flags
-_MOTHER = 23  # index of a side's point 24
+_OPP: Final = PINNED_SIDE_LENGTH  # byte offset of the opponent's side in a state
+_PIN: Final = PINNED_OFFSET  # offset of a side's pinned flags
+_MOTHER: Final = 23  # index of a side's point 24
 # for each mover point t (index 0 unused): the state byte of the opponent's free checkers on it (its point 25 - t)
-_OPP_FREE = (0, *(_OPP + 24 - t for t in range(1, 25)))
+_OPP_FREE: Final = (0, *(_OPP + 24 - t for t in range(1, 25)))
 # ... and of the opponent's pinned flag on it
-_OPP_PINNED = (0, *(_OPP + _PIN + 24 - t for t in range(1, 25)))
+_OPP_PINNED: Final = (0, *(_OPP + _PIN + 24 - t for t in range(1, 25)))
 
-_SINGLE = GameValue("single", 1)
-_GAMMON = GameValue("gammon", 2)
-_DRAW = GameValue("draw", 0)
-MOTHER_REASON = "mother"
+_SINGLE: Final = GameValue("single", 1)
+_GAMMON: Final = GameValue("gammon", 2)
+_DRAW: Final = GameValue("draw", 0)
+MOTHER_REASON: Final = "mother"
 """The ``reason`` of a game ended by the mother rule (a loss of 2 or a draw)."""
 
 
@@ -100,7 +100,6 @@ class Plakoto(Variant):
         """Return every single legal step of ``die``: a free checker to an open point (pinning a lone opposing
         checker there), or off per RULES.md §1 when every checker is home and none is pinned."""
         out: list[Successor] = []
-        append = out.append
         bearing = not any(state[6:24]) and not any(state[_PIN:_OPP])
         top, stop = (5, -1) if bearing else (23, die - 1)
         highest = True
@@ -121,11 +120,11 @@ class Plakoto(Variant):
                 if free:
                     b[_OPP_FREE[dst]] = 0
                     b[_OPP_PINNED[dst]] = 1
-                append((src, dst, free == 1, bytes(b)))
+                out.append((src, dst, free == 1, bytes(b)))
             elif dst == 0 or highest:
                 b = bytearray(state)
                 _leave(b, src)
-                append((src, 0, False, bytes(b)))
+                out.append((src, 0, False, bytes(b)))
             highest = False
         return out
 

@@ -11,7 +11,7 @@ exactly as a checker enters from the bar.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from nardy.errors import InvalidPositionError
 from nardy.move import RESERVE_POINT, point_name
@@ -19,10 +19,10 @@ from nardy.options import Options
 from nardy.position import CHECKERS, RESERVE_INDEX, RESERVE_SIDE_LENGTH, Position, Side
 from nardy.variants.base import GameValue, Geometry, State, Successor, TurnContext, Variant
 
-_OPP = RESERVE_SIDE_LENGTH  # offset of the opponent's side in a state
-_BAR = 24
-_RES = RESERVE_INDEX
-_OPP_BAR = _OPP + 24
+_OPP: Final = RESERVE_SIDE_LENGTH  # offset of the opponent's side in a state
+_BAR: Final = 24
+_RES: Final = RESERVE_INDEX
+_OPP_BAR: Final = _OPP + 24
 
 
 class ReserveVariant(Variant):
@@ -90,7 +90,6 @@ class ReserveVariant(Variant):
         else:
             out = []
             bearing = not any(state[6:24])
-        append = out.append
         # without bearing off only checkers above the die's reach can move; when bearing, all are home
         top, stop = (5, -1) if bearing else (23, die - 1)
         highest = True
@@ -109,11 +108,11 @@ class ReserveVariant(Variant):
                     if blockers:
                         b[oi] = 0
                         b[_OPP_BAR] += 1
-                    append((src, dst, blockers == 1, bytes(b)))
+                    out.append((src, dst, blockers == 1, bytes(b)))
             elif dst == 0 or highest:
                 b = bytearray(state)
                 b[i] -= 1
-                append((src, 0, False, bytes(b)))
+                out.append((src, 0, False, bytes(b)))
             highest = False
         return out
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from nardy.options import Options
 from nardy.position import Position, Side, make_side
 from nardy.variants.base import OPP, GameValue, Geometry, State, Successor, TurnContext, Variant
 
-_BAR = 24
-_OPP_BAR = OPP + 24
+_BAR: Final = 24
+_OPP_BAR: Final = OPP + 24
 
 
 class ShortNardy(Variant):
@@ -50,14 +50,13 @@ class ShortNardy(Variant):
             if blockers > 1:
                 return []
             b = bytearray(state)
-            b[_BAR] -= 1
-            b[dst - 1] += 1
+            b[_BAR] = state[_BAR] - 1
+            b[dst - 1] = state[dst - 1] + 1
             if blockers:
                 b[oi] = 0
-                b[_OPP_BAR] += 1
+                b[_OPP_BAR] = state[_OPP_BAR] + 1
             return [(25, dst, blockers == 1, bytes(b))]
         out: list[Successor] = []
-        append = out.append
         bearing = not any(state[6:24])
         # without bearing off only checkers above the die's reach can move; when bearing, all are home
         top, stop = (5, -1) if bearing else (23, die - 1)
@@ -72,16 +71,16 @@ class ShortNardy(Variant):
                 blockers = state[oi]
                 if blockers <= 1:
                     b = bytearray(state)
-                    b[i] -= 1
-                    b[dst - 1] += 1
+                    b[i] = state[i] - 1
+                    b[dst - 1] = state[dst - 1] + 1
                     if blockers:
                         b[oi] = 0
-                        b[_OPP_BAR] += 1
-                    append((src, dst, blockers == 1, bytes(b)))
+                        b[_OPP_BAR] = state[_OPP_BAR] + 1
+                    out.append((src, dst, blockers == 1, bytes(b)))
             elif dst == 0 or highest:
                 b = bytearray(state)
-                b[i] -= 1
-                append((src, 0, False, bytes(b)))
+                b[i] = state[i] - 1
+                out.append((src, 0, False, bytes(b)))
             highest = False
         return out
 

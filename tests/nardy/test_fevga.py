@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from class_docs import class_docstring
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nardy_testkit import notations, pos
@@ -343,7 +344,7 @@ def test_registry_and_settings() -> None:
     assert not FEVGA.cube_enabled(Options()) and FEVGA.cube_enabled(Options(cube=True))
     assert FEVGA.opening_rerolls and not FEVGA.last_roll_draw(Options())
     assert FEVGA.resign_options(Options()) == ("single", "gammon")
-    assert "RULES.md §6.2" in (Fevga.__doc__ or "")
+    assert "RULES.md §6.2" in class_docstring(Fevga)
     assert {"start_rule", "start_quarter"} <= set(ILLEGAL_MOVE_CODES)
 
 

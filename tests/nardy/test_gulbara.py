@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
+from class_docs import class_docstring
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nardy_testkit import notations, pos
@@ -306,7 +307,7 @@ def test_registry_and_settings() -> None:
     assert GULBARA.initial_position() == get_variant("long").initial_position()
     assert not GULBARA.cube_enabled(Options()) and GULBARA.opening_rerolls
     assert GULBARA.resign_options(Options()) == ("oin", "mars")
-    assert "RULES.md §6.4" in (GulBara.__doc__ or "")
+    assert "RULES.md §6.4" in class_docstring(GulBara)
 
 
 def test_options_are_checked() -> None:

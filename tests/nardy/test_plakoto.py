@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
+from class_docs import class_docstring
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -306,7 +307,7 @@ def test_registered_with_its_names_and_defaults() -> None:
     assert PLAKOTO.geometry == "opposite" and not PLAKOTO.has_bar
     assert not PLAKOTO.cube_enabled(Options()) and PLAKOTO.cube_enabled(Options(cube=True))
     assert PLAKOTO.opening_rerolls and PLAKOTO.resign_levels == ("single", "gammon")
-    assert "RULES.md §6.2" in (type(PLAKOTO).__doc__ or "")
+    assert "RULES.md §6.2" in class_docstring(type(PLAKOTO))
     assert {"pinned", "bear_off_pinned"} <= set(ILLEGAL_MOVE_CODES)
 
 

@@ -13,6 +13,7 @@ import json
 import random
 
 import pytest
+from class_docs import class_docstring
 from nardy_testkit import notations, pos
 
 from nardy import (
@@ -66,7 +67,7 @@ def test_registered_with_name_and_russian_alias(name: str) -> None:
     assert get_variant(RUSSIAN[name].upper()) is variant
     assert variant.geometry == "opposite" and variant.has_bar
     assert variant.titles["en"] and variant.titles["ru"]
-    assert "RULES.md §6" in (type(variant).__doc__ or "")
+    assert "RULES.md §6" in class_docstring(type(variant))
 
 
 def test_long_and_short_keep_their_settings() -> None:
