@@ -1,4 +1,5 @@
-"""Build script: compiles the engine's hot path (``nardy._build.COMPILED_MODULES``) with mypyc when it can.
+"""Build script: compiles the engine's hot path (``nardy._build.COMPILED_MODULES``) with mypyc when it can, and with
+it the C generator of short nardy's board (``nardy._build.C_EXTENSIONS``).
 
 Everything else about the package is in ``pyproject.toml``. Without mypy or a C compiler, or with ``NARDY_PURE=1``
 set, no extension is built and the package installs as pure Python (identical results, slower). A built extension
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -46,7 +47,8 @@ class OptionalBuildExt(build_ext):
 
 
 def extensions() -> list[Any]:
-    """Return mypyc's extension modules for the hot path, or none (pure install)."""
+    """Return mypyc's extension modules for the hot path and the C ones that go with them, or none (pure
+    install)."""
     if os.environ.get(BUILD["PURE_ENV"]) == "1":
         return []
     try:
@@ -55,10 +57,12 @@ def extensions() -> list[Any]:
         print("WARNING: mypy is not installed; installing the engine as pure Python", file=sys.stderr)
         return []
     try:
-        return list(mypycify(list(BUILD["COMPILED_MODULES"]), opt_level="3", group_name=BUILD["GROUP_NAME"]))
+        compiled = list(mypycify(list(BUILD["COMPILED_MODULES"]), opt_level="3", group_name=BUILD["GROUP_NAME"]))
     except Exception as error:  # mypyc refuses code it cannot compile: stay pure rather than fail the install
         print(f"WARNING: mypyc could not compile the engine ({error}); installing pure Python", file=sys.stderr)
         return []
+    native = [Extension(name, [source], extra_compile_args=["-O2"]) for name, source in BUILD["C_EXTENSIONS"].items()]
+    return compiled + native
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

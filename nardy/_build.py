@@ -1,4 +1,5 @@
-"""Which build of the engine's hot path runs: the mypyc-compiled extension modules or the pure-Python sources.
+"""Which build of the engine's hot path runs: the mypyc-compiled extension modules (with the C generator of short
+nardy's board, :data:`C_EXTENSIONS`) or the pure-Python sources.
 
 ``pip install`` compiles :data:`COMPILED_MODULES` with mypyc when it can (``setup.py``) and records a SHA-256 of
 each source beside them (:data:`MANIFEST`). At import, :func:`select` keeps the compiled modules only when every one
@@ -37,6 +38,9 @@ COMPILED_MODULES: tuple[str, ...] = (
 )
 """The sources compiled by mypyc, relative to the project root (the parent of the ``nardy`` package)."""
 
+C_EXTENSIONS: dict[str, str] = {"nardy._shortgen": "nardy/_shortgen.c"}
+"""The engine's C extension modules (built with the mypyc ones, used only with them) and their sources."""
+
 GROUP_NAME = "nardy._native"
 """mypyc's group: its shared library is the extension module ``nardy._native__mypyc``."""
 
@@ -57,12 +61,13 @@ def module_name(source: str) -> str:
 
 
 def source_digests(root: Path = _PACKAGE_ROOT) -> dict[str, str]:
-    """Return the SHA-256 (hex) of each of :data:`COMPILED_MODULES` under ``root``.
+    """Return the SHA-256 (hex) of each of :data:`COMPILED_MODULES` and :data:`C_EXTENSIONS`' sources under ``root``.
 
     Raises:
         OSError: a source cannot be read.
     """
-    return {source: hashlib.sha256((root / source).read_bytes()).hexdigest() for source in COMPILED_MODULES}
+    sources = (*COMPILED_MODULES, *C_EXTENSIONS.values())
+    return {source: hashlib.sha256((root / source).read_bytes()).hexdigest() for source in sources}
 
 
 def _manifest_matches() -> bool:
@@ -102,6 +107,12 @@ def select() -> None:
         return
     if os.environ.get(PURE_ENV) == "1" or not _manifest_matches():
         sys.meta_path.insert(0, _FINDER)
+
+
+def native_selected() -> bool:
+    """Return whether the compiled build is the one selected (so its C extensions may be used too): False under
+    ``NARDY_PURE=1`` or when the build is missing or stale."""
+    return _FINDER not in sys.meta_path
 
 
 def compiled() -> bool:

@@ -7,10 +7,11 @@ dice as possible, and when only one die of two can be used, the larger one if it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Final
 
+from nardy import _build
 from nardy.errors import IllegalMoveError
 from nardy.ids import variant_position_id
 from nardy.move import Move, Step
@@ -18,6 +19,7 @@ from nardy.options import Options
 from nardy.position import Position
 from nardy.variants import Variant, get_variant
 from nardy.variants.base import State, TurnContext, from_state, to_state
+from nardy.variants.short import ShortNardy
 
 Path = tuple[Step, ...]  # the steps of one way to reach a state
 Level = dict[State, Path]
@@ -49,6 +51,36 @@ def _expand(variant: Variant, level: Level, die: int, ctx: TurnContext) -> Level
                 index = (src * 27 + dst) * 14 + die_index + hit
                 out[new] = (*path, _STEPS[index] or _new_step(index, src, dst, die, hit))
     return out
+
+
+NativeTurns = Callable[
+    [bytes, int, int, int, list[Step | None], Callable[[int, int, int, int, bool], Step]], tuple[Level, int]
+]
+
+
+def _load_native_turns() -> NativeTurns | None:
+    if not _build.native_selected():
+        return None
+    try:
+        from nardy._shortgen import turns
+    except ImportError:
+        return None
+    return turns
+
+
+_NATIVE_TURNS: Final = _load_native_turns()
+"""The C generator of short nardy's board (``nardy/_shortgen.c``), when the compiled build runs."""
+
+_ON_SHORT_BOARD: Final[dict[str, bool]] = {}
+
+
+def _on_short_board(variant: Variant) -> bool:
+    """Return whether ``variant`` moves exactly as short nardy does (its steps are ShortNardy's), so that the C
+    generator may list its turns."""
+    known = _ON_SHORT_BOARD.get(variant.name)
+    if known is None:
+        known = _ON_SHORT_BOARD[variant.name] = type(variant).successors is ShortNardy.successors
+    return known
 
 
 def _keep_ending(variant: Variant, level: Level, ctx: TurnContext) -> Level:
@@ -102,8 +134,12 @@ def turn_context_and_turns(
     start = to_state(position)
     full = count if dice[0] == dice[1] else 2
     result: tuple[TurnContext, Level, int] | None = None
+    native = _NATIVE_TURNS if _on_short_board(variant) and len(start) == 50 else None
     for ctx in variant.turn_contexts(position, dice, first_turn, options, turn_start):
-        level, used = _turns_in_context(variant, start, dice, ctx, count)
+        if native is not None and ctx.block_per_move:
+            level, used = native(start, dice[0], dice[1], count, _STEPS, _new_step)
+        else:
+            level, used = _turns_in_context(variant, start, dice, ctx, count)
         result = (ctx, level, used)
         if used == full:
             break

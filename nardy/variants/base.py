@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import struct
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
+from nardy import _build
 from nardy.errors import InvalidPositionError
 from nardy.move import point_name
 from nardy.options import Options
@@ -32,10 +33,27 @@ def to_state(position: Position) -> State:
 _unpack_side = struct.Struct(f"{SIDE_LENGTH}B").unpack_from
 
 
+def _load_native_sides() -> Callable[[bytes], tuple[Side, Side]] | None:
+    if not _build.native_selected():
+        return None
+    try:
+        from nardy._shortgen import sides
+    except ImportError:
+        return None
+    return sides
+
+
+_NATIVE_SIDES: Final = _load_native_sides()
+"""The C splitter of a 50-byte state into its sides (``nardy/_shortgen.c``), when the compiled build runs."""
+
+
 def from_state(state: State) -> Position:
     """Return the position held in a generator state (its two halves; a variant with extended sides, see
     :mod:`nardy.position`, has a longer state)."""
     if len(state) == 2 * SIDE_LENGTH:
+        if _NATIVE_SIDES is not None:
+            me, opp = _NATIVE_SIDES(state)
+            return Position(me, opp)
         return Position(_unpack_side(state, 0), _unpack_side(state, OPP))
     half = len(state) // 2
     return Position(tuple(state[:half]), tuple(state[half:]))
