@@ -50,15 +50,18 @@ def test_it_serves_exactly_the_variants_that_move_as_short_nardy() -> None:
     assert not movegen._on_short_board(sideways)
 
 
-def python_turns(position: Position, dice: tuple[int, int], count: int = 4) -> list[tuple[bytes, tuple[Step, ...]]]:
+Turns = tuple[list[tuple[bytes, tuple[Step, ...]]], int]  # the end states with their paths, in order; dice used
+
+
+def python_turns(position: Position, dice: tuple[int, int], count: int = 4) -> Turns:
     level, used = movegen._turns_in_context(get_variant("short"), to_state(position), dice, TurnContext(), count)
-    return [*level.items(), (b"used", (Step(used, 0, 1),))]
+    return list(level.items()), used
 
 
-def native_turns(position: Position, dice: tuple[int, int], count: int = 4) -> list[tuple[bytes, tuple[Step, ...]]]:
+def native_turns(position: Position, dice: tuple[int, int], count: int = 4) -> Turns:
     assert NATIVE is not None
     level, used = NATIVE(to_state(position), dice[0], dice[1], count, movegen._STEPS, movegen._new_step)
-    return [*level.items(), (b"used", (Step(used, 0, 1),))]
+    return list(level.items()), used
 
 
 def self_play_positions(variant_name: str, wanted: int, seed: int) -> list[Position]:
