@@ -44,10 +44,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import gnubg_nn
+import numpy as np
 
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, has_level, play_game
 from nardy.ai.bonus import choose_double
+from nardy.ai.hyper_exact import ExactTable
 from nardy.ai.network import Network, shipped_network
 from nardy.ai.players import NODE_BUDGET
 from nardy.ai.race import race_table
@@ -325,6 +327,8 @@ VARIANT_TARGETS = {
     "hard vs medium": 0.60,
     "hard 0-ply vs medium": 0.60,
     "hard without race table vs medium": None,
+    "exact vs medium": None,
+    "exact vs hard": None,
     "medium vs easy": 0.65,
     "easy vs random": None,
 }
@@ -343,7 +347,25 @@ def variant_pairs(variant: str) -> list[str]:
             labels.insert(0, "hard vs gnubg 0-ply")
         if race_table(variant) is not None:  # Hypergammon: what the race table adds to the network
             labels.insert(1, "hard without race table vs medium")
+        if variant == "hypergammon" and EXACT_TABLE:  # the solved game: the limit of any player
+            labels[1:1] = ["exact vs medium", "exact vs hard"]
     return labels
+
+
+EXACT_TABLE: list[ExactTable] = []
+"""Hypergammon's solved table given by ``--exact-table PATH`` (:mod:`nardy.ai.hyper_exact`), played as ``exact``."""
+
+
+class ExactPlayer(HardPlayer):
+    """Plays Hypergammon perfectly (cubeless): every move to the position the solved table values best for it."""
+
+    def __init__(self, variant: str, seed: int | None = None) -> None:
+        super().__init__(variant, seed, lookahead=0, exact_races=False)
+
+    def probabilities(self, batch: Any) -> Any:
+        probs = np.zeros((batch.shape[0], 5))
+        probs[:, 0] = EXACT_TABLE[0].win_chances(batch)
+        return probs
 
 
 NETWORKS: dict[str, Network] = {}
@@ -359,6 +381,10 @@ def _variant_players(variant: str, label: str) -> tuple[Callable[[int], Any], Ca
         return (lambda s: _hard(variant, s)), (lambda s: GnubgPlayer(variant))
     if label == "hard vs medium":
         return (lambda s: _hard(variant, s)), (lambda s: MediumPlayer(variant, s))
+    if label == "exact vs medium":
+        return (lambda s: ExactPlayer(variant, s)), (lambda s: MediumPlayer(variant, s))
+    if label == "exact vs hard":
+        return (lambda s: ExactPlayer(variant, s)), (lambda s: _hard(variant, s))
     if label == "hard without race table vs medium":
         return (lambda s: _hard(variant, s, exact_races=False)), (lambda s: MediumPlayer(variant, s))
     if label == "hard 0-ply vs medium":
@@ -499,7 +525,16 @@ def main() -> int:
         metavar="VARIANT=PATH",
         help="play this network (an .npz written by nardy.ai.train) as VARIANT's hard level in section variants",
     )
+    parser.add_argument(
+        "--exact-table",
+        default="",
+        metavar="PATH",
+        help="Hypergammon's solved table (python -m nardy.ai.hyper_exact --output PATH): adds 'exact vs medium' and "
+        "'exact vs hard' to section variants",
+    )
     args = parser.parse_args()
+    if args.exact_table:
+        EXACT_TABLE.append(ExactTable.load(args.exact_table))
     sections = set(args.sections.split(","))
     variants = [v for v in args.variants.split(",") if v]
     for given in args.network:
