@@ -529,8 +529,8 @@ def main() -> int:
         "--exact-table",
         default="",
         metavar="PATH",
-        help="Hypergammon's solved table (python -m nardy.ai.hyper_exact --output PATH): adds 'exact vs medium' and "
-        "'exact vs hard' to section variants",
+        help="Hypergammon's solved table (python -m nardy.ai.hyper_exact solve --output PATH): adds "
+        "'exact vs medium' and 'exact vs hard' to section variants",
     )
     args = parser.parse_args()
     if args.exact_table:
