@@ -259,10 +259,10 @@ async def deliver(
 WORKER_SECRET = "webhook-secret_42"
 
 
-def free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that is free now."""
+def free_port(host: str = "127.0.0.1") -> int:
+    """Return a TCP port on ``host`` that is free now."""
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, 0))
         return int(sock.getsockname()[1])
 
 
@@ -273,16 +273,17 @@ class Worker:
     port: int
     process: subprocess.Popen[bytes]
     log: Path
+    host: str = "127.0.0.1"
 
     @property
     def url(self) -> str:
         """The worker's webhook URL."""
-        return f"http://127.0.0.1:{self.port}/telegram"
+        return f"http://{self.host}:{self.port}/telegram"
 
     @property
     def base(self) -> str:
         """The worker's base URL (``/healthz``, ``/metrics``)."""
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def cpu_seconds(self) -> float:
         """Return the CPU time (user + system) the process and its live child processes (the render and computer
@@ -298,18 +299,27 @@ class Worker:
         return total / os.sysconf("SC_CLK_TCK")
 
 
-def start_worker(api_url: str, redis_url: str, workdir: Path, name: str, **settings: str) -> Worker:
-    """Start a webhook worker on a free port of 127.0.0.1, on the fake Bot API at ``api_url`` and Redis at
-    ``redis_url``, with the pacing of the sender off (the fake has no limits) and ``settings`` (environment names)
-    on top. Its output goes to ``workdir/<name>.log``."""
-    port = free_port()
+def start_worker(
+    api_url: str,
+    redis_url: str,
+    workdir: Path,
+    name: str,
+    *,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    **settings: str,
+) -> Worker:
+    """Start a webhook worker on ``host``:``port`` (a free port of ``host`` by default), on the fake Bot API at
+    ``api_url`` and Redis at ``redis_url``, with the pacing of the sender off (the fake has no limits) and
+    ``settings`` (environment names) on top; return it. Its output goes to ``workdir/<name>.log``."""
+    port = free_port(host) if port is None else port
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "WEBHOOK_", "REDIS_"))},
         "BOT_TOKEN": TOKEN,
         "BOT_MODE": "webhook",
         "WEBHOOK_URL": "https://bot.example.org",
         "WEBHOOK_SECRET": WORKER_SECRET,
-        "WEBHOOK_HOST": "127.0.0.1",
+        "WEBHOOK_HOST": host,
         "WEBHOOK_PORT": str(port),
         "REDIS_URL": redis_url,
         "TELEGRAM_API_URL": api_url,
@@ -327,7 +337,7 @@ def start_worker(api_url: str, redis_url: str, workdir: Path, name: str, **setti
     process = subprocess.Popen(
         [sys.executable, "-m", "bot"], cwd=workdir, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT
     )
-    return Worker(port, process, log)
+    return Worker(port, process, log, host)
 
 
 async def wait_healthy(session: aiohttp.ClientSession, worker: Worker, timeout: float = 90.0) -> None:

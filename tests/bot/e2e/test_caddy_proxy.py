@@ -1,6 +1,7 @@
-"""The reverse proxy of the webhook deployment: Caddy run with ``deploy/Caddyfile`` in front of a real webhook
-worker (``python -m bot``), Telegram's POSTs sent through it. Where Caddy is not installed (scripts/test.sh
-installs Debian's) the test fails under CI=true and is skipped elsewhere."""
+"""The reverse proxy of the webhook deployment: Caddy run with ``deploy/Caddyfile`` in front of real webhook
+workers (``python -m bot``), Telegram's POSTs sent through it: to one worker, and to two found by DNS as Docker
+names a service's replicas (a small DNS server in the test answers for them). Where Caddy is not installed
+(scripts/test.sh installs Debian's) the tests fail under CI=true and are skipped elsewhere."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ import subprocess
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.bot.fake_bot_api_server import (
     WORKER_SECRET,
@@ -26,6 +28,7 @@ from tests.bot.fake_bot_api_server import (
     deliver,
     free_port,
     group,
+    private,
     start_worker,
     stop_workers,
     user,
@@ -50,14 +53,15 @@ def _needs_caddy() -> None:
         pytest.skip("Caddy is not installed")
 
 
-def _caddy_config(tmp_path: Path, port: int, worker: Worker) -> Path:
-    """The Caddyfile adapted to JSON with the deployment's variables, its admin endpoint moved to a free port."""
+def _caddy_config(tmp_path: Path, port: int, worker_host: str, worker_port: int, resolver: str | None = None) -> Path:
+    """The Caddyfile adapted to JSON with the deployment's variables, its admin endpoint moved to a free port and,
+    given a ``resolver`` (host:port), the workers' name looked up there instead of the system's DNS."""
     env = {
         **os.environ,
         "BOT_DOMAIN": f"http://127.0.0.1:{port}",
         "WEBHOOK_PATH": "/telegram",
-        "WORKER_HOST": "127.0.0.1",
-        "WORKER_PORT": str(worker.port),
+        "WORKER_HOST": worker_host,
+        "WORKER_PORT": str(worker_port),
     }
     adapted = subprocess.run(
         ["caddy", "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
@@ -68,9 +72,58 @@ def _caddy_config(tmp_path: Path, port: int, worker: Worker) -> Path:
     )
     config: dict[str, Any] = json.loads(adapted.stdout)
     config["admin"] = {"listen": f"127.0.0.1:{free_port()}"}
+    if resolver is not None:
+        proxies = [h for h in _handlers(config) if h.get("handler") == "reverse_proxy"]
+        assert len(proxies) == 1, config
+        proxies[0]["dynamic_upstreams"]["resolver"] = {"addresses": [resolver]}
     path = tmp_path / "caddy.json"
     path.write_text(json.dumps(config))
     return path
+
+
+def _handlers(node: Any) -> list[dict[str, Any]]:
+    """Every handler object of a Caddy JSON config, however deeply its routes nest."""
+    found: list[dict[str, Any]] = []
+    if isinstance(node, dict):
+        if "handler" in node:
+            found.append(node)
+        for value in node.values():
+            found.extend(_handlers(value))
+    elif isinstance(node, list):
+        for value in node:
+            found.extend(_handlers(value))
+    return found
+
+
+@contextlib.asynccontextmanager
+async def _caddy(tmp_path: Path, config: Path, base: str) -> AsyncIterator[None]:
+    """Run Caddy on ``config`` until it answers ``base`` (404 at /), and stop it afterwards."""
+    home = tmp_path / "caddy-home"
+    home.mkdir(exist_ok=True)
+    log_path = tmp_path / "caddy.log"
+    log = log_path.open("wb")
+    caddy = subprocess.Popen(
+        ["caddy", "run", "--config", str(config)],
+        env={**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        async with aiohttp.ClientSession() as session:
+            deadline = time.monotonic() + 30
+            while True:
+                assert caddy.poll() is None, log_path.read_text()
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with session.get(base + "/") as response:
+                        if response.status == 404:
+                            break
+                assert time.monotonic() < deadline, log_path.read_text()
+                await asyncio.sleep(0.1)
+        yield
+    finally:
+        caddy.terminate()
+        caddy.wait(timeout=10)
+        log.close()
 
 
 @pytest.fixture
@@ -82,34 +135,14 @@ async def proxied(
     await server.start_server()
     worker = start_worker(str(server.make_url("")), redis_url, tmp_path, "behind-caddy")
     port = free_port()
-    config = _caddy_config(tmp_path, port, worker)
-    home = tmp_path / "caddy-home"
-    home.mkdir()
-    log = (tmp_path / "caddy.log").open("wb")
-    caddy = subprocess.Popen(
-        ["caddy", "run", "--config", str(config)],
-        env={**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    config = _caddy_config(tmp_path, port, "127.0.0.1", worker.port)
     base = f"http://127.0.0.1:{port}"
     try:
         async with aiohttp.ClientSession() as session:
             await wait_healthy(session, worker)
-            deadline = time.monotonic() + 30
-            while True:
-                assert caddy.poll() is None, (tmp_path / "caddy.log").read_text()
-                with contextlib.suppress(aiohttp.ClientError):
-                    async with session.get(base + "/") as response:
-                        if response.status == 404:
-                            break
-                assert time.monotonic() < deadline, (tmp_path / "caddy.log").read_text()
-                await asyncio.sleep(0.1)
-            yield api, worker, base, session
+            async with _caddy(tmp_path, config, base):
+                yield api, worker, base, session
     finally:
-        caddy.terminate()
-        caddy.wait(timeout=10)
-        log.close()
         stop_workers([worker])
         await server.close()
 
@@ -150,3 +183,146 @@ async def test_caddy_forwards_telegrams_posts_and_nothing_else(
         if c.fields.get("callback_query_id") == press["callback_query"]["id"]
     ]
     assert len(answers) == 1
+
+
+# ---- two workers found by DNS, as Docker's DNS names a compose service's replicas ------------------------------
+WORKERS_NAME = "workers.nardy.test"
+_TYPE_A = 1
+_NOERROR, _NXDOMAIN = 0, 3
+
+
+class _WorkersDns(asyncio.DatagramProtocol):
+    """A DNS server of one name with several A records (Caddy's ``dynamic a`` looks the workers up here); every
+    other name, and every other record type of it, has no answer."""
+
+    def __init__(self, addresses: list[str]) -> None:
+        self.addresses = addresses
+        self.transport: asyncio.DatagramTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.DatagramTransport, transport)
+
+    def datagram_received(self, data: bytes, addr: tuple[str | Any, int]) -> None:
+        assert self.transport is not None
+        with contextlib.suppress(ValueError, IndexError):
+            self.transport.sendto(self.answer(data), addr)
+
+    def answer(self, query: bytes) -> bytes:
+        """Return the response to one query (its first question only).
+
+        Raises: ValueError or IndexError for a malformed query."""
+        labels, at = [], 12
+        while query[at]:
+            labels.append(query[at + 1 : at + 1 + query[at]].decode("ascii").lower())
+            at += 1 + query[at]
+        question_end = at + 5
+        qtype = int.from_bytes(query[at + 1 : at + 3], "big")
+        known = ".".join(labels) == WORKERS_NAME
+        records = self.addresses if known and qtype == _TYPE_A else []
+        flags = 0x8180 | (_NOERROR if known else _NXDOMAIN)  # a response, recursion desired and available
+        header = query[:2] + flags.to_bytes(2, "big") + (1).to_bytes(2, "big") + len(records).to_bytes(2, "big")
+        answers = b"".join(
+            b"\xc0\x0c"  # the name of the question
+            + _TYPE_A.to_bytes(2, "big")
+            + (1).to_bytes(2, "big")  # class IN
+            + (1).to_bytes(4, "big")  # TTL 1 s
+            + (4).to_bytes(2, "big")
+            + bytes(int(part) for part in address.split("."))
+            for address in records
+        )
+        return header + b"\x00\x00\x00\x00" + query[12:question_end] + answers
+
+
+def _counted(metrics_text: str, kind: str, outcome: str = "ok") -> float:
+    """The updates of ``kind`` with ``outcome`` that a worker's ``/metrics`` counts."""
+    for family in text_string_to_metric_families(metrics_text):
+        for sample in family.samples:
+            if sample.name == "nardy_updates_total" and sample.labels == {"kind": kind, "outcome": outcome}:
+                return sample.value
+    return 0.0
+
+
+@pytest.fixture
+async def two_behind_caddy(
+    redis_url: str, tmp_path: Path
+) -> AsyncIterator[tuple[FakeBotApiServer, list[Worker], str, aiohttp.ClientSession]]:
+    api = FakeBotApiServer()
+    server = TestServer(api.app(), host="127.0.0.1")
+    await server.start_server()
+    hosts = ["127.0.0.1", "127.0.0.2"]  # one port on two addresses, as two containers of one service
+    worker_port = free_port()
+    workers = [
+        start_worker(str(server.make_url("")), redis_url, tmp_path, f"rr{i}", host=host, port=worker_port)
+        for i, host in enumerate(hosts)
+    ]
+    loop = asyncio.get_running_loop()
+    dns_transport, _ = await loop.create_datagram_endpoint(lambda: _WorkersDns(hosts), local_addr=("127.0.0.1", 0))
+    dns_port = dns_transport.get_extra_info("sockname")[1]
+    port = free_port()
+    config = _caddy_config(tmp_path, port, WORKERS_NAME, worker_port, resolver=f"udp/127.0.0.1:{dns_port}")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with aiohttp.ClientSession() as session:
+            for worker in workers:
+                await wait_healthy(session, worker)
+            async with _caddy(tmp_path, config, base):
+                yield api, workers, base, session
+    finally:
+        stop_workers(workers)
+        dns_transport.close()
+        await server.close()
+
+
+async def test_caddy_spreads_updates_over_the_workers_it_finds_by_dns_and_skips_a_dead_one(
+    two_behind_caddy: tuple[FakeBotApiServer, list[Worker], str, aiohttp.ClientSession],
+) -> None:
+    api, workers, base, session = two_behind_caddy
+    url = base + "/telegram"
+    players = [user(800 + i, f"Player{i}") for i in range(12)]
+
+    async def handled_by_each(kind: str = "message", outcome: str = "ok") -> list[float]:
+        counts = []
+        for worker in workers:
+            if worker.process.poll() is not None:
+                counts.append(0.0)
+                continue
+            async with session.get(worker.base + "/metrics") as response:
+                counts.append(_counted(await response.text(), kind, outcome))
+        return counts
+
+    for player in players:
+        assert (await deliver(session, url, api.message_update(player, private(player), "/help"), WORKER_SECRET))[
+            0
+        ] == 200
+    await _settle(api, lambda: all(api.chat(p["id"]) for p in players))
+    counts = await handled_by_each()
+    assert sum(counts) == len(players), counts
+    assert min(counts) >= len(players) // 4, counts  # round robin: both workers take a fair share
+    assert all(len(api.chat(p["id"])) == 1 for p in players)
+
+    # the same update twice through the proxy lands on both workers and is applied once
+    twice = user(850, "Twice")
+    update = api.message_update(twice, private(twice), "/help")
+    handled_before = await handled_by_each()
+    for _ in range(2):
+        assert (await deliver(session, url, update, WORKER_SECRET))[0] == 200
+    await _settle(api, lambda: bool(api.chat(twice["id"])))
+    await asyncio.sleep(0.5)
+    assert len(api.chat(twice["id"])) == 1
+    gained = [after - before for after, before in zip(await handled_by_each(), handled_before, strict=True)]
+    dropped = await handled_by_each("webhook", "duplicate")
+    assert sorted(gained) == [0, 1] and sorted(dropped) == [0, 1]
+    assert gained.index(1) != dropped.index(1)  # one worker applied it, the other dropped the second copy
+
+    # a worker dies and DNS still names it: Caddy retries a request it cannot deliver there on the other worker
+    # (the Caddyfile buffers request bodies so that a POST can be sent again), and every update is answered
+    workers[1].process.kill()
+    workers[1].process.wait(timeout=10)
+    before = (await handled_by_each())[0]
+    late = [user(900 + i, f"Late{i}") for i in range(6)]
+    for player in late:
+        assert (await deliver(session, url, api.message_update(player, private(player), "/help"), WORKER_SECRET))[
+            0
+        ] == 200
+    await _settle(api, lambda: all(api.chat(p["id"]) for p in late))
+    assert (await handled_by_each())[0] == before + len(late)
