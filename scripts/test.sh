@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs the project with its test and dev extras into .venv,
-# makes sure a Redis server answers (starting one if none does), a local Redis Cluster runs (scripts/redis-cluster.sh)
-# and Caddy is installed (scripts/ensure-caddy.sh),
+# makes sure a Redis server answers (starting one if none does), a local Redis Cluster runs (scripts/redis-cluster.sh),
+# Caddy is installed (scripts/ensure-caddy.sh) and Docker Compose v2 is at hand (scripts/ensure-compose.sh),
 # then runs the linters, the type checker and pytest (on the compiled engine, and the engine's tests also on the pure
 # build).
 set -euo pipefail
@@ -18,6 +18,7 @@ python -m pip install --quiet -e '.[dev]'
 export REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379}
 bash scripts/ensure-redis.sh
 bash scripts/ensure-caddy.sh
+bash scripts/ensure-compose.sh
 # A local 3-node Redis Cluster for the storage contract suite (reused when already running). When it cannot be
 # started, the cluster tests fail under CI=true (and are skipped elsewhere); the other tests still run.
 if [ -z "${TEST_REDIS_CLUSTER_URL:-}" ]; then
