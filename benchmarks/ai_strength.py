@@ -306,6 +306,7 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
         ("easy vs random", lambda s: EasyPlayer(variant, s), lambda s: RandomPlayer(variant, s), 0.80, games),
     ]
     if variant == "long":
+        pairs[0] = (*pairs[0][:3], 0.90, games)  # issue 13: hard >= 90 % against medium in long nardy
         pairs[-1] = (*pairs[-1][:3], 0.50, games)
         pairs += [
             ("easy vs greedy", lambda s: EasyPlayer(variant, s), lambda s: GreedyPlayer(), 0.50, games),
