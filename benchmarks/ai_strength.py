@@ -1,7 +1,8 @@
 """Strength of the computer players, judged by GNU Backgammon (figures, never pass/fail).
 
-``python benchmarks/ai_strength.py [--positions 500] [--games 1000] [--sections loss,h2h,long,speed,variants]
-[--variants hypergammon,nackgammon,portes,misere] [--variant-games 1000] [--variant-pairs ...] [--jobs 2]``
+``python benchmarks/ai_strength.py [--positions 500] [--games 1000]
+[--sections speed,loss,judged,h2h,long,bearoff,variants] [--variants hypergammon,nackgammon,portes,misere]
+[--variant-games 1000] [--variant-pairs ...] [--jobs 2]``
 
 Sections (each prints its figures with counts, 95 % confidence intervals, the target and the ratio to it):
 
@@ -9,8 +10,11 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
   unforced checker play (two or more legal moves) every legal move is valued by gnubg at 0-ply (cubeless money
   equity); a player's loss is gnubg's best minus its value of the player's choice. Targets: hard ≤ 0.020,
   medium ≤ 0.060, easy between medium and random.
-- ``h2h``: short nardy cubeless single games: hard vs gnubg 0-ply (≥ 35 %), hard vs medium, medium vs easy (≥ 65 %),
-  easy vs random (≥ 80 %). Dice are seeded per pair of games and each pair is played with the sides swapped.
+- ``judged``: issue 13's judge: unforced positions of seeded gnubg 0-ply self-play (one in five kept), every legal
+  move valued by gnubg at 2-ply; the loss of hard (target ≤ 0.006), hard without its 2-ply search and hard at 0-ply.
+- ``h2h``: short nardy cubeless single games: hard vs gnubg 0-ply (≥ 50 % and ≥ 0.00 points per game, gammons and
+  backgammons counted; 2,000 games by default), hard vs medium, medium vs easy (≥ 65 %), easy vs random (≥ 80 %).
+  Dice are seeded per pair of games and each pair is played with the sides swapped.
 - ``long``: long nardy, the same ladder: hard vs medium, medium vs easy (≥ 65 %), easy vs random (> 50 %).
 - ``speed``: the median time of a hard decision (``choose_move``) on varied positions of each variant of
   ``--speed-variants`` (default short and long nardy; target CPU p99 ≤ 0.5 s).
@@ -63,19 +67,19 @@ CUBELESS = Options(cube=False)
 GNUBG_SCORED = {"short": (1, 1), "nackgammon": (1, 1), "portes": (1, 0), "hypergammon": (0, 0)}
 
 
-def gnubg_equity(position: Position, variant: str = "short") -> float:
-    """Return gnubg's 0-ply cubeless equity of ``position`` for its side ``me``, that side on roll (gammons and
-    backgammons counted as ``variant`` scores them)."""
-    w, wg, wbg, lg, lbg = gnubg_nn.probabilities([list(position.opp), list(position.me)], 0)
+def gnubg_equity(position: Position, variant: str = "short", plies: int = 0) -> float:
+    """Return gnubg's cubeless equity at ``plies`` of ``position`` for its side ``me``, that side on roll (gammons
+    and backgammons counted as ``variant`` scores them)."""
+    w, wg, wbg, lg, lbg = gnubg_nn.probabilities([list(position.opp), list(position.me)], plies)
     gammon, backgammon = GNUBG_SCORED[variant]
     return float(2 * w - 1 + gammon * (wg - lg) + backgammon * (wbg - lbg))
 
 
-def after_move_equity(move: Move, variant: str = "short") -> float:
-    """Return gnubg's equity of a move for the mover (a won game counts its value)."""
+def after_move_equity(move: Move, variant: str = "short", plies: int = 0) -> float:
+    """Return gnubg's equity at ``plies`` of a move for the mover (a won game counts its value)."""
     if sum(move.position.me) == 0:
         return float(get_variant(variant).game_value(move.position, CUBELESS).points)
-    return -gnubg_equity(move.position.swapped(), variant)
+    return -gnubg_equity(move.position.swapped(), variant, plies)
 
 
 class GreedyPlayer:
@@ -211,13 +215,19 @@ def collect_bear_offs(count: int, seed: int) -> list[Sample]:
     return _collect(count, seed, pool, keep, dice_offset=104_729)
 
 
-def player_losses(samples: list[Sample], players: dict[str, Any]) -> dict[str, list[float]]:
+def collect_gnubg_positions(count: int, seed: int) -> list[Sample]:
+    """Return ``count`` unforced short nardy decisions from seeded gnubg 0-ply self-play (one in five kept)."""
+    pool: list[Callable[[int], Any]] = [lambda s: GnubgPlayer()]
+    return _collect(count, seed, pool, lambda game, moves, rng: len(moves) >= 2 and rng.random() < 0.2, 15_485_863)
+
+
+def player_losses(samples: list[Sample], players: dict[str, Any], plies: int = 0) -> dict[str, list[float]]:
     """Return, per player name (and "random": the mean over all legal moves), the loss of each sample's choice
-    against gnubg's best at 0-ply."""
+    against gnubg's best at ``plies``."""
     losses: dict[str, list[float]] = {name: [] for name in (*players, "random")}
     for sample in samples:
         game = Game.from_dict(sample.game)
-        values = {m.position: after_move_equity(m) for m in game.legal_moves()}
+        values = {m.position: after_move_equity(m, plies=plies) for m in game.legal_moves()}
         best = max(values.values())
         for name, player in players.items():
             losses[name].append(best - values[player.choose_move(game).position])
@@ -248,6 +258,28 @@ def section_loss(count: int, seed: int) -> None:
     easy, medium, rnd = (statistics.fmean(losses[k]) for k in ("easy", "medium", "random"))
     print(f"  easy between medium and random: {'MET' if medium < easy < rnd else 'NOT MET'}")
     print(f"  ({time.perf_counter() - began:.0f} s)", flush=True)
+
+
+def section_judged(count: int, seed: int) -> None:
+    print(
+        f"\n== short nardy checker-play loss judged by gnubg 2-ply ({count} unforced positions of gnubg self-play) ==",
+        flush=True,
+    )
+    began = time.perf_counter()
+    players = {
+        "hard": HardPlayer("short", 1),
+        "hard without 2-ply": HardPlayer("short", 1, deep=0),
+        "hard at 0-ply": HardPlayer("short", 1, lookahead=0),
+    }
+    losses = player_losses(collect_gnubg_positions(count, seed), players, plies=2)
+    for name in players:
+        mean, half = mean_ci(losses[name])
+        verdict = f"  target <= 0.006  ratio {mean / 0.006:.2f}  {'MET' if mean <= 0.006 else 'NOT MET'}"
+        print(
+            f"  {name:18s} mean loss {mean:.4f} ± {half:.4f} (95% CI) over {len(losses[name])} positions"
+            f"{verdict if name == 'hard' else ''}"
+        )
+    print(f"  seed {seed}  ({time.perf_counter() - began:.0f} s)", flush=True)
 
 
 def section_bearoff(count: int, seed: int) -> None:
@@ -282,13 +314,23 @@ def head_to_head(
     return wins, games, points
 
 
-def report(label: str, wins: int, games: int, points: list[float], target: float, seconds: float, seed: int) -> None:
+def report(
+    label: str,
+    wins: int,
+    games: int,
+    points: list[float],
+    target: float,
+    seconds: float,
+    seed: int,
+    ppg_target: float | None = None,
+) -> None:
     p, lo, hi = wilson(wins, games)
     ppg, half = mean_ci(points)
-    verdict = "MET" if p >= target else "NOT MET"
+    met = p >= target and (ppg_target is None or ppg >= ppg_target)
+    wanted = f"target >= {target:.0%}" + ("" if ppg_target is None else f" and >= {ppg_target:+.2f} points per game")
     print(
         f"  {label:22s} wins {p:6.1%} [{lo:.1%}, {hi:.1%}] (95% CI) over {games} games, points per game "
-        f"{ppg:+.3f} ± {half:.3f}  seed {seed}  target >= {target:.0%}  ratio {p / target:.2f}  {verdict}  "
+        f"{ppg:+.3f} ± {half:.3f}  seed {seed}  {wanted}  ratio {p / target:.2f}  {'MET' if met else 'NOT MET'}  "
         f"({seconds:.0f} s)",
         flush=True,
     )
@@ -297,8 +339,8 @@ def report(label: str, wins: int, games: int, points: list[float], target: float
 def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str] | None = None) -> None:
     pairs: list[tuple[str, Callable[[int], Any], Callable[[int], Any], float, int]] = []
     if variant == "short" and gnubg_games:
-        pairs.append(
-            ("hard vs gnubg 0-ply", lambda s: HardPlayer(variant, s), lambda s: GnubgPlayer(), 0.35, gnubg_games)
+        pairs.append(  # issue 13: >= 50 % and >= 0.00 points per game
+            ("hard vs gnubg 0-ply", lambda s: HardPlayer(variant, s), lambda s: GnubgPlayer(), 0.50, gnubg_games)
         )
     pairs += [
         ("hard vs medium", lambda s: HardPlayer(variant, s), lambda s: MediumPlayer(variant, s), 0.65, games),
@@ -317,7 +359,8 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
             continue
         began = time.perf_counter()
         wins, played, points = head_to_head(variant, make_a, make_b, n, seed)
-        report(label, wins, played, points, target, time.perf_counter() - began, seed)
+        ppg_target = 0.0 if label == "hard vs gnubg 0-ply" else None
+        report(label, wins, played, points, target, time.perf_counter() - began, seed, ppg_target)
 
 
 NEW_VARIANTS = ("hypergammon", "nackgammon", "portes", "misere")
@@ -504,13 +547,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=500)
     parser.add_argument("--games", type=int, default=1000, help="games per head-to-head pairing")
-    parser.add_argument("--gnubg-games", type=int, default=1000, help="games of hard vs gnubg")
+    parser.add_argument("--gnubg-games", type=int, default=2000, help="games of hard vs gnubg")
     parser.add_argument("--long-games", type=int, default=1000, help="games per long nardy pairing")
     parser.add_argument("--speed-positions", type=int, default=200)
     parser.add_argument("--node-budget", type=int, default=None, help="the hard player's node budget in section speed")
     parser.add_argument("--speed-variants", default="short,long", help="variants of section speed (comma-separated)")
     parser.add_argument("--bearoff-positions", type=int, default=300)
-    parser.add_argument("--sections", default="speed,loss,h2h,long")
+    parser.add_argument("--sections", default="speed,loss,judged,h2h,long")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--pairs", default="", help="long nardy pairings (labels, comma-separated; default all)")
     parser.add_argument(
@@ -554,6 +597,8 @@ def main() -> int:
         section_speed(args.speed_positions, args.seed, args.node_budget, tuple(args.speed_variants.split(",")))
     if "loss" in sections:
         section_loss(args.positions, args.seed)
+    if "judged" in sections:
+        section_judged(args.positions, args.seed)
     if "bearoff" in sections:
         section_bearoff(args.bearoff_positions, args.seed)
     if "h2h" in sections:

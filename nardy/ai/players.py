@@ -36,6 +36,12 @@ from nardy.variants.base import from_state
 # the hard player's look-ahead budget in replies valued per decision (see benchmarks/ai_strength.py, section speed)
 NODE_BUDGET = 16_000
 
+# the 2-ply search after the 1-ply look-ahead: how many candidates by variant (0 or absent: none), the window below
+# the best 1-ply value, and the budget in positions valued (see benchmarks/ai_strength.py, sections loss and speed)
+DEEP_CANDIDATES: dict[str, int] = {"short": 2}
+DEEP_WINDOW = 0.10
+DEEP_BUDGET = 30_000
+
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
 )
@@ -322,7 +328,12 @@ class HardPlayer(_BasePlayer):
     0-ply equity is further than this below the best; ``node_budget`` caps the work of the look-ahead: once it has
     valued that many replies (network evaluations) no further candidate is started (the one under way finishes).
     The budget counts work, never time, so a position and seed give the same move however busy the machine is.
-    ``last_evaluations`` is the number of replies the last :meth:`move_equities` call valued.
+
+    In short nardy (:data:`DEEP_CANDIDATES`) the best ``deep`` candidates of the 1-ply look-ahead within
+    ``deep_window`` of its best are then searched at 2-ply (:meth:`two_ply`) and the move is chosen among them; the
+    2-ply search values at most ``deep_budget`` positions per decision: a candidate whose search would pass it is
+    not searched, and the 1-ply values decide when fewer than two candidates were. ``deep=0`` turns it off.
+    ``last_evaluations`` is the number of positions the last :meth:`move_equities` call valued beyond 0-ply.
     """
 
     level = "hard"
@@ -341,6 +352,9 @@ class HardPlayer(_BasePlayer):
         window: float = 0.12,
         node_budget: int = NODE_BUDGET,
         exact_races: bool = True,
+        deep: int | None = None,
+        deep_window: float = DEEP_WINDOW,
+        deep_budget: int = DEEP_BUDGET,
     ) -> None:
         super().__init__(variant, seed)
         if network is None:
@@ -353,6 +367,11 @@ class HardPlayer(_BasePlayer):
         self.window = window
         self.node_budget = node_budget
         self.race: RaceTable | None = race_table(self.variant.name) if exact_races else None
+        self.deep = DEEP_CANDIDATES.get(self.variant.name, 0) if deep is None else deep
+        self.deep_window = deep_window
+        self.deep_budget = deep_budget
+        # the 2-ply search values finished games by their points only: not for variants ending games otherwise
+        self.deep_search = type(self.variant).sudden_result is Variant.sudden_result
         self.last_evaluations = 0
 
     def probabilities(self, batch: U8) -> F64:
@@ -416,8 +435,94 @@ class HardPlayer(_BasePlayer):
             total += forfeits * float(equity(name, self.probabilities(positions_array([position])))[0])
         return total, len(replies)
 
+    def two_ply(self, position: Position, game: Game, opponent_first: bool) -> float:
+        """Return the 2-ply equity of ``position`` (after our move, our frame): the average over the opponent's 21
+        rolls of our 1-ply value after its best reply at 0-ply (see :meth:`_two_ply`; no work limit)."""
+        value, _ = self._two_ply(position, game, opponent_first, limit=2**62)
+        assert value is not None
+        return value
+
+    def _finished_values(self, batch: U8, states: Sequence[bytes], options: Options) -> F64:
+        """Return, for a batch of generator states after a move (the mover's frame), the mover's result where the
+        move ended the game (bore off all: what it wins, in Misère minus that), NaN elsewhere."""
+        values = np.full(len(states), np.nan)
+        sign = finish_sign(self.variant)
+        for i in np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) == 0):
+            values[i] = sign * self.variant.game_value(from_state(states[int(i)]), options).points
+        return values
+
+    def _two_ply(self, position: Position, game: Game, opponent_first: bool, limit: int) -> tuple[float | None, int]:
+        """Return the 2-ply equity of ``position`` (after our move, our frame) and the number of positions valued:
+        for each of the opponent's 21 rolls its best reply at 0-ply, then our 1-ply value of the result (the mean
+        over our 21 rolls of our best move at 0-ply); a forfeited roll leaves the position as it is. When the
+        search would value more than ``limit`` positions it stops before the second level: (None, what it valued)."""
+        name, options = self.variant.name, game.options
+        theirs = position.swapped()
+        replies: list[bytes] = []
+        spans: list[tuple[int, int, float]] = []
+        # the opponent's choice for each roll, as our position on roll (None: the reply ended the game)
+        ours_on_roll: list[tuple[Position | None, float, float]] = []
+        for d1, d2, weight in ROLLS:
+            states = candidate_states(self.variant, theirs, (d1, d2), opponent_first, options)
+            if not states:
+                ours_on_roll.append((position, weight, 0.0))
+                continue
+            spans.append((len(replies), len(replies) + len(states), weight))
+            replies.extend(states)
+        evaluated = len(replies)
+        if replies:
+            batch = states_array(replies)
+            theirs_after = -equity(name, self.probabilities(swap(batch)))  # the opponent's 0-ply value of each reply
+            won = self._finished_values(batch, replies, options)
+            theirs_after = np.where(np.isnan(won), theirs_after, won)
+            for start, stop, weight in spans:
+                best = start + int(np.argmax(theirs_after[start:stop]))
+                if np.isnan(won[best]):
+                    ours_on_roll.append((from_state(replies[best]).swapped(), weight, 0.0))
+                else:
+                    ours_on_roll.append((None, weight, -float(won[best])))
+        moves: list[bytes] = []
+        blocks: list[tuple[int, list[tuple[int, int, float]], float]] = []  # (index, our rolls' spans, forfeit chance)
+        for index, (ours, _, _) in enumerate(ours_on_roll):
+            if ours is None:
+                continue
+            rolls: list[tuple[int, int, float]] = []
+            forfeited = 0.0
+            for d1, d2, weight in ROLLS:
+                states = candidate_states(self.variant, ours, (d1, d2), False, options)
+                if not states:
+                    forfeited += weight
+                    continue
+                rolls.append((len(moves), len(moves) + len(states), weight))
+                moves.extend(states)
+            blocks.append((index, rolls, forfeited))
+        if evaluated + len(moves) > limit:
+            return None, evaluated
+        evaluated += len(moves)
+        values = np.array([result for _, _, result in ours_on_roll])  # replaced below where the game goes on
+        after = np.zeros(0)
+        if moves:
+            batch = states_array(moves)
+            after = -equity(name, self.probabilities(swap(batch)))
+            won = self._finished_values(batch, moves, options)
+            after = np.where(np.isnan(won), after, won)
+        standing: list[Position] = []
+        for index, rolls, forfeited in blocks:
+            values[index] = sum(weight * float(np.max(after[start:stop])) for start, stop, weight in rolls)
+            if forfeited:
+                standing.append((ours_on_roll[index][0] or position).swapped())
+        if standing:  # we cannot move: the opponent is on roll
+            stay = -equity(name, self.probabilities(positions_array(standing)))
+            evaluated += len(standing)
+            for k, (index, _, forfeited) in enumerate(b for b in blocks if b[2]):
+                values[index] += forfeited * float(stay[k])
+        weights = np.array([weight for _, weight, _ in ours_on_roll])
+        return float(values @ weights), evaluated
+
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
-        """Return 0-ply equities, refined by the 1-ply look-ahead on the best candidates within the node budget."""
+        """Return 0-ply equities, refined by the 1-ply look-ahead on the best candidates within the node budget and
+        then, where the variant searches deeper, by the 2-ply search on the best of those (``-inf`` for the moves
+        the deepest search did not value)."""
         self.last_evaluations = 0
         values = self.zero_ply([m.position for m in moves], game.options)
         if self.lookahead <= 0 or len(moves) < 2:
@@ -439,7 +544,29 @@ class HardPlayer(_BasePlayer):
         done = np.isfinite(refined)
         if done.sum() < 2:
             return values
-        return np.asarray(np.where(done, refined, -np.inf))
+        deeper = self._deepen(refined, moves, game, opponent_first)
+        return refined if deeper is None else deeper
+
+    def _deepen(self, refined: F64, moves: Sequence[Move], game: Game, opponent_first: bool) -> F64 | None:
+        """Return 2-ply equities of the best 1-ply candidates (``-inf`` elsewhere), or None when fewer than two
+        qualify or the budget allows fewer than two."""
+        if self.deep < 2 or not self.deep_search:
+            return None
+        order = [int(i) for i in np.argsort(-refined) if np.isfinite(refined[i])]
+        best = refined[order[0]]
+        chosen = [i for i in order[: self.deep] if refined[i] >= best - self.deep_window]
+        if len(chosen) < 2:
+            return None
+        deeper = np.full(len(moves), -np.inf)
+        spent = 0
+        for i in chosen:
+            value, evaluated = self._two_ply(moves[i].position, game, opponent_first, self.deep_budget - spent)
+            spent += evaluated
+            if value is None:
+                break
+            deeper[i] = value
+        self.last_evaluations += spent
+        return deeper if int(np.isfinite(deeper).sum()) >= 2 else None
 
     def position_equity(self, position: Position) -> float:
         """Return the network's cubeless equity of ``position`` for its side ``me``, that side to roll."""

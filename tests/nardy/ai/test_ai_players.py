@@ -11,9 +11,11 @@ from nardy import Game, GameStateError, Options, Phase, SeededDice, legal_moves
 from nardy.ai import LEVELS, ComputerPlayer, HardPlayer, get_player, play_game
 from nardy.ai.features import positions_array, swap
 from nardy.ai.players import ROLLS
-from nardy.position import make_side
+from nardy.position import Position, make_side
+from nardy.variants import get_variant
 
 ALL_LEVELS = ("random", *LEVELS)
+SHORT = get_variant("short")
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -128,3 +130,51 @@ def test_play_game_is_reproducible() -> None:
     a = play_game("short", (get_player("easy", "short", seed=1), get_player("medium", "short")), seed=5)
     b = play_game("short", (get_player("easy", "short", seed=1), get_player("medium", "short")), seed=5)
     assert a == b
+
+
+def _reference_two_ply(hard: HardPlayer, position: Position) -> float:
+    """Return the 2-ply value of ``position`` (after our move) from the public move list, one position at a time."""
+
+    def after(move_position: Position) -> float:  # the mover's value of a position after its move
+        if sum(move_position.me) == 0:
+            return float(SHORT.game_value(move_position, Options()).points)
+        return -float(hard.network.equities(positions_array([move_position.swapped()]))[0])
+
+    total = 0.0
+    for d1, d2, weight in ROLLS:
+        replies = legal_moves("short", position.swapped(), (d1, d2))
+        if replies:
+            reply = max(replies, key=lambda m: after(m.position)).position
+            if sum(reply.me) == 0:
+                total -= weight * after(reply)
+                continue
+            ours = reply.swapped()
+        else:
+            ours = position
+        inner = 0.0
+        for e1, e2, inner_weight in ROLLS:
+            moves = legal_moves("short", ours, (e1, e2))
+            inner += inner_weight * (
+                max(after(m.position) for m in moves) if moves else after(ours)
+            )  # forfeit: as it is
+        total += weight * inner
+    return total
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        # after our opening move
+        Position(make_side({6: 5, 8: 3, 13: 4, 24: 2, 11: 1}), make_side({6: 5, 8: 3, 13: 5, 24: 2})),
+        # the opponent on the bar against our closed board forfeits every roll
+        Position(make_side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}), make_side({25: 1, 24: 2, 13: 6, 8: 6})),
+        # we are on the bar against five closed points: our rolls without a six are forfeited
+        Position(make_side({25: 1, 6: 5, 8: 3, 13: 6}), make_side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 13: 5})),
+        # both bearing off their last checkers: most replies and all our moves end the game
+        Position(make_side({1: 1, 2: 1}), make_side({1: 1, 3: 1})),
+    ],
+)
+def test_two_ply_matches_a_reference_search(position: Position) -> None:
+    hard = HardPlayer("short", 1)
+    game = Game("short", dice=SeededDice(7), first_player=0)
+    assert hard.two_ply(position, game, opponent_first=False) == pytest.approx(_reference_two_ply(hard, position))

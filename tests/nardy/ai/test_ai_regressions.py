@@ -11,7 +11,7 @@ from greedy_baseline import GreedyPlayer
 
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant, legal_moves
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, play_game
-from nardy.ai.players import NODE_BUDGET
+from nardy.ai.players import DEEP_CANDIDATES, NODE_BUDGET
 from nardy.position import make_side
 
 SHORT = get_variant("short")
@@ -178,7 +178,7 @@ def test_hard_does_not_depend_on_the_clock(
 def test_hard_honours_the_node_budget() -> None:
     game = _decision_game("short", 3, 6)
     moves = game.legal_moves()
-    hard = HardPlayer("short", 1, node_budget=10**9)
+    hard = HardPlayer("short", 1, node_budget=10**9, deep=0)
     full = hard.move_equities(moves, game)
     refined = np.flatnonzero(np.isfinite(full))
     assert len(refined) >= 3  # the position needs the look-ahead on several candidates
@@ -188,17 +188,46 @@ def test_hard_honours_the_node_budget() -> None:
     counts = [hard._one_ply(moves[i].position, game, opponent_first)[1] for i in order]
     assert hard.last_evaluations == sum(counts)
     # a budget reached by the first candidate stops there: 0-ply values (one refined candidate is no comparison)
-    small = HardPlayer("short", 1, node_budget=1)
+    small = HardPlayer("short", 1, node_budget=1, deep=0)
     np.testing.assert_array_equal(small.move_equities(moves, game), zero)
     assert small.last_evaluations == counts[0]
     # a budget between: candidates are started while fewer replies than the budget have been valued
     budget = counts[0] + 1
-    mid = HardPlayer("short", 1, node_budget=budget)
+    mid = HardPlayer("short", 1, node_budget=budget, deep=0)
     values = mid.move_equities(moves, game)
     assert mid.last_evaluations == counts[0] + counts[1]
     assert int(np.isfinite(values).sum()) == 2
     # the default budget bounds the work of a decision
-    default = HardPlayer("short", 1)
+    default = HardPlayer("short", 1, deep=0)
     assert default.node_budget == NODE_BUDGET
     default.move_equities(moves, game)
     assert default.last_evaluations < NODE_BUDGET + max(counts)
+
+
+def test_hard_searches_the_best_candidates_at_two_ply_within_its_budget() -> None:
+    game = _decision_game("short", 3, 6)
+    moves = game.legal_moves()
+    opponent_first = game.is_first_turn(1 - game.roller)
+    one_ply = HardPlayer("short", 1, deep=0)
+    refined = one_ply.move_equities(moves, game)
+    spent_one_ply = one_ply.last_evaluations
+    order = [int(i) for i in np.argsort(-refined) if np.isfinite(refined[i])]
+    hard = HardPlayer("short", 1)
+    assert hard.deep == DEEP_CANDIDATES["short"] == 2
+    chosen = [i for i in order[: hard.deep] if refined[i] >= refined[order[0]] - hard.deep_window]
+    assert len(chosen) == 2  # the position is close enough for the 2-ply search
+    costs = [hard._two_ply(moves[i].position, game, opponent_first, 10**9) for i in chosen]
+    # the move is chosen among the 2-ply values of the best two 1-ply candidates
+    unlimited = HardPlayer("short", 1, deep_budget=10**9)
+    values = unlimited.move_equities(moves, game)
+    assert sorted(np.flatnonzero(np.isfinite(values)).tolist()) == sorted(chosen)
+    for i, (value, _) in zip(chosen, costs, strict=True):
+        assert values[i] == pytest.approx(hard.two_ply(moves[i].position, game, opponent_first))
+        assert value == pytest.approx(values[i])
+    assert unlimited.last_evaluations == spent_one_ply + sum(count for _, count in costs)
+    # a budget the second candidate would pass: no 2-ply comparison, the 1-ply values decide
+    tight = HardPlayer("short", 1, deep_budget=costs[0][1] + 1)
+    np.testing.assert_array_equal(tight.move_equities(moves, game), refined)
+    assert tight.last_evaluations < spent_one_ply + costs[0][1] + costs[1][1]
+    # without the 2-ply search (deep=0) and where the variant has none (long nardy) the 1-ply values decide
+    assert HardPlayer("long", 1).deep == 0
