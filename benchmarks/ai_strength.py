@@ -14,7 +14,8 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
   move valued by gnubg at 2-ply; the loss of hard (target ≤ 0.006), hard without its 2-ply search and hard at 0-ply.
 - ``h2h``: short nardy cubeless single games: hard vs gnubg 0-ply (≥ 50 % and ≥ 0.00 points per game, gammons and
   backgammons counted; 2,000 games by default), hard vs medium, medium vs easy (≥ 65 %), easy vs random (≥ 80 %).
-  Dice are seeded per pair of games and each pair is played with the sides swapped.
+  Dice are seeded per pair of games and each pair is played with the sides swapped. ``--jobs N`` splits each
+  match-up of ``h2h`` and ``long`` over N forked processes in blocks of whole pairs: the same games and figures.
 - ``long``: long nardy, the same ladder: hard vs medium, medium vs easy (≥ 65 %), easy vs random (> 50 %).
 - ``speed``: the median time of a hard decision (``choose_move``) on varied positions of each variant of
   ``--speed-variants`` (default short and long nardy; target CPU p99 ≤ 0.5 s).
@@ -297,13 +298,15 @@ def section_bearoff(count: int, seed: int) -> None:
 
 
 def head_to_head(
-    variant: str, make_a: Callable[[int], Any], make_b: Callable[[int], Any], games: int, seed: int
+    variant: str, make_a: Callable[[int], Any], make_b: Callable[[int], Any], games: int | range, seed: int
 ) -> tuple[int, int, list[float]]:
-    """Return (wins of A, games, A's points of each game) over cubeless single games, sides swapped on each pair of
-    games (same dice). A game's points are the winner's score (марс, gammon… count), negative when A lost."""
+    """Return (wins of A, games, A's points of each game) over cubeless single games (``games`` of them, or the games
+    of that range of indices), sides swapped on each pair of games (same dice). A game's points are the winner's
+    score (марс, gammon… count), negative when A lost."""
     wins = 0
     points: list[float] = []
-    for g in range(games):
+    indices = range(games) if isinstance(games, int) else games
+    for g in indices:
         a, b = make_a(g), make_b(g)
         a_first = g % 2 == 0
         players = (a, b) if a_first else (b, a)
@@ -311,7 +314,33 @@ def head_to_head(
         won = result.winner == (0 if a_first else 1)
         wins += int(won)
         points.append(0.0 if result.winner is None else (result.points if won else -result.points))
-    return wins, games, points
+    return wins, len(indices), points
+
+
+# the match-ups of the ladder being played, for the worker processes of --jobs (forked: they inherit it)
+_LADDER: list[tuple[str, Callable[[int], Any], Callable[[int], Any], float, int]] = []
+
+
+def _ladder_chunk(task: tuple[str, int, int, int, int]) -> tuple[int, int, list[float]]:
+    """Play games ``start..stop - 1`` of match-up ``index`` of :data:`_LADDER` (see :func:`head_to_head`)."""
+    variant, index, start, stop, seed = task
+    _, make_a, make_b, _, _ = _LADDER[index]
+    return head_to_head(variant, make_a, make_b, range(start, stop), seed)
+
+
+def play_pairing(variant: str, index: int, games: int, seed: int, jobs: int) -> tuple[int, int, list[float]]:
+    """Return :func:`head_to_head` of match-up ``index`` of :data:`_LADDER`, its games split over ``jobs`` forked
+    processes in blocks of whole pairs (the same games and results as one process)."""
+    _, make_a, make_b, _, _ = _LADDER[index]
+    if jobs <= 1:
+        return head_to_head(variant, make_a, make_b, games, seed)
+    block = 2 * max(1, math.ceil(games / (2 * jobs * 4)))
+    tasks = [(variant, index, start, min(games, start + block), seed) for start in range(0, games, block)]
+    wins, played, points = 0, 0, []
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for w, n, p in pool.imap(_ladder_chunk, tasks, chunksize=1):
+            wins, played, points = wins + w, played + n, points + p
+    return wins, played, points
 
 
 def report(
@@ -336,8 +365,9 @@ def report(
     )
 
 
-def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str] | None = None) -> None:
-    pairs: list[tuple[str, Callable[[int], Any], Callable[[int], Any], float, int]] = []
+def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str] | None = None, jobs: int = 1) -> None:
+    pairs = _LADDER
+    pairs.clear()
     if variant == "short" and gnubg_games:
         pairs.append(  # issue 13: >= 50 % and >= 0.00 points per game
             ("hard vs gnubg 0-ply", lambda s: HardPlayer(variant, s), lambda s: GnubgPlayer(), 0.50, gnubg_games)
@@ -354,11 +384,11 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
             ("easy vs greedy", lambda s: EasyPlayer(variant, s), lambda s: GreedyPlayer(), 0.50, games),
             ("medium vs greedy", lambda s: MediumPlayer(variant, s), lambda s: GreedyPlayer(), 0.50, games),
         ]
-    for label, make_a, make_b, target, n in pairs:
+    for index, (label, _, _, target, n) in enumerate(pairs):
         if only and label not in only:
             continue
         began = time.perf_counter()
-        wins, played, points = head_to_head(variant, make_a, make_b, n, seed)
+        wins, played, points = play_pairing(variant, index, n, seed, jobs)
         ppg_target = 0.0 if label == "hard vs gnubg 0-ply" else None
         report(label, wins, played, points, target, time.perf_counter() - began, seed, ppg_target)
 
@@ -561,7 +591,7 @@ def main() -> int:
     )
     parser.add_argument("--variant-games", type=int, default=1000, help="games per match-up of section variants")
     parser.add_argument("--variant-pairs", default="", help="match-ups of section variants (labels; default all)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes for section variants")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for sections h2h, long and variants")
     parser.add_argument(
         "--network",
         action="append",
@@ -603,10 +633,10 @@ def main() -> int:
         section_bearoff(args.bearoff_positions, args.seed)
     if "h2h" in sections:
         print("\n== short nardy head to head, cubeless single games ==", flush=True)
-        ladder("short", args.games, args.gnubg_games, args.seed)
+        ladder("short", args.games, args.gnubg_games, args.seed, jobs=args.jobs)
     if "long" in sections:
         print("\n== long nardy head to head, single games (оин/марс count as wins) ==", flush=True)
-        ladder("long", args.long_games, 0, args.seed, set(args.pairs.split(",")) if args.pairs else None)
+        ladder("long", args.long_games, 0, args.seed, set(args.pairs.split(",")) if args.pairs else None, args.jobs)
     if "variants" in sections:
         only = set(args.variant_pairs.split(",")) if args.variant_pairs else None
         section_variants(variants, args.variant_games, args.seed, args.jobs, only)
