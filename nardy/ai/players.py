@@ -400,29 +400,41 @@ class HardPlayer(_BasePlayer):
         rolls of our 0-ply equity after its best reply."""
         return self._one_ply(position, game, opponent_first)[0]
 
-    def _one_ply(self, position: Position, game: Game, opponent_first: bool) -> tuple[float, int]:
-        """Return :meth:`one_ply` and the number of replies it valued."""
-        name = self.variant.name
-        theirs = position.swapped()
-        replies: list[bytes] = []
+    def _turns_by_roll(
+        self, position: Position, first_turn: bool, options: Options, into: list[bytes]
+    ) -> tuple[list[tuple[int, int, float]], float]:
+        """Append to ``into`` the generator states after every legal turn of ``position``'s mover for each of the 21
+        rolls; return each roll's (start, stop, chance) in ``into`` and the chance of a forfeited roll."""
         spans: list[tuple[int, int, float]] = []
         forfeits = 0.0
         for d1, d2, weight in ROLLS:
-            states = candidate_states(self.variant, theirs, (d1, d2), opponent_first, game.options)
+            states = candidate_states(self.variant, position, (d1, d2), first_turn, options)
             if not states:
                 forfeits += weight
                 continue
-            spans.append((len(replies), len(replies) + len(states), weight))
-            replies.extend(states)
+            spans.append((len(into), len(into) + len(states), weight))
+            into.extend(states)
+        return spans, forfeits
+
+    def _after_move(self, batch: U8, states: Sequence[bytes], options: Options) -> F64:
+        """Return the mover's 0-ply value of each generator state after its move (the mover's frame, ``batch`` their
+        array): the network's equity for the side it moved against, or the result where the move bore off all (what
+        it wins, in Misère minus that)."""
+        values = -equity(self.variant.name, self.probabilities(swap(batch)))
+        sign = finish_sign(self.variant)
+        for i in np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) == 0):
+            values[i] = sign * self.variant.game_value(from_state(states[int(i)]), options).points
+        return values
+
+    def _one_ply(self, position: Position, game: Game, opponent_first: bool) -> tuple[float, int]:
+        """Return :meth:`one_ply` and the number of replies it valued."""
+        replies: list[bytes] = []
+        spans, forfeits = self._turns_by_roll(position.swapped(), opponent_first, game.options, replies)
         total = 0.0
         if replies:
             batch = states_array(replies)
-            # our equity, on roll after the reply: the reply's position swapped
-            ours = equity(name, self.probabilities(swap(batch)))
-            finished = np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) == 0)
-            sign = finish_sign(self.variant)
-            for i in finished:
-                ours[i] = -sign * self.variant.game_value(from_state(replies[int(i)]), game.options).points
+            # our equity, on roll after the reply: minus the replier's value
+            ours = -self._after_move(batch, replies, game.options)
             if type(self.variant).sudden_result is not Variant.sudden_result:  # Plakoto's mother rule
                 for i in np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) > 0):
                     sudden = self.variant.sudden_result(from_state(replies[int(i)]), game.options)
@@ -432,7 +444,7 @@ class HardPlayer(_BasePlayer):
             for start, stop, weight in spans:
                 total += weight * float(np.min(ours[start:stop]))
         if forfeits:
-            total += forfeits * float(equity(name, self.probabilities(positions_array([position])))[0])
+            total += forfeits * float(equity(self.variant.name, self.probabilities(positions_array([position])))[0])
         return total, len(replies)
 
     def two_ply(self, position: Position, game: Game, opponent_first: bool) -> float:
@@ -442,82 +454,43 @@ class HardPlayer(_BasePlayer):
         assert value is not None
         return value
 
-    def _finished_values(self, batch: U8, states: Sequence[bytes], options: Options) -> F64:
-        """Return, for a batch of generator states after a move (the mover's frame), the mover's result where the
-        move ended the game (bore off all: what it wins, in Misère minus that), NaN elsewhere."""
-        values = np.full(len(states), np.nan)
-        sign = finish_sign(self.variant)
-        for i in np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) == 0):
-            values[i] = sign * self.variant.game_value(from_state(states[int(i)]), options).points
-        return values
-
     def _two_ply(self, position: Position, game: Game, opponent_first: bool, limit: int) -> tuple[float | None, int]:
         """Return the 2-ply equity of ``position`` (after our move, our frame) and the number of positions valued:
         for each of the opponent's 21 rolls its best reply at 0-ply, then our 1-ply value of the result (the mean
         over our 21 rolls of our best move at 0-ply); a forfeited roll leaves the position as it is. When the
         search would value more than ``limit`` positions it stops before the second level: (None, what it valued)."""
-        name, options = self.variant.name, game.options
-        theirs = position.swapped()
+        options = game.options
         replies: list[bytes] = []
-        spans: list[tuple[int, int, float]] = []
-        # the opponent's choice for each roll, as our position on roll (None: the reply ended the game)
-        ours_on_roll: list[tuple[Position | None, float, float]] = []
-        for d1, d2, weight in ROLLS:
-            states = candidate_states(self.variant, theirs, (d1, d2), opponent_first, options)
-            if not states:
-                ours_on_roll.append((position, weight, 0.0))
-                continue
-            spans.append((len(replies), len(replies) + len(states), weight))
-            replies.extend(states)
-        evaluated = len(replies)
+        spans, forfeits = self._turns_by_roll(position.swapped(), opponent_first, options, replies)
+        total = 0.0  # the chance-weighted value of the replies that end the game
+        # our positions on roll after the opponent's choice, with their chances (a forfeit leaves ours as it is)
+        ours_on_roll: list[tuple[Position, float]] = [(position, forfeits)] if forfeits else []
         if replies:
-            batch = states_array(replies)
-            theirs_after = -equity(name, self.probabilities(swap(batch)))  # the opponent's 0-ply value of each reply
-            won = self._finished_values(batch, replies, options)
-            theirs_after = np.where(np.isnan(won), theirs_after, won)
+            theirs = self._after_move(states_array(replies), replies, options)
             for start, stop, weight in spans:
-                best = start + int(np.argmax(theirs_after[start:stop]))
-                if np.isnan(won[best]):
-                    ours_on_roll.append((from_state(replies[best]).swapped(), weight, 0.0))
+                best = start + int(np.argmax(theirs[start:stop]))
+                reply = from_state(replies[best])
+                if sum(reply.me) == 0:
+                    total -= weight * float(theirs[best])
                 else:
-                    ours_on_roll.append((None, weight, -float(won[best])))
+                    ours_on_roll.append((reply.swapped(), weight))
         moves: list[bytes] = []
-        blocks: list[tuple[int, list[tuple[int, int, float]], float]] = []  # (index, our rolls' spans, forfeit chance)
-        for index, (ours, _, _) in enumerate(ours_on_roll):
-            if ours is None:
-                continue
-            rolls: list[tuple[int, int, float]] = []
-            forfeited = 0.0
-            for d1, d2, weight in ROLLS:
-                states = candidate_states(self.variant, ours, (d1, d2), False, options)
-                if not states:
-                    forfeited += weight
-                    continue
-                rolls.append((len(moves), len(moves) + len(states), weight))
-                moves.extend(states)
-            blocks.append((index, rolls, forfeited))
-        if evaluated + len(moves) > limit:
-            return None, evaluated
-        evaluated += len(moves)
-        values = np.array([result for _, _, result in ours_on_roll])  # replaced below where the game goes on
-        after = np.zeros(0)
-        if moves:
-            batch = states_array(moves)
-            after = -equity(name, self.probabilities(swap(batch)))
-            won = self._finished_values(batch, moves, options)
-            after = np.where(np.isnan(won), after, won)
-        standing: list[Position] = []
-        for index, rolls, forfeited in blocks:
-            values[index] = sum(weight * float(np.max(after[start:stop])) for start, stop, weight in rolls)
+        blocks = [self._turns_by_roll(ours, False, options, moves) for ours, _ in ours_on_roll]
+        if len(replies) + len(moves) > limit:
+            return None, len(replies)
+        after = self._after_move(states_array(moves), moves, options) if moves else np.zeros(0)
+        standing = [ours.swapped() for (ours, _), (_, forfeited) in zip(ours_on_roll, blocks, strict=True) if forfeited]
+        # where we cannot move the opponent is on roll
+        standing_values: list[float] = (
+            (-equity(self.variant.name, self.probabilities(positions_array(standing)))).tolist() if standing else []
+        )
+        stay = iter(standing_values)
+        for (_, chance), (rolls, forfeited) in zip(ours_on_roll, blocks, strict=True):
+            value = sum(weight * float(np.max(after[start:stop])) for start, stop, weight in rolls)
             if forfeited:
-                standing.append((ours_on_roll[index][0] or position).swapped())
-        if standing:  # we cannot move: the opponent is on roll
-            stay = -equity(name, self.probabilities(positions_array(standing)))
-            evaluated += len(standing)
-            for k, (index, _, forfeited) in enumerate(b for b in blocks if b[2]):
-                values[index] += forfeited * float(stay[k])
-        weights = np.array([weight for _, weight, _ in ours_on_roll])
-        return float(values @ weights), evaluated
+                value += forfeited * float(next(stay))
+            total += chance * value
+        return total, len(replies) + len(moves) + len(standing)
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
         """Return 0-ply equities, refined by the 1-ply look-ahead on the best candidates within the node budget and
