@@ -229,5 +229,5 @@ def test_hard_searches_the_best_candidates_at_two_ply_within_its_budget() -> Non
     tight = HardPlayer("short", 1, deep_budget=costs[0][1] + 1)
     np.testing.assert_array_equal(tight.move_equities(moves, game), refined)
     assert tight.last_evaluations < spent_one_ply + costs[0][1] + costs[1][1]
-    # without the 2-ply search (deep=0) and where the variant has none (long nardy) the 1-ply values decide
+    # long nardy has no 2-ply search: its 1-ply values decide
     assert HardPlayer("long", 1).deep == 0
