@@ -11,11 +11,15 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
   equity); a player's loss is gnubg's best minus its value of the player's choice. Targets: hard ≤ 0.020,
   medium ≤ 0.060, easy between medium and random.
 - ``judged``: issue 13's judge: unforced positions of seeded gnubg 0-ply self-play (one in five kept), every legal
-  move valued by gnubg at 2-ply; the loss of hard (target ≤ 0.006), hard without its 2-ply search and hard at 0-ply.
+  move valued by gnubg at 2-ply; the loss of hard (target ≤ 0.006), hard without its 2-ply search, hard without its
+  bear-off table (``exact_races=False``) and hard at 0-ply.
 - ``h2h``: short nardy cubeless single games: hard vs gnubg 0-ply (≥ 50 % and ≥ 0.00 points per game, gammons and
   backgammons counted; 2,000 games by default), hard vs medium, medium vs easy (≥ 65 %), easy vs random (≥ 80 %).
   Dice are seeded per pair of games and each pair is played with the sides swapped. ``--jobs N`` splits each
   match-up of ``h2h`` and ``long`` over N forked processes in blocks of whole pairs: the same games and figures.
+- ``bearoff``: short nardy bear-off decisions (every checker of the mover home) from seeded self-play of gnubg and
+  hard at 0-ply, every legal move valued by gnubg at 0-ply: the loss of each level and of hard without its bear-off
+  table (no target).
 - ``long``: long nardy, the same ladder: hard vs medium, medium vs easy (≥ 65 %), easy vs random (> 50 %).
 - ``speed``: the median time of a hard decision (``choose_move``) on varied positions of each variant of
   ``--speed-variants`` (default short and long nardy; target CPU p99 ≤ 0.5 s).
@@ -57,7 +61,6 @@ from nardy.ai.bonus import choose_double
 from nardy.ai.hyper_exact import ExactTable
 from nardy.ai.network import Network, shipped_network
 from nardy.ai.players import NODE_BUDGET
-from nardy.ai.race import race_table
 from nardy.position import side_pips
 
 SHORT = get_variant("short")
@@ -270,6 +273,7 @@ def section_judged(count: int, seed: int) -> None:
     players = {
         "hard": HardPlayer("short", 1),
         "hard without 2-ply": HardPlayer("short", 1, deep=0),
+        "hard without table": HardPlayer("short", 1, exact_races=False),
         "hard at 0-ply": HardPlayer("short", 1, lookahead=0),
     }
     losses = player_losses(collect_gnubg_positions(count, seed), players, plies=2)
@@ -286,12 +290,13 @@ def section_judged(count: int, seed: int) -> None:
 def section_bearoff(count: int, seed: int) -> None:
     print(f"\n== short nardy bear-off loss vs gnubg 0-ply ({count} unforced bear-off positions) ==", flush=True)
     began = time.perf_counter()
-    losses = player_losses(collect_bear_offs(count, seed), _levels())
+    players = {**_levels(), "hard without table": HardPlayer("short", 1, exact_races=False)}
+    losses = player_losses(collect_bear_offs(count, seed), players)
     for name, values_ in losses.items():
         mean, half = mean_ci(values_)
         errors = sum(v > 1e-9 for v in values_)
         print(
-            f"  {name:7s} mean loss {mean:.4f} ± {half:.4f} (95% CI) over {len(values_)} positions  "
+            f"  {name:18s} mean loss {mean:.4f} ± {half:.4f} (95% CI) over {len(values_)} positions  "
             f"(not gnubg's choice in {errors})"
         )
     print(f"  seed {seed}  ({time.perf_counter() - began:.0f} s)", flush=True)
@@ -419,7 +424,7 @@ def variant_pairs(variant: str) -> list[str]:
             labels.insert(0, "hard 0-ply vs medium")
         if variant in ("hypergammon", "nackgammon"):
             labels.insert(0, "hard vs gnubg 0-ply")
-        if race_table(variant) is not None:  # Hypergammon: what the race table adds to the network
+        if variant == "hypergammon":  # what the race table of every race adds to the network
             labels.insert(1, "hard without race table vs medium")
         if variant == "hypergammon" and EXACT_TABLE:  # the solved game: the limit of any player
             labels[1:1] = ["exact vs medium", "exact vs hard"]

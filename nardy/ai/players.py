@@ -314,8 +314,9 @@ class EasyPlayer(MediumPlayer):
 class HardPlayer(_BasePlayer):
     """The trained network: 0-ply on every move, then a 1-ply look-ahead on the best few.
 
-    In a variant with a race table (Hypergammon, :mod:`nardy.ai.race`) positions without contact are valued by the
-    table's exact race chance instead of the network (``exact_races=False`` turns that off).
+    In a variant with a race table (:mod:`nardy.ai.race`) the table's positions are valued by its exact chances
+    instead of the network: Hypergammon's races, and the bear-offs of short nardy, Nackgammon and Portes
+    (``exact_races=False`` turns that off).
 
     Cube decisions, where the network gives the five gnubg chances (short nardy, Nackgammon, Hypergammon…), follow
     Janowski's cubeful model at the game's cube and score (:mod:`nardy.ai.cube_decisions`: money, or a match up to 25
@@ -375,17 +376,17 @@ class HardPlayer(_BasePlayer):
         self.last_evaluations = 0
 
     def probabilities(self, batch: U8) -> F64:
-        """Return the network's output probabilities of an ``(n, 50)`` batch for the side on roll, race positions
-        valued by the race table where the variant has one (the win chance; no gammons)."""
+        """Return the network's output probabilities of an ``(n, 50)`` batch for the side on roll, the positions of
+        the variant's race table valued by it where it has one (Hypergammon's races: the win chance; short nardy's
+        bear-offs: the win and gammon chances)."""
         probs = self.network.probabilities(batch)
         if self.race is None:
             return probs
-        wins = self.race.win_chances(batch)
-        races = ~np.isnan(wins)
-        if races.any():
+        exact = self.race.chances(batch)
+        covered = ~np.isnan(exact[:, 0])
+        if covered.any():
             probs = probs.copy()
-            probs[races] = 0.0
-            probs[races, 0] = wins[races]
+            probs[covered] = exact[covered]
         return probs
 
     def zero_ply(self, positions: Sequence[Position], options: Options) -> F64:

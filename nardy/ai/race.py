@@ -1,17 +1,26 @@
-"""Race tables of the variants with few checkers (Hypergammon): the value of a race, computed by this project.
+"""Race tables, computed by this project: the exact value of a race (Hypergammon) or of a bear-off (short nardy).
 
 Once the two sides of a short-nardy board can no longer hit or block each other (no contact), each side's race is
-independent of the other's. For a variant with few checkers a side has few race positions (Hypergammon's 3
-checkers: 2,925 multisets of points 0..24, 0 = borne off), so a *one-sided table* holds, for each of them, the
-chances that the side needs exactly ``t`` more turns to bear off all, playing every roll to the move that minimises
-the expected number of turns (computed from the lowest pip counts up with the variant's own move generator). The
-side on roll wins a race when it needs no more turns than the other side: ``sum_t P_me(t) · P_opp(≥ t)``.
+independent of the other's, so a *one-sided table* holds, for each race position of one side, the chances that the
+side needs exactly ``t`` more turns to bear off all, playing every roll to the move that minimises the expected
+number of turns (computed from the lowest pip counts up with the variant's own move generator). The side on roll
+wins a race when it needs no more turns than the other side: ``sum_t P_me(t) · P_opp(≥ t)``.
 
-That chance is exact for the turn-minimising play and very close to the best play for the win (the two differ only
-where a side would rather spread its chances than shorten its mean). The hard player values race positions by it
-instead of by the network, and ``python -m nardy.ai.train --exact-races`` ends self-play games at the first race,
-valued by it. The table ships in ``nardy/ai/weights/<variant>_race.npz`` (float64, with its settings); a rebuild
-(:func:`build_table`, ``python -m nardy.ai.race --variant hypergammon --output ...``) gives the same numbers.
+- Hypergammon's 3 checkers have few race positions (2,925 multisets of points 0..24, 0 = borne off): its table holds
+  every race.
+- Short nardy's 15 checkers have too many, so its table is the classic *one-sided bear-off database*: the 54,264
+  positions of 15 checkers on the home board (points 1..6) and off. It applies where both sides have every checker
+  home (no contact is then possible). It also holds, for the positions with none off, the chances of taking the
+  first checker off in exactly ``t`` turns (played to the fewest expected turns for that), which give the gammons: the
+  side on roll wins a gammon when it finishes before the other side takes its first checker off. Nackgammon and
+  Portes share it (the same checkers and bear-off rules); no backgammon is possible from a bear-off.
+
+The chances are exact for the turn-minimising play and very close to the best play for the win (the two differ only
+where a side would rather spread its chances than shorten its mean). The hard player values the table's positions
+by it instead of by the network, and ``python -m nardy.ai.train --exact-races`` ends self-play games at the first
+race, valued by it. A table ships in ``nardy/ai/weights/<variant>_race.npz`` (Hypergammon's in float64, short
+nardy's in float32, with its settings); a rebuild (:func:`build_table`, ``python -m nardy.ai.race --variant short
+--output ...``) gives the same numbers.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ import itertools
 import json
 import sys
 import threading
+from dataclasses import dataclass
 from importlib import resources
 from typing import Final
 
@@ -29,37 +39,57 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.ai.features import F64, SIDE, U8
-from nardy.movegen import turn_context_and_turns
-from nardy.options import Options
+from nardy.ai.search import candidate_states
 from nardy.position import Position
 from nardy.variants import get_variant
 
-# the variants that have a race table, and their checkers per side
-RACE_VARIANTS: Final[dict[str, int]] = {"hypergammon": 3}
-# the longest race a table holds, in turns (a Hypergammon race needs at most 22 turns: 72 pips at 3+ a turn)
-MAX_TURNS: Final = 40
+
+@dataclass(frozen=True, slots=True)
+class RaceSpec:
+    """What a variant's race table holds: ``checkers`` per side on points 0..``top`` (0 = borne off; 24 = every
+    race, 6 = the bear-offs), up to ``max_turns - 1`` turns, and whether it also holds the first-off chances that
+    give the gammons."""
+
+    checkers: int
+    top: int
+    max_turns: int
+    gammons: bool
+
+
+# the variants that have a race table of their own
+RACE_VARIANTS: Final[dict[str, RaceSpec]] = {
+    # a Hypergammon race needs at most 22 turns (72 pips at 3+ a turn)
+    "hypergammon": RaceSpec(checkers=3, top=24, max_turns=40, gammons=False),
+    # a bear-off of 15 checkers needs at most 30 turns (all on the 6 point, rolling 1-2 every turn)
+    "short": RaceSpec(checkers=15, top=6, max_turns=32, gammons=True),
+}
+# the variants that use another's table: the same checkers and the same bear-off rules
+SHARED_TABLES: Final[dict[str, str]] = {"nackgammon": "short", "portes": "short"}
+# Hypergammon's table, the columns its tests know
+MAX_TURNS: Final = RACE_VARIANTS["hypergammon"].max_turns
 _ROLLS: Final = tuple((a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7))
-_DEFAULT_OPTIONS: Final = Options()
 
 
-def race_keys(checkers: int) -> list[tuple[int, ...]]:
-    """Return every race position of one side with ``checkers`` checkers as the sorted points of its checkers
-    (0 = borne off, 1..24 its own points), lowest pip count first, then lexicographic."""
-    keys = list(itertools.combinations_with_replacement(range(25), checkers))
+def race_keys(checkers: int, top: int = 24) -> list[tuple[int, ...]]:
+    """Return every race position of one side with ``checkers`` checkers on points 0..``top`` as the sorted points
+    of its checkers (0 = borne off, 1..24 its own points), lowest pip count first, then lexicographic."""
+    keys = list(itertools.combinations_with_replacement(range(top + 1), checkers))
     return sorted(keys, key=lambda key: (sum(key), key))
 
 
-def _side_of(key: tuple[int, ...]) -> tuple[int, ...]:
-    side = [0] * SIDE
+def _counts(key: tuple[int, ...], top: int) -> tuple[int, ...]:
+    """Return the checkers of ``key`` on each of the points 1..``top``."""
+    counts = [0] * top
     for point in key:
         if point:
-            side[point - 1] += 1
-    return tuple(side)
+            counts[point - 1] += 1
+    return tuple(counts)
 
 
-def _key_of(side: bytes, checkers: int) -> tuple[int, ...]:
-    points = [i + 1 for i in range(24) for _ in range(side[i])]
-    return tuple(sorted([0] * (checkers - len(points)) + points))
+def _spec(variant: str) -> RaceSpec:
+    if variant not in RACE_VARIANTS:
+        raise ValueError(f"no race table for variant {variant!r}; tables exist for {', '.join(RACE_VARIANTS)}")
+    return RACE_VARIANTS[variant]
 
 
 def build_table(variant: str, max_pips: int | None = None) -> F64:
@@ -69,30 +99,50 @@ def build_table(variant: str, max_pips: int | None = None) -> F64:
     ``max_pips`` only the first rows, the positions of at most that many pips (they depend only on each other).
 
     Raises:
-        ValueError: ``variant`` has no race table (see :data:`RACE_VARIANTS`).
+        ValueError: ``variant`` has no race table of its own (see :data:`RACE_VARIANTS`).
     """
-    if variant not in RACE_VARIANTS:
-        raise ValueError(f"no race table for variant {variant!r}; tables exist for {', '.join(RACE_VARIANTS)}")
-    checkers = RACE_VARIANTS[variant]
+    spec = _spec(variant)
+    return _build(variant, spec, max_pips, first_off=False)
+
+
+def build_first_off(variant: str, max_pips: int | None = None) -> F64:
+    """Return the first-off table of ``variant`` (rows as :func:`build_table`): the chance that the side needs
+    exactly ``t`` more turns to bear off its first checker, each roll played to the move with the fewest expected
+    such turns (a row with a checker already off has ``t = 0``).
+
+    Raises:
+        ValueError: ``variant`` has no race table of its own, or its table has no gammons.
+    """
+    spec = _spec(variant)
+    if not spec.gammons:
+        raise ValueError(f"the race table of {variant!r} has no first-off chances (its gammons do not count)")
+    return _build(variant, spec, max_pips, first_off=True)
+
+
+def _build(variant: str, spec: RaceSpec, max_pips: int | None, first_off: bool) -> F64:
     rules = get_variant(variant)
-    keys = [key for key in race_keys(checkers) if max_pips is None or sum(key) <= max_pips]
+    keys = [key for key in race_keys(spec.checkers, spec.top) if max_pips is None or sum(key) <= max_pips]
+    row_of = {_counts(key, spec.top): row for row, key in enumerate(keys)}
+    table = np.zeros((len(keys), spec.max_turns))
+    mean = np.zeros(len(keys))
     empty = (0,) * SIDE
-    turns: dict[tuple[int, ...], F64] = {}
-    mean: dict[tuple[int, ...], float] = {}
-    for key in keys:
-        dist = np.zeros(MAX_TURNS)
-        if not any(key):
-            dist[0] = 1.0
-        else:
-            position = Position(_side_of(key), empty)
-            for a, b, weight in _ROLLS:
-                _, level, _ = turn_context_and_turns(rules, position, (a, b), False, _DEFAULT_OPTIONS)
-                # nothing blocks a race: every roll has a legal move, and each leaves fewer pips (a row done before)
-                best = min((_key_of(state[:SIDE], checkers) for state in level), key=lambda k: mean[k])
-                dist[1:] += weight * turns[best][:-1]
-        turns[key] = dist
-        mean[key] = float(np.arange(MAX_TURNS) @ dist)
-    return np.array([turns[key] for key in keys])
+    steps = np.arange(spec.max_turns)
+    for row, key in enumerate(keys):
+        if (first_off and 0 in key) or not any(key):
+            table[row, 0] = 1.0
+            continue
+        position = Position(_counts(key, spec.top) + (0,) * (SIDE - spec.top), empty)
+        for a, b, weight in _ROLLS:
+            # nothing blocks a race: every roll has a legal move, and each leaves fewer pips (a row done before)
+            states = candidate_states(rules, position, (a, b), False)
+            counts = [tuple(state[: spec.top]) for state in states]
+            if first_off and any(sum(c) < spec.checkers for c in counts):
+                table[row, 1] += weight
+                continue
+            best = min((row_of[c] for c in counts), key=lambda r: mean[r])
+            table[row, 1:] += weight * table[best, :-1]
+        mean[row] = float(steps @ table[row])
+    return table
 
 
 def contact(batch: U8) -> npt.NDArray[np.bool_]:
@@ -108,64 +158,103 @@ def contact(batch: U8) -> npt.NDArray[np.bool_]:
 class RaceTable:
     """A variant's one-sided race table (see the module docstring) and the race values it gives."""
 
-    def __init__(self, variant: str, turns: F64, info: dict[str, object] | None = None) -> None:
-        checkers = RACE_VARIANTS[variant]
-        keys = race_keys(checkers)
-        if turns.shape != (len(keys), MAX_TURNS):
-            raise ValueError(f"a {variant} race table has shape {(len(keys), MAX_TURNS)}, not {turns.shape}")
+    def __init__(
+        self, variant: str, turns: F64, info: dict[str, object] | None = None, first_off: F64 | None = None
+    ) -> None:
+        spec = _spec(variant)
+        keys = race_keys(spec.checkers, spec.top)
+        shape = (len(keys), spec.max_turns)
+        if turns.shape != shape:
+            raise ValueError(f"a {variant} race table has shape {shape}, not {turns.shape}")
+        if spec.gammons and (first_off is None or first_off.shape != shape):
+            got = None if first_off is None else first_off.shape
+            raise ValueError(f"a {variant} race table needs first-off chances of shape {shape}, not {got}")
         self.variant = variant
-        self.checkers = checkers
+        self.spec = spec
+        self.checkers = spec.checkers
         self.turns = turns
+        self.first_off = first_off if spec.gammons else None
         self.info = dict(info or {})
         self.at_least = np.cumsum(turns[:, ::-1], axis=1)[:, ::-1]  # P(T >= t)
-        dense = np.full(25**checkers, -1, dtype=np.int64)
-        for row, key in enumerate(keys):
-            dense[self._dense(np.array([key]))[0]] = row
-        self._rows = dense
+        self._first_off_at_least = None if self.first_off is None else np.cumsum(self.first_off[:, ::-1], 1)[:, ::-1]
+        codes = self._codes(np.array(keys, dtype=np.int64))
+        self._order = np.argsort(codes)
+        self._sorted_codes = codes[self._order]
 
-    def _dense(self, sorted_points: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        weights = 25 ** np.arange(self.checkers - 1, -1, -1, dtype=np.int64)
+    def _codes(self, sorted_points: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        weights = (self.spec.top + 1) ** np.arange(self.checkers - 1, -1, -1, dtype=np.int64)
         return np.asarray(sorted_points @ weights)
 
     def rows(self, sides: U8) -> npt.NDArray[np.int64]:
-        """Return the table row of each side of an ``(n, 25)`` batch of race sides (own frame, none on the bar)."""
-        counts = sides[:, :24].astype(np.int64)
+        """Return the table row of each side of an ``(n, 25)`` batch of sides in the table (own frame, none on the
+        bar, none above the table's highest point)."""
+        counts = sides[:, : self.spec.top].astype(np.int64)
         off = self.checkers - counts.sum(axis=1)
-        cumulative = np.concatenate((off[:, None], off[:, None] + np.cumsum(counts, axis=1)), axis=1)  # (n, 25)
-        # the k-th checker from the lowest stands on the number of points 0..24 whose running count is <= k
+        cumulative = np.concatenate((off[:, None], off[:, None] + np.cumsum(counts, axis=1)), axis=1)
+        # the k-th checker from the lowest stands on the number of points 0..top whose running count is <= k
         points = np.stack([(cumulative <= k).sum(axis=1) for k in range(self.checkers)], axis=1)
-        return np.asarray(self._rows[self._dense(points)])
+        found = np.searchsorted(self._sorted_codes, self._codes(points))
+        return np.asarray(self._order[found])
+
+    def covers(self, batch: U8) -> npt.NDArray[np.bool_]:
+        """Return, per row of an ``(n, 50)`` batch, whether the table values it: no contact and, for a bear-off
+        table, every checker of both sides home or off."""
+        inside = ~contact(batch)
+        if self.spec.top < 24:
+            for start in (0, SIDE):
+                inside &= ~batch[:, start + self.spec.top : start + 25].any(axis=1)
+        return np.asarray(inside)
 
     def win_chances(self, batch: U8) -> F64:
         """Return, per row of an ``(n, 50)`` batch, the chance that the side on roll wins the race (NaN where the
-        sides are still in contact)."""
-        out = np.full(batch.shape[0], np.nan)
-        race = np.flatnonzero(~contact(batch))
-        if race.size:
-            mine = self.turns[self.rows(batch[race, :SIDE])]
-            theirs = self.at_least[self.rows(batch[race, SIDE:])]
-            out[race] = np.einsum("ij,ij->i", mine, theirs)
+        table does not value the row, see :meth:`covers`)."""
+        return np.asarray(self.chances(batch)[:, 0])
+
+    def chances(self, batch: U8) -> F64:
+        """Return, per row of an ``(n, 50)`` batch, the five short-nardy chances of the side on roll (win, win
+        gammon, win backgammon, lose gammon, lose backgammon; gammons only where the table has them, never a
+        backgammon) where the table values the row (:meth:`covers`), NaN elsewhere."""
+        out = np.full((batch.shape[0], 5), np.nan)
+        inside = np.flatnonzero(self.covers(batch))
+        if not inside.size:
+            return out
+        mine, theirs = self.rows(batch[inside, :SIDE]), self.rows(batch[inside, SIDE:])
+        out[inside] = 0.0
+        out[inside, 0] = np.einsum("ij,ij->i", self.turns[mine], self.at_least[theirs])
+        if self._first_off_at_least is not None:
+            # I win a gammon when I finish no later than the turn on which the other side would take its first
+            # checker off; it wins one when it finishes before I have taken mine off
+            out[inside, 1] = np.einsum("ij,ij->i", self.turns[mine], self._first_off_at_least[theirs])
+            later = np.zeros((inside.size, self.spec.max_turns))
+            later[:, :-1] = self._first_off_at_least[mine, 1:]
+            out[inside, 3] = np.einsum("ij,ij->i", self.turns[theirs], later)
         return out
 
-    def save(self, path: str) -> None:
-        """Write the table and its ``info`` to an ``.npz`` file at ``path``.
+    def save(self, path: str, dtype: str = "float64") -> None:
+        """Write the table (in ``dtype``) and its ``info`` to an ``.npz`` file at ``path``.
 
         Raises:
             OSError: the file cannot be written.
         """
         meta = json.dumps({"variant": self.variant, "info": self.info})
-        np.savez_compressed(path, turns=self.turns, meta=np.array(meta))
+        turns = self.turns.astype(dtype)
+        if self.first_off is None:
+            np.savez_compressed(path, turns=turns, meta=np.array(meta))
+        else:
+            np.savez_compressed(path, turns=turns, first_off=self.first_off.astype(dtype), meta=np.array(meta))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> RaceTable:
-        """Return the table stored in ``.npz`` bytes written by :meth:`save`.
+        """Return the table stored in ``.npz`` bytes written by :meth:`save` (in float64).
 
         Raises:
             ValueError, KeyError: the data is not such a file.
         """
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
             meta = json.loads(str(npz["meta"]))
-            return cls(str(meta["variant"]), npz["turns"].astype(np.float64), dict(meta.get("info", {})))
+            first_off = npz["first_off"].astype(np.float64) if "first_off" in npz.files else None
+            turns = npz["turns"].astype(np.float64)
+            return cls(str(meta["variant"]), turns, dict(meta.get("info", {})), first_off)
 
 
 _SHIPPED: dict[str, RaceTable | None] = {}
@@ -173,15 +262,17 @@ _LOCK = threading.Lock()
 
 
 def race_table(variant: str) -> RaceTable | None:
-    """Return the race table shipped for ``variant`` (loaded once, shared, thread-safe), or None when it has none."""
+    """Return the race table shipped for ``variant`` or the one it shares (:data:`SHARED_TABLES`), loaded once,
+    shared, thread-safe; None when it has none."""
+    name = SHARED_TABLES.get(variant, variant)
     with _LOCK:
-        if variant not in _SHIPPED:
+        if name not in _SHIPPED:
             table = None
-            resource = resources.files("nardy.ai").joinpath("weights", f"{variant}_race.npz")
-            if variant in RACE_VARIANTS and resource.is_file():
+            resource = resources.files("nardy.ai").joinpath("weights", f"{name}_race.npz")
+            if name in RACE_VARIANTS and resource.is_file():
                 table = RaceTable.from_bytes(resource.read_bytes())
-            _SHIPPED[variant] = table
-        return _SHIPPED[variant]
+            _SHIPPED[name] = table
+        return _SHIPPED[name]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,10 +280,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nardy.ai.race", description=__doc__)
     parser.add_argument("--variant", choices=sorted(RACE_VARIANTS), required=True)
     parser.add_argument("--output", required=True)
+    parser.add_argument("--dtype", choices=("float64", "float32"), default="float64", help="stored precision")
     args = parser.parse_args(argv)
-    info: dict[str, object] = {"policy": "fewest expected turns", "max_turns": MAX_TURNS}
-    table = RaceTable(args.variant, build_table(args.variant), info)
-    table.save(args.output)
+    spec = RACE_VARIANTS[args.variant]
+    info: dict[str, object] = {"policy": "fewest expected turns", "max_turns": spec.max_turns, "dtype": args.dtype}
+    first_off = build_first_off(args.variant) if spec.gammons else None
+    table = RaceTable(args.variant, build_table(args.variant), info, first_off)
+    table.save(args.output, args.dtype)
     print(f"{args.variant}: {len(table.turns)} race positions, written to {args.output}", flush=True)
     return 0
 

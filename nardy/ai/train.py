@@ -5,8 +5,8 @@ towards the value of the next position (temporal differences, with eligibility t
 position is valued by the actual result (win, gammon/mars, backgammon; in Misère a loss for the first finisher, or
 when the first player finished first the exact chance that the other side's last roll draws). Traces are kept in the
 first player's point of view, so the other player's positions enter through the output flip (win ↔ lose, gammon ↔
-lose gammon). With ``--exact-races`` (Hypergammon) a game ends at the first race, valued by the race table of
-:mod:`nardy.ai.race`.
+lose gammon). With ``--exact-races`` (Hypergammon; short nardy, Nackgammon, Portes) a game ends at the first
+position of the race table of :mod:`nardy.ai.race` (a race; a bear-off), valued by it.
 
 Reproducible: game ``g`` uses dice seeded by ``(seed, g)``, so a run resumed from a checkpoint continues exactly as an
 uninterrupted one would. Checkpoints (``.npz``) are written to ``--workdir`` every ``--checkpoint-every`` games;
@@ -268,16 +268,13 @@ def train_game(
                 encoded = encode(name, swapped)
                 probs, _ = net.forward(encoded)
                 values = equity(name, probs)
-                wins = race.win_chances(swapped) if race is not None else np.full(len(cands), np.nan)
-                races = ~np.isnan(wins)
+                exact = race.chances(swapped) if race is not None else np.full((len(cands), 5), np.nan)
+                races = ~np.isnan(exact[:, 0])
                 if races.any():
-                    exact = np.zeros_like(probs)
-                    exact[:, 0] = np.where(races, wins, 0.0)
-                    values = np.where(races, equity(name, exact), values)
+                    values = np.where(races, equity(name, np.nan_to_num(exact)), values)
                 best = int(np.argmin(values))
                 if races[best]:
-                    terminal = np.zeros(len(OUTPUTS[name]))
-                    terminal[0] = 1.0 - wins[best]
+                    terminal = flip(name, exact[best][None, :])[0]
                 else:
                     next_x = encoded[best]
                     next_o = probs[best]

@@ -1,4 +1,6 @@
-"""Hypergammon's race table, the hard player's use of it, and the trainer's race ends and Misère's last-roll draw."""
+"""Hypergammon's race table, the hard player's use of it, and the trainer's race ends and Misère's last-roll draw.
+
+Short nardy's bear-off table is tested in ``test_ai_bearoff.py``."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from nardy import Game, Position, legal_moves
 from nardy.ai import HardPlayer
 from nardy.ai.features import positions_array
 from nardy.ai.network import shipped_network
-from nardy.ai.race import MAX_TURNS, RaceTable, build_table, contact, race_keys, race_table
+from nardy.ai.race import MAX_TURNS, RaceTable, build_first_off, build_table, contact, race_keys, race_table
 from nardy.ai.train import last_roll_draw_chance, outcome, train_game
 from nardy.position import make_side
 from nardy.variants import get_variant
@@ -65,10 +67,14 @@ def test_race_win_chances() -> None:
     assert contact(batch).tolist() == [False, False, False, True, True]
 
 
-def test_only_hypergammon_has_a_table() -> None:
-    assert race_table("short") is None
-    with pytest.raises(ValueError, match="no race table for variant 'short'"):
-        build_table("short")
+def test_which_variants_have_a_table() -> None:
+    assert race_table("long") is None
+    assert race_table("misere") is None  # its aim is reversed: the short table's values do not hold
+    assert race_table("nackgammon") is race_table("portes") is race_table("short") is not None
+    with pytest.raises(ValueError, match="no race table for variant 'long'"):
+        build_table("long")
+    with pytest.raises(ValueError, match="no first-off chances"):
+        build_first_off("hypergammon")
 
 
 def test_hard_values_races_by_the_table_and_contact_by_the_network() -> None:
@@ -80,7 +86,7 @@ def test_hard_values_races_by_the_table_and_contact_by_the_network() -> None:
     assert plain.position_equity(in_race) != pytest.approx(2 * exact - 1)
     start = get_variant("hypergammon").initial_position()
     assert hard.position_equity(start) == pytest.approx(plain.position_equity(start))
-    assert HardPlayer("short", 1).race is None
+    assert HardPlayer("long", 1).race is None
 
 
 def test_hard_at_0_ply_plays_the_race_move_the_table_prefers() -> None:
