@@ -33,7 +33,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from importlib import resources
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -67,6 +67,8 @@ RACE_VARIANTS: Final[dict[str, RaceSpec]] = {
 SHARED_TABLES: Final[dict[str, str]] = {"nackgammon": "short", "portes": "short"}
 # Hypergammon's table, the columns its tests know
 MAX_TURNS: Final = RACE_VARIANTS["hypergammon"].max_turns
+# a table's chances: float64 as built, or float32 as short nardy's ships
+Chances = npt.NDArray[np.floating[Any]]
 _ROLLS: Final = tuple((a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7))
 
 
@@ -145,6 +147,11 @@ def _build(variant: str, spec: RaceSpec, max_pips: int | None, first_off: bool) 
     return table
 
 
+def _at_least(chances: Chances) -> Chances:
+    """Return ``P(T >= t)`` of each row of chances ``P(T = t)``."""
+    return np.asarray(np.cumsum(chances[:, ::-1], axis=1)[:, ::-1])
+
+
 def contact(batch: U8) -> npt.NDArray[np.bool_]:
     """Return, per row of a short-nardy ``(n, 50)`` batch, whether the sides can still hit or block each other (a
     checker on a bar, or a checker of the side on roll not yet past the other side's rearmost checker)."""
@@ -159,7 +166,7 @@ class RaceTable:
     """A variant's one-sided race table (see the module docstring) and the race values it gives."""
 
     def __init__(
-        self, variant: str, turns: F64, info: dict[str, object] | None = None, first_off: F64 | None = None
+        self, variant: str, turns: Chances, info: dict[str, object] | None = None, first_off: Chances | None = None
     ) -> None:
         spec = _spec(variant)
         keys = race_keys(spec.checkers, spec.top)
@@ -175,8 +182,6 @@ class RaceTable:
         self.turns = turns
         self.first_off = first_off if spec.gammons else None
         self.info = dict(info or {})
-        self.at_least = np.cumsum(turns[:, ::-1], axis=1)[:, ::-1]  # P(T >= t)
-        self._first_off_at_least = None if self.first_off is None else np.cumsum(self.first_off[:, ::-1], 1)[:, ::-1]
         codes = self._codes(np.array(keys, dtype=np.int64))
         self._order = np.argsort(codes)
         self._sorted_codes = codes[self._order]
@@ -219,15 +224,16 @@ class RaceTable:
         if not inside.size:
             return out
         mine, theirs = self.rows(batch[inside, :SIDE]), self.rows(batch[inside, SIDE:])
+        my_turns, their_turns = self.turns[mine], self.turns[theirs]
         out[inside] = 0.0
-        out[inside, 0] = np.einsum("ij,ij->i", self.turns[mine], self.at_least[theirs])
-        if self._first_off_at_least is not None:
+        out[inside, 0] = np.einsum("ij,ij->i", my_turns, _at_least(their_turns))
+        if self.first_off is not None:
             # I win a gammon when I finish no later than the turn on which the other side would take its first
             # checker off; it wins one when it finishes before I have taken mine off
-            out[inside, 1] = np.einsum("ij,ij->i", self.turns[mine], self._first_off_at_least[theirs])
+            out[inside, 1] = np.einsum("ij,ij->i", my_turns, _at_least(self.first_off[theirs]))
             later = np.zeros((inside.size, self.spec.max_turns))
-            later[:, :-1] = self._first_off_at_least[mine, 1:]
-            out[inside, 3] = np.einsum("ij,ij->i", self.turns[theirs], later)
+            later[:, :-1] = _at_least(self.first_off[mine])[:, 1:]
+            out[inside, 3] = np.einsum("ij,ij->i", their_turns, later)
         return out
 
     def save(self, path: str, dtype: str = "float64") -> None:
@@ -245,16 +251,15 @@ class RaceTable:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> RaceTable:
-        """Return the table stored in ``.npz`` bytes written by :meth:`save` (in float64).
+        """Return the table stored in ``.npz`` bytes written by :meth:`save` (kept in the stored precision).
 
         Raises:
             ValueError, KeyError: the data is not such a file.
         """
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
             meta = json.loads(str(npz["meta"]))
-            first_off = npz["first_off"].astype(np.float64) if "first_off" in npz.files else None
-            turns = npz["turns"].astype(np.float64)
-            return cls(str(meta["variant"]), turns, dict(meta.get("info", {})), first_off)
+            first_off = npz["first_off"] if "first_off" in npz.files else None
+            return cls(str(meta["variant"]), npz["turns"], dict(meta.get("info", {})), first_off)
 
 
 _SHIPPED: dict[str, RaceTable | None] = {}
