@@ -104,6 +104,8 @@ class _Run:
     played: list[tuple[Match, Result]] = field(default_factory=list)
     playable: list[Match] = field(default_factory=list)
     reached: dict[str, int] = field(default_factory=dict)
+    seats: dict[str, int] = field(default_factory=dict)
+    """Each player's furthest stage seated so far (a known slot of a node, decided or not)."""
     nodes: list[BracketNode] = field(default_factory=list)
 
     def play(
@@ -116,8 +118,13 @@ class _Run:
         stage: int,
         sources: tuple[Source, Source],
         index: int,
+        seat: int,
     ) -> tuple[_Slot, _Slot]:
-        """Return (winner, loser) of one bracket node: pending, a bye (loser None) or a decided match; note the node."""
+        """Return (winner, loser) of one bracket node: pending, a bye (loser None) or a decided match; note the node
+        and, for each player seated in it, ``seat``: the stage they are sure of once there."""
+        for player in (a, b):
+            if isinstance(player, str):
+                self.seats[player] = max(self.seats.get(player, 0), seat)
         winner, loser = self._play(match_id, number, bracket, a, b, stage)
         result = self.decided.get(match_id) if isinstance(loser, str) else None
         self.nodes.append(
@@ -162,6 +169,7 @@ class _Bracket:
     champion: str | None
     reached: dict[str, int]
     eliminated: frozenset[str]
+    unbeaten: frozenset[str]
     nodes: tuple[BracketNode, ...]
 
 
@@ -194,7 +202,15 @@ def _walk(seeds: tuple[str, ...], results: tuple[Result, ...], double: bool, bra
         ids = [f"W{r}-{i + 1}" for i in range(len(slots) // 2)]
         pairs = [
             run.play(
-                ids[i], r, "winners", slots[2 * i], slots[2 * i + 1], wb_stage * r, (src[2 * i], src[2 * i + 1]), i
+                ids[i],
+                r,
+                "winners",
+                slots[2 * i],
+                slots[2 * i + 1],
+                wb_stage * r,
+                (src[2 * i], src[2 * i + 1]),
+                i,
+                max(1, 2 * (r - 1)) if double else r,
             )
             for i in range(len(ids))
         ]
@@ -210,7 +226,7 @@ def _walk(seeds: tuple[str, ...], results: tuple[Result, ...], double: bool, bra
 
         def lb_round(r: int, pairs: list[tuple[_Slot, _Slot, Source, Source]]) -> tuple[list[_Slot], list[Source]]:
             ids = [f"L{r}-{i + 1}" for i in range(len(pairs))]
-            won = [run.play(ids[i], r, "losers", a, b, r, (sa, sb), i)[0] for i, (a, b, sa, sb) in enumerate(pairs)]
+            won = [run.play(ids[i], r, "losers", a, b, r, (sa, sb), i, r)[0] for i, (a, b, sa, sb) in enumerate(pairs)]
             return won, [_won(m) for m in ids]
 
         def halves(lb: list[_Slot], lb_src: list[Source]) -> list[tuple[_Slot, _Slot, Source, Source]]:
@@ -228,22 +244,42 @@ def _walk(seeds: tuple[str, ...], results: tuple[Result, ...], double: bool, bra
         final_stage = 2 * (rounds - 1) + 1
         wb_champion, lb_champion = champion, lb[0]
         champion, _ = run.play(
-            "GF1", rounds + 1, "final", wb_champion, lb_champion, final_stage, (src[0], lb_src[0]), 0
+            "GF1", rounds + 1, "final", wb_champion, lb_champion, final_stage, (src[0], lb_src[0]), 0, final_stage
         )
         if bracket_reset and isinstance(champion, str) and champion == lb_champion:
             champion, _ = run.play(
-                "GF2", rounds + 2, "final", lb_champion, wb_champion, final_stage, (_won("GF1"), _lost("GF1")), 0
+                "GF2",
+                rounds + 2,
+                "final",
+                lb_champion,
+                wb_champion,
+                final_stage,
+                (_won("GF1"), _lost("GF1")),
+                0,
+                final_stage,
             )
     winner = champion if isinstance(champion, str) else None
-    reached = {p: run.reached.get(p, 1 if not double else 0) for p in seeds}
     lost = Counter(m.opponent(r.winner) for m, r in run.played if r.winner is not None)
+    # double: a winners'-bracket player is sure of the losers' round a loss would drop them into (round w's losers
+    # enter losers' round 2(w − 1), round 1's losers' round 1); a losers'-bracket player of the round they stand in
+    stages = run.seats if double else run.reached
+    reached = {p: stages.get(p, 1) for p in seeds}
     if winner is not None:
         reached[winner] = final_stage + 1
         eliminated = frozenset(p for p in seeds if p != winner)
     else:
         eliminated = frozenset(p for p in seeds if lost[p] >= (2 if double else 1))
+    unbeaten = frozenset(p for p in seeds if not lost[p] and p not in eliminated)
     return _Bracket(
-        tuple(run.matches), tuple(run.played), tuple(run.playable), byes, winner, reached, eliminated, tuple(run.nodes)
+        tuple(run.matches),
+        tuple(run.played),
+        tuple(run.playable),
+        byes,
+        winner,
+        reached,
+        eliminated,
+        unbeaten,
+        tuple(run.nodes),
     )
 
 
@@ -358,13 +394,17 @@ class Elimination:
         return replace(self, withdrawn=(*self.withdrawn, player), events=(*self.events, player))._settle()
 
     def standings(self) -> tuple[EliminationRow, ...]:
-        """Return the standings so far: players still in first, then the round reached, then rating. Raises nothing.
+        """Return the standings so far: players still in first, then the stage reached, then (at the same stage) the
+        unbeaten above the once beaten, then rating. Raises nothing.
 
         Single elimination: ``reached`` is the round of the last match (the champion gets rounds + 1). Double
-        elimination: the losers' round of the second loss, the grand final = 2·(rounds − 1) + 1, the champion one
-        more; winners'-bracket matches count 0.
+        elimination, on the losers' bracket's scale: an eliminated player the losers' round of the second loss; a
+        player still in the losers' round they stand in, and a player still unbeaten in winners' round w the losers'
+        round a loss would drop them into (2·(w − 1), round 1: 1), the stage they are sure of; the grand final is
+        2·(rounds − 1) + 1, the champion one more.
         """
-        return elimination_standings(self.players, self._bracket.reached, self._bracket.eliminated)
+        bracket = self._bracket
+        return elimination_standings(self.players, bracket.reached, bracket.eliminated, bracket.unbeaten)
 
 
 def single_elimination(players: Iterable[Player], *, length: int = 1) -> Elimination:

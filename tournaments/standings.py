@@ -57,6 +57,8 @@ class EliminationRow:
     reached: int
     eliminated: bool
     rating: float
+    unbeaten: bool = False
+    """Still in without a loss (double elimination: still in the winners' bracket, or its champion)."""
 
 
 @dataclass(frozen=True)
@@ -199,17 +201,23 @@ def swiss_standings(
 
 
 def elimination_standings(
-    players: Sequence[Player], reached: dict[str, int], eliminated: frozenset[str]
+    players: Sequence[Player],
+    reached: dict[str, int],
+    eliminated: frozenset[str],
+    unbeaten: frozenset[str] = frozenset(),
 ) -> tuple[EliminationRow, ...]:
-    """Return elimination standings, best first: players still in first, then the round reached, then rating.
+    """Return elimination standings, best first: players still in first, then the round reached, then the
+    ``unbeaten`` above the others, then rating.
 
     ``reached`` maps every player id to the round it reached; raises ``KeyError`` if one is missing.
     Any remaining tie shares the place.
     """
     ratings = {p.id: p.rating for p in players}
     ids = [p.id for p in players]
-    ranked, places = _rank(ids, lambda p: (float(p not in eliminated), float(reached[p]), ratings[p]))
+    ranked, places = _rank(
+        ids, lambda p: (float(p not in eliminated), float(reached[p]), float(p in unbeaten), ratings[p])
+    )
     return tuple(
-        EliminationRow(place, p, reached[p], p in eliminated, ratings[p])
+        EliminationRow(place, p, reached[p], p in eliminated, ratings[p], p in unbeaten)
         for place, p in zip(places, ranked, strict=True)
     )

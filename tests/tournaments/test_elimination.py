@@ -210,3 +210,47 @@ def test_bracket_nodes_follow_the_results() -> None:
             assert node.winner == result.winner
     single = single_elimination(field(8))
     assert [n.id for n in single.bracket()][-1] == "W3-1" and len(single.bracket()) == 7
+
+
+def test_double_unbeaten_finalist_ranks_first_or_second_throughout() -> None:
+    # issue 32: winners'-bracket matches counted round 0, so the unbeaten player sank below everybody still in the
+    # losers' bracket (16th of 16 after the winners' final, 9th once eight had fallen)
+    t = double_elimination(field(16))
+    underdog = "p16"  # the lowest seed wins every winners'-bracket match; elsewhere the favourite wins
+
+    def rule(match: Match) -> Result:
+        if underdog in (match.first, match.second):
+            return Result(match.id, underdog, int(match.first == underdog), int(match.second == underdog))
+        return favourite(match)
+
+    seen_gf = False
+    while not t.is_over:
+        match = t.playable()[0]
+        if match.id == "GF1":
+            seen_gf = True
+            break
+        t = t.record(rule(match))
+        table = t.standings()
+        row = next(r for r in table if r.player == underdog)
+        beaten = {m.opponent(r.winner) for m, r in t.played() if r.winner}
+        unbeaten = [p.id for p in t.players if p.id not in beaten]
+        assert row.place <= len(unbeaten), (match.id, row)  # nobody once beaten stands above an unbeaten player
+        if t.playable() and all(m.bracket != "winners" for m in t.playable()):  # the winners' final is over
+            assert row.place in (1, 2), (match.id, row)
+    assert seen_gf
+    table = t.standings()
+    assert {r.player for r in table[:2]} == {underdog, "p1"}  # the two finalists, unbeaten first on equal stage
+    assert table[0].player == underdog and table[0].reached == table[1].reached
+    assert [r.place for r in table[:2]] == [1, 2]
+
+
+def test_double_standings_stage_of_players_still_in() -> None:
+    t = double_elimination(field(8))
+    for mid in ("W1-1", "W1-2", "W1-3", "W1-4"):
+        t = t.record(favourite(next(m for m in t.playable() if m.id == mid)))
+    table = {r.player: r for r in t.standings()}
+    # the winners of round 1 are guaranteed at least the losers' round 2 they would drop into; the losers of round 1
+    # stand in the losers' round 1, below them
+    assert [r.player for r in t.standings()] == ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"]
+    assert all(table[p].reached == 2 and table[p].unbeaten for p in ("p1", "p2", "p3", "p4"))
+    assert all(table[p].reached == 1 and not table[p].unbeaten for p in ("p5", "p6", "p7", "p8"))

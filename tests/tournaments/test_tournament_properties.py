@@ -176,3 +176,25 @@ def test_double_elimination_rules(n: int, seed: int, withdraw: bool, reset: bool
     finals = [m for m, _ in played if m.bracket == "final"]
     assert len(finals) in (1, 2) and (reset or len(finals) == 1)
     assert len(played) == 2 * n - 2 + (len(finals) - 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 20), seed=seeds, reset=st.booleans())
+def test_double_elimination_standings_order(n: int, seed: int, reset: bool) -> None:
+    # issue 32: after every result, the players still in come first, by the stage they are sure of, the unbeaten
+    # above the once beaten at the same stage; an unbeaten player is never below a once-beaten one at a lower stage
+    rng = random.Random(seed)
+    t = double_elimination(field(n), bracket_reset=reset)
+    while not t.is_over:
+        match = rng.choice(t.playable())
+        t = t.record(Result(match.id, rng.choice((match.first, match.second))))
+        beaten = Counter(m.opponent(r.winner) for m, r in t.played() if r.winner)
+        table = t.standings()
+        keys = [(not r.eliminated, r.reached, r.unbeaten) for r in table]
+        assert keys == sorted(keys, reverse=True)
+        for row in table:
+            assert row.unbeaten == (not row.eliminated and beaten[row.player] == 0)
+            assert row.reached >= 1
+        in_winners = [r for r in table if r.unbeaten]
+        if len(in_winners) == 1 and not t.is_over:  # the winners' bracket is decided: its champion is first or second
+            assert in_winners[0].place <= 2
