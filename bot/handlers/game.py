@@ -14,8 +14,10 @@ from bot.services.record import GameRecord, RecordError
 from bot.texts import norm_lang, tr
 
 
-def _lang(user: object) -> str:
-    return norm_lang(getattr(user, "language_code", None))
+def _lang(user: object, locale: str | None) -> str:
+    """Return the language to answer in: the one the language middleware chose (the /lang choice first), else the
+    user's Telegram language."""
+    return norm_lang(locale or getattr(user, "language_code", None))
 
 
 async def on_game_button(
@@ -23,7 +25,7 @@ async def on_game_button(
 ) -> None:
     """Apply a board button press and answer it at once with a toast (a refusal or nothing); the boards follow
     through the paced sender in the background. An action no keyboard makes (forged) is refused."""
-    lang = norm_lang(locale) if locale else _lang(query.from_user)
+    lang = _lang(query.from_user, locale)
     action = callback_data.parsed_action()
     if action is None:
         await query.answer(tr(lang, "toast.bad"))
@@ -57,17 +59,19 @@ async def on_game_button(
         )
 
 
-async def on_watch_button(query: CallbackQuery, callback_data: WatchCb, game_service: GameService) -> None:
+async def on_watch_button(
+    query: CallbackQuery, callback_data: WatchCb, game_service: GameService, locale: str | None = None
+) -> None:
     """Make the presser a spectator of the game (its board follows in their private chat), answered at once."""
-    lang = _lang(query.from_user)
+    lang = _lang(query.from_user, locale)
     outcome = await game_service.boards.watch(callback_data.game_id, query.from_user.id)
     keys = {"ok": "toast.watching", "player": "toast.watch_player", "already": "toast.watch_already"}
     await query.answer(tr(lang, keys.get(outcome, "toast.gone")), show_alert=outcome == "ok")
 
 
-async def on_watch(message: Message, game_service: GameService) -> None:
+async def on_watch(message: Message, game_service: GameService, locale: str | None = None) -> None:
     """``/watch`` in a group: a Watch button for each game running in the chat."""
-    lang = _lang(message.from_user)
+    lang = _lang(message.from_user, locale)
     rows: list[list[InlineKeyboardButton]] = []
     for game_id in (await game_service.store.chat_games(message.chat.id))[:10]:
         stored = await game_service.store.get_game(game_id)
@@ -87,16 +91,16 @@ async def on_watch(message: Message, game_service: GameService) -> None:
     await game_service.reply(message, tr(lang, "watch.choose"), keyboard=InlineKeyboardMarkup(inline_keyboard=rows))
 
 
-async def on_bad_game_button(query: CallbackQuery) -> None:
+async def on_bad_game_button(query: CallbackQuery, locale: str | None = None) -> None:
     """Refuse a game button whose data does not parse (forged, truncated or oversized)."""
-    await query.answer(tr(_lang(query.from_user), "toast.bad"))
+    await query.answer(tr(_lang(query.from_user, locale), "toast.bad"))
 
 
-async def on_board(message: Message, game_service: GameService) -> None:
+async def on_board(message: Message, game_service: GameService, locale: str | None = None) -> None:
     """Re-post the board of the sender's game at the bottom of the chat."""
     if message.from_user is None:
         return
-    lang = _lang(message.from_user)
+    lang = _lang(message.from_user, locale)
     refusal = await game_service.repost(message.chat.id, message.from_user.id, lang)
     if refusal:
         await game_service.reply(message, refusal)

@@ -32,9 +32,9 @@ async def on_invite_button(
     await query.answer(toast or None)
 
 
-async def on_bad_invite_button(query: CallbackQuery) -> None:
+async def on_bad_invite_button(query: CallbackQuery, locale: str | None = None) -> None:
     """Refuse an invitation button whose data does not parse (forged or truncated)."""
-    await query.answer(tr(norm_lang(query.from_user.language_code), "toast.bad"))
+    await query.answer(tr(norm_lang(locale or query.from_user.language_code), "toast.bad"))
 
 
 def create_router() -> Router:
