@@ -307,10 +307,19 @@ class _Board:
                 self.outline_reserve(location[1], colour)
                 continue
             start = self.count(location)
+            hidden = 0
             for j in range(moved):
                 centre = self.slot_center(location, start + j)
                 if centre is not None:
                     sprites.paste_center(self.canvas, sprites.ring(colour, size, ghost=True), centre)
+                else:
+                    hidden += 1
+            if hidden and start:
+                # The stack still fills every drawn slot (a move off the head): its top checker carries the mark.
+                visible = VISIBLE_BAR if location[0] == "bar" else VISIBLE_STACK
+                centre = self.slot_center(location, min(start, visible) - 1)
+                if centre is not None:
+                    sprites.paste_center(self.canvas, sprites.origin_ring(colour, size), centre)
         for location, arrived in marks.targets.items():
             if location[0] == "off":
                 self.outline_slabs(location[1], arrived, colour)

@@ -256,6 +256,33 @@ def ring(colour: RGB, size: int, *, ghost: bool = False) -> Image.Image:
     return _downsample(big, (size + 2 * pad, size + 2 * pad))
 
 
+@lru_cache(maxsize=32)
+def origin_ring(colour: RGB, size: int) -> Image.Image:
+    """Return the dashed ring that marks the top checker of a stack a checker left when the stack is still too tall
+    to show the freed slot: the ghost's dashes (no fill, so the checker and its count stay as they are) over a dark
+    contour that keeps them visible on light and dark checkers.
+
+    The image is ``size + 2 * shadow_pad(size)`` square, so it pastes at the same place as a checker sprite.
+    """
+    s = SUPERSAMPLE
+    pad = shadow_pad(size)
+    full = (size + 2 * pad) * s
+    big = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    o = pad * s
+    width = max(s, int(size * s * 0.085))
+    box = (o + width // 2, o + width // 2, o + size * s - width // 2, o + size * s - width // 2)
+    draw.ellipse(box, outline=(20, 16, 12, 200), width=width + 2 * s)
+    draw.ellipse((box[0] + s, box[1] + s, box[2] - s, box[3] - s), outline=(*colour, 255), width=width)
+    centre = o + size * s / 2
+    for k in range(12):
+        angle = np.pi * 2 * (k + 0.5) / 12
+        dx = float(np.cos(angle)) * size * s
+        dy = float(np.sin(angle)) * size * s
+        draw.line((centre, centre, centre + dx, centre + dy), fill=(0, 0, 0, 0), width=width)
+    return _downsample(big, (size + 2 * pad, size + 2 * pad))
+
+
 @lru_cache(maxsize=256)
 def triangle(width: int, length: int, colour: RGB, alpha: int, pointing_down: bool) -> Image.Image:
     """Return an antialiased triangle ``width`` x ``length`` in ``colour`` at opacity ``alpha`` (0..255).

@@ -219,3 +219,31 @@ def test_highlights_mark_the_turn_and_the_hit(viewer: int) -> None:
     assert share_near(image, checker_box(arrived), theme.last_move) > 0.1
     ghost = geo.checker_center(to_view(13, 0), 4)  # where the checker that left 13 stood
     assert share_near(image, checker_box(ghost), theme.pending, 60) > 0.05
+
+
+def _box(centre: tuple[int, int], half: int) -> tuple[int, int, int, int]:
+    return (centre[0] - half, centre[1] - half, centre[0] + half, centre[1] + half)
+
+
+@pytest.mark.parametrize("variant", ["long", "fevga", "gulbara"])
+@pytest.mark.parametrize("theme_name", ["classic", "dark"])
+def test_move_off_a_tall_stack_marks_its_top_checker(variant: str, theme_name: str) -> None:
+    """A checker that leaves a stack still taller than the drawn five (every move off the head) marks the stack's
+    top checker with the dashed origin ring, as the free slot is marked on a small stack; nothing is drawn beyond
+    the five slots."""
+    theme = get_theme(theme_name)
+    geo = layout(WIDTH)
+    position = Position(make_side({24: 15}), make_side({24: 14, 18: 1}))
+    marked = board(position, variant, viewer=0, last_move=(Step(24, 18, 6),), last_move_player=1, theme=theme_name)
+    plain = board(position, variant, viewer=0, theme=theme_name)
+    head = other_frame(24, "long")  # player 1's head in the viewer's frame (12)
+    top = _box(geo.checker_center(head, VISIBLE_STACK - 1), geo.checker // 2)
+    assert share_near(marked, top, theme.last_move, 50) > 0.08
+    assert share_near(plain, top, theme.last_move, 50) < 0.01
+    # The small-stack case keeps its ghost on the free slot.
+    small = Position(make_side({24: 15}), make_side({24: 3, 18: 1}))
+    image = board(small, variant, viewer=0, last_move=(Step(24, 18, 6),), last_move_player=1, theme=theme_name)
+    assert share_near(image, _box(geo.checker_center(head, 3), geo.checker // 2), theme.last_move, 60) > 0.05
+    # Beyond the fifth slot of a tall stack the felt stays as drawn without the mark.
+    beyond = _box(geo.checker_center(head, VISIBLE_STACK), geo.checker // 3)
+    assert share_near(marked, beyond, theme.last_move, 50) == share_near(plain, beyond, theme.last_move, 50)
