@@ -30,7 +30,8 @@ beyond caches of fonts, sprites and board backgrounds.
       dice). The dice lie in the mover's right-hand half (as the mover sits). ``dice_count`` (1..4, default 4) is
       how many moves a double gives, as many dice are drawn (a Gul bara hand-over may pass fewer than four).
     - ``show_cube``, ``cube_value`` (1 = centred cube showing 64), ``cube_owner`` (player or None = centred): the
-      cube sits between the bear-off trays, in the middle or toward its owner.
+      centred cube sits on the board between the bear-off trays; an owned cube leaves the board for its owner's
+      strip (at the same x, right of the owner's pips and score), so the owner shows at a glance.
     - ``last_move`` (steps of the last turn, in the frame of ``last_move_player``, default the opponent of the
       mover) and ``pending_steps`` (steps already played in the turn being built, in the mover's frame): each
       touched point's number gets a coloured badge, a dashed ghost shows where a checker left, a ring marks where

@@ -387,7 +387,10 @@ class _Board:
         score: int | None,
         length: int | None,
         labels: dict[str, str],
+        *,
+        holds_cube: bool = False,
     ) -> None:
+        """Draw a player's strip: swatch, name, "to move", pips and score (left of the cube if ``holds_cube``)."""
         geo = self.geo
         theme = self.theme
         top = self.is_top(player)
@@ -404,7 +407,7 @@ class _Board:
         disc_x, disc_y = geo.strip_disc_center(top)
         sprites.paste_center(self.canvas, sprites.checker(theme.name, player, disc_size), (disc_x, disc_y))
         x = disc_x + disc_size // 2 + int(height * 0.3)
-        right = box[2] - geo.frame_v
+        right = geo.strip_cube_left() if holds_cube else box[2] - geo.frame_v
 
         # Right-hand side, right to left: match score, pip count.
         if score is not None:
@@ -506,8 +509,6 @@ def render_board_image(
             board.marks(marks, colour)
     if faces is not None:
         board.dice(faces, right=not board.is_top(mover))
-    if show_cube:
-        board.cube(cube_value, cube_owner)
 
     mover_pips, opp_pips = position.pips()
     pips = {mover: mover_pips, 1 - mover: opp_pips}
@@ -520,7 +521,10 @@ def render_board_image(
             None if match_score is None else match_score[player],
             match_length,
             labels,
+            holds_cube=show_cube and cube_owner == player,
         )
+    if show_cube:
+        board.cube(cube_value, cube_owner)
     return board.canvas
 
 

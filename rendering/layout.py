@@ -2,10 +2,11 @@
 
 All coordinates are integer pixels in the final image. Points are numbered in the *viewer's* frame (the player at the
 bottom): point 1 is at the bottom right, 1..12 run right to left along the bottom, 13..24 left to right along the top.
-The bear-off trays are at the right (the top player's above, the bottom player's below), with the doubling cube
-between them; the top strip names the top player and the bottom strip the bottom player. A board with reserves
-(Acey-deucey, Dutch: checkers not yet entered) has a second column of trays at the left, the reserve trays, laid out
-the same way (the top player's above); its points are a little narrower so that the image keeps its width.
+The bear-off trays are at the right (the top player's above, the bottom player's below), with the centred doubling
+cube between them (an owned cube sits in its owner's strip, at the same x); the top strip names the top player and
+the bottom strip the bottom player. A board with reserves (Acey-deucey, Dutch: checkers not yet entered) has a
+second column of trays at the left, the reserve trays, laid out the same way (the top player's above); its points are
+a little narrower so that the image keeps its width.
 
 Tests use this module to find the pixels to sample, so it is the single source of truth for positions.
 """
@@ -200,13 +201,20 @@ class Layout:
         return left, self.mid_y - reach, right_x, self.mid_y + reach
 
     def cube_center(self, owner_top: bool | None) -> Point2:
-        """Return the centre of the doubling cube: middle of the tray column if centred, else toward its owner."""
+        """Return the centre of the doubling cube: the middle of the tray column if centred; an owned cube leaves
+        the board for its owner's strip (above the board for the top player, below for the bottom one), at the
+        same x, right of the owner's pips and score."""
         left, right = self.tray_x
         x = (left + right) // 2
-        shift = int(self.checker * 1.15)
         if owner_top is None:
             return x, self.mid_y
-        return x, (self.mid_y - shift if owner_top else self.mid_y + shift)
+        box = self.top_strip() if owner_top else self.bottom_strip()
+        return x, (box[1] + box[3]) // 2
+
+    def strip_cube_left(self) -> int:
+        """Return the x left of which a strip's pips and score end when the strip holds its owner's cube."""
+        x, _ = self.cube_center(True)
+        return x - self.cube // 2 - int(self.strip_height * 0.3)
 
     def dice_centers(self, count: int, right: bool) -> list[Point2]:
         """Return the centres of ``count`` dice in a row, in the middle of the right or left half."""

@@ -247,3 +247,29 @@ def test_move_off_a_tall_stack_marks_its_top_checker(variant: str, theme_name: s
     # Beyond the fifth slot of a tall stack the felt stays as drawn without the mark.
     beyond = _box(geo.checker_center(head, VISIBLE_STACK), geo.checker // 3)
     assert share_near(marked, beyond, theme.last_move, 50) == share_near(plain, beyond, theme.last_move, 50)
+
+
+@pytest.mark.parametrize("theme_name", ["classic", "dark"])
+@pytest.mark.parametrize("viewer", [0, 1])
+@pytest.mark.parametrize("owner", [0, 1])
+def test_owned_cube_leaves_the_board_for_its_owners_strip(owner: int, viewer: int, theme_name: str) -> None:
+    """An owned cube is told from a centred one at a glance: it sits in its owner's name strip, off the board,
+    while the centred cube sits on the board between the trays (and that spot is bare once the cube is owned)."""
+    theme = get_theme(theme_name)
+    geo = layout(WIDTH)
+    position = Position(SHORT, SHORT)
+    owned = board(position, "short", viewer=viewer, show_cube=True, cube_value=2, cube_owner=owner, theme=theme_name)
+    centred = board(position, "short", viewer=viewer, show_cube=True, theme=theme_name)
+    owner_strip = geo.top_strip() if owner != viewer else geo.bottom_strip()
+    other_strip = geo.bottom_strip() if owner != viewer else geo.top_strip()
+    middle = _box(geo.cube_center(None), geo.cube // 2 - 2)
+    x, _ = geo.cube_center(None)
+    half = geo.cube // 2 - 2
+    in_owner = (x - half, owner_strip[1], x + half, owner_strip[3])
+    in_other = (x - half, other_strip[1], x + half, other_strip[3])
+    assert owner_strip[1] <= geo.cube_center(owner != viewer)[1] < owner_strip[3]
+    assert share_near(owned, in_owner, theme.cube_body, 12) > 0.3
+    assert share_near(owned, in_other, theme.cube_body, 12) < 0.1  # at most the lit strip's accent line
+    assert share_near(owned, middle, theme.cube_body, 12) < 0.02
+    assert share_near(centred, middle, theme.cube_body, 12) > 0.5
+    assert share_near(centred, in_owner, theme.cube_body, 12) < 0.1
