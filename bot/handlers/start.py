@@ -23,7 +23,9 @@ def welcome_text(first_name: str) -> str:
     """Return the welcome message (HTML, in the current language) for a user with this first name."""
     return _(
         "👋 Hi, {name}! I am a bot for playing <b>nardy</b> with friends: long nardy and short nardy "
-        "(backgammon), a single game or a match.\n\n"
+        "(backgammon), a single game or a match.\n"
+        "🎲 Eleven games in all: long and short nardy, tavli, Gul bara, acey-deucey and more — /rules names them "
+        "all.\n\n"
         "Start a game with the buttons below and send the invitation to a friend, play against the computer, "
         "or add me to a group.\n\n"
         "/new — a new game (<code>/new long</code>, <code>/new short match 5</code>)\n"
@@ -51,9 +53,10 @@ def help_text() -> str:
         )
         + "\n\n"
         + _(
-            "<b>Games</b>: long, short, nackgammon, hypergammon, Portes, Plakoto, Fevga, a Tavli match (the three in "
-            "turn), misère (backgammon to lose), Gul bara, acey-deucey, Dutch backgammon and a mixed match, e.g. "
-            "<code>/new tavli match 5</code>, <code>/new bot plakoto</code>, <code>/rules gulbara</code>"
+            "<b>Eleven games</b>: long, short, nackgammon, hypergammon, Portes, Plakoto, Fevga, misère (backgammon "
+            "to lose), Gul bara, acey-deucey and Dutch backgammon; and two kinds of match: Tavli (Portes, Plakoto "
+            "and Fevga in turn) and mixed. E.g. <code>/new tavli match 5</code>, <code>/new bot plakoto</code>, "
+            "<code>/rules gulbara</code>"
         )
         + "\n\n"
         + _(
