@@ -43,6 +43,10 @@ beyond caches of fonts, sprites and board backgrounds.
       (any Unicode: control, format and separator characters are dropped, line breaks become spaces, and a long
       name is shortened with an ellipsis), the pip count and the match score; the side to move is lit, unless
       ``finished`` (default False: a finished game's board marks nobody "to move").
+    - ``winner`` (0, 1 or None) and ``winner_label`` (text, default empty): a finished game's winner. The winner's
+      strip is lit, with a crown after the name and then ``winner_label`` as the caller words it (for instance
+      "Победа +2"; cleaned and shortened like a name). A winner marks nobody "to move"; a label without a winner is
+      a ``ValueError``.
     - ``theme`` (``"classic"`` wood or ``"dark"`` high contrast), ``width`` (320..4096, default 1280; the height
       follows), ``lang`` (``"ru"`` or ``"en"`` for the two captions; any other code falls back to English),
       ``fmt`` (``"jpeg"`` default or ``"png"``), ``quality`` (JPEG quality, default 85).

@@ -389,8 +389,11 @@ class _Board:
         labels: dict[str, str],
         *,
         holds_cube: bool = False,
+        won: str | None = None,
     ) -> None:
-        """Draw a player's strip: swatch, name, "to move", pips and score (left of the cube if ``holds_cube``)."""
+        """Draw a player's strip: swatch, name, "to move", pips and score (left of the cube if ``holds_cube``);
+        ``won`` (the winner's label, possibly empty) lights the strip and puts a crown and the label after the name.
+        """
         geo = self.geo
         theme = self.theme
         top = self.is_top(player)
@@ -398,7 +401,7 @@ class _Board:
         draw = ImageDraw.Draw(self.canvas)
         height = box[3] - box[1]
         mid = (box[1] + box[3]) // 2
-        if to_move:
+        if to_move or won is not None:
             draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=theme.strip_active)
             bar_h = max(3, height // 14)
             y = box[3] - bar_h if top else box[1]
@@ -427,15 +430,25 @@ class _Board:
         self.canvas.paste(pip_caption, (right - pip_caption.width, mid - pip_caption.height // 2), pip_caption)
         right -= pip_caption.width + int(height * 0.45)
 
-        # Left-hand side: name, then "to move".
+        # Left-hand side: name, then "to move" (or the winner's crown and label).
         name_size = int(height * 0.44)
+        gap = int(height * 0.3)
         move_sprite = sprites.text(labels["to_move"], int(height * 0.3), theme.accent, bold=True) if to_move else None
-        room = right - x - (move_sprite.width + int(height * 0.3) if move_sprite else 0)
+        crown = sprites.crown(int(height * 0.74), theme.accent, theme.strip) if won is not None else None
+        won_label = None
+        if won:
+            # The winner's label may take up to half the room left of the pips; the name keeps the rest.
+            won_room = max(height, (right - x) // 2 - (crown.width if crown else 0))
+            won_label = name_sprite(won, int(height * 0.4), won_room, theme.accent)
+        after = [sprite for sprite in (move_sprite, crown, won_label) if sprite is not None]
+        room = right - x - sum(sprite.width + gap for sprite in after)
         label = name_sprite(name, name_size, max(room, height), theme.strip_text)
         self.canvas.paste(label, (x, mid - label.height // 2 - int(height * 0.02)), label)
-        if move_sprite is not None:
-            mx = x + label.width + int(height * 0.3)
-            self.canvas.paste(move_sprite, (mx, mid - move_sprite.height // 2), move_sprite)
+        mx = x + label.width
+        for sprite in after:
+            mx += gap if sprite is not won_label else int(height * 0.12)
+            self.canvas.paste(sprite, (mx, mid - sprite.height // 2), sprite)
+            mx += sprite.width
 
 
 def render_board_image(
@@ -460,6 +473,8 @@ def render_board_image(
     width: int = 1280,
     lang: str = "en",
     finished: bool = False,
+    winner: int | None = None,
+    winner_label: str = "",
 ) -> Image.Image:
     """Return the board as an RGB :class:`PIL.Image.Image`; options as for :func:`rendering.render_board`.
 
@@ -481,6 +496,10 @@ def render_board_image(
         raise ValueError(f"cube value {cube_value} is below 1")
     if cube_owner is not None:
         _check_player(cube_owner, "cube_owner")
+    if winner is not None:
+        _check_player(winner, "winner")
+    elif winner_label:
+        raise ValueError("winner_label given without a winner")
     _check_side(position.me, "mover's", info)
     _check_side(position.opp, "opponent's", info)
     faces = _dice_faces(dice, used_dice, dice_count) if dice is not None else None
@@ -517,11 +536,12 @@ def render_board_image(
             player,
             names[player],
             pips[player],
-            player == mover and not finished,
+            player == mover and not finished and winner is None,
             None if match_score is None else match_score[player],
             match_length,
             labels,
             holds_cube=show_cube and cube_owner == player,
+            won=winner_label if winner == player else None,
         )
     if show_cube:
         board.cube(cube_value, cube_owner)
@@ -549,6 +569,8 @@ class BoardOptions(TypedDict, total=False):
     width: int
     lang: str
     finished: bool
+    winner: int | None
+    winner_label: str
 
 
 def render_board(

@@ -283,6 +283,39 @@ def origin_ring(colour: RGB, size: int) -> Image.Image:
     return _downsample(big, (size + 2 * pad, size + 2 * pad))
 
 
+@lru_cache(maxsize=16)
+def crown(size: int, fill: RGB, outline: RGB) -> Image.Image:
+    """Return the winner's crown, ``size`` square (RGBA): five points with balls on the tips over a band, in
+    ``fill`` with an ``outline`` contour."""
+    s = SUPERSAMPLE
+    n = size * s
+    big = Image.new("RGBA", (n, n), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    line = max(s, n // 14)
+    left, right = n * 0.08, n * 0.92
+    base, band, low, high = n * 0.86, n * 0.70, n * 0.46, n * 0.22
+    points = [
+        (left, base),
+        (left, high + n * 0.08),
+        (n * 0.30, low),
+        (n * 0.5, high),
+        (n * 0.70, low),
+        (right, high + n * 0.08),
+        (right, base),
+    ]
+    draw.polygon(points, fill=(*fill, 255), outline=(*outline, 255), width=line)
+    draw.line((left, band, right, band), fill=(*outline, 255), width=line)
+    ball = n * 0.075
+    for x, y in ((left, high + n * 0.08), (n * 0.5, high), (right, high + n * 0.08)):
+        draw.ellipse(
+            (x - ball, y - ball - n * 0.05, x + ball, y + ball - n * 0.05),
+            fill=(*fill, 255),
+            outline=(*outline, 255),
+            width=max(1, line // 2),
+        )
+    return _downsample(big, (size, size))
+
+
 @lru_cache(maxsize=256)
 def triangle(width: int, length: int, colour: RGB, alpha: int, pointing_down: bool) -> Image.Image:
     """Return an antialiased triangle ``width`` x ``length`` in ``colour`` at opacity ``alpha`` (0..255).

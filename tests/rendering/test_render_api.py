@@ -139,6 +139,8 @@ def test_spectator_sees_the_side_to_move_at_the_bottom() -> None:
         {"fmt": "gif"},
         {"quality": 0},
         {"pending_steps": (Step(30, 3, 1),)},
+        {"winner": 2},
+        {"winner_label": "Winner +1"},
     ],
 )
 def test_bad_options_raise_value_error(options: dict[str, object]) -> None:

@@ -273,3 +273,30 @@ def test_owned_cube_leaves_the_board_for_its_owners_strip(owner: int, viewer: in
     assert share_near(owned, middle, theme.cube_body, 12) < 0.02
     assert share_near(centred, middle, theme.cube_body, 12) > 0.5
     assert share_near(centred, in_owner, theme.cube_body, 12) < 0.1
+
+
+@pytest.mark.parametrize("theme_name", ["classic", "dark"])
+@pytest.mark.parametrize("viewer", [0, 1])
+@pytest.mark.parametrize("winner", [0, 1])
+def test_finished_board_marks_the_winner(winner: int, viewer: int, theme_name: str) -> None:
+    """A finished board with a winner lights the winner's strip and puts a crown and the caller's label in the
+    accent colour there; the loser's strip and a finished board without a winner carry no such mark."""
+    theme = get_theme(theme_name)
+    geo = layout(WIDTH)
+    position = Position(make_side({}), make_side({1: 3, 2: 2, 5: 4}))
+    options: dict[str, object] = {"mover": 1, "viewer": viewer, "finished": True, "theme": theme_name}
+    marked = board(position, "short", winner=winner, winner_label="Победа +2", **options)
+    plain = board(position, "short", **options)
+    winner_strip = geo.top_strip() if winner != viewer else geo.bottom_strip()
+    loser_strip = geo.bottom_strip() if winner != viewer else geo.top_strip()
+    # Left half of the strip: swatch, name, crown and label (the pips and score are at the right).
+    left = (0, 0, WIDTH // 2, 0)
+
+    def part(strip: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        return (left[0], strip[1] + 3, left[2], strip[3] - 3)
+
+    assert share_near(marked, part(winner_strip), theme.accent, 30) > 0.04
+    assert share_near(marked, part(winner_strip), theme.strip_active, 6) > 0.3  # the strip is lit
+    assert share_near(marked, part(loser_strip), theme.accent, 30) < 0.005
+    for strip in (winner_strip, loser_strip):
+        assert share_near(plain, part(strip), theme.accent, 30) < 0.005
