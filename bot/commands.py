@@ -64,3 +64,13 @@ async def set_bot_commands(bot: Bot, i18n: I18n) -> None:
         await bot.set_my_commands(bot_commands(i18n, i18n.default_locale, group=group), scope=scope)
         for locale in SUPPORTED_LANGUAGES:
             await bot.set_my_commands(bot_commands(i18n, locale, group=group), scope=scope, language_code=locale)
+
+
+def read_number(word: str, max_digits: int) -> int | None:
+    """Return the whole number ``word`` writes in decimal digits of any script (``5``, ``١٢``, ``５``), the same
+    digits the typed-move parser reads (:mod:`nardy.notation`); None for anything else: other number characters
+    (``²``, ``①``, ``Ⅻ``: ``str.isdigit`` accepts some, ``int()`` refuses them all), signs, ``_``, spaces, an empty
+    word or one of more than ``max_digits`` digits."""
+    if not 0 < len(word) <= max_digits or not word.isdecimal():
+        return None
+    return int(word)  # int() reads exactly the characters str.isdecimal accepts (Unicode category Nd)

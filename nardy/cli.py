@@ -261,7 +261,7 @@ def play(
             if answer in ("quit", "exit", "q"):
                 game.abandon(game.roller)
                 break
-            if answer.isdigit() and 1 <= int(answer) <= 6:
+            if answer in ("1", "2", "3", "4", "5", "6"):  # not str.isdigit: "²" would pass it and int() fail
                 game.choose_double(int(answer))
             else:
                 write("Type a number 1..6: the double you play after the 1-2")

@@ -27,6 +27,7 @@ ILLEGAL_MOVE_CODES: tuple[str, ...] = (
     "pinned",  # plakoto: the checker is pinned under the opponent's and cannot move until it is freed
     "bear_off_pinned",  # plakoto: no bearing off while a checker of the mover is pinned
     "wrong_direction",  # a written move goes away from home
+    "not_a_digit",  # a written point holds a number character that is not a decimal digit (², ①, Ⅻ)
     "no_checker",  # no checker of the mover on the starting point
     "incomplete",  # only part of the roll is written and the rest is not forced
     "generic",  # no specific rule could be named
@@ -37,7 +38,7 @@ ILLEGAL_MOVE_CODES: tuple[str, ...] = (
 class InvalidMoveError(NardyError):
     """A move text or step cannot be read at all (syntax, points out of range, moving away from home).
 
-    ``code`` is one of :data:`ILLEGAL_MOVE_CODES` (``wrong_direction`` or ``generic``).
+    ``code`` is one of :data:`ILLEGAL_MOVE_CODES` (``wrong_direction``, ``not_a_digit`` or ``generic``).
     """
 
     def __init__(self, message: str, code: str = "generic") -> None:

@@ -113,7 +113,7 @@ def _roll_of(record: object) -> list[int] | None:
     if isinstance(record, str):
         if record[:1] not in ("o", "r"):
             return None
-        if len(record) != 3 or not record[1:].isdigit():
+        if len(record) != 3 or not (record[1:].isascii() and record[1:].isdigit()):  # "r²3" is no roll
             raise FairnessError(f"roll record {record[:20]!r} is not o<die><die> or r<die><die>")
         return [int(record[1]), int(record[2])]
     if not isinstance(record, Mapping) or record.get("t") not in _ROLL_RECORDS:

@@ -7,12 +7,17 @@ Input accepts ``/`` or ``-`` or a space between points, ``bar``/``бар``/``25`
 lower case, Latin or Cyrillic letters, ``(n)`` repeats and ``*`` marks, each also after a space (``13/3 (2)``,
 ``bar/22 * 6/5``). The reserve of Acey-deucey and Dutch backgammon (checkers not yet entered, point 26) is written
 ``in`` and read from ``in``/``res``/``reserve``/``вв``/``ввод``/``резерв``/``26`` (``in/22``).
+
+Numbers are decimal digits of any script (Unicode category Nd: ``13``, ``١٣``, ``１３``, ``१३``), read by their
+value. Other number characters (superscripts ``²``, subscripts, circled ``①``, Roman numerals) are not digits: a word
+holding one is refused with :class:`~nardy.errors.InvalidMoveError` of code ``not_a_digit``.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -69,7 +74,7 @@ _LOOKALIKES = str.maketrans("аеорсхукмтвн", "aeopcxykmtbh")
 _BAR_WORDS = {"bar", "b", "бар", "бap", "25"}
 _OFF_WORDS = {"off", "o", "борт", "бортик", "вне", "0", "x"}
 _RESERVE_WORDS = {"in", "res", "reserve", "вв", "ввод", "резерв", "26"}
-_TOKEN = re.compile(r"\s*(?P<body>[^\s(]+)(?:\s*\((?P<count>\d+)\))?")
+_TOKEN = re.compile(r"\s*(?P<body>[^\s(]+)(?:\s*\((?P<count>\w+)\))?")
 _SPACED_HIT = re.compile(r"(?<=[^\s*])\s+\*(?=\s|$)")  # "bar/22 * 6/5": a lone star marks the move before it
 MAX_TEXT = 200
 
@@ -84,9 +89,28 @@ def _point(word: str, text: str) -> tuple[int, bool]:
         return OFF, hit
     if low in _RESERVE_WORDS:
         return RESERVE_POINT, hit
-    if word.isdigit() and 1 <= int(word) <= 24:
-        return int(word), hit
+    number = _number(word, text)
+    if number is not None and 1 <= number <= 24:
+        return number, hit
     raise InvalidMoveError(f"{word!r} is not a point (1..24, bar, off or in) in move {text!r}")
+
+
+def _number(word: str, text: str) -> int | None:
+    """Return the value of ``word`` written in decimal digits of any script, or None when it holds no digit.
+
+    Raises:
+        InvalidMoveError: ``word`` holds a number character that is not a decimal digit (``²``, ``①``, ``Ⅻ``).
+    """
+    if word.isdecimal():
+        return int(word)  # int() reads every Nd digit; the text is at most MAX_TEXT characters
+    for char in word:
+        if unicodedata.category(char) in ("No", "Nl"):
+            raise InvalidMoveError(
+                f"{char!r} ({unicodedata.name(char, 'a number character')}) is not a decimal digit in move {text!r}:"
+                " write points with the digits 0-9",
+                "not_a_digit",
+            )
+    return None
 
 
 def parse_segments(text: str) -> list[Segment]:
@@ -112,7 +136,9 @@ def parse_segments(text: str) -> list[Segment]:
             break
         pos = match.end()
         body, count_text = match.group("body"), match.group("count")
-        count = int(count_text) if count_text else 1
+        count = 1 if count_text is None else _number(count_text, text)
+        if count is None:
+            raise InvalidMoveError(f"repeat count {count_text!r} is not a number in move {text!r}")
         if not 1 <= count <= 4:
             raise InvalidMoveError(f"repeat count ({count}) must be 1..4 in move {text!r}")
         words = [w for w in body.split("/") if w]

@@ -13,6 +13,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, User
 
+from bot.commands import read_number
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
@@ -25,8 +26,8 @@ from rendering.names import MAX_NAME_LENGTH, drawable_name
 CHALLENGE_TTL = 3600.0
 MAX_MATCH_LENGTH = 25
 DEEP_LINK = re.compile(r"^c_([A-Za-z0-9_-]{10})$")
-MATCH_LENGTH = re.compile(r"[0-9]{1,6}", re.ASCII)
-"""A match length as typed: ASCII digits only (``²`` or ``١`` pass ``str.isdigit`` but are not numbers here)."""
+MATCH_LENGTH_DIGITS = 6
+"""A match length as typed: at most this many decimal digits of any script (:func:`bot.commands.read_number`)."""
 VARIANTS = OFFERED
 
 
@@ -46,8 +47,9 @@ def parse_new_args(args: str | None, default_variant: str = DEFAULT) -> tuple[st
     length = 0
     words = (args or "").lower().split()[:8]
     for i, word in enumerate(words):
-        if MATCH_LENGTH.fullmatch(word) and i > 0 and words[i - 1] in ("match", "матч", "до"):
-            length = max(0, min(MAX_MATCH_LENGTH, int(word)))
+        number = read_number(word, MATCH_LENGTH_DIGITS)
+        if number is not None and i > 0 and words[i - 1] in ("match", "матч", "до"):
+            length = max(0, min(MAX_MATCH_LENGTH, number))
     if get_match_kind_games(variant):
         return variant, 0  # a match of a fixed number of games has no length
     return variant, length or default_length(variant)

@@ -18,6 +18,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile, CallbackQuery, Message, User
 
+from bot.commands import read_number
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.handlers.settings import is_admin
@@ -286,8 +287,8 @@ async def _menu(
             await query.answer(tr(lang, "tour.mine", opponent=opponent, where=where), show_alert=True)
     else:
         playing = [m for m in tournament.playable() if m.id in record.games]
-        index = int(callback_data.arg) if callback_data.arg.isdigit() else -1
-        if not 0 <= index < len(playing):
+        index = read_number(callback_data.arg, 3)
+        if index is None or not 0 <= index < len(playing):
             await query.answer(tr(lang, "tour.watch.over"))
             return
         sent = await game_service.show_board_to(record.games[playing[index].id], query.from_user.id, lang)

@@ -33,7 +33,6 @@ import hashlib
 import hmac
 import html
 import logging
-import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -51,6 +50,7 @@ from aiogram.types import (
     User,
 )
 
+from bot.commands import read_number
 from bot.keyboards.actions import GameCommand
 from bot.keyboards.callbacks import InviteCb, game_button_data
 from bot.keyboards.game import resign_keyboard
@@ -83,7 +83,6 @@ UNREACHABLE_FOR: Final = 600.0
 MAX_RESULTS: Final = 8
 MAX_LENGTH: Final = 25
 DEFAULT_OFFERS: Final[tuple[tuple[str, int], ...]] = (("short", 0), ("long", 0), ("short", 5), ("long", 3))
-_NUMBER: Final = re.compile(r"[0-9]{1,2}", re.ASCII)
 
 
 def _digest(*parts: str) -> bytes:
@@ -123,7 +122,7 @@ def offers(query: str) -> list[Offer]:
     is a match length, ``long 5`` or ``длинные 3``), then the usual ones; at most :data:`MAX_RESULTS`."""
     words = query.lower().split()[:8]
     named = next((name for name in map(resolve, words) if name is not None), None)
-    lengths = [int(w) for w in words if _NUMBER.fullmatch(w)]
+    lengths = [n for n in (read_number(w, 2) for w in words) if n is not None]
     found: list[Offer] = []
     if named is not None:
         fixed = get_match_kind_games(named) > 0

@@ -84,10 +84,11 @@ async def test_anonymous_admins_are_refused(sqlite_store: GameStore) -> None:
 
 
 async def test_odd_digits_never_crash(sqlite_store: GameStore) -> None:
-    """``²``, ``①`` and ``١`` pass ``str.isdigit`` and crashed ``int()`` in ``/new match ²``."""
+    """``²`` and ``①`` pass ``str.isdigit`` and crashed ``int()`` in ``/new match ²``; decimal digits of other
+    scripts (``١٢``) are read as the number they write, as in typed moves."""
     assert parse_new_args("match ²") == ("short", 0)
     assert parse_new_args("long match ①") == ("long", 0)
-    assert parse_new_args("match ١٢") == ("short", 0)
+    assert parse_new_args("match ١٢") == ("short", 12)
     assert parse_bot_args("bot hard match ³") == ("short", "hard", 0)
     env = Env(sqlite_store, seeded("digits"), computer=_computer, computer_delay=0)
     fake, h = env.fake, env.h
