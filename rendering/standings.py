@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from rendering import sprites
 from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
-from rendering.fonts import fit_text
+from rendering.fonts import fit_text, font
 from rendering.layout import Box
 from rendering.names import drawable_name, name_sprite
 from rendering.theme import RGB, Theme, get_theme
@@ -40,6 +40,10 @@ CELL_EXTRA: Final = 22
 TITLE_LENGTH: Final = 80
 """A title is cut to this many characters before being fitted to the image in pixels."""
 PAD: Final = 8
+PREVIEW_WIDTH: Final = 600
+"""The width a chat shows a picture at before it is opened (Telegram: 400-600 px)."""
+MIN_CAP_HEIGHT: Final = 7
+"""Readable: the smallest text's cap height (of "H") is at least this many pixels at :data:`PREVIEW_WIDTH`."""
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -56,6 +60,10 @@ LABELS: dict[str, dict[str, str]] = {
         "status": "Status",
         "in": "in play",
         "out": "out",
+        "played": "Pl",
+        "wins": "W",
+        "draws": "D",
+        "losses": "L",
     },
     "ru": {
         "number": "№",
@@ -71,6 +79,10 @@ LABELS: dict[str, dict[str, str]] = {
         "status": "Статус",
         "in": "в игре",
         "out": "выбыл",
+        "played": "Игр",
+        "wins": "В",
+        "draws": "Н",
+        "losses": "П",
     },
 }
 
@@ -137,6 +149,18 @@ class TableLayout:
         x = self.column_x(column)
         y = self.top + HEADER_HEIGHT + row * ROW_HEIGHT
         return (x, y, x + self.widths[column], y + ROW_HEIGHT)
+
+
+def cap_height(size: int, *, bold: bool = False) -> int:
+    """Return the cap height (the height of "H") in pixels of the shipped font at ``size``."""
+    _, top, _, bottom = font(size, bold=bold).getbbox("H")
+    return int(bottom - top)
+
+
+def readable_width(smallest: int) -> int:
+    """Return the widest picture whose smallest text (``smallest`` px) is still readable in a chat: a cap height of
+    :data:`MIN_CAP_HEIGHT` px when shown :data:`PREVIEW_WIDTH` px wide (857 px for the tables' 14 px headers)."""
+    return cap_height(smallest) * PREVIEW_WIDTH // MIN_CAP_HEIGHT
 
 
 def diagonal_colour(theme: str) -> RGB:
@@ -304,9 +328,32 @@ def _cross_columns(table: CrossTable, labels: dict[str, str]) -> list[Column]:
     ]
 
 
+def _list_columns(labels: dict[str, str]) -> list[Column]:
+    return [
+        Column(labels["place"], 62),
+        Column(labels["player"], NAME_WIDTH, "left"),
+        Column(labels["played"], 50),
+        Column(labels["wins"], 44),
+        Column(labels["draws"], 44),
+        Column(labels["losses"], 44),
+        Column(labels["points"], 62),
+        Column(labels["sb"], 70),
+        Column(labels["diff"], 58),
+    ]
+
+
+def cross_table_fits(table: CrossTable, *, lang: str = "en") -> bool:
+    """Return whether the cross-table of ``table`` is readable as a matrix (at most :func:`readable_width` wide:
+    8 players of a round robin, 5 of a double one); a larger one is drawn as a list (see :func:`render_cross_table`)."""
+    widths = [c.width for c in _cross_columns(table, _labels(lang))]
+    return 2 * MARGIN + sum(widths) <= readable_width(HEADER_SIZE)
+
+
 def cross_table_layout(table: CrossTable, *, lang: str = "en", title: str | None = None) -> TableLayout:
-    """Return the layout of the cross-table image of ``table``: body cell ``(i, 2 + j)`` is player i against j."""
-    columns = _cross_columns(table, _labels(lang))
+    """Return the layout of the cross-table image of ``table``: as a matrix (:func:`cross_table_fits`) body cell
+    ``(i, 2 + j)`` is player i against j; else the columns of the list, one row per player."""
+    labels = _labels(lang)
+    columns = _cross_columns(table, labels) if cross_table_fits(table, lang=lang) else _list_columns(labels)
     return TableLayout(tuple(c.width for c in columns), len(table.players), title is not None)
 
 
@@ -360,6 +407,24 @@ def render_cross_table_image(
     if len(table.cells) != count or any(len(line) != count for line in table.cells):
         raise ValueError(f"a cross-table of {count} players needs {count}×{count} cells")
     rows: list[list[Cell]] = []
+    if not cross_table_fits(table, lang=lang):
+        for player, line, totals in zip(table.players, table.cells, _totals(table, standings), strict=True):
+            marks = [p for cell in line if cell is not None for p in cell.points]
+            rows.append(
+                [
+                    _place(totals.place, colours),
+                    _name(names, player),
+                    Cell(str(len(marks))),
+                    Cell(str(marks.count(1.0))),
+                    Cell(str(marks.count(0.5))),
+                    Cell(str(marks.count(0.0))),
+                    Cell(_score(totals.points), bold=True),
+                    Cell(_decimal(totals.sonneborn_berger)),
+                    Cell(_signed(totals.game_point_difference)),
+                ]
+            )
+        image, _ = _draw_table(_list_columns(_labels(lang)), rows, colours, title)
+        return image
     for i, (player, line, totals) in enumerate(zip(table.players, table.cells, _totals(table, standings), strict=True)):
         rows.append(
             [
@@ -392,8 +457,10 @@ def render_cross_table(
     One row and one column per player of ``table`` (a :class:`tournaments.CrossTable`, players in standings order):
     each cell is that pairing's result (1 / 0 / ½, ``+`` / ``−`` for a forfeit won / lost, several for a double
     round robin, blank if not yet played; the diagonal is filled with :func:`diagonal_colour`), then points,
-    Sonneborn–Berger, game-point difference and place. Pass ``standings`` (``RoundRobin.standings()``) for the exact
-    §8 values and places (head-to-head included); without it they are computed from the table alone.
+    Sonneborn–Berger, game-point difference and place. A matrix too wide to read in a chat (more than 8 players, 5
+    of a double round robin: :func:`cross_table_fits`) is drawn as a list instead: place, name, matches played, won,
+    drawn, lost, points, Sonneborn–Berger, game-point difference. Pass ``standings`` (``RoundRobin.standings()``) for
+    the exact §8 values and places (head-to-head included); without it they are computed from the table alone.
     ``names`` maps player ids to display names (a missing id is drawn as itself). ``theme`` is ``"classic"`` or
     ``"dark"``, ``lang`` ``"ru"`` or ``"en"`` (others fall back to English) for the column headers, ``title`` an
     optional line above the table.

@@ -16,7 +16,16 @@ from render_helpers import decode, share_near
 import rendering
 from rendering import LeaderboardRow, render_leaderboard, render_leaderboard_image, theme_names
 from rendering import leaderboard as board
-from rendering.standings import HEADER_HEIGHT, MARGIN, ROW_HEIGHT, TITLE_HEIGHT
+from rendering.standings import (
+    HEADER_HEIGHT,
+    HEADER_SIZE,
+    MARGIN,
+    MIN_CAP_HEIGHT,
+    PREVIEW_WIDTH,
+    ROW_HEIGHT,
+    TITLE_HEIGHT,
+    cap_height,
+)
 from rendering.theme import get_theme
 
 CYRILLIC = ["Александр Преображенский", "Екатерина", "Владимир Рождественский", "Анастасия", "Святослав"]
@@ -161,3 +170,11 @@ def test_leaderboard_matches_golden(name: str) -> None:
     share = float((diff.max(axis=2) > board_goldens.PIXEL_TOLERANCE).mean())
     assert mean <= board_goldens.MEAN_TOLERANCE, f"{path.name}: mean difference {mean:.2f}"
     assert share <= board_goldens.MAX_SHARE, f"{path.name}: {share:.2%} of pixels differ too much"
+
+
+@pytest.mark.parametrize("count", [1, 10, 50])
+def test_leaderboard_is_readable_at_preview_size(count: int) -> None:
+    # issue 32: the smallest text (the 14-px headers) keeps a cap height >= 7 px when the picture is shown 600 px wide
+    image = decode(render_leaderboard(rows(count, [LONG]), title="Рейтинг чата", lang="ru"))
+    assert image.width <= 1280
+    assert cap_height(HEADER_SIZE) * PREVIEW_WIDTH / image.width >= MIN_CAP_HEIGHT, image.size
