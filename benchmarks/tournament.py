@@ -200,10 +200,8 @@ def tables() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]
     out.append(
         (
             "bracket 32",
-            lambda: render_bracket(el, who32, ratings=rated, theme="dark", lang="ru", title="Кубок чата, олимпийка"),
-            lambda: render_bracket_image(
-                el, who32, ratings=rated, theme="dark", lang="ru", title="Кубок чата, олимпийка"
-            ),
+            lambda: render_bracket(el, who32, ratings=rated, theme="dark", title="Кубок чата, олимпийка"),
+            lambda: render_bracket_image(el, who32, ratings=rated, theme="dark", title="Кубок чата, олимпийка"),
         )
     )
     return out

@@ -67,12 +67,14 @@ beyond caches of fonts, sprites and board backgrounds.
     draw the other formats' standings; ``names`` maps player ids to display names, cleaned as on the board. Each has
     an ``..._image`` twin returning the image. See :mod:`rendering.standings`.
 
-``render_bracket(tournament, names, *, ratings=None, theme, lang, title, fmt, quality) -> bytes``
-    The standings picture of a single or double elimination (a :class:`tournaments.Elimination`): its whole bracket
-    with results, rounds as columns (seed, name, rating if given, score; winners highlighted, byes, empty slots still
+``render_bracket(tournament, names, *, ratings=None, theme, labels, title, fmt, quality) -> bytes``
+    A single or double elimination (a :class:`tournaments.Elimination`): its whole bracket with results on one
+    picture, rounds as columns (seed, name, rating if given, score; winners highlighted, byes, empty slots still
     to come, matches in play outlined, connector lines, the champion at the right); double elimination adds the
-    losers' bracket below and the grand final. JPEG quality 70 by default (a 32-player bracket stays under 200 KB).
-    ``render_bracket_image`` returns the image. See :mod:`rendering.bracket`.
+    losers' bracket below and the grand final. ``labels`` (:class:`rendering.bracket.BracketLabels`) are the caller's
+    words. JPEG quality 70 by default. ``render_bracket_image`` returns the image. Too wide for a chat from 8 players
+    on: ``rendering.bracket.render_bracket_pages`` returns the pictures a chat gets (an album for a large bracket,
+    each at most 830 px wide). See :mod:`rendering.bracket`.
 
 ``render_leaderboard(rows, *, title, lang, theme, fmt, quality) -> bytes``
     A chat's rating leaderboard: ``rows`` are :class:`rendering.leaderboard.LeaderboardRow` (place, name, rating,

@@ -15,7 +15,7 @@ every node's box.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from rendering import sprites
 from rendering.encode import ImageFormat, check_format, encode
-from rendering.fonts import font
+from rendering.fonts import fit_text, font
 from rendering.layout import Box
 from rendering.names import PLACEHOLDER, name_sprite
 from rendering.standings import MARGIN, PAD, TITLE_HEIGHT, _contrast, _paste, _title_sprite
@@ -63,38 +63,51 @@ CHAMPION_SIZE: Final = 18
 LINE: Final = 2
 """The width of the connector lines and of a match-in-play's outline (doubled)."""
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "round": "Round {n}",
-        "final": "Final",
-        "winners": "Winners",
-        "losers": "Losers",
-        "grand": "Grand final",
-        "grand_n": "Grand final {n}",
-        "champion": "Champion",
-        "bye": "bye",
-        "in_play": "in play",
-    },
-    "ru": {
-        "round": "Тур {n}",
-        "final": "Финал",
-        "winners": "Верхняя сетка",
-        "losers": "Нижняя сетка",
-        "grand": "Суперфинал",
-        "grand_n": "Суперфинал {n}",
-        "champion": "Чемпион",
-        "bye": "без игры",
-        "in_play": "идёт игра",
-    },
-}
+PAGE_COLUMNS: Final = 3
+"""The most rounds (columns) one page of :func:`bracket_pages` holds."""
+PAGE_BOXES: Final = 8
+"""The most boxes of a page's first column; a longer round is split over pages (each its own part of the bracket)."""
+PAGE_NAME_WIDTH: Final = 170
+"""The width of a name in a page's box (pages draw no rating column), so that three rounds stay 830 px wide."""
+MAX_PAGE_WIDTH: Final = 1280
+"""No page of :func:`bracket_pages` is wider."""
+ALBUM_SIZE: Final = 10
+"""The most pictures Telegram puts into one album (``sendMediaGroup``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BracketLabels:
+    """The words of a bracket picture, given by the caller in its language (the renderer has none of its own but
+    these plain English defaults, for tests and the gallery).
+
+    ``rounds`` maps a round's key to its header: ``"W1"``, ``"W2"``, ... the rounds of a single elimination or of the
+    winners' bracket, ``"L1"``, ... the losers' rounds, ``"GF1"`` and ``"GF2"`` the grand final and its deciding
+    match (:func:`round_key`); a key it lacks is shown as itself.
+    """
+
+    rounds: Mapping[str, str] = field(default_factory=dict)
+    winners: str = "Winners' bracket"
+    losers: str = "Losers' bracket"
+    champion: str = "Champion"
+    bye: str = "bye"
+    in_play: str = "in play"
+
+    def round_name(self, node: BracketNode) -> str:
+        """Return the header of the round of ``node``."""
+        key = round_key(node)
+        return self.rounds.get(key, key)
+
+
+def round_key(node: BracketNode) -> str:
+    """Return the key of the round of ``node`` in :attr:`BracketLabels.rounds`: ``"W<round>"``, ``"L<round>"``, or
+    the grand final's id (``"GF1"``, ``"GF2"``)."""
+    if node.bracket == "final":
+        return node.id
+    return f"{'L' if node.bracket == 'losers' else 'W'}{node.round}"
 
 
 _name = lru_cache(maxsize=1024)(name_sprite)
 """:func:`rendering.names.name_sprite`, cached: a player's name is drawn in every round they reach, on every render."""
-
-
-def _labels(lang: str) -> dict[str, str]:
-    return LABELS.get(lang.split("-")[0].lower(), LABELS["en"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +118,7 @@ class MatchBox:
     box: Box
     rating: bool
     """Whether the slots have a rating column."""
+    name_width: int = NAME_WIDTH
 
     def slot_box(self, side: int) -> Box:
         """Return the box of slot ``side`` (0 = top, 1 = bottom)."""
@@ -114,7 +128,7 @@ class MatchBox:
     def name_box(self, side: int) -> Box:
         """Return the box of the name in slot ``side`` (after the seed number)."""
         left, top, _, bottom = self.slot_box(side)
-        return (left + SEED_WIDTH, top, left + SEED_WIDTH + NAME_WIDTH, bottom)
+        return (left + SEED_WIDTH, top, left + SEED_WIDTH + self.name_width, bottom)
 
     def score_box(self, side: int) -> Box:
         """Return the box of the score of slot ``side`` (at the right end)."""
@@ -151,7 +165,8 @@ class BracketLayout:
     labels: tuple[Label, ...]
     links: tuple[tuple[Point, ...], ...]
     """Connector polylines, each from a box's right edge to a slot of the box of the next round."""
-    champion: Box
+    champion: Box | None
+    """The champion's box (None on a page without the last match)."""
     title: Box | None
     legend: Box | None
     """Where the "in play" key is drawn (only when some match is playable)."""
@@ -166,10 +181,6 @@ class BracketLayout:
 
 def _box_width(rating: bool) -> int:
     return SEED_WIDTH + NAME_WIDTH + (RATING_WIDTH if rating else 0) + SCORE_WIDTH
-
-
-def _round_name(labels: dict[str, str], number: int, last: int) -> str:
-    return labels["final"] if number == last else labels["round"].format(n=number)
 
 
 def _column_centres(rounds: Sequence[Sequence[BracketNode]], top: int) -> dict[str, int]:
@@ -207,12 +218,12 @@ def bracket_layout(
     tournament: Elimination,
     *,
     ratings: Mapping[str, float] | None = None,
-    lang: str = "en",
+    labels: BracketLabels | None = None,
     title: str | None = None,
 ) -> BracketLayout:
-    """Return the layout of the bracket image of ``tournament`` (see :func:`render_bracket`): a box for every node of
+    """Return the layout of the whole bracket on one image (see :func:`render_bracket`): a box for every node of
     :meth:`tournaments.Elimination.bracket`, each known match's players in its slots."""
-    labels = _labels(lang)
+    labels = labels or BracketLabels()
     nodes = tournament.bracket()
     rating = ratings is not None
     box_width = _box_width(rating)
@@ -227,12 +238,12 @@ def bracket_layout(
     def headers(rounds: Sequence[Sequence[BracketNode]], y: int) -> None:
         for r in range(len(rounds)):
             x = MARGIN + r * column
-            name = _round_name(labels, r + 1, len(rounds))
+            name = labels.round_name(rounds[r][0])
             texts.append(Label(name, (x, y, x + box_width, y + HEADER_HEIGHT), HEADER_SIZE))
 
     y = top
     if double:
-        texts.append(Label(labels["winners"], (MARGIN, y, MARGIN + 2 * box_width, y + SECTION_HEIGHT), SECTION_SIZE))
+        texts.append(Label(labels.winners, (MARGIN, y, MARGIN + 2 * box_width, y + SECTION_HEIGHT), SECTION_SIZE))
         y += SECTION_HEIGHT
     headers(winners, y)
     y += HEADER_HEIGHT
@@ -240,7 +251,7 @@ def bracket_layout(
     y += len(winners[0]) * PITCH - GAP
     if losers:
         y += SECTION_GAP
-        texts.append(Label(labels["losers"], (MARGIN, y, MARGIN + 2 * box_width, y + SECTION_HEIGHT), SECTION_SIZE))
+        texts.append(Label(labels.losers, (MARGIN, y, MARGIN + 2 * box_width, y + SECTION_HEIGHT), SECTION_SIZE))
         y += SECTION_HEIGHT
         headers(losers, y)
         y += HEADER_HEIGHT
@@ -259,7 +270,7 @@ def bracket_layout(
             columns[node.id] = final_column + i
             centres[node.id] = gf_y
             x = MARGIN + (final_column + i) * column
-            name = labels["grand"] if len(gf_nodes) == 1 else labels["grand_n"].format(n=i + 1)
+            name = labels.round_name(node)
             box_top = gf_y - BOX_HEIGHT // 2
             texts.append(Label(name, (x, box_top - HEADER_HEIGHT, x + box_width, box_top), HEADER_SIZE))
         last = gf_nodes[-1]
@@ -291,7 +302,7 @@ def bracket_layout(
     links.append(_elbow((by_id[last.id].box[2], champion_y), (champion_x, champion_y)))
     texts.append(
         Label(
-            labels["champion"],
+            labels.champion,
             (champion_x, champion[1] - HEADER_HEIGHT, champion[2], champion[1]),
             HEADER_SIZE,
         )
@@ -397,7 +408,7 @@ def _draw_slot(
         _paste(canvas, sprites.text(shown, SMALL_SIZE, colours.muted), name_box, "left")
         return
     _paste(canvas, sprites.text(str(seeds.get(player, "")), SMALL_SIZE, colours.text), seed_box, "center")
-    sprite = _name(names.get(player, player), NAME_SIZE, NAME_WIDTH - 2 * PAD, text)
+    sprite = _name(names.get(player, player), NAME_SIZE, match_box.name_width - 2 * PAD, text)
     _paste(canvas, sprite, name_box, "left")
     rating_box = match_box.rating_box(side)
     if rating_box is not None and ratings is not None and player in ratings:
@@ -415,7 +426,7 @@ def _draw_box(
     ratings: Mapping[str, float] | None,
     seeds: Mapping[str, int],
     colours: _Palette,
-    labels: dict[str, str],
+    labels: BracketLabels,
 ) -> None:
     node = match_box.node
     draw = ImageDraw.Draw(canvas)
@@ -425,12 +436,59 @@ def _draw_box(
         return
     marks = _score_marks(node)
     for side in (0, 1):
-        _draw_slot(canvas, match_box, side, names, ratings, seeds, colours, labels["bye"], marks[side])
+        _draw_slot(canvas, match_box, side, names, ratings, seeds, colours, labels.bye, marks[side])
     draw.line((left, top + ROW_HEIGHT, right - 1, top + ROW_HEIGHT), fill=colours.divider)
     if node.is_playable:
         draw.rectangle((left, top, right - 1, bottom - 1), outline=colours.live, width=2 * LINE)
     else:
         draw.rectangle((left, top, right - 1, bottom - 1), outline=colours.border)
+
+
+def _draw(
+    geo: BracketLayout,
+    tournament: Elimination,
+    names: Mapping[str, str],
+    ratings: Mapping[str, float] | None,
+    theme: str,
+    labels: BracketLabels,
+    title: str | None,
+) -> Image.Image:
+    """Draw one bracket layout (the whole bracket or one page)."""
+    colours = _palette(get_theme(theme))
+    canvas = Image.new("RGB", (geo.width, geo.height), colours.background)
+    draw = ImageDraw.Draw(canvas)
+    if geo.title is not None and title is not None:
+        box = geo.title
+        _paste(canvas, _title_sprite(title, box[2] - box[0] - 2 * PAD, colours.heading), box, "left")
+    for label in geo.labels:  # on a common baseline (not centred as cropped), so a row of headers lines up
+        face = font(label.size, bold=True)
+        room = label.box[2] - label.box[0] + LINK_WIDTH - 2 * LINE
+        shown = fit_text(label.text, label.size, room, bold=True)
+        draw.text(
+            (label.box[0], (label.box[1] + label.box[3]) // 2), shown, font=face, fill=colours.heading, anchor="lm"
+        )
+    for link in geo.links:
+        draw.line(link, fill=colours.line, width=LINE)
+    seeds = {p.id: i + 1 for i, p in enumerate(seeded(tournament.players))}
+    for match_box in geo.boxes:
+        _draw_box(canvas, match_box, names, ratings, seeds, colours, labels)
+    if geo.champion is not None:
+        left, top, right, bottom = geo.champion
+        champion = tournament.champion
+        fill = colours.accent if champion is not None else colours.box
+        draw.rectangle((left, top, right - 1, bottom - 1), fill=fill, outline=colours.border)
+        if champion is None:
+            _paste(canvas, sprites.text(PLACEHOLDER, SMALL_SIZE, colours.muted), geo.champion, "left")
+        else:
+            width = right - left - 2 * PAD
+            sprite = _name(names.get(champion, champion), CHAMPION_SIZE, width, _contrast(fill))
+            _paste(canvas, sprite, geo.champion, "left")
+    if geo.legend is not None:
+        x, y0, x1, y1 = geo.legend
+        mid = (y0 + y1) // 2
+        draw.rectangle((x, mid - 9, x + 34, mid + 9), fill=colours.box, outline=colours.live, width=2 * LINE)
+        _paste(canvas, sprites.text(labels.in_play, HEADER_SIZE, colours.heading), (x + 34, y0, x1, y1), "left")
+    return canvas
 
 
 def render_bracket_image(
@@ -439,43 +497,13 @@ def render_bracket_image(
     *,
     ratings: Mapping[str, float] | None = None,
     theme: str = "classic",
-    lang: str = "en",
+    labels: BracketLabels | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """Return the bracket as an RGB image; see :func:`render_bracket`."""
-    colours = _palette(get_theme(theme))
-    labels = _labels(lang)
-    geo = bracket_layout(tournament, ratings=ratings, lang=lang, title=title)
-    canvas = Image.new("RGB", (geo.width, geo.height), colours.background)
-    draw = ImageDraw.Draw(canvas)
-    if geo.title is not None and title is not None:
-        box = geo.title
-        _paste(canvas, _title_sprite(title, box[2] - box[0] - 2 * PAD, colours.heading), box, "left")
-    for label in geo.labels:  # on a common baseline (not centred as cropped), so a row of headers lines up
-        face = font(label.size, bold=True)
-        draw.text(
-            (label.box[0], (label.box[1] + label.box[3]) // 2), label.text, font=face, fill=colours.heading, anchor="lm"
-        )
-    for link in geo.links:
-        draw.line(link, fill=colours.line, width=LINE)
-    seeds = {p.id: i + 1 for i, p in enumerate(seeded(tournament.players))}
-    for match_box in geo.boxes:
-        _draw_box(canvas, match_box, names, ratings, seeds, colours, labels)
-    left, top, right, bottom = geo.champion
-    champion = tournament.champion
-    fill = colours.accent if champion is not None else colours.box
-    draw.rectangle((left, top, right - 1, bottom - 1), fill=fill, outline=colours.border)
-    if champion is None:
-        _paste(canvas, sprites.text(PLACEHOLDER, SMALL_SIZE, colours.muted), geo.champion, "left")
-    else:
-        sprite = _name(names.get(champion, champion), CHAMPION_SIZE, CHAMPION_WIDTH - 2 * PAD, _contrast(fill))
-        _paste(canvas, sprite, geo.champion, "left")
-    if geo.legend is not None:
-        x, y0, x1, y1 = geo.legend
-        mid = (y0 + y1) // 2
-        draw.rectangle((x, mid - 9, x + 34, mid + 9), fill=colours.box, outline=colours.live, width=2 * LINE)
-        _paste(canvas, sprites.text(labels["in_play"], HEADER_SIZE, colours.heading), (x + 34, y0, x1, y1), "left")
-    return canvas
+    """Return the whole bracket on one RGB image; see :func:`render_bracket`."""
+    labels = labels or BracketLabels()
+    geo = bracket_layout(tournament, ratings=ratings, labels=labels, title=title)
+    return _draw(geo, tournament, names, ratings, theme, labels, title)
 
 
 def render_bracket(
@@ -484,26 +512,186 @@ def render_bracket(
     *,
     ratings: Mapping[str, float] | None = None,
     theme: str = "classic",
-    lang: str = "en",
+    labels: BracketLabels | None = None,
     title: str | None = None,
     fmt: ImageFormat = "jpeg",
     quality: int = QUALITY,
 ) -> bytes:
-    """Return the bracket of an elimination (single or double) with its results as JPEG (default) or PNG bytes.
+    """Return the whole bracket of an elimination (single or double) with its results on one JPEG (default) or PNG.
 
-    Every node of :meth:`tournaments.Elimination.bracket` is a box of two slots: the seed number, the name (``names``
+    Too wide to read in a chat from 8 players on (1,294 px): a chat gets :func:`render_bracket_pages`. Every node
+    of :meth:`tournaments.Elimination.bracket` is a box of two slots: the seed number, the name (``names``
     maps player ids to display names, cleaned and shortened as in the standings; a missing id is drawn as itself),
     the rating when ``ratings`` (player id -> rating) is given, and the score of a decided match (game points, ``+`` /
-    ``−`` for a forfeit won / lost) with the winner highlighted. A bye shows its player and "bye", a slot still to
-    come ``—``; matches in play are outlined (a key below says so). Rounds are columns left to right ("Round N" …
-    "Final"), connector lines lead each winner on, the champion stands at the right. Double elimination: the winners'
-    bracket on top, the losers' bracket below, the grand final (and its second match once needed) at the right.
-    ``theme`` is ``"classic"`` or ``"dark"``, ``lang`` ``"ru"`` or ``"en"`` (others fall back to English), ``title``
-    an optional line above; ``quality`` the JPEG quality (default :data:`QUALITY`).
+    ``−`` for a forfeit won / lost) with the winner highlighted. A bye shows its player and the ``bye`` label, a slot
+    still to come ``—``; matches in play are outlined (a key below says so). Rounds are columns left to right, headed
+    by ``labels`` (:class:`BracketLabels`, the caller's words), connector lines lead each winner on, the champion
+    stands at the right. Double elimination: the winners' bracket on top, the losers' bracket below, the grand final
+    (and its second match once needed) at the right. ``theme`` is ``"classic"`` or ``"dark"``, ``title`` an optional
+    line above; ``quality`` the JPEG quality (default :data:`QUALITY`).
 
     Raises:
         ValueError: unknown theme or format, or a JPEG quality outside 1..95.
     """
     fmt = check_format(fmt)
-    image = render_bracket_image(tournament, names, ratings=ratings, theme=theme, lang=lang, title=title)
+    image = render_bracket_image(tournament, names, ratings=ratings, theme=theme, labels=labels, title=title)
     return encode(image, fmt, quality=quality)
+
+
+def _bands(count: int) -> list[int]:
+    """Return how many columns each page's band takes: as even as possible, at most :data:`PAGE_COLUMNS`."""
+    bands = -(-count // PAGE_COLUMNS)
+    base, extra = divmod(count, bands)
+    return [base + (1 if i < extra else 0) for i in range(bands)]
+
+
+def _page(
+    columns: Sequence[Sequence[BracketNode]],
+    section: str | None,
+    champion: bool,
+    labels: BracketLabels,
+    title: str | None,
+) -> BracketLayout:
+    """Lay out one page: ``columns`` of nodes left to right (each a part of one round), the section label above,
+    the champion's box under the last column's (single) box when ``champion``."""
+    box_width = SEED_WIDTH + PAGE_NAME_WIDTH + SCORE_WIDTH
+    column = box_width + LINK_WIDTH
+    width = 2 * MARGIN + len(columns) * column
+    top = MARGIN + (TITLE_HEIGHT if title is not None else 0)
+    y = top
+    texts: list[Label] = []
+    if section is not None:
+        texts.append(Label(section, (MARGIN, y, width - MARGIN, y + SECTION_HEIGHT), SECTION_SIZE))
+        y += SECTION_HEIGHT
+    for c, nodes in enumerate(columns):
+        x = MARGIN + c * column
+        texts.append(Label(labels.round_name(nodes[0]), (x, y, x + box_width, y + HEADER_HEIGHT), HEADER_SIZE))
+    y += HEADER_HEIGHT
+    boxes: list[MatchBox] = []
+    previous: list[int] = []
+    for c, nodes in enumerate(columns):
+        if c == 0:
+            current = [y + i * PITCH + BOX_HEIGHT // 2 for i in range(len(nodes))]
+        elif len(nodes) == len(previous):
+            current = list(previous)
+        else:
+            current = [(previous[2 * i] + previous[2 * i + 1]) // 2 for i in range(len(nodes))]
+        x = MARGIN + c * column
+        for node, centre in zip(nodes, current, strict=True):
+            box = (x, centre - BOX_HEIGHT // 2, x + box_width, centre + BOX_HEIGHT // 2)
+            boxes.append(MatchBox(node, box, False, PAGE_NAME_WIDTH))
+        previous = current
+    by_id = {b.node.id: b for b in boxes}
+    links: list[tuple[Point, ...]] = []
+    for match_box in boxes:
+        for side, source in enumerate(match_box.node.sources):
+            feeder = by_id.get(source.ref) if source.kind == "winner" else None
+            if feeder is None or feeder.node.empty == (True, True):
+                continue
+            slot = match_box.slot_box(side)
+            start = (feeder.box[2], (feeder.box[1] + feeder.box[3]) // 2)
+            links.append(_elbow(start, (slot[0], (slot[1] + slot[3]) // 2)))
+    bottom = max(b.box[3] for b in boxes)
+    champion_box: Box | None = None
+    if champion:
+        last = boxes[-1].box
+        header_top = last[3] + GAP
+        texts.append(Label(labels.champion, (last[0], header_top, last[2], header_top + HEADER_HEIGHT), HEADER_SIZE))
+        champion_box = (
+            last[0],
+            header_top + HEADER_HEIGHT,
+            last[2],
+            header_top + HEADER_HEIGHT + CHAMPION_HEIGHT,
+        )
+        turn = last[2] + LINK_WIDTH // 2
+        middle = (champion_box[1] + champion_box[3]) // 2
+        links.append(
+            ((last[2], (last[1] + last[3]) // 2), (turn, (last[1] + last[3]) // 2), (turn, middle), (last[2], middle))
+        )
+        bottom = max(bottom, champion_box[3])
+    legend = None
+    if any(b.node.is_playable for b in boxes):
+        legend = (MARGIN, bottom + GAP, width - MARGIN, bottom + GAP + LEGEND_HEIGHT)
+        bottom = legend[3]
+    title_box = (MARGIN, MARGIN, width - MARGIN, top) if title is not None else None
+    return BracketLayout(
+        width, bottom + MARGIN, tuple(boxes), tuple(texts), tuple(links), champion_box, title_box, legend
+    )
+
+
+def bracket_pages(
+    tournament: Elimination, *, labels: BracketLabels | None = None, title: str | None = None
+) -> tuple[BracketLayout, ...]:
+    """Return the layouts of the pages of :func:`render_bracket_pages`, in album order.
+
+    Single elimination: its rounds left to right, at most :data:`PAGE_COLUMNS` a page (as even as possible), a page
+    per :data:`PAGE_BOXES` boxes of its first round (each a part of the bracket with what follows from it), the
+    champion under the final. Double elimination: the winners' bracket's pages, then the losers' bracket's with the
+    grand final (and its deciding match) as further rounds and the champion under the last. Every page is at most
+    :data:`MAX_PAGE_WIDTH` wide (830 px). Raises nothing.
+    """
+    labels = labels or BracketLabels()
+    nodes = tournament.bracket()
+    winners = _by_round(nodes, "winners")
+    finals = [[node] for round_nodes in _by_round(nodes, "final") for node in round_nodes]
+    sequences: list[tuple[str | None, list[list[BracketNode]]]] = []
+    if tournament.double:
+        sequences.append((labels.winners, winners))
+        sequences.append((labels.losers, _by_round(nodes, "losers") + finals))
+    else:
+        sequences.append((None, winners))
+    pages: list[BracketLayout] = []
+    for section, columns in sequences:
+        start = 0
+        for size in _bands(len(columns)):
+            band = columns[start : start + size]
+            start += size
+            parts = -(-len(band[0]) // PAGE_BOXES)
+            for part in range(parts):
+                cut = [col[part * len(col) // parts : (part + 1) * len(col) // parts] for col in band]
+                named = section if any(col[0].bracket != "final" for col in cut) else None
+                last = section == sequences[-1][0] and start == len(columns)
+                pages.append(_page(cut, named, last, labels, title))
+    return tuple(pages)
+
+
+def render_bracket_page_images(
+    tournament: Elimination,
+    names: Mapping[str, str],
+    *,
+    theme: str = "classic",
+    labels: BracketLabels | None = None,
+    title: str | None = None,
+) -> tuple[Image.Image, ...]:
+    """Return the pages of the bracket as RGB images; see :func:`render_bracket_pages`."""
+    labels = labels or BracketLabels()
+    return tuple(
+        _draw(geo, tournament, names, None, theme, labels, title)
+        for geo in bracket_pages(tournament, labels=labels, title=title)
+    )
+
+
+def render_bracket_pages(
+    tournament: Elimination,
+    names: Mapping[str, str],
+    *,
+    theme: str = "classic",
+    labels: BracketLabels | None = None,
+    title: str | None = None,
+    fmt: ImageFormat = "jpeg",
+    quality: int = QUALITY,
+) -> tuple[bytes, ...]:
+    """Return the bracket of an elimination as pictures readable in a chat: one for a small bracket, several (an
+    album) for a large one, each at most :data:`MAX_PAGE_WIDTH` (830 px) wide, so that its smallest text (14 px,
+    a cap height of 10 px) keeps a cap height of at least 7 px when shown 600 px wide.
+
+    The boxes are those of :func:`render_bracket` without the rating column; :func:`bracket_pages` says how the
+    rounds are split. ``labels`` are the caller's words (section, round headers, champion, bye, in play); ``title``
+    goes on every page. More than :data:`ALBUM_SIZE` pages (a double elimination of 64) need two albums.
+
+    Raises:
+        ValueError: unknown theme or format, or a JPEG quality outside 1..95.
+    """
+    fmt = check_format(fmt)
+    images = render_bracket_page_images(tournament, names, theme=theme, labels=labels, title=title)
+    return tuple(encode(image, fmt, quality=quality) for image in images)

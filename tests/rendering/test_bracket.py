@@ -4,6 +4,7 @@ goldens, see test_render_golden)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,25 @@ from PIL import Image
 from render_helpers import decode, share_near
 
 from rendering import render_bracket, render_bracket_image, theme_names
-from rendering.bracket import PAD, bracket_layout, winner_colour
+from rendering.bracket import (
+    ALBUM_SIZE,
+    CHAMPION_SIZE,
+    HEADER_SIZE,
+    MAX_PAGE_WIDTH,
+    NAME_SIZE,
+    PAD,
+    SCORE_SIZE,
+    SECTION_SIZE,
+    SMALL_SIZE,
+    BracketLabels,
+    bracket_layout,
+    bracket_pages,
+    render_bracket_page_images,
+    render_bracket_pages,
+    round_key,
+    winner_colour,
+)
+from rendering.standings import MIN_CAP_HEIGHT, PREVIEW_WIDTH, cap_height
 from rendering.theme import get_theme
 from tournaments import Elimination, Player, Result, double_elimination, forfeit, seeded, single_elimination
 
@@ -32,6 +51,40 @@ def names_for(count: int) -> dict[str, str]:
 
 def cyrillic(count: int) -> dict[str, str]:
     return {f"p{i}": f"{FIRST[i % len(FIRST)]} {LAST[i % len(LAST)]}-Длинноименный №{i + 1}" for i in range(count)}
+
+
+RU = BracketLabels(
+    rounds={
+        "W1": "Полуфинал верхней сетки",
+        "W2": "Финал верхней сетки",
+        "L1": "Нижняя сетка, тур 1",
+        "L2": "Финал нижней сетки",
+        "GF1": "Суперфинал",
+        "GF2": "Решающий суперфинал",
+    },
+    winners="Верхняя сетка",
+    losers="Нижняя сетка",
+    champion="Чемпион",
+    bye="без игры",
+    in_play="идёт игра",
+)
+"""The caller's words for a double elimination of 3 or 4 (the bot names the rounds so: bot.services)."""
+RU8 = replace(
+    RU,
+    rounds={
+        "W1": "1/4 финала верхней сетки",
+        "W2": "Полуфинал верхней сетки",
+        "W3": "Финал верхней сетки",
+        "L1": "Нижняя сетка, тур 1",
+        "L2": "Нижняя сетка, тур 2",
+        "L3": "Нижняя сетка, тур 3",
+        "L4": "Финал нижней сетки",
+        "GF1": "Суперфинал",
+        "GF2": "Решающий суперфинал",
+    },
+)
+"""The same for a double elimination of 5 to 8."""
+EN8 = BracketLabels(rounds={"W1": "Quarterfinal", "W2": "Semifinal", "W3": "Final"})
 
 
 def ratings_of(state: Elimination) -> dict[str, float]:
@@ -77,6 +130,24 @@ def single_32(played: int) -> Elimination:
         match = state.playable()[0]
         result = Result(match.id, match.second, 0, 3) if n % 3 == 0 else Result(match.id, match.first, 3, 1)
         state = state.record(result)
+    return state
+
+
+def play_out(state: Elimination, *, upset_final: bool = False, matches: int = 10_000) -> Elimination:
+    """Play ``matches`` results (all, by default): the favourite wins, except GF1 when ``upset_final``; the scores
+    vary (3–1, 1–3, a forfeit now and then)."""
+    seed = favourite(state)
+    for n in range(matches):
+        if state.is_over:
+            break
+        match = state.playable()[n % len(state.playable())]
+        winner = min(match.first, match.second, key=seed.__getitem__)
+        if upset_final and match.id == "GF1":
+            winner = match.second
+        if n % 7 == 5:
+            state = state.record(forfeit(match, match.opponent(winner)))
+        else:
+            state = state.record(Result(match.id, winner, *((3, 1) if winner == match.first else (1, 3))))
     return state
 
 
@@ -154,22 +225,24 @@ def test_winners_are_highlighted_and_matches_in_play_outlined(theme: str) -> Non
     assert bracket_layout(double_5_reset()).legend is None
 
 
-def test_labels_in_both_languages() -> None:
-    state = double_5_reset()
-    en = [label.text for label in bracket_layout(state).labels]
-    ru = [label.text for label in bracket_layout(state, lang="ru").labels]
-    assert en[:4] == ["Winners", "Round 1", "Round 2", "Final"]
-    assert {"Losers", "Grand final 1", "Grand final 2", "Champion"} <= set(en)
-    assert ru[:4] == ["Верхняя сетка", "Тур 1", "Тур 2", "Финал"]
-    assert {"Нижняя сетка", "Суперфинал 1", "Суперфинал 2", "Чемпион"} <= set(ru)
-    assert "Grand final" in [label.text for label in bracket_layout(double_elimination(players(4))).labels]
+def test_labels_come_from_the_caller() -> None:
+    state = play_out(double_elimination(players(4)), upset_final=True)
+    assert [m.id for m, _ in state.played()][-1] == "GF2"
+    ru = [label.text for label in bracket_layout(state, labels=RU).labels]
+    assert ru[:3] == ["Верхняя сетка", "Полуфинал верхней сетки", "Финал верхней сетки"]
+    assert {"Нижняя сетка", "Финал нижней сетки", "Суперфинал", "Решающий суперфинал", "Чемпион"} <= set(ru)
+    paged = {label.text for page in bracket_pages(state, labels=RU) for label in page.labels}
+    assert paged == set(ru) - {"Верхняя сетка"} | {"Верхняя сетка"}
+    bare = [label.text for label in bracket_layout(state).labels]  # no words given: the keys, nothing invented
+    assert {"W1", "W2", "L1", "L2", "GF1", "GF2"} <= set(bare)
+    assert [round_key(n) for n in state.bracket()] == ["W1", "W1", "W2", "L1", "L2", "GF1", "GF2"]
 
 
 @pytest.mark.parametrize("played", [22, 31])
 @pytest.mark.parametrize("theme", theme_names())
 def test_32_players_stay_under_200_kb(theme: str, played: int) -> None:
     state = single_32(played)
-    data = render_bracket(state, cyrillic(32), ratings=ratings_of(state), theme=theme, lang="ru", title="Кубок чата")
+    data = render_bracket(state, cyrillic(32), ratings=ratings_of(state), theme=theme, title="Кубок чата")
     geo = bracket_layout(state, ratings=ratings_of(state), title="Кубок чата")
     assert check_jpeg(data).size == (geo.width, geo.height)
     assert len(data) < 200 * 1024, f"{len(data) / 1024:.1f} KB"
@@ -195,13 +268,13 @@ def test_unknown_theme_and_format_are_refused() -> None:
 
 GOLDENS = {
     "single8_mid": lambda: render_bracket(
-        single_8_mid(), names_for(6), ratings=ratings_of(single_8_mid()), title="Cup, semi-finals", fmt="png"
+        single_8_mid(), names_for(6), ratings=ratings_of(single_8_mid()), labels=EN8, title="Cup", fmt="png"
     ),
     "double5_reset": lambda: render_bracket(
-        double_5_reset(), names_for(5), theme="dark", lang="ru", title="Двойное выбывание", fmt="png"
+        double_5_reset(), names_for(5), theme="dark", labels=RU8, title="Двойное выбывание", fmt="png"
     ),
     "single32_cyrillic": lambda: render_bracket(
-        single_32(22), cyrillic(32), ratings=ratings_of(single_32(0)), lang="ru", title="Кубок чата", fmt="png"
+        single_32(22), cyrillic(32), ratings=ratings_of(single_32(0)), title="Кубок чата", fmt="png"
     ),
 }
 
@@ -222,3 +295,63 @@ def test_bracket_matches_golden(name: str) -> None:
     share = float((diff.max(axis=2) > board_goldens.PIXEL_TOLERANCE).mean())
     assert mean <= board_goldens.MEAN_TOLERANCE, f"{path.name}: mean difference {mean:.2f}"
     assert share <= board_goldens.MAX_SHARE, f"{path.name}: {share:.2%} of pixels differ too much"
+
+
+SMALLEST = min(SMALL_SIZE, HEADER_SIZE, NAME_SIZE, SCORE_SIZE, SECTION_SIZE, CHAMPION_SIZE)
+PAGE_SIZES = (2, 3, 4, 5, 8, 12, 16, 24, 32, 64)
+
+
+def page_states() -> list[tuple[str, Elimination]]:
+    """Brackets of 2..64 players, single and double, fresh, half played and finished (double: with a reset)."""
+    out = []
+    for count in PAGE_SIZES:
+        for kind, make in (("single", single_elimination), ("double", double_elimination)):
+            fresh = make(players(count))
+            out.append((f"{kind}{count}_fresh", fresh))
+            out.append((f"{kind}{count}_half", play_out(fresh, matches=count)))
+            out.append((f"{kind}{count}_done", play_out(fresh, upset_final=True)))
+    return out
+
+
+@pytest.mark.parametrize(("label", "state"), page_states(), ids=[name for name, _ in page_states()])
+def test_pages_are_readable_and_hold_every_node_once(label: str, state: Elimination) -> None:
+    # issue 32: every bracket picture at most 1,280 px wide (here 830) and readable at a 600-px preview: the smallest
+    # text's cap height is >= 7 px when the picture is scaled to 600 px wide
+    pages = bracket_pages(state, labels=RU, title="Кубок чата")
+    assert 1 <= len(pages) <= (ALBUM_SIZE if len(state.players) <= 32 else 2 * ALBUM_SIZE)
+    seen = [b.node.id for page in pages for b in page.boxes]
+    assert sorted(seen) == sorted(n.id for n in state.bracket())  # each node on exactly one page
+    assert [page.champion is not None for page in pages].count(True) == 1 and pages[-1].champion is not None
+    for page in pages:
+        assert page.width <= MAX_PAGE_WIDTH and cap_height(SMALLEST) * PREVIEW_WIDTH / page.width >= MIN_CAP_HEIGHT
+        assert page.height <= 1000  # no strip too tall to show either
+        boxes = [b.box for b in page.boxes] + ([page.champion] if page.champion else [])
+        for i, a in enumerate(boxes):  # inside the page and never overlapping
+            assert 0 <= a[0] < a[2] <= page.width and 0 <= a[1] < a[3] <= page.height
+            for b in boxes[i + 1 :]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    images = [decode(data) for data in render_bracket_pages(state, names_for(len(state.players)), title="Кубок")]
+    assert [image.size for image in images] == [
+        (p.width, p.height) for p in bracket_pages(state, labels=None, title="Кубок")
+    ]
+
+
+def test_double_16_pages_show_each_match_with_its_players() -> None:
+    state = play_out(double_elimination(players(16)), matches=20)
+    pages = bracket_pages(state, labels=RU, title="t")
+    images = render_bracket_page_images(state, names_for(16), labels=RU, title="t")
+    assert len(pages) == len(images) == 5
+    sections = [next(label.text for label in page.labels if label.size == SECTION_SIZE) for page in pages]
+    assert sections == ["Верхняя сетка"] * 2 + ["Нижняя сетка"] * 3
+    felt = get_theme("classic").felt
+    drawn = 0
+    for page, image in zip(pages, images, strict=True):
+        assert image.size == (page.width, page.height)
+        for match_box in page.boxes:
+            for side, player in enumerate(match_box.node.players):
+                if player is None:
+                    continue
+                left, top, right, bottom = match_box.name_box(side)
+                assert share_near(image, (left + PAD, top + 4, right - PAD, bottom - 4), felt, tolerance=24) < 0.97
+                drawn += 1
+    assert drawn == sum(1 for n in state.bracket() for p in n.players if p is not None)
