@@ -188,6 +188,15 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "settings.variant": gettext_noop("Default: {variant}"),
         "settings.confirm": gettext_noop("Confirm turns: {value}"),
         "settings.cube_long": gettext_noop("Cube in long nardy: {value}"),
+        "settings.theme": gettext_noop("Board: {value}"),
+        "settings.theme.classic": gettext_noop("classic (wood)"),
+        "settings.theme.dark": gettext_noop("dark"),
+        "settings.user_title": gettext_noop("Your settings:"),
+        "settings.theme.whose": gettext_noop(
+            "Boards in your private chats are drawn in your theme; a group's board in the theme its admins chose "
+            "(/settings in the group)."
+        ),
+        "board.winner": gettext_noop("Won {points} pt."),
         "on": gettext_noop("on"),
         "off": gettext_noop("off"),
         "reminder": gettext_noop("{name}, it is your move in the nardy game."),
@@ -464,6 +473,15 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "settings.variant": "По умолчанию: {variant}",
         "settings.confirm": "Подтверждение хода: {value}",
         "settings.cube_long": "Куб в длинных нардах: {value}",
+        "settings.theme": "Доска: {value}",
+        "settings.theme.classic": "классическая (дерево)",
+        "settings.theme.dark": "тёмная",
+        "settings.user_title": "Ваши настройки:",
+        "settings.theme.whose": (
+            "Доски в ваших личных чатах рисуются в вашей теме, доска группы — в теме, которую выбрали её "
+            "администраторы (/settings в группе)."
+        ),
+        "board.winner": "Победа: {points} оч.",
         "on": "вкл",
         "off": "выкл",
         "reminder": "{name}, ваш ход в нардах.",

@@ -1,5 +1,10 @@
-"""``/settings`` in groups, for admins: default variant, confirm-turn on/off, cube in long nardy on/off, and who
-may create tournaments (admins or anyone)."""
+"""``/settings``: in groups, for admins: default variant, confirm-turn on/off, cube in long nardy on/off, who may
+create tournaments (admins or anyone) and the theme of the group's boards; in a private chat, the user's own
+settings: the theme of the boards in the user's private chats.
+
+Whose theme a board uses: a board in a private chat (a player's or a spectator's) is drawn in that user's theme; a
+group's one board, seen by everyone there, in the group's theme chosen by its admins. Both default to classic
+(:func:`bot.services.boards.board_theme`)."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import SettingsCb
+from bot.services.boards import THEME_KEY, THEMES, board_theme_of
 from bot.services.game_service import GameService
 from bot.services.record import topic_of
 from bot.texts import norm_lang, tr
@@ -25,6 +31,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "cube_long": ("on", "off"),
     "tournaments": ("admins", "anyone"),
     "tour_topic": ("here", "off"),
+    THEME_KEY: THEMES,
 }
 
 
@@ -54,6 +61,7 @@ def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) 
             tr(lang, "settings.confirm", value=onoff[confirm]),
             tr(lang, "settings.cube_long", value=onoff[cube_long]),
             tr(lang, "settings.tournaments", value=tr(lang, f"settings.tournaments.{creators}")),
+            tr(lang, "settings.theme", value=tr(lang, f"settings.theme.{board_theme_of(current)}")),
         ]
     )
     other = next_variant(variant)
@@ -83,6 +91,7 @@ def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) 
                 callback_data=SettingsCb(key="tournaments", value=other_creators).pack(),
             )
         ],
+        [theme_button(lang, current)],
     ]
     tour_topic = current.get("tour_topic")
     if isinstance(tour_topic, int) or topic is not None:  # only groups with topics see this line
@@ -105,8 +114,29 @@ def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) 
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def theme_button(lang: str, current: dict[str, Any]) -> InlineKeyboardButton:
+    """Return the button that switches the board theme of ``current`` settings to the other theme."""
+    other = next((name for name in THEMES if name != board_theme_of(current)), THEMES[0])
+    return InlineKeyboardButton(
+        text=tr(lang, "settings.theme", value=tr(lang, f"settings.theme.{other}")),
+        callback_data=SettingsCb(key=THEME_KEY, value=other).pack(),
+    )
+
+
+def user_settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
+    """Return the text and keyboard of a user's own settings (a private chat's ``/settings``)."""
+    text = "\n".join(
+        [
+            tr(lang, "settings.user_title"),
+            tr(lang, "settings.theme", value=tr(lang, f"settings.theme.{board_theme_of(current)}")),
+            tr(lang, "settings.theme.whose"),
+        ]
+    )
+    return text, InlineKeyboardMarkup(inline_keyboard=[[theme_button(lang, current)]])
+
+
 async def on_settings(message: Message, bot: Bot, game_service: GameService, **data: Any) -> None:
-    """Show the chat's settings with buttons to change them (admins only, groups only)."""
+    """Show the chat's settings with buttons to change them (admins only); in a private chat, the user's own."""
     if message.from_user is None:
         return
     lang = norm_lang(data.get("locale") or message.from_user.language_code)
@@ -115,7 +145,9 @@ async def on_settings(message: Message, bot: Bot, game_service: GameService, **d
         await game_service.reply(message, refusal)
         return
     if message.chat.type == ChatType.PRIVATE:
-        await game_service.reply(message, tr(lang, "private.only_group"))
+        mine = await game_service.store.get_user_settings(message.from_user.id)
+        text, keyboard = user_settings_view(lang, mine)
+        await game_service.reply(message, text, keyboard=keyboard, quote=False)
         return
     if not await is_admin(bot, message.chat.id, message.from_user.id):
         await game_service.reply(message, tr(lang, "settings.admins_only"))
@@ -128,11 +160,14 @@ async def on_settings(message: Message, bot: Bot, game_service: GameService, **d
 async def on_settings_button(
     query: CallbackQuery, callback_data: SettingsCb, bot: Bot, game_service: GameService, **data: Any
 ) -> None:
-    """Change one setting (admins only) and refresh the settings message."""
+    """Change one setting (admins only; in a private chat the presser's own theme) and refresh the message."""
     lang = norm_lang(data.get("locale") or query.from_user.language_code)
     message = query.message if isinstance(query.message, Message) else None
     if message is None or callback_data.value not in ALLOWED.get(callback_data.key, ()):
         await query.answer(tr(lang, "toast.bad"))
+        return
+    if message.chat.type == ChatType.PRIVATE:
+        await on_user_setting(query, callback_data, message, lang, game_service)
         return
     if is_proxy_user(query.from_user) or not await is_admin(bot, message.chat.id, query.from_user.id):
         await query.answer(tr(lang, "settings.admins_only"))
@@ -150,10 +185,30 @@ async def on_settings_button(
             current.pop("tour_topic", None)
     else:
         on = callback_data.value == "on"
-        current[callback_data.key] = callback_data.value if callback_data.key in ("variant", "tournaments") else on
+        current[callback_data.key] = (
+            callback_data.value if callback_data.key in ("variant", "tournaments", THEME_KEY) else on
+        )
     await store.set_chat_settings(message.chat.id, current)
     await query.answer(tr(lang, "settings.saved"))
     text, keyboard = settings_view(lang, current, topic)
+    await game_service.edit(
+        EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text, reply_markup=keyboard)
+    )
+
+
+async def on_user_setting(
+    query: CallbackQuery, callback_data: SettingsCb, message: Message, lang: str, game_service: GameService
+) -> None:
+    """Store the presser's own board theme (the only setting of a private chat) and refresh the message."""
+    if callback_data.key != THEME_KEY or is_proxy_user(query.from_user):
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    store = game_service.store
+    mine = dict(await store.get_user_settings(query.from_user.id))
+    mine[THEME_KEY] = callback_data.value
+    await store.set_user_settings(query.from_user.id, mine)
+    await query.answer(tr(lang, "settings.saved"))
+    text, keyboard = user_settings_view(lang, mine)
     await game_service.edit(
         EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text, reply_markup=keyboard)
     )

@@ -17,10 +17,12 @@ time (a lock per game); requests arriving meanwhile are coalesced into one more 
 from __future__ import annotations
 
 import asyncio
+import html
 import io
 import logging
+from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, SendPhoto
@@ -34,11 +36,13 @@ from bot.services.captions import caption
 from bot.services.engine_flow import load_match
 from bot.services.messaging import chat_unreachable, message_gone
 from bot.services.record import ChatLink, GameRecord
-from bot.storage.base import StoredGame
+from bot.storage.base import GameStore, StoredGame
 from bot.storage.errors import StoreUnavailableError
+from bot.texts import tr
 from bot.variants import game_name
 from nardy import Match, Phase, Step
 from nardy.game import next_cube_value
+from rendering import theme_names
 
 if TYPE_CHECKING:
     from bot.services.game_service import GameService
@@ -47,6 +51,40 @@ log = logging.getLogger(__name__)
 
 RETRY_DELAYS: Final = (2.0, 5.0, 15.0, 45.0)
 """Seconds before the in-process retries of a sync that failed for a retryable reason (then the sweeper)."""
+
+
+THEME_KEY: Final = "theme"
+"""The key of the board theme in a user's settings (their private chats' boards) and a chat's (its boards)."""
+THEMES: Final = theme_names()
+"""The board themes to choose from, the default (classic) first."""
+
+
+def board_theme_of(settings: Mapping[str, Any]) -> str:
+    """Return the board theme stored in user or chat ``settings`` (the default, classic, when none or unknown)."""
+    value = settings.get(THEME_KEY)
+    return value if isinstance(value, str) and value in THEMES else THEMES[0]
+
+
+async def board_theme(store: GameStore, chat: ChatLink) -> str:
+    """Return the theme a chat's board is drawn in: a private chat's (whose id is its user's) in that user's theme,
+    a group's in the group's theme chosen by its admins, an inline message's in the default.
+    Raises: StoreUnavailableError."""
+    if chat.inline is not None:
+        return THEMES[0]
+    if chat.chat_id > 0:
+        return board_theme_of(await store.get_user_settings(chat.chat_id))
+    return board_theme_of(await store.get_chat_settings(chat.chat_id))
+
+
+def winner_mark(match: Match, lang: str) -> dict[str, Any]:
+    """Return the renderer's ``winner`` and ``winner_label`` options for a finished game with a winner (the label
+    says the points it won, e.g. "Победа: 2 оч."), or no options while it is played or after a draw."""
+    game = match.game
+    result = game.result
+    if game.phase is not Phase.OVER or result is None or result.winner not in (0, 1):
+        return {}
+    label = html.unescape(str(tr(lang, "board.winner", points=f"{result.points:g}")))
+    return {"winner": result.winner, "winner_label": label}
 
 
 @cache
@@ -253,7 +291,8 @@ class BoardPresenter:
             if keyboard_in_chat(record, match, chat) and not spectator
             else None
         )
-        photo = await self._photo(stored.game_id, record, match, chat.viewer, lang)
+        theme = await board_theme(self.service.store, chat)
+        photo = await self._photo(stored.game_id, record, match, chat.viewer, lang, theme)
         if chat.inline is not None:
             inline = self.service.inline
             markup = inline.board_markup(record, match, stored.game_id, stored.version, lang, keyboard)
@@ -304,11 +343,11 @@ class BoardPresenter:
         return True
 
     async def _photo(
-        self, game_id: str, record: GameRecord, match: Match, viewer: int | None, lang: str
+        self, game_id: str, record: GameRecord, match: Match, viewer: int | None, lang: str, theme: str
     ) -> bytes | None:
-        """Return the rendered board (JPEG), or None when the renderer failed (logged)."""
+        """Return the rendered board (JPEG) in ``theme``, or None when the renderer failed (logged)."""
         try:
-            return await self.service.render_photo(record, match, viewer, lang)
+            return await self.service.render_photo(record, match, viewer, lang, theme=theme)
         except Exception:  # a renderer bug must not lose the board: the placeholder keeps caption and buttons
             log.exception("rendering the board of game %s failed", game_id)
             return None
@@ -353,7 +392,8 @@ class BoardPresenter:
                 if keyboard_in_chat(record, match, chat)
                 else None
             )
-            photo = await self._photo(game_id, record, match, chat.viewer, lang)
+            theme = await board_theme(self.service.store, chat)
+            photo = await self._photo(game_id, record, match, chat.viewer, lang, theme)
             try:
                 sent = await self.service.sender.send(
                     SendPhoto(

@@ -27,7 +27,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message, Repl
 
 from bot.keyboards.actions import GameAction
 from bot.services.actions import MAX_OPTIONS_SHOWN, GameActions
-from bot.services.boards import BoardPresenter
+from bot.services.boards import BoardPresenter, board_theme_of, winner_mark
 from bot.services.captions import caption
 from bot.services.computer import (
     MAX_COMPUTER_ACTIONS,
@@ -196,9 +196,11 @@ class GameService:
 
     # ------------------------------------------------------------------ rendering
 
-    async def render_photo(self, record: GameRecord, match: Match, viewer: int | None, lang: str) -> bytes:
-        """Return the board of the record as a JPEG seen by ``viewer`` (None: from the side to move), rendered off
-        the event loop. Raises: whatever the renderer raises."""
+    async def render_photo(
+        self, record: GameRecord, match: Match, viewer: int | None, lang: str, *, theme: str = "classic"
+    ) -> bytes:
+        """Return the board of the record as a JPEG seen by ``viewer`` (None: from the side to move) in ``theme``,
+        a finished game's winner marked, rendered off the event loop. Raises: whatever the renderer raises."""
         game = match.game
         pending = list(record.pending_steps)
         mover = game.roller
@@ -216,6 +218,8 @@ class GameService:
             "width": self.board_width,
             "lang": lang,
             "finished": game.phase is Phase.OVER,
+            "theme": theme,
+            **winner_mark(match, lang),
         }
         pool = game.pool
         if game.phase is Phase.MOVE and pool is not None and pool.dice[0] == pool.dice[1] and pool.count != 4:
@@ -367,7 +371,8 @@ class GameService:
             return False
         record = GameRecord.from_stored(stored)
         match = load_match(record, game_id, self.dice)
-        photo = await self.render_photo(record, match, None, lang)
+        theme = board_theme_of(await self.store.get_user_settings(user_id))
+        photo = await self.render_photo(record, match, None, lang, theme=theme)
         try:
             await self.send(
                 SendPhoto(
