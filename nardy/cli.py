@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from nardy.dice import SeededDice, SystemDice, dice_name
@@ -25,7 +26,7 @@ from nardy.ids import (
     position_from_any_id,
 )
 from nardy.move import Move
-from nardy.movegen import TurnPlan
+from nardy.movegen import turn_plan
 from nardy.options import Options
 from nardy.position import (
     CHECKERS,
@@ -38,6 +39,7 @@ from nardy.position import (
 )
 from nardy.textboard import draw_position
 from nardy.variants import Variant, get_variant, variant_names
+from nardy.variants.base import Pool
 
 
 class RequestError(ValueError):
@@ -93,6 +95,83 @@ def _answer_side(variant: Variant, position: Position) -> dict[str, Any]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class WholeTurn:
+    """One legal outcome of a whole turn as the engine plays it (:class:`nardy.game.Game`): the parts played in
+    order, each a pool of dice and the legal play of it (a forfeited part has no steps), and the moves that pass to
+    the opponent when the turn ends in a Gul bara hand-over (``(die, count)`` per number, in order)."""
+
+    parts: tuple[tuple[Pool, Move], ...]
+    position: Position
+    hand_over: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def notation(self) -> str:
+        """Return the notations of the parts played joined by `` | `` (one part: its notation; a forfeited part
+        is left out)."""
+        return " | ".join(move.notation for _, move in self.parts if move.steps)
+
+
+def whole_turns(
+    variant: Variant,
+    position: Position,
+    dice: tuple[int, int],
+    *,
+    first_turn: bool = False,
+    options: Options | None = None,
+    turns_taken: int | None = None,
+    count: int = 4,
+    hand_over: bool = False,
+) -> list[WholeTurn]:
+    """Return the distinct outcomes of the mover's whole turn of ``dice``, part after part as the engine plays it.
+
+    Most rolls are one part (the result is the roll's legal moves). A Gul bara double after the plain turns
+    (``turns_taken``: the mover's turns so far, by default 0 on its first turn and past the plain turns otherwise)
+    escalates: four d, four d+1, … four 6, the head rule counted from the start of the turn; the first number that
+    cannot be played in full ends the turn, its unplayed moves and those of the later numbers passing to the
+    opponent (``gulbara_pass_unplayed``; never to an opponent with no checker left) or being lost. ``hand_over``:
+    the mover plays moves handed over to it — ``count`` of d, then four of each higher number, as many of each as
+    it can. Outcomes are told apart by the position they end in and what they hand over; of several ways to one
+    outcome the first found is kept. Empty when the whole roll is forfeited.
+
+    Raises:
+        NardyError: bad dice, count or options for the variant and position.
+    """
+    options = options or Options()
+    if hand_over:
+        pools = [Pool(dice, count), *(Pool((n, n), 4) for n in range(dice[0] + 1, 7))]
+        first_turn = False
+    elif count != 4:
+        pools = [Pool(dice, count)]
+    else:
+        taken = turns_taken if turns_taken is not None else (0 if first_turn else options.gulbara_plain_turns)
+        pools = list(variant.roll_pools(dice, taken, options))
+    start = position
+    frontier: dict[Position, tuple[tuple[Pool, Move], ...]] = {position: ()}
+    outcomes: dict[tuple[Position, tuple[tuple[int, int], ...]], WholeTurn] = {}
+    for k, pool in enumerate(pools):
+        later: dict[Position, tuple[tuple[Pool, Move], ...]] = {}
+        for here, parts in frontier.items():
+            turn_start = start if here.me != start.me else None
+            plan = turn_plan(variant, here, pool.dice, first_turn, options, pool.count, turn_start)
+            for move in plan.moves() or [Move((), here)]:
+                path = (*parts, (pool, move))
+                played = len(move.steps)
+                after = move.position
+                rest: tuple[tuple[int, int], ...] = ()
+                if sum(after.me) and k + 1 < len(pools) and (played == pool.count or hand_over):
+                    later.setdefault(after, path)
+                    continue
+                if sum(after.me) and played < pool.count and pool.hand_over and sum(after.opp):
+                    rest = ((pool.dice[0], pool.count - played), *((p.dice[0], p.count) for p in pools[k + 1 :]))
+                outcomes.setdefault((after, rest), WholeTurn(path, after, rest))
+        frontier = later
+    turns = list(outcomes.values())
+    if len(turns) == 1 and not turns[0].hand_over and not any(move.steps for _, move in turns[0].parts):
+        return []  # the roll is forfeited
+    return turns
+
+
 def answer_request(request: Any) -> dict[str, Any]:
     """Return the answer to one ``moves`` request (see the README); a bad request gives ``{"error": ...}``."""
     try:
@@ -118,14 +197,41 @@ def answer_request(request: Any) -> dict[str, Any]:
             raise RequestError("count (the moves of a double, fewer in a Gul bara hand-over) must be 1..4")
         if count != 4 and dice[0] != dice[1]:
             raise RequestError("count is given only with a double")
-        plan = TurnPlan(variant, position, dice, first_turn=first_turn, options=options, count=count)
-        moves = sorted(plan.moves(), key=str)
+        hand_over = request.get("hand_over", variant.name == "gulbara" and count != 4)
+        if not isinstance(hand_over, bool) or (hand_over and (variant.name != "gulbara" or dice[0] != dice[1])):
+            raise RequestError("hand_over is true or false, and true only with a Gul bara double")
+        turns_taken = request.get("turns_taken")
+        if turns_taken is not None and (isinstance(turns_taken, bool) or not isinstance(turns_taken, int)):
+            raise RequestError("turns_taken must be a whole number")
+        if turns_taken is not None and (turns_taken < 0 or (first_turn and turns_taken)):
+            raise RequestError("turns_taken must be 0 or more, and 0 on the first turn")
+        turns = whole_turns(
+            variant,
+            position,
+            (dice[0], dice[1]),
+            first_turn=first_turn and not hand_over,
+            options=options,
+            turns_taken=turns_taken,
+            count=count,
+            hand_over=hand_over,
+        )
     except (NardyError, RequestError) as error:
         return {"error": str(error)}
-    return {
-        "count": len(moves),
-        "moves": [{"move": m.notation, **_answer_side(variant, m.position)} for m in moves],
-    }
+    return {"count": len(turns), "moves": [_answer_turn(variant, turn) for turn in sorted(turns, key=_turn_key)]}
+
+
+def _turn_key(turn: WholeTurn) -> tuple[str, tuple[tuple[int, int], ...]]:
+    return turn.notation, turn.hand_over
+
+
+def _answer_turn(variant: Variant, turn: WholeTurn) -> dict[str, Any]:
+    """Return one whole turn of a ``moves`` answer: its notation and the sides after it, and for a turn of several
+    parts (a Gul bara escalation or hand-over) each part's dice and play and the moves handed over."""
+    answer: dict[str, Any] = {"move": turn.notation, **_answer_side(variant, turn.position)}
+    if len(turn.parts) > 1 or turn.hand_over or turn.parts[0][0].hand_over:
+        answer["parts"] = [{"dice": list(pool.dice), "move": move.notation} for pool, move in turn.parts]
+        answer["hand_over"] = [list(pair) for pair in turn.hand_over]
+    return answer
 
 
 def run_moves(lines: Iterable[str], out: TextIO) -> int:

@@ -102,12 +102,25 @@ def test_moves_of_plakoto_take_the_pinned_field() -> None:
 
 
 def test_moves_of_a_gul_bara_hand_over_take_the_count() -> None:
+    """Whole turns (tests/nardy/test_cli_gulbara.py checks them against the engine): a hand-over of two 5s goes on
+    with the four 6s; an escalating 5-5 after the plain turns with four 6s (here one head checker per turn leaves
+    the 6s little to do, and what is left of them passes to the opponent); within the plain turns four 5s only."""
     side = [0] * 25
     side[23], side[5] = 14, 1
     (two,) = _answers({"variant": "gulbara", "me": side, "opp": side, "dice": [5, 5], "count": 2})
-    assert [m["move"] for m in two["moves"]] == ["24/19 6/1", "24/19/14"]  # type: ignore[union-attr]
+    assert [m["move"] for m in two["moves"]] == ["24/19 6/1 | 19/13/7/1", "24/19/14 | 14/8/2"]  # type: ignore[union-attr]
+    assert two["moves"][0]["parts"] == [  # type: ignore[index]
+        {"dice": [5, 5], "move": "24/19 6/1"},
+        {"dice": [6, 6], "move": "19/13/7/1"},
+    ]
     (four,) = _answers({"variant": "gulbara", "me": side, "opp": side, "dice": [5, 5]})
-    assert [m["move"] for m in four["moves"]] == ["24/19/14/9 6/1", "24/19/14/9/4"]  # type: ignore[union-attr]
+    assert [(m["move"], m["hand_over"]) for m in four["moves"]] == [  # type: ignore[union-attr]
+        ("24/19/14/9 6/1 | 9/3", [[6, 3]]),
+        ("24/19/14/9/4", [[6, 4]]),
+    ]
+    (plain,) = _answers({"variant": "gulbara", "me": side, "opp": side, "dice": [5, 5], "turns_taken": 2})
+    assert [m["move"] for m in plain["moves"]] == ["24/19/14/9 6/1", "24/19/14/9/4"]  # type: ignore[union-attr]
+    assert all("parts" not in m for m in plain["moves"])  # type: ignore[union-attr]
     (bad,) = _answers({"variant": "gulbara", "me": side, "opp": side, "dice": [5, 4], "count": 2})
     assert "error" in bad
 
