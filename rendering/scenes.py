@@ -14,8 +14,12 @@ from typing import Any
 from nardy.move import RESERVE_POINT, Step
 from nardy.position import PINNED_OFFSET, PINNED_SIDE_LENGTH, Position, Side, make_side
 from rendering.board import render_board
+from rendering.bracket import render_bracket
 from rendering.dice import render_dice
 from rendering.encode import ImageFormat
+from rendering.leaderboard import LeaderboardRow, render_leaderboard
+from rendering.standings import render_swiss_standings
+from tournaments import Player, Result, single_elimination, swiss
 
 Scene = Callable[[str, int, ImageFormat], bytes]
 
@@ -406,6 +410,76 @@ def gulbara_double(theme: str, width: int, fmt: ImageFormat) -> bytes:
     )
 
 
+HARD_NAMES = (
+    "👨\u200d👩\u200d👧\u200d👦 王小明 🇺🇦",
+    "مريم אבי 𝓕𝐀𝕬Ⓐ",
+    "अर्जुन สมชาย 👍🏽",
+    "さくら 김민준 1️⃣",
+    "Али علي 🏳️\u200d🌈",
+    "ნინო Արամ 🇰🇿 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+    "Nguyễn Thị Ướt 🇷🇺",
+    "Ωμέγα 🎲🔥 漢字かな",
+)
+"""Names a Telegram user may have, drawn by the font fallback (:mod:`rendering.text_fonts`): emoji sequences, CJK,
+Indic, Thai, right-to-left, styled letters."""
+
+
+def hard_names_board(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return short nardy's start with two of :data:`HARD_NAMES` (a ZWJ family, Chinese, a flag; Arabic, Hebrew,
+    styled letters) and a match score."""
+    return render_board(
+        Position(SHORT_START, SHORT_START),
+        "short",
+        dice=(6, 1),
+        names=(HARD_NAMES[0], HARD_NAMES[1]),
+        match_score=(1, 2),
+        match_length=5,
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+def hard_names_dice(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return the opening roll between two of :data:`HARD_NAMES` (Devanagari and Thai; kana and Hangul)."""
+    return render_dice(6, 2, names=(HARD_NAMES[2], HARD_NAMES[3]), theme=theme, width=max(200, width // 2), fmt=fmt)
+
+
+def _hard_players() -> tuple[list[Player], dict[str, str]]:
+    players = [Player(f"p{i}", 1500.0 + 23 * i) for i in range(len(HARD_NAMES))]
+    return players, {p.id: name for p, name in zip(players, HARD_NAMES, strict=True)}
+
+
+def hard_names_standings(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Swiss standings after two rounds among players named :data:`HARD_NAMES` (``width`` is unused)."""
+    players, names = _hard_players()
+    state = swiss(players, rounds=3)
+    for _ in range(2 * len(players) // 2):
+        match = state.playable()[0]
+        state = state.record(Result(match.id, match.first, 1, 0))
+    return render_swiss_standings(state.standings(), names, theme=theme, title="Турнир 🎲 بطولة", fmt=fmt)
+
+
+def hard_names_bracket(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return a single-elimination bracket of players named :data:`HARD_NAMES`, first round played (``width`` is
+    unused)."""
+    players, names = _hard_players()
+    state = single_elimination(players)
+    for n in range(len(players) // 2):
+        match = state.playable()[0]
+        state = state.record(Result(match.id, match.first if n % 2 else match.second, 3, 1))
+    return render_bracket(state, names, theme=theme, fmt=fmt)
+
+
+def hard_names_leaderboard(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return a leaderboard of players named :data:`HARD_NAMES` (``width`` is unused)."""
+    rows = [
+        LeaderboardRow(place=i + 1, name=name, rating=1720.5 - 31.25 * i, experience=40 + i, matches=12 - i)
+        for i, name in enumerate(HARD_NAMES)
+    ]
+    return render_leaderboard(rows, title="Топ 🏆", theme=theme, fmt=fmt)
+
+
 SCENES: dict[str, Scene] = {
     "short_opening": short_opening,
     "long_opening": long_opening,
@@ -429,4 +503,9 @@ SCENES: dict[str, Scene] = {
     "dutch_bar_and_reserve": dutch_bar_and_reserve,
     "fevga_midgame": fevga_midgame,
     "gulbara_double": gulbara_double,
+    "hard_names_board": hard_names_board,
+    "hard_names_dice": hard_names_dice,
+    "hard_names_standings": hard_names_standings,
+    "hard_names_bracket": hard_names_bracket,
+    "hard_names_leaderboard": hard_names_leaderboard,
 }

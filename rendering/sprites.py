@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFilter
 
 from rendering.fonts import font
+from rendering.text_layout import render
 from rendering.theme import RGB, get_theme
 
 SUPERSAMPLE = 4
@@ -342,16 +343,13 @@ def triangle(width: int, length: int, colour: RGB, alpha: int, pointing_down: bo
 
 @lru_cache(maxsize=512)
 def text(value: str, size: int, colour: RGB, *, bold: bool = False) -> Image.Image:
-    """Return ``value`` set in DejaVu Sans at ``size`` pixels as a tightly cropped RGBA sprite."""
-    face = font(size, bold=bold)
-    left, top, right, bottom = face.getbbox(value)
-    width = max(1, int(right - left))
-    height = max(1, int(bottom - top))
-    mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text((-left, -top), value, font=face, fill=255)
-    sprite = Image.new("RGBA", (width, height), (*colour, 0))
-    sprite.putalpha(mask)
-    return sprite
+    """Return ``value`` set at ``size`` pixels as a tightly cropped RGBA sprite: DejaVu Sans, and for what it lacks the
+    shipped fallback fonts, emoji in colour, right-to-left runs ordered (:func:`rendering.text_layout.render`).
+
+    Raises:
+        RuntimeError, OSError, ValueError: the shaper refused the text (a control character, for instance).
+    """
+    return render(value, size, colour, bold=bold)
 
 
 def paste_center(canvas: Image.Image, sprite: Image.Image, centre: tuple[int, int]) -> None:
