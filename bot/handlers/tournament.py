@@ -145,6 +145,8 @@ async def _send_standings(
             if m.id in record.games
         ]
         keyboard = menu_keyboard(tournament_id, lang, watch=watch)
+    if not views.standings_shows_bracket(tournament):  # a large bracket: its album, then the table with the menu
+        await _service(game_service).send_bracket(chat_id, record, tournament, lang)
     try:
         await game_service.send(
             SendPhoto(

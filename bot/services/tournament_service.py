@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from aiogram.exceptions import TelegramAPIError
-from aiogram.methods import EditMessageMedia, EditMessageText, GetMe, SendMessage, SendPhoto
+from aiogram.methods import EditMessageMedia, EditMessageText, GetMe, SendMediaGroup, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, ReplyParameters
 
 from bot.keyboards.tournament import registration_keyboard
@@ -48,6 +48,7 @@ from bot.texts import tr
 from bot.variants import computer_plays
 from nardy import Match as NardyMatch
 from tournaments import (
+    Elimination,
     Match,
     Player,
     Result,
@@ -690,6 +691,8 @@ class TournamentService:
         deadline = min(record.started[m.id] for m in new) + record.settings.deadline_seconds
         text = views.announcement(record.lang, record, tournament, new, deadline)
         await self._say(record.chat_id, text, thread=record.thread)
+        if views.bracket_album_due(tournament, record.announced, new):
+            await self.send_bracket(record.chat_id, record, tournament, record.lang, thread=record.thread)
         ids = {m.id for m in new}
         return (
             await self.mutate(
@@ -784,6 +787,9 @@ class TournamentService:
         ratings = await self.store.get_ratings(record.settings.variant, list(people))
         after = {people[user]: float(rating.rating) for user, rating in ratings.items()}
         # a reply to the live standings picture, which already shows the final table
+        if isinstance(tournament, Elimination) and not views.standings_shows_bracket(tournament):
+            # the final bracket, then the closing text (a reply to the live table)
+            await self.send_bracket(record.chat_id, record, tournament, record.lang, thread=record.thread)
         final = views.final_text(record.lang, record, tournament, after)
         await self._say(record.chat_id, final, reply_to=record.standings_message_id, thread=record.thread)
         now = self.clock()
@@ -795,6 +801,36 @@ class TournamentService:
             )
             is not None
         )
+
+    async def send_bracket(
+        self, chat_id: int, record: TournamentRecord, tournament: Tournament, lang: str, *, thread: int | None = None
+    ) -> int:
+        """Send the bracket of an elimination as an album (several pictures, each readable on a phone; more than
+        ten go as further albums) or a photo (one picture); nothing for other formats. An album cannot be edited as
+        one, so each call posts a new one: with the first announcement and the (grand) final's
+        (:func:`~bot.services.tournament_views.bracket_album_due`), at the end, and on request (``/tournament``); the
+        rounds between edit only the live table. Returns the number of pictures sent; Telegram errors are logged."""
+        if not isinstance(tournament, Elimination):
+            return 0
+        pictures = await asyncio.to_thread(views.bracket_pictures, lang, record, tournament)
+        caption = views.bracket_caption(lang, record)
+        sent = 0
+        try:
+            for number, album in enumerate(views.album_chunks(pictures)):
+                files = [BufferedInputFile(p, filename=f"bracket-{number}-{i}.jpg") for i, p in enumerate(album)]
+                if len(files) == 1:
+                    await self.games.send(
+                        SendPhoto(chat_id=chat_id, photo=files[0], caption=caption, message_thread_id=thread)
+                    )
+                else:
+                    media: list[Any] = [
+                        InputMediaPhoto(media=file, caption=caption if i == 0 else None) for i, file in enumerate(files)
+                    ]
+                    await self.games.send(SendMediaGroup(chat_id=chat_id, media=media, message_thread_id=thread))
+                sent += len(files)
+        except (TelegramAPIError, RuntimeError, LookupError) as error:
+            log.info("bracket of a tournament not sent to %s: %s", chat_id, error)
+        return sent
 
     async def _say(self, chat_id: int, text: str, *, reply_to: int | None = None, thread: int | None = None) -> None:
         reply = None if reply_to is None else ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)

@@ -14,11 +14,14 @@ from collections.abc import Sequence
 from bot.keyboards.tournament import describe_settings
 from bot.services.tournament_record import Entrant, TournamentRecord, TournamentSettings
 from bot.texts import Html, tr
-from rendering import render_bracket, render_cross_table, render_elimination, render_swiss_standings
+from rendering import render_cross_table, render_elimination, render_swiss_standings
+from rendering.bracket import ALBUM_SIZE, BracketLabels, bracket_pages, render_bracket_pages, round_key
 from tournaments import Elimination, Match, Result, RoundRobin, Swiss, Tournament, default_rounds, match_points
 
 MAX_PICTURE_BYTES = 200_000
 """A standings picture larger than this is replaced by a plainer one (a bracket by the elimination table)."""
+STAGES: dict[int, str] = {1: "final", 2: "semifinal", 4: "quarterfinal", 8: "r16", 16: "r32"}
+"""How players call a knock-out round by its number of matches (``tour.stage.*``; "1/8 финала" is 8 matches)."""
 MAX_LISTED = 40
 """At most this many lines of a list go into one message (the rest is summarised)."""
 
@@ -75,9 +78,37 @@ def registration_text(lang: str, record: TournamentRecord) -> str:
     return "\n".join(lines)
 
 
-def round_label(lang: str, match: Match, *, double: bool = False) -> str:
+def bracket_size(players: int) -> int:
+    """Return the slots of the bracket of ``players`` (the smallest power of two that holds them)."""
+    size = 1
+    while size < players:
+        size *= 2
+    return size
+
+
+def stage_name(lang: str, bracket: str, number: int, *, size: int, double: bool) -> str:
+    """Return how players call round ``number`` of ``bracket`` (``"winners"`` or ``"losers"``) of an elimination
+    with ``size`` slots: the final, the semifinal, the quarterfinal, the round of 16 ("1/8 финала"), of 32; in a
+    double elimination the winners' bracket's ("Winners' semifinal", "Полуфинал верхней сетки"), the losers' final
+    and the other losers' rounds by number; a round with more matches "Round N". Returns escaped HTML."""
+    if bracket in ("L", "losers"):
+        last = 2 * (size.bit_length() - 2)  # the losers' bracket of 2^k slots has 2(k − 1) rounds
+        if number == last:
+            return tr(lang, "tour.stage.l.final")
+        return tr(lang, "tour.round.losers", n=number)
+    stage = STAGES.get(size >> number)
+    if stage is None:
+        return tr(lang, "tour.round.winners" if double else "tour.round", n=number)
+    return tr(lang, f"tour.stage.w.{stage}" if double else f"tour.stage.{stage}")
+
+
+def round_label(lang: str, match: Match, *, double: bool = False, size: int | None = None) -> str:
     """Return how the round of a match is called: "Round 2", or (``double``: a double elimination) "Winners' round
-    1", "Losers' round 3", "Grand final" (the brackets of :mod:`tournaments.elimination`)."""
+    1", "Losers' round 3", "Grand final" (the brackets of :mod:`tournaments.elimination`); with ``size`` (the
+    bracket's slots of an elimination) as players say it: "Semifinal", "1/8 финала", "Losers' final"
+    (:func:`stage_name`)."""
+    if size is not None and match.bracket in ("L", "losers", "W", "winners"):
+        return stage_name(lang, match.bracket, match.round, size=size, double=double)
     if match.bracket in ("L", "losers"):
         return tr(lang, "tour.round.losers", n=match.round)
     if match.id == "GF2":
@@ -87,6 +118,13 @@ def round_label(lang: str, match: Match, *, double: bool = False) -> str:
     if match.bracket in ("W", "winners") and double:
         return tr(lang, "tour.round.winners", n=match.round)
     return tr(lang, "tour.round", n=match.round)
+
+
+def _label(lang: str, record: TournamentRecord, match: Match) -> str:
+    """Return the round label of ``match`` in the tournament of ``record`` (knock-out rounds as players say them)."""
+    fmt = record.settings.format
+    size = bracket_size(len(record.entrants)) if fmt in ("se", "de") else None
+    return round_label(lang, match, double=fmt == "de", size=size)
 
 
 def deadline_text(lang: str, deadline: float) -> str:
@@ -124,7 +162,7 @@ def announcement(
     lines: list[str] = []
     current = None
     for match in matches[:MAX_LISTED]:
-        label = round_label(lang, match, double=record.settings.format == "de")
+        label = _label(lang, record, match)
         if label != current:
             lines.append(f"<b>{html.escape(label)}</b>")
             current = label
@@ -142,7 +180,7 @@ def announcement(
 
 def result_line(lang: str, record: TournamentRecord, match: Match, result: Result) -> str:
     """Return one short result line: "Round 2: Anna beat Boris 3–1" (or by forfeit, or a draw)."""
-    label = round_label(lang, match, double=record.settings.format == "de")
+    label = _label(lang, record, match)
     if result.winner is None:
         first, second = plain(record.entrant(match.first)), plain(record.entrant(match.second))
         return tr(lang, "tour.result.draw", round=label, first=first, second=second)
@@ -175,9 +213,10 @@ def format_title(lang: str, record: TournamentRecord, tournament: Tournament) ->
 
 
 def standings_image(lang: str, record: TournamentRecord, tournament: Tournament) -> bytes:
-    """Return the standings picture (JPEG): the cross-table (round robin), the Swiss table with Buchholz, or the
-    bracket with its results (elimination; the elimination table when the bracket would exceed
-    :data:`MAX_PICTURE_BYTES`). Raises: whatever the renderer raises."""
+    """Return the live standings picture (JPEG), readable at a phone's preview: the cross-table (round robin; a
+    list for a large field), the Swiss table with Buchholz, or for an elimination its bracket when the bracket is
+    one picture (:func:`bracket_pictures`: a single elimination of up to 8), else the elimination table (the
+    bracket then goes out as an album, :func:`bracket_pictures`). Raises: whatever the renderer raises."""
     names = record.names()
     title = html.unescape(format_title(lang, record, tournament))
     if isinstance(tournament, RoundRobin):
@@ -186,12 +225,78 @@ def standings_image(lang: str, record: TournamentRecord, tournament: Tournament)
         )
     if isinstance(tournament, Swiss):
         return render_swiss_standings(tournament.standings(), names, lang=lang, title=title)
-    ratings = {e.pid: e.rating for e in record.entrants}
-    bracket = render_bracket(tournament, names, ratings=ratings, lang=lang, title=title)
-    if len(bracket) <= MAX_PICTURE_BYTES:
-        return bracket
-    # a large double elimination's bracket is too big to read as one photo: its standings table instead
+    if standings_shows_bracket(tournament):
+        (bracket,) = bracket_pictures(lang, record, tournament)
+        if len(bracket) <= MAX_PICTURE_BYTES:
+            return bracket
     return render_elimination(tournament.standings(), names, lang=lang, title=title)
+
+
+def bracket_labels(lang: str, tournament: Elimination) -> BracketLabels:
+    """Return the words of the bracket picture of ``tournament`` in ``lang``: each round named as players say it
+    (:func:`stage_name`), the grand final and its deciding match, the sections, champion, bye, in play."""
+    size = bracket_size(len(tournament.players))
+    rounds: dict[str, str] = {}
+    for node in tournament.bracket():
+        key = round_key(node)
+        if key in rounds:
+            continue
+        text: str
+        if node.bracket == "final":
+            text = tr(lang, "tour.round.final_reset" if node.id == "GF2" else "tour.round.final")
+        else:
+            text = stage_name(lang, node.bracket, node.round, size=size, double=tournament.double)
+        rounds[key] = html.unescape(text)
+
+    def word(key: str) -> str:
+        return html.unescape(tr(lang, key))
+
+    return BracketLabels(
+        rounds=rounds,
+        winners=word("tour.bracket.winners"),
+        losers=word("tour.bracket.losers"),
+        champion=word("tour.bracket.champion"),
+        bye=word("tour.bracket.bye"),
+        in_play=word("tour.bracket.in_play"),
+    )
+
+
+def bracket_pictures(lang: str, record: TournamentRecord, tournament: Elimination) -> tuple[bytes, ...]:
+    """Return the bracket of an elimination as JPEG pictures readable on a phone, in album order (one for a small
+    single elimination; :func:`rendering.bracket.bracket_pages`). Raises: whatever the renderer raises."""
+    title = html.unescape(format_title(lang, record, tournament))
+    labels = bracket_labels(lang, tournament)
+    return render_bracket_pages(tournament, record.names(), labels=labels, title=title)
+
+
+def bracket_album_due(tournament: Tournament, announced: Sequence[str], new: Sequence[Match]) -> bool:
+    """Return whether the bracket album goes out with the announcement of ``new`` matches (``announced``: the ids
+    announced before): for an elimination whose bracket takes several pictures, with the first announcement and
+    with the final's (the grand final's first match). Other rounds only edit the live table; an album on every
+    round would cost five pictures a round of a 16-player double elimination, in bursts when computer players'
+    matches are simulated at once."""
+    if not isinstance(tournament, Elimination) or standings_shows_bracket(tournament):
+        return False
+    if not announced:
+        return True
+    final = "GF1" if tournament.double else f"W{bracket_size(len(tournament.players)).bit_length() - 1}-1"
+    return any(m.id == final for m in new)
+
+
+def standings_shows_bracket(tournament: Tournament) -> bool:
+    """Return whether the live standings picture of ``tournament`` is its whole bracket (an elimination whose
+    bracket is one picture), so that no album is needed."""
+    return isinstance(tournament, Elimination) and len(bracket_pages(tournament)) == 1
+
+
+def bracket_caption(lang: str, record: TournamentRecord) -> str:
+    """Return the caption of the bracket album: "Bracket (double elimination)"."""
+    return tr(lang, "tour.bracket.caption", format=describe_settings(lang, record.settings)["format"])
+
+
+def album_chunks(pictures: Sequence[bytes]) -> list[list[bytes]]:
+    """Return ``pictures`` in albums of at most :data:`rendering.bracket.ALBUM_SIZE` (Telegram's limit)."""
+    return [list(pictures[i : i + ALBUM_SIZE]) for i in range(0, len(pictures), ALBUM_SIZE)]
 
 
 def standings_caption(lang: str, record: TournamentRecord, tournament: Tournament) -> str:
@@ -216,7 +321,7 @@ def pairings_text(lang: str, record: TournamentRecord, tournament: Tournament, n
     for match in playing[:MAX_LISTED]:
         started = record.started.get(match.id)
         due = "" if started is None else f" · {deadline_text(lang, started + record.settings.deadline_seconds)}"
-        label = round_label(lang, match, double=record.settings.format == "de")
+        label = _label(lang, record, match)
         lines.append(f"{html.escape(label)}: {pairing_line(record, match, mentions=False)}{due}")
     return "\n".join(lines)
 

@@ -227,7 +227,7 @@ async def test_eight_player_single_elimination_to_the_final(sqlite_store: GameSt
     tournament = record.tournament()
     assert isinstance(tournament, Elimination) and not tournament.double and not tournament.byes()
 
-    first = _announcement(env, group, "Round 1")
+    first = _announcement(env, group, "Quarterfinal")  # issue 32: knock-out rounds named as players say them
     assert "Alice – Bob" in first.content, first.content
     assert first.text is not None and "tg://user?id=1" in first.text and "tg://user?id=2" in first.text
     assert "Winners'" not in first.content and "Losers'" not in first.content
@@ -237,10 +237,12 @@ async def test_eight_player_single_elimination_to_the_final(sqlite_store: GameSt
     assert board_message(fake, alice.id).photo is not None and board_message(fake, bob.id).photo is not None
     loser = await resign_game(env, game_id, users)
     winner = bob if loser is alice else alice
-    results = [t for t in _texts(env, group.id) if f"Round 1: {winner.first_name} beat {loser.first_name} 1–0" in t]
+    results = [
+        t for t in _texts(env, group.id) if f"Quarterfinal: {winner.first_name} beat {loser.first_name} 1–0" in t
+    ]
     assert results, _texts(env, group.id)
     # the other first-round matches are between computers: simulated and reported, with no board
-    assert sum(t.count("Round 1: Computer") for t in _texts(env, group.id)) == 3
+    assert sum(t.count("Quarterfinal: Computer") for t in _texts(env, group.id)) == 3
 
     # the loser is out: withdrawing is refused; the winner plays on (against a computer, and resigns)
     await h.send_text(loser, group, "/tournament")
@@ -250,7 +252,7 @@ async def test_eight_player_single_elimination_to_the_final(sqlite_store: GameSt
     assert fake.toasts_for(loser.id)[-1] == "You are not playing in this tournament."
     await h.press_button(winner, menu, "My match")
     assert "Your match: against Computer" in (fake.toasts_for(winner.id)[-1] or "")
-    assert any(t.startswith("Round 2\n") and winner.first_name in t for t in _texts(env, group.id))
+    assert any(t.startswith("Semifinal\n") and winner.first_name in t for t in _texts(env, group.id))
 
     record = await _play_out(env, tournament_id, users)
     tournament = record.tournament()
@@ -262,9 +264,9 @@ async def test_eight_player_single_elimination_to_the_final(sqlite_store: GameSt
     assert champion is not None
     texts = _texts(env, group.id)
     assert sum(t.count(" beat ") for t in texts) == 7
-    assert any(f"Round 3: {champion.name} beat " in t for t in texts), texts
+    assert any(f"Final: {champion.name} beat " in t for t in texts), texts
     standings = _photos(env, group.id)
-    assert standings and any("Round 3:" in m.content for m in standings)  # the bracket's results in the caption
+    assert standings and any("Final:" in m.content for m in standings)  # the bracket's results in the caption
     _check_end(env, group, [champion.name])
     assert record.status == "finished" and await sqlite_store.chat_tournament(group.id) is None
     await env.close()
@@ -296,16 +298,17 @@ async def test_five_player_double_elimination_through_the_losers_bracket(sqlite_
         await h.send_text(alice, group, "/tournament")  # the menu's pairings name the bracket's round
         await h.press_button(alice, fake.last_message(group.id), "Pairings")
         pairings = fake.last_message(group.id).content
-        assert pairings.startswith("Matches being played:") and "round " in pairings and "Alice" in pairings
+        assert pairings.startswith("Matches being played:") and "Alice" in pairings
+        assert "Winners' semifinal: " in pairings or "Losers' round 3: " in pairings, pairings
         await resign_game(env, next(iter(games.values())), users)
-    assert _announced_rounds(env, group, "Alice") == ["Winners' round 2", "Losers' round 3"]
+    assert _announced_rounds(env, group, "Alice") == ["Winners' semifinal", "Losers' round 3"]
     assert len(set(boards)) == 2, "each match has its own board in her private chat"
     record = await _play_out(env, tournament_id, users)
     tournament = record.tournament()
     assert isinstance(tournament, Elimination) and tournament.is_over
     texts = _texts(env, group.id)
     lines = [line for t in texts for line in t.splitlines()]
-    assert any(line.startswith("Winners' round 1: ") and " beat " in line for line in lines), lines
+    assert any(line.startswith("Winners' quarterfinal: ") and " beat " in line for line in lines), lines
     assert any(line.startswith("Losers' round ") and " beat " in line for line in lines), lines
     assert any(line.startswith("Losers' round 3: ") and "beat Alice 1–0" in line for line in lines), lines
     grand = [line for line in lines if line.startswith(("Grand final: ", "Grand final, deciding match: "))]
