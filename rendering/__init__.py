@@ -49,7 +49,8 @@ beyond caches of fonts, sprites and board backgrounds.
       a ``ValueError``.
     - ``theme`` (``"classic"`` wood or ``"dark"`` high contrast), ``width`` (320..4096, default 1280; the height
       follows), ``lang`` (``"ru"`` or ``"en"`` for the two captions; any other code falls back to English),
-      ``fmt`` (``"jpeg"`` default or ``"png"``), ``quality`` (JPEG quality, default 85).
+      ``fmt`` (``"jpeg"`` default or ``"png"``), ``quality`` (None, the default: the board's own JPEG tables,
+      about 90 KB at 1280 px; or libjpeg's quality 1..95).
 
     Raises ``ValueError`` for any out-of-range option.
 

@@ -26,7 +26,7 @@ from nardy.move import RESERVE_POINT, Step
 from nardy.position import Position
 from rendering import sprites
 from rendering.background import background
-from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
+from rendering.encode import ImageFormat, check_format, encode
 from rendering.fonts import font
 from rendering.frames import VariantInfo, VariantLike, VariantName, other_frame, variant_info
 from rendering.layout import PIN_OVERLAP, VISIBLE_BAR, VISIBLE_STACK, Layout, layout
@@ -578,10 +578,11 @@ def render_board(
     variant: VariantLike,
     *,
     fmt: ImageFormat = "jpeg",
-    quality: int = JPEG_QUALITY,
+    quality: int | None = None,
     **options: Unpack[BoardOptions],
 ) -> bytes:
-    """Return the board image encoded as JPEG (default) or PNG bytes; ``options`` are those of
+    """Return the board image encoded as JPEG (default; ``quality`` None: the board's quantisation tables,
+    :data:`rendering.encode.BOARD_JPEG_TABLES`, else libjpeg's quality 1..95) or PNG bytes; ``options`` are those of
     :func:`render_board_image` (see the package docstring).
 
     Raises:

@@ -480,6 +480,66 @@ def hard_names_leaderboard(theme: str, width: int, fmt: ImageFormat) -> bytes:
     return render_leaderboard(rows, title="Топ 🏆", theme=theme, fmt=fmt)
 
 
+def short_finished(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return a finished short-nardy game: player 0 bore off all 15 and wins a gammon with the cube on 2 it owns
+    (the caller's label "Победа: 4 оч."), player 1 still has 9 checkers on the board."""
+    return render_board(
+        Position(make_side({}), make_side({1: 3, 2: 2, 5: 4})),
+        "short",
+        mover=1,
+        viewer=0,
+        finished=True,
+        winner=0,
+        winner_label="Победа: 4 оч.",
+        show_cube=True,
+        cube_value=2,
+        cube_owner=0,
+        names=("Анна", "Boris"),
+        match_score=(5, 1),
+        match_length=5,
+        lang="ru",
+        theme=theme,
+        width=width,
+        fmt=fmt,
+    )
+
+
+_BUSY_LONG = Position(
+    make_side({24: 9, 19: 1, 18: 2, 17: 1, 13: 1, 10: 1}),
+    make_side({24: 8, 20: 2, 16: 2, 9: 1, 11: 2}),
+)
+
+
+def _encoding(theme: str, width: int, fmt: ImageFormat, quality: int | None) -> bytes:
+    return render_board(
+        _BUSY_LONG,
+        "long",
+        dice=(5, 3),
+        last_move=(Step(24, 20, 4), Step(13, 9, 4)),
+        names=(LONG_NAME, "Boris"),
+        match_score=(2, 3),
+        match_length=7,
+        show_cube=True,
+        cube_value=2,
+        cube_owner=1,
+        theme=theme,
+        width=width,
+        fmt=fmt,
+        quality=quality,
+    )
+
+
+def encoding_before(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return a busy long-nardy board JPEG-encoded as before issue 32 (libjpeg quality 85), to compare with
+    :func:`encoding_after`."""
+    return _encoding(theme, width, fmt, 85)
+
+
+def encoding_after(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return the board of :func:`encoding_before` with the board's own JPEG tables (the default since issue 32)."""
+    return _encoding(theme, width, fmt, None)
+
+
 SCENES: dict[str, Scene] = {
     "short_opening": short_opening,
     "long_opening": long_opening,
@@ -503,6 +563,9 @@ SCENES: dict[str, Scene] = {
     "dutch_bar_and_reserve": dutch_bar_and_reserve,
     "fevga_midgame": fevga_midgame,
     "gulbara_double": gulbara_double,
+    "short_finished": short_finished,
+    "encoding_before_q85": encoding_before,
+    "encoding_after": encoding_after,
     "hard_names_board": hard_names_board,
     "hard_names_dice": hard_names_dice,
     "hard_names_standings": hard_names_standings,

@@ -52,6 +52,8 @@ CASES = [
     ("dark", "dutch_bar_and_reserve"),
     ("classic", "fevga_midgame"),
     ("dark", "gulbara_double"),
+    ("classic", "short_finished"),
+    ("dark", "stack15_cube_mine"),
 ]
 """Every variant has at least one golden (tests/rendering/test_render_variants.py checks it)."""
 
