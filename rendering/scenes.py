@@ -14,12 +14,12 @@ from typing import Any
 from nardy.move import RESERVE_POINT, Step
 from nardy.position import PINNED_OFFSET, PINNED_SIDE_LENGTH, Position, Side, make_side
 from rendering.board import render_board
-from rendering.bracket import render_bracket
+from rendering.bracket import BracketLabels, render_bracket, render_bracket_pages
 from rendering.dice import render_dice
 from rendering.encode import ImageFormat
 from rendering.leaderboard import LeaderboardRow, render_leaderboard
 from rendering.standings import render_swiss_standings
-from tournaments import Player, Result, single_elimination, swiss
+from tournaments import Elimination, Player, Result, double_elimination, single_elimination, swiss
 
 Scene = Callable[[str, int, ImageFormat], bytes]
 
@@ -540,6 +540,57 @@ def encoding_after(theme: str, width: int, fmt: ImageFormat) -> bytes:
     return _encoding(theme, width, fmt, None)
 
 
+DE16_LABELS = BracketLabels(
+    rounds={
+        "W1": "1/8 финала верхней сетки",
+        "W2": "Четвертьфинал верхней сетки",
+        "W3": "Полуфинал верхней сетки",
+        "W4": "Финал верхней сетки",
+        **{f"L{r}": f"Нижняя сетка, тур {r}" for r in range(1, 6)},
+        "L6": "Финал нижней сетки",
+        "GF1": "Суперфинал",
+        "GF2": "Суперфинал, решающий матч",
+    },
+    winners="Верхняя сетка",
+    losers="Нижняя сетка",
+    champion="Чемпион",
+    bye="без игры",
+    in_play="идёт игра",
+)
+"""The words the bot passes for a 16-player double elimination in Russian (bot.services.tournament_views)."""
+
+
+def _double16() -> tuple[Elimination, dict[str, str]]:
+    """Return a 16-player double elimination with 18 of its 30 matches played (upsets, a forfeit) and its names."""
+    first = ["Александр", "Екатерина", "Владимир", "Анастасия", "Константин", "Маргарита", "Святослав", "Елизавета"]
+    players = [Player(f"p{i}", 1700.0 - 13 * i) for i in range(16)]
+    names = {p.id: f"{first[i % 8]} {'Преображенский' if i % 3 else 'Ли'} {i + 1}" for i, p in enumerate(players)}
+    state = double_elimination(players)
+    for n in range(18):
+        match = state.playable()[0]
+        winner = match.second if n % 4 == 1 else match.first
+        if n == 6:
+            state = state.record(Result(match.id, winner, forfeit=True))
+        else:
+            state = state.record(Result(match.id, winner, *((3, 1) if winner == match.first else (1, 3))))
+    return state, names
+
+
+def _double16_page(page: int) -> Scene:
+    def scene(theme: str, width: int, fmt: ImageFormat) -> bytes:
+        state, names = _double16()
+        title = "Турнир: длинные нарды, двойное выбывание"
+        return render_bracket_pages(state, names, labels=DE16_LABELS, theme=theme, title=title, fmt=fmt)[page]
+
+    scene.__doc__ = f"""Return page {page + 1} of the album of a 16-player double elimination mid-way (``width`` is
+    unused): the pictures the bot sends for its bracket, each at most 830 px wide (issue 32)."""
+    return scene
+
+
+DOUBLE16_PAGES = 5
+"""The pages of the album of :func:`_double16` (the winners' bracket in two, the losers' with the grand final in
+three)."""
+
 SCENES: dict[str, Scene] = {
     "short_opening": short_opening,
     "long_opening": long_opening,
@@ -571,4 +622,5 @@ SCENES: dict[str, Scene] = {
     "hard_names_standings": hard_names_standings,
     "hard_names_bracket": hard_names_bracket,
     "hard_names_leaderboard": hard_names_leaderboard,
+    **{f"bracket_double16_page{i + 1}": _double16_page(i) for i in range(DOUBLE16_PAGES)},
 }
