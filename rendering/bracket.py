@@ -1,11 +1,15 @@
-"""An elimination tournament as its bracket with results: the standings picture of single and double elimination.
+"""An elimination tournament as its bracket with results, single and double elimination.
 
-A pure function from a :class:`tournaments.Elimination` to an encoded image (JPEG by default). The whole bracket is
-drawn from :meth:`tournaments.Elimination.bracket`, future nodes included: rounds are columns left to right, each
-node a box of two slots (seed number, name, rating if given, the match score), the winner highlighted, byes marked,
-slots still to come shown as ``—``, matches in play outlined; connector lines lead each winner to the next round and
-the champion stands at the right. Double elimination draws the winners' bracket on top, the losers' bracket below and
-the grand final (``GF1``, and ``GF2`` once it is needed) between them, to the right.
+Pure functions from a :class:`tournaments.Elimination` to encoded images (JPEG by default): :func:`render_bracket_pages`
+gives the pictures a chat gets (pages readable at a phone's 600-px preview: at most three rounds and eight first-column
+boxes each, at most 830 px wide; :func:`bracket_pages` lays them out), :func:`render_bracket` the whole bracket on one
+picture. Every word (round headers, sections, champion, bye, in play) comes from the caller (:class:`BracketLabels`).
+The bracket is drawn from :meth:`tournaments.Elimination.bracket`, future nodes included: rounds are columns left to
+right, each node a box of two slots (seed number, name, rating if given, the match score), the winner highlighted,
+byes marked, slots still to come shown as ``—``, matches in play outlined; connector lines lead each winner to the
+next round. On one picture the champion stands at the right, and double elimination draws the winners' bracket on top,
+the losers' bracket below and the grand final (``GF1``, and ``GF2`` once it is needed) between them, to the right; on
+pages the champion stands under the last match.
 
 Names, fonts, the title and the theme colours are those of the standings tables (:mod:`rendering.standings`), so a
 name is cleaned and shortened exactly as there. Tests use :func:`bracket_layout` (and :class:`BracketLayout`) to find
