@@ -7,7 +7,8 @@ shaped on its own: with raqm (Pillow's default when its bundled libraqm finds li
 Arabic joins, Indic conjuncts form and emoji sequences (skin tones, ZWJ families, flags, keycaps) become one glyph.
 Without raqm (Pillow's basic layout: no shaping, no reordering) Arabic is shaped into its presentation forms by
 ``arabic-reshaper`` and each right-to-left run is reversed cluster by cluster (mirroring brackets), so Arabic and
-Hebrew still read right; Indic conjuncts and emoji ligatures then need raqm.
+Hebrew still read right; Indic conjuncts and emoji ligatures need raqm, so an emoji sequence is then drawn as its
+first emoji (no skin tone, the first person of a family) and a flag as its two regional letters.
 
 A line whose one run is DejaVu Sans left to right (every Latin, Cyrillic or Greek name, every label) is measured and
 drawn exactly as before fallback existed, on the same code path.
@@ -15,6 +16,7 @@ drawn exactly as before fallback existed, on the same code path.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -118,13 +120,28 @@ def _assign(clusters: list[str], bold: bool) -> list[tuple[str, str]]:
     return out
 
 
+_UNLIGATED_DROP: Final = frozenset({0xFE0F, 0x20E3, *range(0x1F3FB, 0x1F400), *range(0xE0020, 0xE0080)})
+_ARABIC: Final = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]+")
+"""Stretches of Arabic script: reshaped on their own (arabic-reshaper also drops joiners it sees elsewhere)."""
+
+
+def _unligated(cluster: str) -> str:
+    """Return what of an emoji sequence a layout without shaping can draw: its first emoji, without the skin tone,
+    variation selector or tags it cannot join (a ZWJ family becomes its first person; flags stay two letters)."""
+    head = cluster.split("\u200d", 1)[0]
+    kept = "".join(c for c in head if ord(c) not in _UNLIGATED_DROP)
+    return kept or cluster[0]
+
+
 @lru_cache(maxsize=2048)
 def layout(value: str, bold: bool, raqm: bool) -> tuple[Run, ...]:
     """Return ``value`` as runs in visual order (see the module), for a raqm layout if ``raqm`` (else the basic one,
     with Arabic reshaped into presentation forms first)."""
     if not raqm:
-        value = arabic_reshaper.reshape(value)
+        value = _ARABIC.sub(lambda match: str(arabic_reshaper.reshape(match.group())), value)
     pairs = _assign(graphemes(value), bold)
+    if not raqm:
+        pairs = [(_unligated(cluster) if is_emoji_font(font) else cluster, font) for cluster, font in pairs]
     levels = _levels("".join(cluster for cluster, _ in pairs))
     runs: list[tuple[str, int, list[str]]] = []
     position = 0

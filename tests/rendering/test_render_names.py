@@ -13,6 +13,7 @@ from rendering import render_board_image, render_dice_image, theme_names
 from rendering.names import MAX_NAME_LENGTH, PLACEHOLDER, drawable_name
 from rendering.sprites import text
 from rendering.text_fonts import covers, table
+from rendering.text_layout import raqm_available
 
 SHORT_START = Position(make_side({24: 2, 13: 5, 8: 3, 6: 5}), make_side({24: 2, 13: 5, 8: 3, 6: 5}))
 LONG_START = Position(make_side({24: 15}), make_side({24: 15}))
@@ -22,6 +23,7 @@ SHAPER_KILLERS = ["\n", "\r", "\x1c", "\x1d", "\x1e", "\x85", "\u2029"]
 ANY_NAME = st.text(st.characters(exclude_categories=["Cs"]), max_size=80)
 
 
+@pytest.mark.skipif(not raqm_available(), reason="only the raqm shaper refuses them")
 @pytest.mark.parametrize("char", SHAPER_KILLERS)
 def test_the_raw_shaper_refuses_these_characters(char: str) -> None:
     """The defect: drawn as they are, these names make the renderer raise."""
