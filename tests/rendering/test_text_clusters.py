@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import unicodedata
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -96,3 +99,34 @@ def test_combining_marks_are_capped() -> None:
 def test_subdivision_flags_and_new_emoji_survive_cleaning() -> None:
     assert drawable_name(f"Scot {SCOTLAND}") == f"Scot {SCOTLAND}"
     assert drawable_name("a\U000e0067b") == "ab"  # a tag character elsewhere is dropped
+
+
+def _conformance_cases() -> list[tuple[str, list[str]]]:
+    """Return Unicode's own test cases (``unicode/GraphemeBreakTest-15.0.0.txt``, from Debian's unicode-data package):
+    each text with its expected clusters, leaving out those with characters this Python's tables do not know."""
+    cases: list[tuple[str, list[str]]] = []
+    path = Path(__file__).with_name("unicode") / "GraphemeBreakTest-15.0.0.txt"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fields = line.split("#")[0].split()
+        if not fields:
+            continue
+        clusters: list[str] = []
+        current = ""
+        for field in fields:
+            if field in ("÷", "×"):
+                if field == "÷" and current:
+                    clusters.append(current)
+                    current = ""
+            else:
+                current += chr(int(field, 16))
+        text = "".join(clusters)
+        if not any(unicodedata.category(char) == "Cn" for char in text):
+            cases.append((text, clusters))
+    return cases
+
+
+def test_unicode_grapheme_break_conformance() -> None:
+    cases = _conformance_cases()
+    assert len(cases) > 500
+    wrong = [(text, clusters, graphemes(text)) for text, clusters in cases if graphemes(text) != clusters]
+    assert not wrong, wrong[:5]
