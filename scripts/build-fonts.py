@@ -4,7 +4,9 @@ Usage (from the repository root, with fontTools installed: ``pip install fonttoo
 
     mkdir -p /tmp/noto && cd /tmp/noto && apt-get download fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
     for deb in *.deb; do dpkg-deb -x "$deb" root; done
-    cd - && python scripts/build-fonts.py /tmp/noto/root
+    cd - && python scripts/build-fonts.py /tmp/noto/root [--out FOLDER]
+
+The output is the same bytes on every run (the fonts keep the Debian files' timestamps).
 
 Debian 12 (bookworm) packages: fonts-noto-core 20201225-1, fonts-noto-cjk 1:20220127+repack1-1,
 fonts-noto-color-emoji 2.042-0+deb12u1. What is written (all fonts under the SIL Open Font License 1.1; each package's
@@ -129,7 +131,7 @@ def _subset(font: TTFont, unicodes: Iterable[int], target: Path, *, hinting: boo
 
 def scale_emoji(source: Path, target: Path) -> None:
     """Write Noto Color Emoji with its one CBDT strike scaled to :data:`EMOJI_PPEM` pixels per em."""
-    font = TTFont(str(source))
+    font = TTFont(str(source), recalcTimestamp=False)
     strike = font["CBLC"].strikes[0]
     table = strike.bitmapSizeTable
     k = EMOJI_PPEM / table.ppemX
@@ -162,22 +164,28 @@ def main() -> int:
     """Rebuild the fonts and ``coverage.json``; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("root", type=Path, help="folder the Debian packages were extracted into (dpkg-deb -x)")
-    root = parser.parse_args().root
+    parser.add_argument("--out", type=Path, default=FONTS, help="folder to write into (default rendering/fonts)")
+    args = parser.parse_args()
+    root, out = args.root, args.out
+    out.mkdir(parents=True, exist_ok=True)
+    if out.resolve() != FONTS:
+        for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+            shutil.copyfile(FONTS / name, out / name)
     dejavu = cmap_of(FONTS / "DejaVuSans-Bold.ttf")
 
     for name in SCRIPT_FONTS:
-        shutil.copyfile(root / NOTO / name, FONTS / name)
+        shutil.copyfile(root / NOTO / name, out / name)
     emoji_source = root / NOTO / "NotoColorEmoji.ttf"
     emoji = cmap_of(emoji_source)
     for name in GAP_FONTS:
         source = root / NOTO / name
-        _subset(TTFont(str(source)), cmap_of(source) - dejavu - emoji, FONTS / name)
-    collection = TTCollection(str(root / CJK))
+        _subset(TTFont(str(source), recalcTimestamp=False), cmap_of(source) - dejavu - emoji, out / name)
+    collection = TTCollection(str(root / CJK), recalcTimestamp=False)
     cjk = next(f for f in collection.fonts if f["name"].getDebugName(4) == CJK_FACE)
-    _subset(cjk, cjk_characters() & set(cjk.getBestCmap()), FONTS / "NotoSansCJKsc-Bold-subset.otf", hinting=False)
-    scale_emoji(emoji_source, FONTS / EMOJI_FILE)
+    _subset(cjk, cjk_characters() & set(cjk.getBestCmap()), out / "NotoSansCJKsc-Bold-subset.otf", hinting=False)
+    scale_emoji(emoji_source, out / EMOJI_FILE)
     for package, licence in LICENCES.items():
-        shutil.copyfile(root / "usr/share/doc" / package / "copyright", FONTS / licence)
+        shutil.copyfile(root / "usr/share/doc" / package / "copyright", out / licence)
 
     files = [
         "DejaVuSans.ttf",
@@ -190,11 +198,11 @@ def main() -> int:
     coverage = {
         "emoji": {"file": EMOJI_FILE, "strike": EMOJI_PPEM},
         "prefer": {name: [list(block) for block in blocks] for name, blocks in SCRIPT_FONTS.items()},
-        "fonts": {name: ranges(cmap_of(FONTS / name)) for name in files},
+        "fonts": {name: ranges(cmap_of(out / name)) for name in files},
     }
-    (FONTS / "coverage.json").write_text(json.dumps(coverage, separators=(",", ":")) + "\n", encoding="utf-8")
+    (out / "coverage.json").write_text(json.dumps(coverage, separators=(",", ":")) + "\n", encoding="utf-8")
     for name in [*files, "coverage.json"]:
-        print(f"{(FONTS / name).stat().st_size:>10,}  {name}")
+        print(f"{(out / name).stat().st_size:>10,}  {name}")
     return 0
 
 
