@@ -16,6 +16,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.types import User
 from aiogram.utils.i18n import I18n
 from aiohttp import web
 from pydantic import ValidationError
@@ -34,6 +35,15 @@ from bot.redaction import Redactor, install_token_redaction
 from bot.sender import Sender, SenderLimits
 from bot.services.render_pool import shutdown_pools
 from bot.services.setup import game_routers
+from bot.startup import (
+    FatalStartupError,
+    StartupStopped,
+    retry_until_ready,
+    startup_backoff,
+    stop_on_signals,
+    store_failure,
+    telegram_failure,
+)
 from bot.storage import GameStore, StoreUnavailableError, check_persistence, open_store
 from bot.webhook import create_webhook_app
 from nardy import compiled_engine
@@ -128,10 +138,14 @@ def create_dispatcher(
     return dp
 
 
-async def open_checked_store(settings: Settings) -> GameStore:
-    """Return the store of ``settings`` (Redis at ``REDIS_URL``, else the embedded SQLite file), after logging
-    whether it answers and keeps its data on disk. Raises nothing: an unreachable store is logged and the bot
-    apologises until it comes back."""
+async def open_checked_store(settings: Settings, stop: asyncio.Event | None = None) -> GameStore:
+    """Return the store of ``settings`` (Redis at ``REDIS_URL``, else the embedded SQLite file) once it answers
+    (tried again with :func:`startup_backoff`, one log line per attempt: Redis may start after the bot), after
+    logging whether it keeps its data on disk. A store lost after that makes the bot apologise until it comes back.
+
+    Raises: StartupStopped when ``stop`` is set while waiting; FatalStartupError when Redis refuses the password
+    or the URL names a cluster node (the store is closed in both cases).
+    """
     store = open_store(
         settings.redis_url,
         settings.embedded_db_path,
@@ -140,15 +154,50 @@ async def open_checked_store(settings: Settings) -> GameStore:
     )
     kind = "Redis" if settings.redis_url else f"embedded SQLite ({settings.embedded_db_path})"
     try:
-        await store.ping()
-        log.info("storage: %s", kind)
-        log.info("engine: %s", "compiled (mypyc)" if compiled_engine() else "pure Python (no compiled build here)")
+        await retry_until_ready(
+            kind, "not reachable", store.ping, store_failure, backoff=startup_backoff(settings), stop=stop
+        )
+    except BaseException:
+        await store.close()
+        raise
+    log.info("storage: %s", kind)
+    log.info("engine: %s", "compiled (mypyc)" if compiled_engine() else "pure Python (no compiled build here)")
+    try:
         warning = await check_persistence(store)
+    except StoreUnavailableError:
+        log.warning("storage %s was lost at start; the bot will apologise until it comes back", kind)
+    else:
         if warning:
             log.warning("%s", warning)
-    except StoreUnavailableError:
-        log.warning("storage %s is unreachable; the bot will apologise until it comes back", kind)
     return store
+
+
+async def wait_for_bot_api(bot: Bot, settings: Settings, stop: asyncio.Event | None = None) -> User:
+    """Return the bot's own user (getMe) once the Bot API answers, tried again with :func:`startup_backoff`, one
+    log line per attempt.
+
+    Raises: FatalStartupError when the Bot API refuses the token; StartupStopped when ``stop`` is set meanwhile.
+    """
+    return await retry_until_ready(
+        "Bot API", "not reachable", bot.me, telegram_failure, backoff=startup_backoff(settings), stop=stop
+    )
+
+
+async def open_store_and_bot(settings: Settings, stop: asyncio.Event | None) -> tuple[GameStore, Bot]:
+    """Return the store and the Bot once both answer (:func:`open_checked_store`, :func:`wait_for_bot_api`).
+
+    Raises: what those raise, after closing what was opened.
+    """
+    store = await open_checked_store(settings, stop)
+    bot = create_bot(settings)
+    try:
+        me = await wait_for_bot_api(bot, settings, stop)
+    except BaseException:
+        await store.close()
+        await bot.session.close()
+        raise
+    log.info("Bot API answers: @%s", me.username)
+    return store, bot
 
 
 def create_jobs(settings: Settings, metrics: Metrics | None = None) -> TaskiqJobs | None:
@@ -169,13 +218,17 @@ def create_jobs(settings: Settings, metrics: Metrics | None = None) -> TaskiqJob
 
 async def run(settings: Settings, *, handle_signals: bool = True) -> None:
     """Run the bot in ``BOT_MODE``: long polling (:func:`run_polling`) or a webhook worker (:func:`run_webhook`).
+    A stop signal while start-up still waits for the network returns at once.
 
-    Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
+    Returns: nothing. Raises: FatalStartupError when the Bot API refuses the token or Redis the password.
     """
-    if settings.bot_mode == "webhook":
-        await run_webhook(settings, handle_signals=handle_signals)
-    else:
-        await run_polling(settings, handle_signals=handle_signals)
+    try:
+        if settings.bot_mode == "webhook":
+            await run_webhook(settings, handle_signals=handle_signals)
+        else:
+            await run_polling(settings, handle_signals=handle_signals)
+    except StartupStopped:
+        log.info("stopped while waiting at start-up")
 
 
 def freeze_startup_objects() -> None:
@@ -192,10 +245,13 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
     then lets the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes the store
     and the session. At most ``POLLING_BACKLOG_FACTOR`` × ``MAX_UPDATES_IN_FLIGHT`` updates are unfinished at once.
 
-    Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up.
+    Start-up waits for the store and the Bot API (:func:`open_store_and_bot`); SIGINT/SIGTERM meanwhile stop it.
+
+    Returns: nothing. Raises: FatalStartupError when the Bot API refuses the token or Redis the password;
+    StartupStopped on a stop signal while waiting.
     """
-    store = await open_checked_store(settings)
-    bot = create_bot(settings)
+    async with stop_on_signals(handle_signals) as stop:
+        store, bot = await open_store_and_bot(settings, stop)
     sender = Sender(bot, sender_limits(settings))
     dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers())
     jobs = create_jobs(settings)
@@ -220,13 +276,20 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     under way finish and the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes
     the store and the session. Its store calls, Bot API calls and updates are measured (:mod:`bot.metrics`).
 
-    Returns: nothing. Raises: whatever aiogram raises for a bad token or an unreachable API at start-up, OSError
-    when the port is taken.
+    Start-up waits for the store and the Bot API (:func:`open_store_and_bot`), then registers the webhook (retried
+    the same way) before it listens; a stop meanwhile ends it at once.
+
+    Returns: nothing. Raises: FatalStartupError when the Bot API refuses the token or Redis the password;
+    StartupStopped on a stop while waiting; OSError when the port is taken.
     """
     metrics = Metrics()
-    raw_store = await open_checked_store(settings)
+    stop = stop or asyncio.Event()
+    if handle_signals:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+    raw_store, bot = await open_store_and_bot(settings, stop)
     store = cast(GameStore, InstrumentedStore(raw_store, metrics))
-    bot = create_bot(settings)
     bot.session.middleware(ApiMetricsMiddleware(metrics))
     sender = Sender(bot, sender_limits(settings))
     metrics.watch_queue(sender.pending)
@@ -234,13 +297,8 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     jobs = create_jobs(settings, metrics)
     if jobs is not None:
         dp["jobs"] = jobs
-    app = create_webhook_app(dp, bot, store, settings, metrics)
+    app = create_webhook_app(dp, bot, store, settings, metrics, stop=stop)
     runner = web.AppRunner(app, handle_signals=False)
-    stop = stop or asyncio.Event()
-    if handle_signals:
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
     try:
         await runner.setup()
         site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
@@ -283,8 +341,9 @@ def main() -> None:
     """Entry point of ``python -m bot``: read the settings, configure logging and run. Returns nothing.
 
     Every log record redacts the bot token (:mod:`bot.redaction`), and so does the message of a fatal error.
-    Raises: SystemExit with a short message when the settings are missing or invalid (e.g. no BOT_TOKEN), or
-    when the bot stops on an error (logged with its traceback first).
+    Raises: SystemExit with a short message when the settings are missing or invalid (e.g. no BOT_TOKEN);
+    SystemExit(1) after one CRITICAL line when start-up cannot succeed (a token the Bot API refuses); SystemExit
+    with a short message when the bot stops on any other error (logged with its traceback first).
     """
     try:
         settings = Settings()  # type: ignore[call-arg]  # BOT_TOKEN comes from the environment
@@ -298,6 +357,9 @@ def main() -> None:
         asyncio.run(run(settings))
     except KeyboardInterrupt:
         pass
+    except FatalStartupError as error:
+        log.critical("%s", error)
+        raise SystemExit(1) from None
     except Exception as error:
         log.critical("the bot stopped on an error", exc_info=True)
         raise SystemExit(Redactor([token])(f"The bot stopped: {type(error).__name__}: {error}")) from None

@@ -68,6 +68,10 @@ class Settings(BaseSettings):
     """Long-polling timeout of getUpdates, in seconds."""
     store_timeout: float = Field(default=5.0, gt=0)
     """Timeout of one storage operation (Redis socket / SQLite lock), in seconds."""
+    startup_retry_first: float = Field(default=1.0, gt=0)
+    """Seconds before the first retry of a Bot API / setWebhook / store that does not answer at start (bot.startup)."""
+    startup_retry_cap: float = Field(default=30.0, gt=0)
+    """The longest wait between two such retries (the wait doubles from STARTUP_RETRY_FIRST up to this)."""
     # ---- storage (issue 8) ----
     redis_max_connections: int = Field(default=50, gt=0)
     """At most this many Redis connections (per node on a cluster); a burst beyond waits up to STORE_TIMEOUT."""

@@ -14,11 +14,13 @@ A worker is aiogram's aiohttp webhook server with three routes on one port:
 - ``GET /metrics``: the worker's Prometheus metrics (:mod:`bot.metrics`).
 
 At start each worker calls setWebhook (``WEBHOOK_URL`` + ``WEBHOOK_PATH``, the secret, the update types the
-handlers use, ``WEBHOOK_DROP_PENDING_UPDATES``) unless ``WEBHOOK_REGISTER=false``.
+handlers use, ``WEBHOOK_DROP_PENDING_UPDATES``) unless ``WEBHOOK_REGISTER=false``; while the Bot API does not
+answer it is tried again (:mod:`bot.startup`, one log line per attempt) and the worker listens only once it is done.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -29,6 +31,7 @@ from aiohttp import web
 
 from bot.config import Settings
 from bot.metrics import Metrics
+from bot.startup import retry_until_ready, startup_backoff, telegram_failure
 from bot.storage import GameStore, StoreUnavailableError
 
 log = logging.getLogger(__name__)
@@ -128,10 +131,12 @@ def create_webhook_app(
     store: GameStore,
     settings: Settings,
     metrics: Metrics,
+    *,
+    stop: asyncio.Event | None = None,
 ) -> web.Application:
     """Return the aiohttp application of one worker: the webhook, ``/healthz`` and ``/metrics``, with the
-    Dispatcher's startup (setWebhook unless ``WEBHOOK_REGISTER=false``, the command menu, the sweeper) and shutdown
-    hooked to the application's.
+    Dispatcher's startup (setWebhook unless ``WEBHOOK_REGISTER=false``, retried while the Bot API does not answer
+    until ``stop`` is set; the command menu; the sweeper) and shutdown hooked to the application's.
 
     Raises: ValueError when WEBHOOK_SECRET is unset.
     """
@@ -165,11 +170,16 @@ def create_webhook_app(
     if settings.webhook_register:
 
         async def register_webhook(bot: Bot) -> None:
-            await bot.set_webhook(
-                url=webhook_url(settings),
-                secret_token=secret,
-                allowed_updates=dispatcher.resolve_used_update_types(),
-                drop_pending_updates=settings.webhook_drop_pending_updates,
+            async def set_webhook() -> bool:
+                return await bot.set_webhook(
+                    url=webhook_url(settings),
+                    secret_token=secret,
+                    allowed_updates=dispatcher.resolve_used_update_types(),
+                    drop_pending_updates=settings.webhook_drop_pending_updates,
+                )
+
+            await retry_until_ready(
+                "setWebhook", "failed", set_webhook, telegram_failure, backoff=startup_backoff(settings), stop=stop
             )
             log.info("webhook registered at %s", webhook_url(settings))
 
