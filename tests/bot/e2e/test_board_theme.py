@@ -75,6 +75,25 @@ async def test_a_user_picks_dark_and_only_their_own_boards_turn_dark(sqlite_stor
     await env.close()
 
 
+async def test_the_choice_survives_a_restart_on_redis(redis_store: GameStore) -> None:
+    """The same choice on the Redis store: kept across a restart, only the chooser's board is dark."""
+    env = Env(redis_store, seeded("theme-redis"))
+    alice = env.fake.user(41, "Alice", "en")
+    await env.h.send_text(alice, env.fake.private_chat(alice), "/settings")
+    await env.h.press_button(alice, env.fake.last_message(alice.id), "Board: dark")
+    await env.close()
+    env = Env(redis_store, seeded("theme-redis-2"))
+    fake, h = env.fake, env.h
+    alice, bob = fake.user(41, "Alice", "en"), fake.user(42, "Bob", "en")
+    await h.send_text(alice, fake.private_chat(alice), "/new short")
+    found = re.search(r"start=(c_[A-Za-z0-9_-]{10})", fake.last_message(alice.id).content)
+    assert found
+    await h.send_text(bob, fake.private_chat(bob), f"/start {found.group(1)}")
+    assert is_dark(frame_colour(board_message(fake, alice.id).photo))
+    assert not is_dark(frame_colour(board_message(fake, bob.id).photo))
+    await env.close()
+
+
 async def test_a_group_board_follows_the_groups_theme(sqlite_store: GameStore) -> None:
     await sqlite_store.set_user_settings(32, {"theme": "dark"})  # a player's own choice does not rule the group
     env = Env(sqlite_store, seeded("theme-3"))
