@@ -62,6 +62,9 @@ BUDGET_WINDOW = 61.0
 window as Telegram measures it (arrival times differ from ours by network jitter) holds more than the budget."""
 TRANSIENT_BACKOFF = 1.0
 """Pause before the first retry of a network error or a 5xx answer; it doubles with every further retry."""
+NOTICE_RESERVE = 3.0
+"""Seconds (at most half the drain time) a shutdown keeps for the notices of the calls it could not make
+(:meth:`Sender.send`'s ``notice``)."""
 
 T = TypeVar("T")
 ChatKey = int | str
@@ -82,6 +85,17 @@ class SendDropped(TelegramAPIError):  # noqa: N818  (the name the callers were p
     tolerate this too; nothing reached Telegram."""
 
     label = "Dropped by the sender"
+
+
+class SendWithdrawn(SendDropped):
+    """The call's guard (see :meth:`Sender.send`) refused it just before it would have been made: nothing reached
+    Telegram."""
+
+    label = "Withdrawn by its guard"
+
+
+Guard = Callable[[], Awaitable[bool]]
+"""A check made right before every attempt of a call (retries included): False (or an exception) withdraws it."""
 
 
 class SenderClosedError(SendDropped, RuntimeError):
@@ -156,6 +170,8 @@ class _Item:
     futures: list[asyncio.Future[Any]]
     priority: Priority
     edit_key: tuple[ChatKey, int] | None = None
+    guard: Guard | None = None
+    notice: TelegramMethod[Any] | None = None
 
 
 @dataclass(eq=False)
@@ -205,6 +221,7 @@ class Sender:
         self._direct: set[asyncio.Task[Any]] = set()
         self._closed = False
         self._deadline: float | None = None
+        self._notices: list[TelegramMethod[Any]] = []
         self._submitted = 0
         self.coalesced = 0
         """How many edits were dropped because a newer edit of the same message replaced them."""
@@ -212,38 +229,64 @@ class Sender:
         """How many queued calls were dropped unsent (chatter overflow, shutdown)."""
         self.retried = 0
         """How many calls were repeated after a 429, a network error or a 5xx answer."""
+        self.withdrawn = 0
+        """How many calls their guard refused just before they were made."""
+        self.noticed = 0
+        """How many notices a shutdown sent in place of calls it dropped."""
 
     # ---- public API --------------------------------------------------------------------------------------
-    async def send(self, method: TelegramMethod[T], *, priority: Priority | None = None) -> T:
+    async def send(
+        self,
+        method: TelegramMethod[T],
+        *,
+        priority: Priority | None = None,
+        guard: Guard | None = None,
+        notice: TelegramMethod[Any] | None = None,
+    ) -> T:
         """Queue ``method`` in its chat's queue of ``priority`` (default: :func:`default_priority`) and return its
         result once it was sent.
 
         Edits are coalesced as described in :meth:`edit`. Methods without ``chat_id`` are called at once.
+        ``guard`` (paced calls only) is awaited right before every attempt of the call, after its wait in the
+        queue: when it returns False or raises, the call is not made and the caller gets :class:`SendWithdrawn`
+        (so a decision taken when the call was queued can be checked again when it is about to happen).
+        ``notice`` (a short message in the same chat, e.g. "send the command again") is sent in the call's place,
+        before anything else, when a shutdown drops the call (see :meth:`shutdown`); identical notices of one chat
+        are sent once.
         Raises: the ``TelegramAPIError`` of the call (a 429 after ``max_retries`` retries, a network error or
         5xx after ``max_transient_retries``); :class:`SendDropped` when it was dropped unsent;
         :class:`SenderClosedError` (a RuntimeError too) when the sender is shutting down or closed.
         """
-        future = self.submit(method, priority=priority)
+        future = self.submit(method, priority=priority, guard=guard, notice=notice)
         async with outside_slot():
             return await future  # type: ignore[no-any-return]
 
-    async def edit(self, method: TelegramMethod[T], *, priority: Priority | None = None) -> T | None:
+    async def edit(
+        self, method: TelegramMethod[T], *, priority: Priority | None = None, guard: Guard | None = None
+    ) -> T | None:
         """Queue an edit of a message (``editMessageMedia``/``Caption``/``Text``/``ReplyMarkup``; BOARD priority
-        by default).
+        by default; ``guard`` as in :meth:`send`).
 
         If an edit of the same message that this one covers is still waiting, it is replaced by this one (in
-        its queue position) and its caller receives this one's result.
+        its queue position, with this one's guard) and its caller receives this one's result.
         Returns: the method's result, or None when Telegram says the message is not modified.
         Raises: like :meth:`send`.
         """
         try:
-            return await self.send(method, priority=priority)
+            return await self.send(method, priority=priority, guard=guard)
         except TelegramBadRequest as error:
             if is_not_modified(error):
                 return None
             raise
 
-    def submit(self, method: TelegramMethod[Any], *, priority: Priority | None = None) -> asyncio.Future[Any]:
+    def submit(
+        self,
+        method: TelegramMethod[Any],
+        *,
+        priority: Priority | None = None,
+        guard: Guard | None = None,
+        notice: TelegramMethod[Any] | None = None,
+    ) -> asyncio.Future[Any]:
         """Queue ``method`` without waiting. Returns: a future of its result (see :meth:`send`).
 
         Raises: :class:`SenderClosedError` when the sender is shutting down or closed.
@@ -268,6 +311,7 @@ class Sender:
             pending = self._pending_edits.get(edit_key)
             if pending is not None and type(pending.method) in _COVERS.get(type(method), ()):
                 pending.method = method
+                pending.guard = guard
                 pending.futures.append(future)
                 self.coalesced += 1
                 return future
@@ -280,6 +324,8 @@ class Sender:
             futures=[future],
             priority=default_priority(method) if priority is None else priority,
             edit_key=edit_key,
+            guard=guard,
+            notice=notice,
         )
         queue = self._chats.setdefault(chat_id, _ChatQueue())
         if item.priority is Priority.BOARD:
@@ -314,18 +360,56 @@ class Sender:
         """Stop accepting calls, go on sending the queued ones (paced as always) until none is left or ``timeout``
         seconds of the sender's clock have passed, then drop the rest (their callers get :class:`SendDropped`).
 
+        When queued calls carry a ``notice``, the last :data:`NOTICE_RESERVE` seconds (at most half the time) are
+        kept for the notices: calls that could not start before then are dropped, and the notices of those that
+        carry one are sent first in their chats (each distinct notice once), paced as always, until the deadline.
         A call is only started if the pacer lets it start before the deadline; calls in flight are cancelled after
         ``timeout`` + 1 seconds of real time at the latest. Returns: how many queued calls were dropped unsent.
         """
+        timeout = max(0.0, timeout)
         self._closed = True
-        self._deadline = self.clock() + max(0.0, timeout)
+        end = self.clock() + timeout
+        noticed = any(item.notice is not None for q in self._chats.values() for item in (*q.board, *q.chat))
+        reserve = min(NOTICE_RESERVE, timeout / 2) if noticed else 0.0
+        self._deadline = end - reserve
         dropped_before = self.dropped
+        await self._wait_workers(timeout - reserve + 1.0)
+        if noticed:
+            self._queue_notices()
+            self._deadline = end
+            loop = asyncio.get_running_loop()
+            for chat_id, queue in self._chats.items():
+                if queue and (queue.worker is None or queue.worker.done()):
+                    queue.worker = loop.create_task(self._work(chat_id, queue), name=f"sender:{chat_id}")
+            await self._wait_workers(reserve + 1.0)
+        await self._cancel_all()
+        return self.dropped - dropped_before
+
+    async def _wait_workers(self, timeout: float) -> None:
         tasks = [q.worker for q in self._chats.values() if q.worker is not None and not q.worker.done()]
         tasks += [t for t in self._direct if not t.done()]
         if tasks:
-            await asyncio.wait(tasks, timeout=max(0.0, timeout) + 1.0)
-        await self._cancel_all()
-        return self.dropped - dropped_before
+            await asyncio.wait(tasks, timeout=max(0.0, timeout))
+
+    def _queue_notices(self) -> None:
+        """Drop the queued calls that carry a notice and put the notices of every dropped call (each distinct one
+        once per chat) at the head of their chats' queues."""
+        for queue in self._chats.values():
+            for line in (queue.board, queue.chat):
+                for item in [i for i in line if i.notice is not None]:
+                    line.remove(item)
+                    self._drop(item, "the sender shut down")
+        seen: set[tuple[ChatKey, str]] = set()
+        notices: list[tuple[ChatKey, _Item]] = []
+        for notice in self._notices:
+            chat_id: ChatKey | None = getattr(notice, "chat_id", None)
+            if chat_id is None or (chat_id, repr(notice)) in seen:
+                continue
+            seen.add((chat_id, repr(notice)))
+            notices.append((chat_id, _Item(method=notice, futures=[], priority=Priority.BOARD)))
+        self._notices.clear()
+        for chat_id, item in reversed(notices):
+            self._chats.setdefault(chat_id, _ChatQueue()).board.appendleft(item)
 
     async def close(self) -> None:
         """Stop accepting calls at once and drop waiting ones (their callers get :class:`SendDropped`).
@@ -349,6 +433,8 @@ class Sender:
     def _drop(self, item: _Item, reason: str) -> None:
         if item.edit_key is not None and self._pending_edits.get(item.edit_key) is item:
             del self._pending_edits[item.edit_key]
+        if item.notice is not None and self._closed:
+            self._notices.append(item.notice)
         self.dropped += 1
         for future in item.futures:
             if not future.done():
@@ -426,7 +512,7 @@ class Sender:
             if item.edit_key is not None and self._pending_edits.get(item.edit_key) is item:
                 del self._pending_edits[item.edit_key]
             try:
-                result = await self._call_paced(chat_id, queue, item.method)
+                result = await self._call_paced(chat_id, queue, item.method, item.guard)
             except asyncio.CancelledError:
                 for future in item.futures:
                     future.cancel()
@@ -439,14 +525,21 @@ class Sender:
                     if not future.done():
                         future.set_exception(error)
             else:
+                if not item.futures:
+                    self.noticed += 1
                 for future in item.futures:
                     if not future.done():
                         future.set_result(result)
 
-    async def _call_paced(self, chat_id: ChatKey, queue: _ChatQueue, method: TelegramMethod[Any]) -> Any:
-        """Make the call (its turn is already counted); retry through the pacer. Returns: the result."""
+    async def _call_paced(
+        self, chat_id: ChatKey, queue: _ChatQueue, method: TelegramMethod[Any], guard: Guard | None = None
+    ) -> Any:
+        """Make the call (its turn is already counted) if its guard allows it; retry through the pacer.
+        Returns: the result. Raises: SendWithdrawn when the guard refuses an attempt."""
         rate_limited = transient = 0
         while True:
+            if guard is not None:
+                await self._check_guard(method, guard)
             try:
                 return await self._bot(method)
             except TelegramRetryAfter as error:
@@ -466,6 +559,19 @@ class Sender:
                 queue.not_before = max(queue.not_before, self.clock() + pause)
             self.retried += 1
             await self._wait_turn(chat_id, queue)
+
+    async def _check_guard(self, method: TelegramMethod[Any], guard: Guard) -> None:
+        """Raise SendWithdrawn unless ``guard`` allows the call now."""
+        try:
+            allowed = await guard()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.info("the guard of %s failed (%r): not sent", method.__api_method__, error)
+            allowed = False
+        if not allowed:
+            self.withdrawn += 1
+            raise SendWithdrawn(method, "its guard refused it")
 
     async def _call_direct(self, method: TelegramMethod[Any]) -> Any:
         """Make an unpaced call (no chat), retrying like :meth:`_call_paced`. Returns: the result."""

@@ -11,7 +11,15 @@ sweeper for every game whose wake-up deadline passed (see :mod:`bot.services.sav
 
 There is at most one board message per game and chat: a new one is posted only when there is none or the old one
 cannot be edited, and a board that is replaced (``/board``) loses its keyboard. Syncs of one game run one at a
-time (a lock per game); requests arriving meanwhile are coalesced into one more sync.
+time in a process (a lock per game); requests arriving meanwhile are coalesced into one more sync. Across
+processes (webhook workers on one store) the decision to post a new board is exclusive and recorded: the poster
+first claims it in the store (:meth:`~bot.storage.base.GameStore.claim_board`: granted only while the recorded
+board message is still the one it saw, and while no other worker holds a live claim), and the sender checks the
+claim again right before the ``sendPhoto`` is made (its *guard*), however long it waited in the queue; an edit is
+likewise made only while its message is still the recorded board and nobody is replacing it. So a sweep that finds
+a board behind while another worker's post or edit is still queued never posts a second board: its claim is
+refused (it retries and then edits the recorded message), or, if the other worker's claim expired, it posts and
+the other worker's queued photo is withdrawn.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import asyncio
 import html
 import io
 import logging
+import secrets
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
@@ -32,6 +41,7 @@ from PIL import Image
 from bot.keyboards.game import game_keyboard, over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
 from bot.log_context import bind_game
+from bot.sender import Guard
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
 from bot.services.messaging import chat_unreachable, message_gone
@@ -51,6 +61,10 @@ log = logging.getLogger(__name__)
 
 RETRY_DELAYS: Final = (2.0, 5.0, 15.0, 45.0)
 """Seconds before the in-process retries of a sync that failed for a retryable reason (then the sweeper)."""
+BOARD_CLAIM_LEASE: Final = 15.0
+"""Seconds a worker's claim to post a chat's new board lasts (:meth:`GameStore.claim_board`). The poster renews it
+every third of that while its ``sendPhoto`` waits in the queue or is being made, and right before the call; after
+a crash another worker may post the board once it has passed."""
 
 
 THEME_KEY: Final = "theme"
@@ -176,6 +190,8 @@ class BoardPresenter:
         self._wanted: set[str] = set()
         self.failures = 0
         """How many board syncs failed for a retryable reason (diagnostics)."""
+        self.owner = secrets.token_hex(8)
+        """This process's name in the store's board claims (:meth:`GameStore.claim_board`)."""
 
     # ------------------------------------------------------------------ requests (background)
 
@@ -297,6 +313,7 @@ class BoardPresenter:
             inline = self.service.inline
             markup = inline.board_markup(record, match, stored.game_id, stored.version, lang, keyboard)
             return await inline.show_board(stored, record, match, chat, text, markup, photo or placeholder_photo())
+        replaced = message_id
         try:
             if message_id is not None:
                 try:
@@ -309,7 +326,8 @@ class BoardPresenter:
                                 caption=text,
                             ),
                             reply_markup=keyboard,
-                        )
+                        ),
+                        guard=self._guard(stored.game_id, chat_id, message_id, lease=0.0),
                     )
                 except TelegramAPIError as error:
                     if not message_gone(error):
@@ -317,14 +335,19 @@ class BoardPresenter:
                     log.info("board %s in chat %s cannot be edited (%s): posting it anew", message_id, chat_id, error)
                     message_id = None
             if message_id is None:
-                sent = await self.service.sender.send(
+                if not await self._claim(stored.game_id, chat_id, replaced):
+                    log.info("board of game %s in chat %s is being posted by another worker", stored.game_id, chat_id)
+                    return False
+                sent = await self._post(
+                    stored.game_id,
+                    replaced,
                     SendPhoto(
                         chat_id=chat_id,
                         photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
                         message_thread_id=chat.thread,
                         caption=text,
                         reply_markup=keyboard,
-                    )
+                    ),
                 )
                 message_id = sent.message_id if isinstance(sent, Message) else None
         except TelegramAPIError as error:
@@ -341,6 +364,44 @@ class BoardPresenter:
             return False
         await self.service.store.set_board(stored.game_id, chat_id, message_id, stored.version)
         return True
+
+    async def _claim(
+        self, game_id: str, chat_id: int, message_id: int | None, lease: float = BOARD_CLAIM_LEASE
+    ) -> bool:
+        """Claim (``lease`` > 0) or check (0) in the store the right to replace the chat's board ``message_id``
+        (None: no board yet), for this process. Returns: whether it was granted. Raises: StoreUnavailableError."""
+        return await self.service.store.claim_board(game_id, chat_id, message_id, self.owner, lease)
+
+    def _guard(self, game_id: str, chat_id: int, message_id: int | None, lease: float = BOARD_CLAIM_LEASE) -> Guard:
+        """Return the sender's guard of a board call: :meth:`_claim` again, right before the call is made."""
+
+        async def guard() -> bool:
+            return await self._claim(game_id, chat_id, message_id, lease)
+
+        return guard
+
+    async def _post(self, game_id: str, replaced: int | None, method: SendPhoto) -> object:
+        """Send a new board (``method``) that replaces ``replaced`` under this process's claim (already granted):
+        the claim is renewed while the photo waits and is sent, and checked again right before the call.
+        Returns: the sent message. Raises: like the sender (SendWithdrawn when the claim was lost)."""
+        chat_id = int(method.chat_id)
+        renewal = asyncio.create_task(self._renew(game_id, chat_id, replaced), name=f"nardy-claim-{game_id}")
+        try:
+            return await self.service.sender.send(method, guard=self._guard(game_id, chat_id, replaced))
+        finally:
+            renewal.cancel()
+            await asyncio.gather(renewal, return_exceptions=True)
+
+    async def _renew(self, game_id: str, chat_id: int, replaced: int | None) -> None:
+        """Renew this process's claim every third of its lease (on real time, as the store's clock is) until
+        cancelled or lost. Returns nothing."""
+        while True:
+            await asyncio.sleep(BOARD_CLAIM_LEASE / 3)
+            try:
+                if not await self._claim(game_id, chat_id, replaced):
+                    return  # another worker took it over: the guard withdraws our photo
+            except StoreUnavailableError:
+                continue
 
     async def _photo(
         self, game_id: str, record: GameRecord, match: Match, viewer: int | None, lang: str, theme: str
@@ -394,15 +455,20 @@ class BoardPresenter:
             )
             theme = await board_theme(self.service.store, chat)
             photo = await self._photo(game_id, record, match, chat.viewer, lang, theme)
+            if not await self._claim(game_id, chat_id, old):
+                log.info("the board of game %s in chat %s is being replaced by another worker", game_id, chat_id)
+                return False
             try:
-                sent = await self.service.sender.send(
+                sent = await self._post(
+                    game_id,
+                    old,
                     SendPhoto(
                         chat_id=chat_id,
                         photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
                         message_thread_id=chat.thread,
                         caption=caption(record, match, lang, game_id),
                         reply_markup=keyboard,
-                    )
+                    ),
                 )
             except TelegramAPIError as error:
                 log.info("reposting the board of game %s failed: %s", game_id, error)

@@ -16,16 +16,22 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import TelegramMethod
 
+from bot.sender import Guard, SendWithdrawn
+
 
 class MessageSender(Protocol):
     """What the service needs to talk to Telegram (the infra ``Sender`` has both methods)."""
 
-    async def send(self, method: TelegramMethod[Any]) -> Any:
-        """Return the result of the method."""
+    async def send(
+        self, method: TelegramMethod[Any], *, guard: Guard | None = None, notice: TelegramMethod[Any] | None = None
+    ) -> Any:
+        """Return the result of the method; ``guard`` is checked right before the call is made (False: the call
+        is withdrawn, :class:`~bot.sender.SendWithdrawn`); ``notice`` is sent in its place when a shutdown drops
+        it (see :meth:`bot.sender.Sender.send`)."""
         ...
 
-    async def edit(self, method: TelegramMethod[Any]) -> Any:
-        """Return the result of the edit, or None when the message was not modified."""
+    async def edit(self, method: TelegramMethod[Any], *, guard: Guard | None = None) -> Any:
+        """Return the result of the edit, or None when the message was not modified (``guard`` as in ``send``)."""
         ...
 
 
@@ -36,14 +42,20 @@ class DirectSender:
         """Wrap ``bot`` (an aiogram Bot)."""
         self.bot = bot
 
-    async def send(self, method: TelegramMethod[Any]) -> Any:
-        """Return the method's result."""
+    async def send(
+        self, method: TelegramMethod[Any], *, guard: Guard | None = None, notice: TelegramMethod[Any] | None = None
+    ) -> Any:
+        """Return the method's result (nothing is queued, so ``notice`` is never needed). Raises: SendWithdrawn
+        when ``guard`` refuses the call."""
+        if guard is not None and not await guard():
+            raise SendWithdrawn(method, "its guard refused it")
         return await self.bot(method)
 
-    async def edit(self, method: TelegramMethod[Any]) -> Any:
-        """Return the edit's result, or None for "message is not modified"."""
+    async def edit(self, method: TelegramMethod[Any], *, guard: Guard | None = None) -> Any:
+        """Return the edit's result, or None for "message is not modified". Raises: SendWithdrawn when ``guard``
+        refuses the call."""
         try:
-            return await self.bot(method)
+            return await self.send(method, guard=guard)
         except TelegramBadRequest as error:
             if "not modified" in error.message.lower():
                 return None

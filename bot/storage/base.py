@@ -286,6 +286,19 @@ class GameStore(Protocol):
         """
         ...
 
+    async def claim_board(self, game_id: str, chat_id: int, message_id: int | None, owner: str, lease: float) -> bool:
+        """Claim the right to replace the game's board message in ``chat_id`` (to post a new one) while the
+        recorded board message is ``message_id`` (None: no message recorded); with ``lease`` 0, only check that
+        right. Compare-and-set: granted when the message recorded by ``set_board`` is ``message_id`` (or nothing is
+        recorded for the chat) and no other ``owner`` holds an unexpired claim to replace that message; a grant with
+        ``lease`` > 0 makes ``owner`` the holder until ``lease`` seconds of the store's clock from now (a holder
+        renews it by claiming again). A claim is void once another message is recorded. The version is not bumped.
+        Works on finished games until they expire.
+
+        Returns: True when granted; False otherwise or when there is no such game.
+        """
+        ...
+
     async def quarantine_game(self, game_id: str, reason: str) -> None:
         """Take a game out of service: it leaves the deadline index and the active chat, user and user-in-chat
         indices for good, and is listed by ``quarantined_games``; ``get_game`` still returns it (with

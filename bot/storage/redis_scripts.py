@@ -67,6 +67,23 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 """
 
+CLAIM_BOARD_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: field "p:<chat>" (the claim "<owner>,<until>,<the
+-- message it replaces>"); ARGV[3]: the expected board message id ("" = none); ARGV[4]: owner; ARGV[5]: now;
+-- ARGV[6]: until ("" = only check). A claim counts only while the recorded message is the one it replaces.
+-- Returns 1 when granted (and, with an "until", the claim written), 0 otherwise or when there is no game.
+if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur and string.match(cur, '^([^,]*),') ~= ARGV[3] then return 0 end
+local claim = redis.call('HGET', KEYS[1], ARGV[2])
+if claim then
+  local owner, untl, replaces = string.match(claim, '^([^,]*),([^,]*),([^,]*)$')
+  if owner ~= ARGV[4] and tonumber(untl) > tonumber(ARGV[5]) and replaces == ARGV[3] then return 0 end
+end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[4] .. ',' .. ARGV[6] .. ',' .. ARGV[3]) end
+return 1
+"""
+
 QUARANTINE_SCRIPT = """
 -- KEYS[1]: the game hash; ARGV[1]: reason. Returns 1 when flagged, 0 when there is no game.
 if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end

@@ -5,9 +5,10 @@ Key layout (``P`` = :data:`PREFIX`):
 - ``P{g:<id>}:game`` — hash: ``v`` version, ``d`` record JSON, ``s`` ``a``/``f`` (active/finished), ``c`` chat
   ids JSON, ``u`` user ids JSON, ``dl`` deadline ("" = none), ``n`` creation nonce (recognises a retried
   creation), ``q`` quarantine reason (only when quarantined), ``b:<chat>`` board state ``<message id>,<shown
-  version>`` (message id "" = none). Everything of one game is this one key, under the hash tag ``{g:<id>}``, so
-  the Lua scripts (``redis_scripts.py``) run unchanged on Redis Cluster; board states and the quarantine flag
-  expire with it.
+  version>`` (message id "" = none), ``p:<chat>`` the claim to post a new board there ``<owner>,<until>,<message
+  id it replaces>`` (``claim_board``). Everything of one game is this one key, under the hash tag ``{g:<id>}``,
+  so the Lua scripts (``redis_scripts.py``) run unchanged on Redis Cluster; board states, claims and the
+  quarantine flag expire with it.
 - ``P{c:<id>}:challenge`` — string ``{"d": data, "c": chat_id}`` with a TTL.
 - ``Pchat:<chat>:games`` / ``Pchat:<chat>:history`` / ``Puser:<user>:games`` /
   ``Puser:<user>:chat:<chat>:games`` — sorted sets of game ids (score: creation or finishing time);
@@ -197,6 +198,7 @@ class RedisGameStore:
     CAS_SCRIPT = scripts.CAS_SCRIPT
     SET_DEADLINE_SCRIPT = scripts.SET_DEADLINE_SCRIPT
     SET_BOARD_SCRIPT = scripts.SET_BOARD_SCRIPT
+    CLAIM_BOARD_SCRIPT = scripts.CLAIM_BOARD_SCRIPT
     QUARANTINE_SCRIPT = scripts.QUARANTINE_SCRIPT
     ADD_STATS_SCRIPT = scripts.ADD_STATS_SCRIPT
     ADD_GAME_STATS_SCRIPT = scripts.ADD_GAME_STATS_SCRIPT
@@ -234,6 +236,7 @@ class RedisGameStore:
         self._cas = redis.register_script(self.CAS_SCRIPT)
         self._set_deadline = redis.register_script(self.SET_DEADLINE_SCRIPT)
         self._set_board = redis.register_script(self.SET_BOARD_SCRIPT)
+        self._claim_board = redis.register_script(self.CLAIM_BOARD_SCRIPT)
         self._quarantine = redis.register_script(self.QUARANTINE_SCRIPT)
         self._add_stats = redis.register_script(self.ADD_STATS_SCRIPT)
         self._add_game_stats = redis.register_script(self.ADD_GAME_STATS_SCRIPT)
@@ -520,6 +523,23 @@ class RedisGameStore:
             result = await self._set_board(
                 keys=[GAME_KEY.format(game_id=game_id)],
                 args=[f"b:{int(chat_id)}", _board_arg(message_id, shown_version), int(shown_version)],
+            )
+        return int(result) == 1
+
+    async def claim_board(self, game_id: str, chat_id: int, message_id: int | None, owner: str, lease: float) -> bool:
+        """See :meth:`bot.storage.base.GameStore.claim_board`."""
+        now = self._clock()
+        async with self._op():
+            result = await self._claim_board(
+                keys=[GAME_KEY.format(game_id=game_id)],
+                args=[
+                    f"b:{int(chat_id)}",
+                    f"p:{int(chat_id)}",
+                    "" if message_id is None else str(int(message_id)),
+                    str(owner),
+                    repr(float(now)),
+                    repr(float(now + lease)) if lease > 0 else "",
+                ],
             )
         return int(result) == 1
 

@@ -6,12 +6,13 @@ several processes share the file. Data survives a restart of the bot (WAL journa
 
 Tables: ``games`` (one row per game: record, version, deadline, finished/expiry and quarantine columns),
 ``game_chats`` / ``game_users`` (which chats show a game, who plays it; indexed both ways), ``game_boards``
-(board state per game and chat), ``challenges``, ``chat_settings`` / ``user_settings``, ``stats`` (counters per
-chat and user) and ``counted_games`` (which games ``add_game_stats`` counted in which chat). Rows of a game in
-the other game tables go with it (``ON DELETE CASCADE``). ``tournaments`` (one row per tournament; a partial
-unique index on the chat of the unfinished ones makes "one running tournament per chat" a constraint, so there is
-no separate pointer that could go stale), ``ratings`` (per variant and user), ``rated_matches`` (which match keys
-``apply_ratings`` applied) and ``chat_rated_players`` (the chats' leaderboards).
+(board state per game and chat), ``board_claims`` (who may post a new board, ``claim_board``), ``challenges``,
+``chat_settings`` / ``user_settings``, ``stats`` (counters per chat and user) and ``counted_games`` (which games
+``add_game_stats`` counted in which chat). Rows of a game in the other game tables go with it (``ON DELETE
+CASCADE``). ``tournaments`` (one row per tournament; a partial unique index on the chat of the unfinished ones
+makes "one running tournament per chat" a constraint, so there is no separate pointer that could go stale),
+``ratings`` (per variant and user), ``rated_matches`` (which match keys ``apply_ratings`` applied) and
+``chat_rated_players`` (the chats' leaderboards).
 
 Expired rows are invisible to readers; they are deleted only by ``purge_expired`` (in small batches, called
 periodically by the bot), never inside another write. Files made by older versions get the new columns and
@@ -81,6 +82,14 @@ CREATE TABLE IF NOT EXISTS game_boards (
     chat_id INTEGER NOT NULL,
     message_id INTEGER,
     shown_version INTEGER NOT NULL,
+    PRIMARY KEY (game_id, chat_id)
+);
+CREATE TABLE IF NOT EXISTS board_claims (
+    game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    chat_id INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    until REAL NOT NULL,
+    replaces INTEGER,
     PRIMARY KEY (game_id, chat_id)
 );
 CREATE TABLE IF NOT EXISTS challenges (
@@ -413,6 +422,35 @@ class SqliteGameStore:
                 (game_id, int(chat_id), message_id, int(shown_version)),
             )
             return cur.rowcount == 1
+
+        return await self._run(op)
+
+    async def claim_board(self, game_id: str, chat_id: int, message_id: int | None, owner: str, lease: float) -> bool:
+        """See :meth:`bot.storage.base.GameStore.claim_board`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> bool:
+            if self._live_row(conn, game_id, now) is None:
+                return False
+            board = conn.execute(
+                "SELECT message_id FROM game_boards WHERE game_id = ? AND chat_id = ?", (game_id, int(chat_id))
+            ).fetchone()
+            if board is not None and board[0] != message_id:
+                return False
+            claim = conn.execute(
+                "SELECT owner, until, replaces FROM board_claims WHERE game_id = ? AND chat_id = ?",
+                (game_id, int(chat_id)),
+            ).fetchone()
+            if claim is not None and claim[0] != owner and claim[1] > now and claim[2] == message_id:
+                return False
+            if lease > 0:
+                conn.execute(
+                    "INSERT INTO board_claims (game_id, chat_id, owner, until, replaces) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, chat_id) DO UPDATE SET owner = excluded.owner, until = excluded.until,"
+                    " replaces = excluded.replaces",
+                    (game_id, int(chat_id), owner, now + lease, message_id),
+                )
+            return True
 
         return await self._run(op)
 

@@ -500,3 +500,29 @@ async def test_edits_of_an_inline_message_are_paced_like_a_group_and_coalesced(
     assert max_in_any_minute(times) <= 19 and all(b - a >= 1.0 for a, b in pairwise(times))
     captions = [m.media.caption for _, m in bot.calls if isinstance(m, EditMessageMedia)]
     assert captions[-1] == "e24" and len(captions) < 25  # waiting edits of the message were coalesced
+
+
+async def test_shutdown_sends_the_notices_of_the_calls_it_drops(
+    sender: Sender, bot: RecordingBot, clock: VirtualClock
+) -> None:
+    """A busy group at shutdown: the board edits go first, the requested files behind them cannot be sent before
+    the deadline; in their place the one notice they carry is sent first in the time kept for notices."""
+    start = clock()
+    board = [sender.submit(caption_edit(f"b{i}", message_id=i, chat_id=-17)) for i in range(20)]
+    notice = msg(-17, "The bot is restarting: send /export again.")
+    files = [sender.submit(msg(-17, f"file {i}"), notice=notice) for i in range(2)]
+    other = sender.submit(msg(-17, "chatter"))
+    dropped = await sender.shutdown(10.0)
+    sent = [(t, m) for t, m in bot.calls]
+    assert all(t <= start + 10.0 for t, _ in sent)
+    assert [type(m).__name__ for _, m in sent[:8]] == ["EditMessageCaption"] * 8  # until the time kept for notices
+    texts = [m.text for _, m in sent if isinstance(m, SendMessage)]
+    assert texts == ["The bot is restarting: send /export again."]  # once, though two calls carried it
+    assert sender.noticed == 1
+    for future in [*files, other]:
+        with pytest.raises(SendDropped):
+            await future
+    edits = [m for _, m in sent if isinstance(m, EditMessageCaption)]
+    assert len(edits) == 10  # eight, the notice, then two more in the time left
+    assert dropped == 20 - 10 + 2 + 1 == sender.dropped
+    assert len(await asyncio.gather(*board, return_exceptions=True)) == 20

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from aiogram.methods import TelegramMethod
 from aiogram.types import User
 
 from bot.keyboards.callbacks import GameCb, parse_callback
-from bot.services.boards import chat_lang
+from bot.services.boards import BOARD_CLAIM_LEASE, chat_lang
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
 from bot.services.record import GameRecord
@@ -214,7 +215,9 @@ async def _current_games(store: GameStore) -> list[str]:
     return sorted(set(await store.chat_games(-700)) | set(await store.user_games(3)))
 
 
-async def _crash_run(make_store: Callable[[], GameStore], seed: int, presses: int) -> tuple[int, int]:
+async def _crash_run(
+    make_store: Callable[[], GameStore], seed: int, presses: int, clock: RestartClock | None = None
+) -> tuple[int, int]:
     rng = random.Random(seed)
     fake = FakeTelegram()
     users = _users(fake)
@@ -253,6 +256,8 @@ async def _crash_run(make_store: Callable[[], GameStore], seed: int, presses: in
         await _kill(env, switch)
         await store.close()
         lives += 1
+        if clock is not None:
+            clock.restart()
         store = make_store()
         switch = Switch(rng)
         env = _process(store, switch, fake)
@@ -267,13 +272,33 @@ async def _crash_run(make_store: Callable[[], GameStore], seed: int, presses: in
     return lives, crashes
 
 
+class RestartClock:
+    """The stores' clock: real time, moved on by the board claims' lease at every restart. A process killed while
+    posting a board leaves its claim in the store (:meth:`GameStore.claim_board`); the next process may post that
+    board once the claim has lapsed, at most ``BOARD_CLAIM_LEASE`` later (and not before: the dead process's
+    ``sendPhoto`` may have been made, which is exactly what the claim stands for)."""
+
+    def __init__(self) -> None:
+        """Start at real time."""
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def restart(self) -> None:
+        """A process starts again: the dead one's claims have lapsed."""
+        self.offset += BOARD_CLAIM_LEASE
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_boards_converge_after_crashes_sqlite(sqlite_path: str, seed: int) -> None:
-    lives, crashes = await _crash_run(lambda: SqliteGameStore(sqlite_path), seed, presses=250)
+    clock = RestartClock()
+    lives, crashes = await _crash_run(lambda: SqliteGameStore(sqlite_path, clock=clock), seed, 250, clock)
     assert lives >= 15 and crashes >= 10
 
 
 @pytest.mark.parametrize("seed", [3, 8])
 async def test_boards_converge_after_crashes_redis(redis_url: str, seed: int) -> None:
-    lives, crashes = await _crash_run(lambda: RedisGameStore.from_url(redis_url), seed, presses=250)
+    clock = RestartClock()
+    lives, crashes = await _crash_run(lambda: RedisGameStore.from_url(redis_url, clock=clock), seed, 250, clock)
     assert lives >= 15 and crashes >= 10

@@ -182,6 +182,8 @@ async def test_two_workers_share_one_game_and_never_apply_an_update_twice(
             await asyncio.sleep(0.5)
         assert same_game == game_id
         assert shown.get(GROUP["id"]) == after
+        # one board for the game in the group, whichever worker's sweep re-synced it (no second sendPhoto)
+        assert len([m for m in api.chat(GROUP["id"]) if m.photo]) == 1
         assert before <= after <= before + 2 * 4  # at most the two presses' saves, never a replay
         # the live worker's metrics count the updates, the duplicates and the Bot API calls
         async with session.get(second.base + "/metrics") as response:

@@ -274,6 +274,31 @@ async def test_board_state_is_monotonic_and_versionless(backend: Backend, store:
     assert await store.set_board("missing123", -1, 1, 1) is False
 
 
+async def test_claim_board_is_exclusive_and_follows_the_recorded_message(backend: Backend, store: GameStore) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1])
+    # no board recorded: the first claim wins, another owner is refused while it lasts, the holder renews it
+    assert await store.claim_board(game_id, -1, None, "a", 30.0) is True
+    assert await store.claim_board(game_id, -1, None, "b", 30.0) is False
+    assert await store.claim_board(game_id, -1, None, "b", 0) is False  # a check only: refused too
+    assert await store.claim_board(game_id, -1, None, "a", 30.0) is True
+    assert await store.claim_board(game_id, -1, None, "a", 0) is True
+    # once a message is recorded, only a claim naming that message can be granted (a stale reader cannot post)
+    assert await store.set_board(game_id, -1, 10, 1) is True
+    assert await store.claim_board(game_id, -1, None, "a", 30.0) is False
+    assert await store.claim_board(game_id, -1, 10, "b", 0) is True  # the claim to replace no message is void
+    assert await store.claim_board(game_id, -1, 10, "a", 30.0) is True  # "a" claims to replace message 10
+    assert await store.claim_board(game_id, -1, 10, "b", 0) is False
+    assert await store.claim_board(game_id, -1, 10, "a", 0) is True
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == 1 and dict(game.boards) == {-1: BoardState(-1, 10, 1)}
+    # an expired claim is no one's: another owner takes it (claims expire on the store's clock, not by a TTL)
+    backend.now += 31.0
+    assert await store.claim_board(game_id, -1, 10, "b", 30.0) is True
+    assert await store.claim_board(game_id, -1, 10, "a", 0) is False
+    assert await store.claim_board(game_id, 7, None, "a", 30.0) is True  # chats are claimed apart
+    assert await store.claim_board("missing123", -1, None, "a", 30.0) is False
+
+
 async def test_board_state_on_finished_game_until_it_expires(backend: Backend, store: GameStore) -> None:
     game_id = await store.create_game({"n": 0}, chat_ids=[-1])
     assert await store.set_board(game_id, -1, 5, 1) is True
