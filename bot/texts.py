@@ -87,6 +87,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.accept": gettext_noop("Accept"),
         "btn.decline": gettext_noop("Decline"),
         "btn.rematch": gettext_noop("Rematch"),
+        "btn.record": gettext_noop("📄 Record"),
+        "export.restarting": gettext_noop(
+            "The bot is restarting and could not send the record of game {game}: send /export {game} again in a "
+            "minute."
+        ),
         "btn.watch": gettext_noop("👁 Watch"),
         "toast.watching": gettext_noop(
             "The board now follows the game in your private chat with the bot (write to the bot first if it cannot "
@@ -380,6 +385,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.accept": "Принять",
         "btn.decline": "Отклонить",
         "btn.rematch": "Реванш",
+        "btn.record": "📄 Запись",
+        "export.restarting": (
+            "Бот перезапускается и не успел отправить запись партии {game}: отправьте /export {game} ещё раз через "
+            "минуту."
+        ),
         "btn.watch": "👁 Смотреть",
         "toast.watching": (
             "Доска этой партии теперь идёт в ваш личный чат с ботом (напишите боту сначала, если он не может вам "

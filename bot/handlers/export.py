@@ -1,21 +1,60 @@
-"""``/export [game]``: send the files of a game's record (:mod:`bot.services.export`)."""
+"""``/export [game]``: send the files of a game's record (:mod:`bot.services.export`); the same files follow the
+📄 press of a ``/history`` line and of a finished board (:func:`send_export`)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.methods import SendDocument
-from aiogram.types import BufferedInputFile, Message
+from aiogram.methods import SendDocument, SendMessage
+from aiogram.types import BufferedInputFile, Message, ReplyParameters
 
 from bot.services.export import export_answer
 from bot.services.game_service import GameService
+from bot.services.history import history_entries
 from bot.texts import norm_lang, tr
+
+log = logging.getLogger(__name__)
+
+
+async def send_export(
+    game_service: GameService, message: Message, game_id: str, user_id: int, lang: str, *, quote: bool = True
+) -> None:
+    """Answer a request of ``user_id`` for game ``game_id``'s record in the chat of ``message`` (as a reply to it
+    when ``quote``): the answer text, then the files (or only a refusal). The text and the files are queued
+    together, each carrying the same notice, so that a shutdown that cannot send them answers "send /export again"
+    in their place (:meth:`bot.sender.Sender.send`). Telegram errors are logged. Returns nothing.
+    Raises: StoreUnavailableError."""
+    answer = await export_answer(game_service.store, game_id, message.chat.id, user_id, lang)
+    chat_id = message.chat.id
+    thread = message.message_thread_id if message.is_topic_message else None
+    notice = (
+        SendMessage(chat_id=chat_id, message_thread_id=thread, text=tr(lang, "export.restarting", game=game_id))
+        if answer.files
+        else None
+    )
+    reply = ReplyParameters(message_id=message.message_id, allow_sending_without_reply=True) if quote else None
+    calls: list[SendMessage | SendDocument] = [
+        SendMessage(chat_id=chat_id, message_thread_id=thread, text=answer.text, reply_parameters=reply)
+    ]
+    for file in answer.files:
+        document = BufferedInputFile(file.data, filename=file.filename)
+        calls.append(SendDocument(chat_id=chat_id, message_thread_id=thread, document=document))
+    # gathered: each send is queued (in this order) before any is awaited, so a shutdown finds them all queued
+    results = await asyncio.gather(
+        *(game_service.sender.send(call, notice=notice) for call in calls), return_exceptions=True
+    )
+    for result in results:
+        if isinstance(result, BaseException):
+            log.info("the record of game %s was not sent: %r", game_id, result)
 
 
 async def on_export(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
-    """Answer ``/export``: with a game id, that game; alone, the sender's game in this chat."""
+    """Answer ``/export``: with a game id, that game; alone, the sender's game running in this chat, else the last
+    game they finished here."""
     user = message.from_user
     if user is None:
         return
@@ -26,13 +65,12 @@ async def on_export(message: Message, command: CommandObject, game_service: Game
         stored = await game_service.find_game(message.chat.id, user.id)
         game_id = stored.game_id if stored is not None else None
     if game_id is None:
+        finished = await history_entries(game_service.store, message.chat.id, user.id, lang)
+        game_id = finished[0].game_id if finished else None
+    if game_id is None:
         await game_service.reply(message, tr(lang, "export.usage"))
         return
-    answer = await export_answer(game_service.store, game_id, message.chat.id, user.id, lang)
-    await game_service.reply(message, answer.text)
-    for file in answer.files:
-        document = BufferedInputFile(file.data, filename=file.filename)
-        await game_service.send(SendDocument(chat_id=message.chat.id, document=document))
+    await send_export(game_service, message, game_id, user.id, lang)
 
 
 def create_router() -> Router:

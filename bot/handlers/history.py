@@ -9,7 +9,7 @@ from typing import Any
 from aiogram import Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command
-from aiogram.methods import EditMessageMedia, SendDocument, SendPhoto
+from aiogram.methods import EditMessageMedia, SendPhoto
 from aiogram.types import (
     BufferedInputFile,
     CallbackQuery,
@@ -19,8 +19,8 @@ from aiogram.types import (
     Message,
 )
 
+from bot.handlers.export import send_export
 from bot.keyboards.callbacks import HistoryCb, ReplayCb
-from bot.services.export import export_answer
 from bot.services.game_service import GameService
 from bot.services.history import frame_caption, frame_match, history_entries, replay_frames
 from bot.services.record import GameRecord, RecordError
@@ -98,24 +98,16 @@ async def _frame(
 async def on_history_button(
     query: CallbackQuery, callback_data: HistoryCb, game_service: GameService, **data: Any
 ) -> None:
-    """Start a replay (a new photo message at the first frame) or send the game's record files."""
+    """Start a replay (a new photo message at the first frame) or send the game's record files (as ``/export``
+    does)."""
     lang = _lang(data, query.from_user)
     message = query.message if isinstance(query.message, Message) else None
     if message is None:
         await query.answer(tr(lang, "toast.bad"))
         return
-    if callback_data.action == "export":
+    if callback_data.action == "export":  # also the 📄 Record button of a finished board
         await query.answer()
-        answer = await export_answer(
-            game_service.store, callback_data.game_id, message.chat.id, query.from_user.id, lang
-        )
-        await game_service.reply(message, answer.text, quote=False)
-        try:
-            for file in answer.files:
-                document = BufferedInputFile(file.data, filename=file.filename)
-                await game_service.send(SendDocument(chat_id=message.chat.id, document=document))
-        except TelegramAPIError as error:
-            log.info("the record of game %s could not be sent: %s", callback_data.game_id, error)
+        await send_export(game_service, message, callback_data.game_id, query.from_user.id, lang, quote=False)
         return
     shown = await _frame(game_service, callback_data.game_id, 0, lang)
     if shown is None:

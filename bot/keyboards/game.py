@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.keyboards.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction
-from bot.keyboards.callbacks import ComputerCb, MenuCb, game_button_data
+from bot.keyboards.callbacks import ComputerCb, HistoryCb, MenuCb, game_button_data
 from bot.texts import tr
 from bot.variants import computer_levels, computer_variants
 from nardy import Game, Phase, Step
@@ -136,8 +136,10 @@ def resign_keyboard(game: Game, game_id: str, version: int, lang: str, player: i
 def over_keyboard(
     game_id: str, version: int, variant: str, lang: str, *, computer: bool = False
 ) -> InlineKeyboardMarkup:
-    """Return the game-over buttons: Rematch and New game (against the computer again when ``computer``)."""
+    """Return the game-over buttons: Rematch and New game (against the computer again when ``computer``), and
+    Record, which sends the game's record files as ``/export`` does (the ``/history`` Export press)."""
     new = MenuCb(action="bot" if computer else f"new_{variant}")
+    record = HistoryCb(game_id=game_id, action="export")
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
@@ -145,7 +147,8 @@ def over_keyboard(
                     text=tr(lang, "btn.rematch"), callback_data=_cb(game_id, version, GameCommand.REMATCH)
                 ),
                 InlineKeyboardButton(text=tr(lang, "btn.new"), callback_data=new.pack()),
-            ]
+            ],
+            [InlineKeyboardButton(text=tr(lang, "btn.record"), callback_data=record.pack())],
         ]
     )
 

@@ -3,8 +3,10 @@ record, a long nardy game's text transcript, and refusals for strangers and bad 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,4 +93,88 @@ async def test_export_of_a_long_game_is_a_transcript_and_strangers_are_refused(s
     await h.send_text(eve, other, "/export ../../etc/passwd")
     assert "Send /export and a game's id" in fake.last_message(-912).content
     assert documents(fake.messages(-912)) == {}
+    await env.close()
+
+
+async def test_bare_export_after_a_game_sends_the_last_finished_game(sqlite_store: GameStore) -> None:
+    """Regression: ``/export`` alone after the game answered with its usage text; it sends the game the sender
+    finished last in this chat (a running game of theirs comes first), and the usage only to someone without any."""
+    env = Env(sqlite_store, None)
+    fake, h = env.fake, env.h
+    game_id = await play_and_resign(env, -913, "short")
+    group = fake.group_chat(-913)
+    before = len(fake.messages(-913))
+    await h.send_text(fake.user(1, "Alice", "en"), group, "/export")
+    new = fake.messages(-913)[before:]
+    assert new[0].content == f"The record of game {game_id}:"
+    assert set(documents(new)) == {f"nardy-{game_id}.mat", f"nardy-{game_id}.json"}
+    await h.send_text(fake.user(1, "Alice", "en"), group, "/new long")  # a running game comes first
+    await h.press_button(fake.user(2, "Bob", "en"), fake.last_message(-913), "Join")
+    running = next(g for g in await env.store.chat_games(-913) if g != game_id)
+    before = len(fake.messages(-913))
+    await h.send_text(fake.user(2, "Bob", "en"), group, "/export")
+    new = fake.messages(-913)[before:]
+    assert new[0].content.startswith(f"The record of game {running} so far")
+    assert set(documents(new)) == {f"nardy-{running}.txt", f"nardy-{running}.json"}
+    await h.send_text(fake.user(5, "Eve", "en"), group, "/export")  # Eve played nothing here
+    assert "Send /export and a game's id" in fake.last_message(-913).content
+    await env.close()
+
+
+async def test_the_finished_board_offers_the_record(sqlite_store: GameStore) -> None:
+    """The final board has a 📄 Record button that sends the same files as /export (the /history 📄 press)."""
+    env = Env(sqlite_store, None)
+    fake, h = env.fake, env.h
+    game_id = await play_and_resign(env, -914, "long")
+    board = board_message(fake, -914)
+    assert "📄 Record" in board.button_texts()
+    before = len(fake.messages(-914))
+    await h.press_button(fake.user(3, "Carol", "en"), board, "Record")  # anyone in the chat may take it
+    new = fake.messages(-914)[before:]
+    assert new[0].content == f"The record of game {game_id}:"
+    assert set(documents(new)) == {f"nardy-{game_id}.txt", f"nardy-{game_id}.json"}
+    await env.close()
+
+
+async def test_an_export_cut_off_by_a_shutdown_is_answered_with_try_again(sqlite_store: GameStore) -> None:
+    """Regression: at shutdown a queued document (the export's .json) was dropped without a word ("1 queued
+    messages or edits were not sent"). The answer and the files are queued together with a notice; the shutdown
+    sends what its deadline allows and, in place of the files it drops, a clear "send /export again"."""
+    env = Env(sqlite_store, None)
+    fake, h = env.fake, env.h
+    game_id = await play_and_resign(env, -915, "short")
+    bob, group = fake.user(2, "Bob", "en"), fake.group_chat(-915)
+    gate = asyncio.Event()  # the group's pacing is held until the shutdown begins
+    waiting = env.sender._wait_turn
+
+    async def held(chat_id: Any, queue: Any) -> None:
+        if chat_id == -915:
+            await gate.wait()
+        await waiting(chat_id, queue)
+
+    async def no_settle() -> None:
+        return None
+
+    env.sender._wait_turn = held  # type: ignore[method-assign]
+    env.h.settle = no_settle
+    before = len(fake.messages(-915))
+    request = asyncio.create_task(h.send_text(bob, group, "/export"))
+    for _ in range(500):
+        if env.sender.pending() >= 3:
+            break
+        await asyncio.sleep(0.01)
+    assert env.sender.pending() == 3  # the answer and both files are queued before any is sent
+    env.clock.now += 100.0  # the group's pace and minute are free again
+    stopping = asyncio.create_task(env.sender.shutdown(1.0))  # one call a second: time for two calls
+    await asyncio.sleep(0)
+    gate.set()
+    dropped = await stopping
+    await request
+    new = fake.messages(-915)[before:]
+    assert [m.content for m in new] == [
+        f"The record of game {game_id}:",
+        f"The bot is restarting and could not send the record of game {game_id}: send /export {game_id} again in "
+        "a minute.",
+    ]
+    assert dropped == 2 and env.sender.noticed == 1
     await env.close()

@@ -128,7 +128,7 @@ async def test_full_private_game_against_the_computer(sqlite_store: GameStore) -
 
     final = board_message(fake, alice.id)
     assert "Game over" in final.content
-    assert final.button_texts() == ["Rematch", "New game"]
+    assert final.button_texts() == ["Rematch", "New game", "📄 Record"]
     vs_computer = await sqlite_store.get_stats(COMPUTER_STATS_CHAT, alice.id)
     assert vs_computer.played == 1
     assert (await sqlite_store.get_stats(alice.id, alice.id)).played == 0  # the chat's counters stay between people
