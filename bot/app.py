@@ -18,6 +18,7 @@ from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.types import User
 from aiogram.utils.i18n import I18n
+from aiogram.utils.token import TokenValidationError
 from aiohttp import web
 from pydantic import ValidationError
 
@@ -186,10 +187,17 @@ async def wait_for_bot_api(bot: Bot, settings: Settings, stop: asyncio.Event | N
 async def open_store_and_bot(settings: Settings, stop: asyncio.Event | None) -> tuple[GameStore, Bot]:
     """Return the store and the Bot once both answer (:func:`open_checked_store`, :func:`wait_for_bot_api`).
 
-    Raises: what those raise, after closing what was opened.
+    Raises: what those raise, after closing what was opened; FatalStartupError at once for a malformed token.
     """
-    store = await open_checked_store(settings, stop)
-    bot = create_bot(settings)
+    try:
+        bot = create_bot(settings)
+    except TokenValidationError as error:
+        raise FatalStartupError(f"BOT_TOKEN is not a token from @BotFather ({error})") from None
+    try:
+        store = await open_checked_store(settings, stop)
+    except BaseException:
+        await bot.session.close()
+        raise
     try:
         me = await wait_for_bot_api(bot, settings, stop)
     except BaseException:

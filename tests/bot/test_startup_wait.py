@@ -391,6 +391,19 @@ async def test_a_refused_token_stops_at_once(tmp_path: Path, caplog: pytest.LogC
     assert attempts(caplog, "Bot API not reachable") == []
 
 
+async def test_a_malformed_token_stops_before_waiting_for_anything(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    closed_port = free_port()  # were it tried, the Bot API would be waited for
+    settings = polling_settings(tmp_path, f"http://127.0.0.1:{closed_port}").model_copy(
+        update={"bot_token": SecretStr("not-a-token")}
+    )
+    with pytest.raises(FatalStartupError, match="BOT_TOKEN is not a token from @BotFather") as info:
+        await run(settings, handle_signals=False)
+    assert "not-a-token" not in str(info.value)
+    assert attempts(caplog, "Bot API not reachable") == []
+
+
 # ---- python -m bot as a process ---------------------------------------------------------------------------------
 def bot_env(tmp_path: Path, api_url: str) -> dict[str, str]:
     """Return the environment of a ``python -m bot`` process on ``api_url`` with the embedded store."""
