@@ -477,7 +477,7 @@ def _board_content(stored: StoredGame, fake: FakeTelegram, chat_id: int) -> str:
 def _assert_final_board(board: ShownMessage, game_id: str) -> None:
     assert "Game over" in board.content, board.content
     assert _turn_lines(board.content) == [], board.content  # nobody is to move, roll or think
-    assert board.button_texts() == [tr(EN, "btn.rematch"), tr(EN, "btn.new")]
+    assert board.button_texts() == [tr(EN, "btn.rematch"), tr(EN, "btn.new"), tr(EN, "btn.record")]
     assert GameCb.unpack(game_buttons(board)[0][1]).game_id == game_id
 
 
