@@ -250,7 +250,8 @@ class Game:
         """Return the game's cube and match state as GNU Backgammon's Match ID carries it.
 
         The Jacoby flag is the option ``jacoby`` (with the cube in play) in money play; in match play, where the rule
-        never applies, it is set as GNU Backgammon's default settings write it (Jacoby "on", bit 67 clear).
+        never applies, it is off, as GNU Backgammon writes every match's id (bit 67 set, whatever its Jacoby
+        setting: ``new match 3`` gives ``cIluAAAAAAAE`` after an opening 5-3).
 
         Raises:
             NardyError: the state cannot be expressed (an arithmetic cube value, a draw's half point, a score at
@@ -279,7 +280,7 @@ class Game:
             dice=self.dice or (0, 0),
             match_length=self.match_length,
             score=(int(a), int(b)),
-            jacoby=self.options.jacoby and self.cube_enabled if self.match_length == 0 else True,
+            jacoby=self.options.jacoby and self.cube_enabled and self.match_length == 0,
         )
 
     def match_id(self) -> str:

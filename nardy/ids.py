@@ -397,7 +397,9 @@ class MatchState:
     one of ``RESIGN_NONE``, ``RESIGN_SINGLE``, ``RESIGN_GAMMON``, ``RESIGN_BACKGAMMON``. ``dice`` is
     ``(0, 0)`` when not rolled, in any order (the id always writes the larger die first). ``match_length`` is 0
     for money play. ``score`` is ``(player 0, player 1)``. ``jacoby`` is GNU Backgammon's Jacoby flag (bit 67,
-    stored inverted); its default, True, is what ids without that bit mean.
+    stored inverted); its default, True, is what ids without that bit mean. GNU Backgammon writes its Jacoby
+    setting in money play and the flag False (bit 67 set) in every match, where the rule does not apply
+    (:meth:`nardy.game.Game.match_state` does the same).
 
     Raises (on construction):
         NardyError: a field outside what the format can hold or what GNU Backgammon accepts (cube not a power of
