@@ -89,8 +89,7 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "btn.rematch": gettext_noop("Rematch"),
         "btn.record": gettext_noop("📄 Record"),
         "export.restarting": gettext_noop(
-            "The bot is restarting and could not send the record of game {game}: send /export {game} again in a "
-            "minute."
+            "The bot is restarting and could not send the record of game {game}: send /export {game} again in a minute."
         ),
         "btn.watch": gettext_noop("👁 Watch"),
         "toast.watching": gettext_noop(
