@@ -1,9 +1,9 @@
 """Every text the game flows show, with a lookup by language (:func:`tr`).
 
-The English texts are the gettext message ids (marked with ``gettext_noop`` so ``pybabel extract`` finds them):
-:func:`tr` translates them with the bot's ``I18n`` (the ``bot/locales`` catalogues) when one is active, and falls
-back to the Russian texts kept here when the catalogue has no translation yet. Outside a handler the bot's own
-catalogues are used, so a text reads the same wherever it is made.
+Each key maps to its English gettext message id (marked with ``gettext_noop``, ``ngettext_noop`` or
+``pgettext_noop`` so ``pybabel extract`` finds it); the translations live only in the ``bot/locales`` catalogues.
+:func:`tr` translates with the active ``I18n`` (the bot's own catalogues outside a handler, so a text reads the
+same wherever it is made). A message with plural forms takes the form its count placeholder's value asks for.
 
 Every text is Telegram HTML. :func:`tr` escapes every value it inserts (names, moves, reasons …) unless the value
 is :class:`Html` — a string already in Telegram HTML, such as the result of another :func:`tr` or of :func:`esc`.
@@ -13,611 +13,369 @@ The texts themselves contain no ``<``, ``>`` or ``&``, so a text without user va
 
 from __future__ import annotations
 
+import gettext
 import html
 from functools import cache
 from typing import Final
 
 from aiogram.utils.i18n import I18n
 
-from bot.fairness_texts import FAIRNESS_EN, FAIRNESS_RU
-from bot.i18n import SUPPORTED_LANGUAGES, create_i18n, gettext_noop, normalize_language
-from bot.tournament_texts import TOURNAMENT_EN, TOURNAMENT_RU
+from bot.fairness_texts import FAIRNESS_TEXTS
+from bot.i18n import (
+    SUPPORTED_LANGUAGES,
+    Contextual,
+    Message,
+    Plural,
+    create_i18n,
+    gettext_noop,
+    ngettext_noop,
+    normalize_language,
+    pgettext_noop,
+)
+from bot.tournament_texts import TOURNAMENT_TEXTS
 from nardy.errors import ILLEGAL_MOVE_CODES as ENGINE_ILLEGAL_MOVE_CODES
 
 DEFAULT_LANG: Final = "ru"
 
-_TEXTS: Final[dict[str, dict[str, str]]] = {
-    "en": {
-        "variant.short": gettext_noop("short nardy"),
-        "variant.long": gettext_noop("long nardy"),
-        "variant.nackgammon": gettext_noop("nackgammon"),
-        "variant.hypergammon": gettext_noop("hypergammon"),
-        "variant.portes": gettext_noop("Portes"),
-        "variant.misere": gettext_noop("misère (backgammon to lose)"),
-        "variant.plakoto": gettext_noop("Plakoto"),
-        "variant.fevga": gettext_noop("Fevga"),
-        "variant.gulbara": gettext_noop("Gul bara"),
-        "variant.acey_deucey": gettext_noop("acey-deucey"),
-        "variant.dutch": gettext_noop("Dutch backgammon"),
-        "variant.tavli": gettext_noop("Tavli"),
-        "variant.mixed": gettext_noop("mixed match"),
-        "menu.more": gettext_noop("More games: choose one to start a game. The rules: /rules and the game's name."),
-        "turn.roll": gettext_noop("{name} to roll or double"),
-        "turn.move": gettext_noop("{name} to move"),
-        "turn.choose": gettext_noop("{name} played the 1-2: name a double to play, then roll again"),
-        "chose": gettext_noop("{name} named the double {d}-{d}"),
-        "pools.next": gettext_noop("Then: {parts}"),
-        "pools.part": gettext_noop("{name} plays {d} × {count}"),
-        "pools.handover": gettext_noop("{name} plays the moves {other} could not play"),
-        "over.mother": gettext_noop("Game over: the mother checker of {loser} is pinned, {name} wins {points} pt."),
-        "turn.doubled": gettext_noop("{name}: take or pass the double to {value}?"),
-        "turn.resign": gettext_noop("{name}: accept the resignation ({level})?"),
-        "roll": gettext_noop("{name} rolled {d1}-{d2}"),
-        "roll.named": gettext_noop("{name} rolled {d1}-{d2} ({dname})"),
-        "forfeit": gettext_noop("{name} cannot move with {d1}-{d2}: the roll is forfeited"),
-        "played": gettext_noop("{name} played {move}"),
-        "cube": gettext_noop("Cube: {value}"),
-        "cube.owner": gettext_noop("Cube: {value} ({name})"),
-        "score": gettext_noop("Match to {length}: {a} – {b}"),
-        "score.games": gettext_noop("Match of {games} games: {a} – {b}"),
-        "crawford": gettext_noop("Crawford game"),
-        "pending": gettext_noop("Turn so far: {steps}"),
-        "over": gettext_noop("Game over: {name} wins {kind}, {points} pt."),
-        "over.resign": gettext_noop("Game over: {loser} resigned, {name} wins {kind}, {points} pt."),
-        "over.drop": gettext_noop("Game over: {loser} passed the double, {name} wins {points} pt."),
-        "over.abandon": gettext_noop("Game over: {loser} ran out of time, {name} wins {points} pt."),
-        "over.draw": gettext_noop("Game over: a draw."),
-        "match.over": gettext_noop("{name} wins the match {won} – {lost}!"),
-        "next.game": gettext_noop("Next game of the match."),
-        "kind.single": gettext_noop("a single game"),
-        "kind.gammon": gettext_noop("a gammon"),
-        "kind.backgammon": gettext_noop("a backgammon"),
-        "kind.oin": gettext_noop("an oin (single game)"),
-        "kind.mars": gettext_noop("a mars (double game)"),
-        "kind.home_mars": gettext_noop("a home mars"),
-        "kind.koks": gettext_noop("a koks (triple game)"),
-        "btn.roll": gettext_noop("🎲 Roll"),
-        "btn.double": gettext_noop("Double ×{value}"),
-        "btn.take": gettext_noop("Take"),
-        "btn.pass": gettext_noop("Pass"),
-        "btn.beaver": gettext_noop("Beaver"),
-        "btn.raccoon": gettext_noop("Raccoon"),
-        "btn.undo": gettext_noop("↩ Undo"),
-        "btn.confirm": gettext_noop("✅ Confirm"),
-        "btn.accept": gettext_noop("Accept"),
-        "btn.decline": gettext_noop("Decline"),
-        "btn.rematch": gettext_noop("Rematch"),
-        "btn.record": gettext_noop("📄 Record"),
-        "export.restarting": gettext_noop(
-            "The bot is restarting and could not send the record of game {game}: send /export {game} again in a minute."
-        ),
-        "btn.watch": gettext_noop("👁 Watch"),
-        "toast.watching": gettext_noop(
-            "The board now follows the game in your private chat with the bot (write to the bot first if it cannot "
-            "reach you)."
-        ),
-        "toast.watch_player": gettext_noop("You are in this game: its board is here."),
-        "toast.watch_already": gettext_noop("You are already watching this game."),
-        "watch.choose": gettext_noop("Which game do you want to watch? Its board will follow in your private chat."),
-        "watch.none": gettext_noop("No game is being played in this chat right now."),
-        "btn.new": gettext_noop("New game"),
-        "btn.join": gettext_noop("Join"),
-        "settings.tour_topic": gettext_noop("Tournaments: {value}"),
-        "settings.tour_topic.here": gettext_noop("in this topic"),
-        "settings.tour_topic.own": gettext_noop("in a topic of their own"),
-        "settings.tour_topic.where_created": gettext_noop("in the topic where they are created"),
-        "settings.tour_topic.set_here": gettext_noop("🏆 Tournaments in this topic"),
-        "settings.tour_topic.set_off": gettext_noop("🏆 Tournaments where they are created"),
-        "tour.in_topic": gettext_noop("The tournament card is in the tournaments' topic."),
-        "btn.withdraw": gettext_noop("Withdraw"),
-        "btn.back": gettext_noop("↩ Back"),
-        "btn.resign_menu": gettext_noop("🏳 Resign"),
-        "inline.description": gettext_noop("Post an invitation here: the first to press Join plays you."),
-        "inline.invite": gettext_noop("🎲 {name} invites you to play {what}. Press Join to play."),
-        "inline.own": gettext_noop("This is your invitation: wait for someone to join."),
-        "inline.taken": gettext_noop("The game has already started."),
-        "inline.expired": gettext_noop("This invitation has expired."),
-        "inline.withdrawn": gettext_noop("The invitation was withdrawn."),
-        "inline.host": gettext_noop("Player"),
-        "stats.inline": gettext_noop("In inline games: {wins} wins, {losses} losses, {draws} draws."),
-        "btn.cancel": gettext_noop("Cancel"),
-        "btn.resign": gettext_noop("Resign: {level}"),
-        "toast.not_player": gettext_noop("You are not playing this game."),
-        "toast.not_turn": gettext_noop("It is not your turn."),
-        "toast.stale": gettext_noop("The game has changed, try again."),
-        "toast.gone": gettext_noop("This game is over or does not exist."),
-        "toast.bad": gettext_noop("This button is not valid any more."),
-        "toast.ok": gettext_noop("Done."),
-        "toast.own_challenge": gettext_noop("You cannot join your own challenge."),
-        "toast.not_for_you": gettext_noop("This challenge is not for you."),
-        "toast.not_yours": gettext_noop("This button is not for you."),
-        "toast.challenge_gone": gettext_noop("This challenge is no longer open."),
-        "toast.not_challenger": gettext_noop("Only the challenger can cancel."),
-        "challenge.card": gettext_noop("{name} challenges to {variant}{match}. Press Join to play!"),
-        "challenge.card.to": gettext_noop("{name} challenges {opponent} to {variant}{match}."),
-        "challenge.match": gettext_noop(", match to {length}"),
-        "challenge.link": gettext_noop("Send this link to your opponent: {link}\n{variant}{match}"),
-        "challenge.cancelled": gettext_noop("The challenge was cancelled."),
-        "challenge.declined": gettext_noop("{name} declined the challenge."),
-        "challenge.started": gettext_noop("The game has started: {a} vs {b}."),
-        "move.error": gettext_noop("Move not accepted: {reason}"),
-        "illegal.blocked": gettext_noop("that point is held by the opponent."),
-        "illegal.head_rule": gettext_noop("only one checker may leave the head per turn."),
-        "illegal.block_rule": gettext_noop(
-            "you may not build six points in a row unless an opponent checker is ahead of them."
-        ),
-        "illegal.die_not_rolled": gettext_noop("no die shows that number."),
-        "illegal.must_use_both": gettext_noop("both dice must be played when that is possible."),
-        "illegal.must_use_larger": gettext_noop("when only one die can be played, it must be the larger one."),
-        "illegal.bear_off_early": gettext_noop("checkers may be borne off only when all of them are home."),
-        "illegal.bear_off_higher": gettext_noop(
-            "a die higher than the point bears a checker off only when no checker stands on a higher point."
-        ),
-        "illegal.bar_first": gettext_noop("a checker on the bar must enter first."),
-        "illegal.start_rule": gettext_noop(
-            "no second checker may leave your 24 before the first has passed the opponent's start (your 12)."
-        ),
-        "illegal.start_quarter": gettext_noop("you may not hold all six points of your starting quarter at once."),
-        "illegal.no_hit": gettext_noop("you may hit only once you have a checker in your home board."),
-        "illegal.pinned": gettext_noop("that checker is pinned and cannot move until it is freed."),
-        "illegal.bear_off_pinned": gettext_noop("no bearing off while one of your checkers is pinned."),
-        "illegal.wrong_direction": gettext_noop("checkers move forward only."),
-        "illegal.not_a_digit": gettext_noop("write the points with ordinary digits, like 13/8 6/5."),
-        "illegal.no_checker": gettext_noop("you have no checker on that point."),
-        "illegal.incomplete": gettext_noop("the move is incomplete: play every die you can."),
-        "illegal.generic": gettext_noop("this move is not possible in this position."),
-        "move.sender_chat": gettext_noop(
-            "Games are played by people: write as yourself, not on behalf of a channel or as an anonymous admin."
-        ),
-        "move.options": gettext_noop("Legal moves: {options}"),
-        "move.too_long": gettext_noop("That message is too long to be a move."),
-        "move.roll_first": gettext_noop("Roll first (or double) with the buttons."),
-        "no_game": gettext_noop("You have no game in this chat."),
-        "toast.old_board": gettext_noop("This is an old board: play on the newest one."),
-        "toast.synced": gettext_noop("The board was behind: it is being updated, press again."),
-        "choose.game": gettext_noop("You have several games here. Which one?"),
-        "move.ambiguous": gettext_noop(
-            "You are to move in several games here: use the buttons of the board you mean (or /board)."
-        ),
-        "limit.user": gettext_noop("{name} already plays {limit} games: finish one before starting another."),
-        "limit.chat": gettext_noop("This chat already has {limit} running games: finish some before starting more."),
-        "too_fast": gettext_noop("Too fast: please wait a moment."),
-        "resign.choose": gettext_noop("Choose how to resign:"),
-        "resign.offered": gettext_noop("{name} offers to resign ({level})."),
-        "stats": gettext_noop("{name}: {wins} wins, {losses} losses, {draws} draws."),
-        "stats.none": gettext_noop("No finished games yet."),
-        "settings.title": gettext_noop("Chat settings:"),
-        "settings.admins_only": gettext_noop("Only chat admins can change the settings."),
-        "settings.saved": gettext_noop("Saved."),
-        "settings.variant": gettext_noop("Default: {variant}"),
-        "settings.confirm": gettext_noop("Confirm turns: {value}"),
-        "settings.cube_long": gettext_noop("Cube in long nardy: {value}"),
-        "settings.theme": gettext_noop("Board: {value}"),
-        "settings.theme.classic": gettext_noop("classic (wood)"),
-        "settings.theme.dark": gettext_noop("dark"),
-        "settings.user_title": gettext_noop("Your settings:"),
-        "settings.theme.whose": gettext_noop(
-            "Boards in your private chats are drawn in your theme; a group's board in the theme its admins chose "
-            "(/settings in the group)."
-        ),
-        "board.winner": gettext_noop("Won {points} pt."),
-        "on": gettext_noop("on"),
-        "off": gettext_noop("off"),
-        "reminder": gettext_noop("{name}, it is your move in the nardy game."),
-        "private.only_group": gettext_noop("This command works in groups."),
-        "computer.name": gettext_noop("Computer ({level})"),
-        "level.easy": gettext_noop("easy"),
-        "level.medium": gettext_noop("medium"),
-        "level.hard": gettext_noop("hard"),
-        "turn.thinking": gettext_noop("{name} is thinking…"),
-        "computer.took": gettext_noop("{name} takes the double."),
-        "computer.declined": gettext_noop("{name} declines the resignation."),
-        "computer.choose": gettext_noop("Play against the computer: choose the game and the level, then press Start."),
-        "computer.started": gettext_noop("The game has started: {name} vs {computer}, {variant}."),
-        "btn.start": gettext_noop("▶ Start"),
-        "btn.short": gettext_noop("Short nardy"),
-        "btn.long": gettext_noop("Long nardy"),
-        "btn.nackgammon": gettext_noop("Nackgammon"),
-        "btn.hypergammon": gettext_noop("Hypergammon"),
-        "btn.portes": gettext_noop("Portes"),
-        "btn.misere": gettext_noop("Misère"),
-        "btn.plakoto": gettext_noop("Plakoto"),
-        "btn.fevga": gettext_noop("Fevga"),
-        "btn.gulbara": gettext_noop("Gul bara"),
-        "btn.acey_deucey": gettext_noop("Acey-deucey"),
-        "btn.dutch": gettext_noop("Dutch"),
-        "btn.tavli": gettext_noop("Tavli"),
-        "btn.mixed": gettext_noop("Mixed match"),
-        "computer.unsupported": gettext_noop("The computer does not play {variant} yet. It plays: {variants}."),
-        "btn.easy": gettext_noop("Easy"),
-        "btn.medium": gettext_noop("Medium"),
-        "btn.hard": gettext_noop("Hard"),
-        "stats.computer": gettext_noop("Against the computer: {wins} wins, {losses} losses, {draws} draws."),
-        "rating.title": gettext_noop("Rating of {name}:"),
-        "rating.line": gettext_noop("{variant}: {rating} (experience {experience}, rated matches: {matches})"),
-        "rating.unrated": gettext_noop("{variant}: {rating}, no rated matches yet"),
-        "rating.note": gettext_noop(
-            "Finished matches between people are rated (FIBS formula); games against the computer, forfeits "
-            "and very short resigned games are not. The leaderboard of a group: /top."
-        ),
-        "top.title": gettext_noop("Leaderboard of this chat: {variant}"),
-        "top.player": gettext_noop("Player"),
-        "top.rating": gettext_noop("Rating"),
-        "top.matches": gettext_noop("Matches"),
-        "top.empty": gettext_noop("Nobody has played a rated game of {variant} in this chat yet."),
-        "top.private": gettext_noop(
-            "The leaderboard belongs to a group: send /top there (/top long, /top short, /top portes …). Your own "
-            "rating: /rating."
-        ),
-        "top.usage": gettext_noop("Usage: /top or /top and a game: {games}."),
-        "rules.short": gettext_noop(
-            "Short nardy (backgammon): 15 checkers each, moving in opposite directions. Hitting a lone checker "
-            "sends it to the bar; it must re-enter before anything else moves. Bring all checkers home, then bear "
-            "them off. A gammon counts 2, a backgammon 3. The doubling cube may be offered before rolling."
-        ),
-        "rules.long": gettext_noop(
-            "Long nardy: 15 checkers each start on the head and move the same way round the board. No hitting: a "
-            "point with one checker is taken. Only one checker leaves the head per turn (except 6-6, 4-4, 3-3 on "
-            "the first turn). You may not build six points in a row unless an opponent checker is ahead of them. "
-            "Bring all home, then bear off. Mars (the loser bore off nothing) counts 2."
-        ),
-        "rules.nackgammon": gettext_noop(
-            "Nackgammon: short nardy (backgammon) with another start: 2 checkers on your 24-point, 2 on the 23, 4 on "
-            "the 13, 3 on the 8 and 4 on the 6. Everything else as in short nardy: hitting, the bar, bearing off, a "
-            "gammon counts 2, a backgammon 3, and the doubling cube."
-        ),
-        "rules.hypergammon": gettext_noop(
-            "Hypergammon: short nardy with only 3 checkers each, starting on your 24, 23 and 22 points. Hitting, the "
-            "bar, bearing off and the doubling cube as in short nardy. Every win counts 1 point (times the cube): "
-            "there are no gammons or backgammons."
-        ),
-        "rules.portes": gettext_noop(
-            "Portes (the first game of Greek tavli): moves as in short nardy, with the same start, hitting, the bar "
-            "and bearing off. There is no doubling cube, and the winner of the opening roll rolls both dice afresh. "
-            "A win counts 1, a gammon (the loser has borne off nothing) 2; there is no backgammon."
-        ),
-        "rules.misere": gettext_noop(
-            "Misère (backgammon to lose): the start and the moves of short nardy, but the aim is reversed. Whoever "
-            "bears off all their checkers first loses, and the other side wins 1 point (times the cube; no gammons). "
-            "If the player who moved first in the game finishes first, the other gets one more turn: bearing off "
-            "all the remaining checkers in it makes the game a draw."
-        ),
-        "rules.plakoto": gettext_noop(
-            "Plakoto (the second game of tavli): all 15 checkers start on your 24 and move as in short nardy, but "
-            "nobody hits. A checker landing on a lone opposing checker pins it: the pinned checker stays under it "
-            "and cannot move until every pinning checker has left. Two checkers close a point. Bear off once all 15 "
-            "are home and none is pinned. The last checker on your 24 is the mother: if it is pinned there you lose "
-            "2 at once, unless the pinner still has checkers on its own 24; both mothers pinned is a draw. No cube; "
-            "a win counts 1, a gammon 2."
-        ),
-        "rules.fevga": gettext_noop(
-            "Fevga (the third game of tavli): the start and the direction of long nardy, no hitting, and one "
-            "checker holds a point. No second checker may leave your 24 until the first has passed the opponent's "
-            "start (your 12). You may never hold all six points of your starting quarter at once, and a six-point "
-            "prime is allowed only while an opponent checker is ahead of it. No cube; a win counts 1, a gammon 2."
-        ),
-        "rules.gulbara": gettext_noop(
-            "Gul bara («бешеный гюльбар»): long nardy in everything but doubles. After each player's first three "
-            "turns a double d-d is played as four d, then four d+1 and so on up to four 6. The first number you "
-            "cannot play all four of ends your part, and the unplayed moves pass to your opponent, who plays as many "
-            "of them as it can, in order, before rolling for its own turn."
-        ),
-        "rules.acey_deucey": gettext_noop(
-            "Acey-deucey: all 15 checkers start off the board and enter as from the bar (a 5 enters on your 20); "
-            "you may move entered checkers before all are in. Hits and the bar as in short nardy; bear off once all "
-            "15 are home. A roll of 1-2: play it, then name any double and play it, then roll again; the bonus ends "
-            "when a part cannot be played in full. No cube by default; single 1, gammon 2, backgammon 3."
-        ),
-        "rules.dutch": gettext_noop(
-            "Dutch backgammon: short nardy with all 15 checkers starting off the board and entering as from the bar. "
-            "Nobody may hit before having a checker in their home board. Cube, gammons and backgammons as in short "
-            "nardy."
-        ),
-        "rules.tavli": gettext_noop(
-            "Tavli: a match (to 7 points unless you ask for 3 or 5: /new tavli match 5) whose games rotate Portes, "
-            "Plakoto and Fevga, in that order. The winner of a game rolls first in the next; a drawn Plakoto scores "
-            "nothing and the rotation goes on. No cube."
-        ),
-        "rules.mixed": gettext_noop(
-            "Mixed match: one game each of hypergammon, long nardy and short nardy, each scored by its own rules; "
-            "the higher score wins, and while the score is level a game of hypergammon decides."
-        ),
-        "rules.more": gettext_noop("Other games: {commands}."),
-    },
-    "ru": {
-        "variant.short": "короткие нарды",
-        "variant.long": "длинные нарды",
-        "variant.nackgammon": "наккгаммон",
-        "variant.hypergammon": "гипергаммон",
-        "variant.portes": "портес",
-        "variant.misere": "поддавки",
-        "variant.plakoto": "плакото",
-        "variant.fevga": "февга",
-        "variant.gulbara": "гюльбара",
-        "variant.acey_deucey": "американка",
-        "variant.dutch": "голландский трик-трак",
-        "variant.tavli": "тавли",
-        "variant.mixed": "смешанный матч",
-        "menu.more": "Другие игры: выберите, во что сыграть. Правила — /rules и название игры.",
-        "turn.roll": "{name}: бросок или удвоение",
-        "turn.move": "Ходит {name}",
-        "turn.choose": "{name} сыграл(а) единичку-двоечку: выберите дубль, затем ещё бросок",
-        "chose": "{name} выбирает дубль {d}-{d}",
-        "pools.next": "Дальше: {parts}",
-        "pools.part": "{name} играет {d} × {count}",
-        "pools.handover": "{name} доигрывает ходы, которые не смог(ла) сыграть {other}",
-        "over.mother": "Игра окончена: «мать» игрока {loser} запечатана, побеждает {name} — {points} оч.",
-        "turn.doubled": "{name}: принять удвоение до {value} или отказаться?",
-        "turn.resign": "{name}: принять сдачу ({level})?",
-        "roll": "{name} выбросил(а) {d1}-{d2}",
-        "roll.named": "{name} выбросил(а) {d1}-{d2} ({dname})",
-        "forfeit": "{name} не может сходить на {d1}-{d2}: ход пропущен",
-        "played": "{name} сходил(а) {move}",
-        "cube": "Куб: {value}",
-        "cube.owner": "Куб: {value} ({name})",
-        "score": "Матч до {length}: {a} – {b}",
-        "score.games": "Матч из {games} партий: {a} – {b}",
-        "crawford": "Игра Кроуфорда",
-        "pending": "Сыграно: {steps}",
-        "over": "Игра окончена: побеждает {name} — {kind}, {points} оч.",
-        "over.resign": "Игра окончена: {loser} сдаётся, побеждает {name} — {kind}, {points} оч.",
-        "over.drop": "Игра окончена: {loser} не принимает удвоение, побеждает {name} — {points} оч.",
-        "over.abandon": "Игра окончена: {loser} не успевает сделать ход, побеждает {name} — {points} оч.",
-        "over.draw": "Игра окончена: ничья.",
-        "match.over": "{name} выигрывает матч со счётом {won} – {lost}!",
-        "next.game": "Следующая игра матча.",
-        "kind.single": "простая победа",
-        "kind.gammon": "гаммон",
-        "kind.backgammon": "бэкгаммон",
-        "kind.oin": "оин",
-        "kind.mars": "марс",
-        "kind.home_mars": "домашний марс",
-        "kind.koks": "кокс",
-        "btn.roll": "🎲 Бросить",
-        "btn.double": "Удвоить ×{value}",
-        "btn.take": "Принять",
-        "btn.pass": "Отказаться",
-        "btn.beaver": "Бобёр",
-        "btn.raccoon": "Енот",
-        "btn.undo": "↩ Отменить",
-        "btn.confirm": "✅ Готово",
-        "btn.accept": "Принять",
-        "btn.decline": "Отклонить",
-        "btn.rematch": "Реванш",
-        "btn.record": "📄 Запись",
-        "export.restarting": (
-            "Бот перезапускается и не успел отправить запись партии {game}: отправьте /export {game} ещё раз через "
-            "минуту."
-        ),
-        "btn.watch": "👁 Смотреть",
-        "toast.watching": (
-            "Доска этой партии теперь идёт в ваш личный чат с ботом (напишите боту сначала, если он не может вам "
-            "написать)."
-        ),
-        "toast.watch_player": "Вы играете в этой партии: её доска здесь.",
-        "toast.watch_already": "Вы уже смотрите эту партию.",
-        "watch.choose": "Какую партию смотреть? Её доска будет приходить вам в личный чат.",
-        "watch.none": "Сейчас в этом чате никто не играет.",
-        "btn.new": "Новая игра",
-        "btn.join": "Играть",
-        "settings.tour_topic": "Турниры: {value}",
-        "settings.tour_topic.here": "в этой теме",
-        "settings.tour_topic.own": "в своей теме",
-        "settings.tour_topic.where_created": "в той теме, где их создают",
-        "settings.tour_topic.set_here": "🏆 Турниры в этой теме",
-        "settings.tour_topic.set_off": "🏆 Турниры там, где их создают",
-        "tour.in_topic": "Карточка турнира — в теме турниров.",
-        "btn.withdraw": "Отозвать",
-        "btn.back": "↩ Назад",
-        "btn.resign_menu": "🏳 Сдаться",
-        "inline.description": "Отправить приглашение в этот чат: кто первым нажмёт «Играть», сыграет с вами.",
-        "inline.invite": "🎲 {name} приглашает сыграть: {what}. Нажмите «Играть».",
-        "inline.own": "Это ваше приглашение: дождитесь соперника.",
-        "inline.taken": "Игра уже началась.",
-        "inline.expired": "Срок приглашения истёк.",
-        "inline.withdrawn": "Приглашение отозвано.",
-        "inline.host": "Игрок",
-        "stats.inline": "В играх через инлайн-режим: побед {wins}, поражений {losses}, ничьих {draws}.",
-        "btn.cancel": "Отменить",
-        "btn.resign": "Сдаться: {level}",
-        "toast.not_player": "Вы не участвуете в этой игре.",
-        "toast.not_turn": "Сейчас не ваш ход.",
-        "toast.stale": "Игра изменилась, попробуйте ещё раз.",
-        "toast.gone": "Эта игра окончена или не существует.",
-        "toast.bad": "Эта кнопка больше не действует.",
-        "toast.ok": "Готово.",
-        "toast.own_challenge": "Нельзя принять свой собственный вызов.",
-        "toast.not_for_you": "Этот вызов не вам.",
-        "toast.not_yours": "Эта кнопка не для вас.",
-        "toast.challenge_gone": "Этот вызов уже не действует.",
-        "toast.not_challenger": "Отменить может только автор вызова.",
-        "challenge.card": "{name} вызывает сыграть в {variant}{match}. Нажмите «Играть»!",
-        "challenge.card.to": "{name} вызывает {opponent} сыграть в {variant}{match}.",
-        "challenge.match": ", матч до {length}",
-        "challenge.link": "Отправьте эту ссылку сопернику: {link}\n{variant}{match}",
-        "challenge.cancelled": "Вызов отменён.",
-        "challenge.declined": "{name} отклонил(а) вызов.",
-        "challenge.started": "Игра началась: {a} против {b}.",
-        "move.error": "Ход не принят: {reason}",
-        "illegal.blocked": "этот пункт занят соперником.",
-        "illegal.head_rule": "с головы за ход можно снять только одну шашку.",
-        "illegal.block_rule": "нельзя строить шесть пунктов подряд, если впереди них нет шашки соперника.",
-        "illegal.die_not_rolled": "такого числа нет на костях.",
-        "illegal.must_use_both": "нужно сыграть обе кости, если это возможно.",
-        "illegal.must_use_larger": "если можно сыграть только одну кость, играется большая.",
-        "illegal.bear_off_early": "выбрасывать шашки можно, только когда все они в доме.",
-        "illegal.bear_off_higher": "костью больше номера пункта шашку можно выбросить, только если выше нет шашек.",
-        "illegal.bar_first": "сначала нужно ввести в игру шашку с бара.",
-        "illegal.start_rule": "вторая шашка не может уйти с пункта 24, пока первая не прошла старт соперника (ваш 12).",
-        "illegal.start_quarter": "нельзя занять сразу все шесть пунктов своей стартовой четверти.",
-        "illegal.no_hit": "бить можно, только когда у вас есть шашка в доме.",
-        "illegal.pinned": "эта шашка заперта и не может ходить, пока её не освободят.",
-        "illegal.bear_off_pinned": "нельзя выбрасывать, пока ваша шашка заперта.",
-        "illegal.wrong_direction": "шашки ходят только вперёд.",
-        "illegal.not_a_digit": "пишите пункты обычными цифрами, например 13/8 6/5.",
-        "illegal.no_checker": "на этом пункте нет вашей шашки.",
-        "illegal.incomplete": "ход не закончен: сыграйте все кости, какие можно.",
-        "illegal.generic": "в этой позиции так сходить нельзя.",
-        "move.sender_chat": (
-            "В нарды играют люди: пишите от своего имени, а не от имени канала или анонимного администратора."
-        ),
-        "move.options": "Возможные ходы: {options}",
-        "move.too_long": "Слишком длинное сообщение для хода.",
-        "move.roll_first": "Сначала бросьте кости (или удвойте) кнопками.",
-        "no_game": "У вас нет игры в этом чате.",
-        "toast.old_board": "Это старая доска: играйте на самой новой.",
-        "toast.synced": "Доска отстала: она обновляется, нажмите ещё раз.",
-        "choose.game": "У вас здесь несколько игр. Какую выбрать?",
-        "move.ambiguous": "Вы ходите сразу в нескольких играх здесь: нажимайте кнопки нужной доски (или /board).",
-        "limit.user": "{name} уже играет {limit} игр: закончите одну, прежде чем начинать новую.",
-        "limit.chat": "В этом чате уже идут {limit} игр: закончите какие-нибудь, прежде чем начинать новые.",
-        "too_fast": "Слишком часто: подождите немного.",
-        "resign.choose": "Выберите, как сдаться:",
-        "resign.offered": "{name} готов(а) сдаться ({level}).",
-        "stats": "{name}: побед {wins}, поражений {losses}, ничьих {draws}.",
-        "stats.none": "Законченных игр пока нет.",
-        "settings.title": "Настройки чата:",
-        "settings.admins_only": "Настройки могут менять только администраторы чата.",
-        "settings.saved": "Сохранено.",
-        "settings.variant": "По умолчанию: {variant}",
-        "settings.confirm": "Подтверждение хода: {value}",
-        "settings.cube_long": "Куб в длинных нардах: {value}",
-        "settings.theme": "Доска: {value}",
-        "settings.theme.classic": "классическая (дерево)",
-        "settings.theme.dark": "тёмная",
-        "settings.user_title": "Ваши настройки:",
-        "settings.theme.whose": (
-            "Доски в ваших личных чатах рисуются в вашей теме, доска группы — в теме, которую выбрали её "
-            "администраторы (/settings в группе)."
-        ),
-        "board.winner": "Победа: {points} оч.",
-        "on": "вкл",
-        "off": "выкл",
-        "reminder": "{name}, ваш ход в нардах.",
-        "private.only_group": "Эта команда работает в группах.",
-        "computer.name": "Компьютер ({level})",
-        "level.easy": "лёгкий",
-        "level.medium": "средний",
-        "level.hard": "сложный",
-        "turn.thinking": "{name} думает…",
-        "computer.took": "{name} принимает удвоение.",
-        "computer.declined": "{name} отклоняет сдачу.",
-        "computer.choose": "Игра с компьютером: выберите нарды и уровень, затем нажмите «Начать».",
-        "computer.started": "Игра началась: {name} — {computer}, {variant}.",
-        "btn.start": "▶ Начать",
-        "btn.short": "Короткие нарды",
-        "btn.long": "Длинные нарды",
-        "btn.nackgammon": "Наккгаммон",
-        "btn.hypergammon": "Гипергаммон",
-        "btn.portes": "Портес",
-        "btn.misere": "Поддавки",
-        "btn.plakoto": "Плакото",
-        "btn.fevga": "Февга",
-        "btn.gulbara": "Гюльбара",
-        "btn.acey_deucey": "Американка",
-        "btn.dutch": "Голландские",
-        "btn.tavli": "Тавли",
-        "btn.mixed": "Смешанный матч",
-        "computer.unsupported": "Компьютер пока не играет в {variant}. Он играет: {variants}.",
-        "btn.easy": "Лёгкий",
-        "btn.medium": "Средний",
-        "btn.hard": "Сложный",
-        "stats.computer": "Против компьютера: побед {wins}, поражений {losses}, ничьих {draws}.",
-        "rating.title": "Рейтинг {name}:",
-        "rating.line": "{variant}: {rating} (опыт {experience}, рейтинговых матчей: {matches})",
-        "rating.unrated": "{variant}: {rating}, рейтинговых матчей пока нет",
-        "rating.note": (
-            "В рейтинг идут законченные матчи между людьми (формула FIBS); игры с компьютером, поражения "
-            "по неявке и очень короткие игры со сдачей — нет. Рейтинг группы: /top."
-        ),
-        "top.title": "Рейтинг чата: {variant}",
-        "top.player": "Игрок",
-        "top.rating": "Рейтинг",
-        "top.matches": "Матчи",
-        "top.empty": "В этом чате пока никто не сыграл рейтинговую партию ({variant}).",
-        "top.private": (
-            "Таблица рейтинга — у группы: отправьте /top там (/top long, /top short, /top портес …). Ваш рейтинг: "
-            "/rating."
-        ),
-        "top.usage": "Использование: /top или /top и игра: {games}.",
-        "rules.short": (
-            "Короткие нарды (бэкгаммон): по 15 шашек, игроки ходят навстречу друг другу. Одинокую шашку можно "
-            "побить — она уходит на бар и должна войти в игру прежде других ходов. Соберите все шашки в доме и "
-            "выбрасывайте их. Гаммон — 2 очка, бэкгаммон — 3. Перед броском можно предложить удвоение (куб)."
-        ),
-        "rules.long": (
-            "Длинные нарды: по 15 шашек стоят на голове и идут в одну сторону по кругу. Бить нельзя: пункт с "
-            "одной шашкой занят. С головы за ход снимается одна шашка (кроме 6-6, 4-4, 3-3 первым броском). "
-            "Нельзя строить шесть пунктов подряд, если впереди нет шашки соперника. Соберите все шашки в доме и "
-            "выбрасывайте их. Марс (проигравший не выбросил ни одной) — 2 очка, кокс — 3."
-        ),
-        "rules.nackgammon": (
-            "Наккгаммон: короткие нарды (бэкгаммон) с другой расстановкой: по 2 шашки на своих пунктах 24 и 23, "
-            "4 на 13-м, 3 на 8-м и 4 на 6-м. Всё остальное — как в коротких нардах: шашки бьют, бар, выбрасывание, "
-            "гаммон — 2 очка, бэкгаммон — 3, куб удвоения."
-        ),
-        "rules.hypergammon": (
-            "Гипергаммон: короткие нарды всего с 3 шашками у каждого, на своих пунктах 24, 23 и 22. Бой, бар, "
-            "выбрасывание и куб удвоения — как в коротких нардах. Любая победа — 1 очко (умноженное на куб): "
-            "гаммонов и бэкгаммонов нет."
-        ),
-        "rules.portes": (
-            "Портес (первая игра греческих тавли): ходы как в коротких нардах — та же расстановка, шашки бьют, "
-            "бар, выбрасывание. Куба удвоения нет, а выигравший первый бросок бросает обе кости заново. Победа — "
-            "1 очко, гаммон (проигравший не выбросил ни одной шашки) — 2; бэкгаммона нет."
-        ),
-        "rules.misere": (
-            "Поддавки: расстановка и ходы коротких нард, но цель обратная. Кто первым выбросит все свои шашки, тот "
-            "проиграл, а соперник получает 1 очко (умноженное на куб; гаммонов нет). Если первым закончил тот, кто "
-            "ходил первым в партии, у соперника есть ещё один ход: выбросит в нём все оставшиеся шашки — ничья."
-        ),
-        "rules.plakoto": (
-            "Плакото (вторая игра тавли): все 15 шашек стоят на вашем пункте 24 и ходят как в коротких нардах, но "
-            "не бьют. Шашка, вставшая на одиночную шашку соперника, запирает её: запертая остаётся под ней и не "
-            "ходит, пока все запирающие не уйдут. Две шашки закрывают пункт. Выбрасывать можно, когда все 15 дома и "
-            "ни одна не заперта. Последняя шашка на вашем пункте 24 — «мать»: если её заперли там, вы сразу "
-            "проигрываете 2, если только у запершего ещё есть шашки на его пункте 24; запертые обе «матери» — ничья. "
-            "Куба нет; победа — 1 очко, гаммон — 2."
-        ),
-        "rules.fevga": (
-            "Февга (третья игра тавли): расстановка и направление длинных нард, шашки не бьют, одна шашка держит "
-            "пункт. Вторая шашка не может уйти с вашего пункта 24, пока первая не прошла старт соперника (ваш "
-            "пункт 12). Нельзя занять сразу все шесть пунктов своей стартовой четверти, а заграждение из шести "
-            "пунктов можно строить, только пока впереди него есть шашка соперника. Куба нет; победа — 1, марс — 2."
-        ),
-        "rules.gulbara": (
-            "Гюльбара («бешеный гюльбар»): длинные нарды во всём, кроме дублей. После первых трёх ходов каждого "
-            "дубль d-d играется как четыре d, затем четыре d+1 и так далее до четырёх шестёрок. Первое число, "
-            "которое нельзя сыграть все четыре раза, заканчивает вашу часть, а несыгранные ходы переходят к "
-            "сопернику: он играет их по порядку, сколько сможет, и потом бросает кости на свой ход."
-        ),
-        "rules.acey_deucey": (
-            "Американка: все 15 шашек начинают вне доски и вводятся как с бара (пятёрка ставит шашку на ваш пункт "
-            "20); уже введёнными можно ходить, не вводя остальные. Бьют и бар — как в коротких нардах; выбрасывать "
-            "можно, когда все 15 дома. Бросок 1-2 (единичка-двоечка): сыграйте его, назовите любой дубль, сыграйте "
-            "его и бросайте снова; бонус кончается, если часть нельзя сыграть полностью. Куба по умолчанию нет; "
-            "победа — 1, гаммон — 2, бэкгаммон — 3."
-        ),
-        "rules.dutch": (
-            "Голландский трик-трак: короткие нарды, но все 15 шашек начинают вне доски и вводятся как с бара. Бить "
-            "нельзя, пока у вас нет ни одной шашки в доме. Куб, гаммон и бэкгаммон — как в коротких нардах."
-        ),
-        "rules.tavli": (
-            "Тавли: матч (до 7 очков, если не попросить 3 или 5: /new тавли матч 5), партии которого идут по кругу: "
-            "портес, плакото, февга. Победитель партии бросает первым в следующей; ничья в плакото не даёт очков, и "
-            "круг продолжается. Куба нет."
-        ),
-        "rules.mixed": (
-            "Смешанный матч: по одной партии гипергаммона, длинных и коротких нард, каждая по своим правилам; "
-            "побеждает набравший больше очков, а при равном счёте решает партия гипергаммона."
-        ),
-        "rules.more": "Другие игры: {commands}.",
-    },
+TEXTS: Final[dict[str, Message]] = {
+    "variant.short": gettext_noop("short nardy"),
+    "variant.long": gettext_noop("long nardy"),
+    "variant.nackgammon": gettext_noop("nackgammon"),
+    "variant.hypergammon": gettext_noop("hypergammon"),
+    "variant.portes": gettext_noop("Portes"),
+    "variant.misere": gettext_noop("misère (backgammon to lose)"),
+    "variant.plakoto": gettext_noop("Plakoto"),
+    "variant.fevga": gettext_noop("Fevga"),
+    "variant.gulbara": gettext_noop("Gul bara"),
+    "variant.acey_deucey": gettext_noop("acey-deucey"),
+    "variant.dutch": gettext_noop("Dutch backgammon"),
+    "variant.tavli": gettext_noop("Tavli"),
+    "variant.mixed": gettext_noop("mixed match"),
+    "menu.more": gettext_noop("More games: choose one to start a game. The rules: /rules and the game's name."),
+    "turn.roll": gettext_noop("{name} to roll or double"),
+    "turn.move": gettext_noop("{name} to move"),
+    "turn.choose": gettext_noop("{name} played the 1-2: name a double to play, then roll again"),
+    "chose": gettext_noop("{name} named the double {d}-{d}"),
+    "pools.next": gettext_noop("Then: {parts}"),
+    "pools.part": gettext_noop("{name} plays {d} × {count}"),
+    "pools.handover": gettext_noop("{name} plays the moves {other} could not play"),
+    "over.mother": ngettext_noop(
+        "points",
+        "Game over: the mother checker of {loser} is pinned; {name} wins {points} point.",
+        "Game over: the mother checker of {loser} is pinned; {name} wins {points} points.",
+    ),
+    "turn.doubled": gettext_noop("{name}: take or pass the double to {value}?"),
+    "turn.resign": gettext_noop("{name}: accept the resignation ({level})?"),
+    "roll": gettext_noop("{name} rolled {d1}-{d2}"),
+    "roll.named": gettext_noop("{name} rolled {d1}-{d2} ({dname})"),
+    "forfeit": gettext_noop("{name} cannot move with {d1}-{d2}: the roll is forfeited"),
+    "played": gettext_noop("{name} played {move}"),
+    "cube": gettext_noop("Cube: {value}"),
+    "cube.owner": gettext_noop("Cube: {value} ({name})"),
+    "score": gettext_noop("Match to {length}: {a} – {b}"),
+    "score.games": ngettext_noop(
+        "games",
+        "Match of {games} game: {a} – {b}",
+        "Match of {games} games: {a} – {b}",
+    ),
+    "crawford": gettext_noop("Crawford game"),
+    "pending": gettext_noop("Turn so far: {steps}"),
+    "over": ngettext_noop(
+        "points",
+        "Game over: {name} wins {kind}, {points} point.",
+        "Game over: {name} wins {kind}, {points} points.",
+    ),
+    "over.resign": ngettext_noop(
+        "points",
+        "Game over: {loser} resigned; {name} wins {kind}, {points} point.",
+        "Game over: {loser} resigned; {name} wins {kind}, {points} points.",
+    ),
+    "over.drop": ngettext_noop(
+        "points",
+        "Game over: {loser} passed the double; {name} wins {points} point.",
+        "Game over: {loser} passed the double; {name} wins {points} points.",
+    ),
+    "over.abandon": ngettext_noop(
+        "points",
+        "Game over: {loser} ran out of time; {name} wins {points} point.",
+        "Game over: {loser} ran out of time; {name} wins {points} points.",
+    ),
+    "over.draw": gettext_noop("Game over: a draw."),
+    "match.over": gettext_noop("{name} wins the match {won} – {lost}!"),
+    "next.game": gettext_noop("Next game of the match."),
+    "kind.single": gettext_noop("a single game"),
+    "kind.gammon": gettext_noop("a gammon"),
+    "kind.backgammon": gettext_noop("a backgammon"),
+    "kind.oin": gettext_noop("an oin (single game)"),
+    "kind.mars": gettext_noop("a mars (double game)"),
+    "kind.home_mars": gettext_noop("a home mars"),
+    "kind.koks": gettext_noop("a koks (triple game)"),
+    "btn.roll": gettext_noop("🎲 Roll"),
+    "btn.double": gettext_noop("Double ×{value}"),
+    "btn.take": gettext_noop("Take"),
+    "btn.pass": gettext_noop("Pass"),
+    "btn.beaver": gettext_noop("Beaver"),
+    "btn.raccoon": gettext_noop("Raccoon"),
+    "btn.undo": gettext_noop("↩ Undo"),
+    "btn.confirm": gettext_noop("✅ Confirm"),
+    "btn.accept": gettext_noop("Accept"),
+    "btn.decline": gettext_noop("Decline"),
+    "btn.rematch": gettext_noop("Rematch"),
+    "btn.record": gettext_noop("📄 Record"),
+    "export.restarting": gettext_noop(
+        "The bot is restarting and could not send the record of game {game}: send /export {game} again in a minute."
+    ),
+    "btn.watch": gettext_noop("👁 Watch"),
+    "toast.watching": gettext_noop(
+        "The board now follows the game in your private chat with the bot (write to the bot first if it cannot "
+        "reach you)."
+    ),
+    "toast.watch_player": gettext_noop("You are in this game: its board is here."),
+    "toast.watch_already": gettext_noop("You are already watching this game."),
+    "watch.choose": gettext_noop("Which game do you want to watch? Its board will follow in your private chat."),
+    "watch.none": gettext_noop("No game is being played in this chat right now."),
+    "btn.new": gettext_noop("New game"),
+    "btn.join": gettext_noop("Join"),
+    "settings.tour_topic": gettext_noop("Tournaments: {value}"),
+    "settings.tour_topic.here": gettext_noop("in this topic"),
+    "settings.tour_topic.own": gettext_noop("in a topic of their own"),
+    "settings.tour_topic.where_created": gettext_noop("in the topic where they are created"),
+    "settings.tour_topic.set_here": gettext_noop("🏆 Tournaments in this topic"),
+    "settings.tour_topic.set_off": gettext_noop("🏆 Tournaments where they are created"),
+    "tour.in_topic": gettext_noop("The tournament card is in the tournaments' topic."),
+    "btn.withdraw": gettext_noop("Withdraw"),
+    "btn.back": gettext_noop("↩ Back"),
+    "btn.resign_menu": gettext_noop("🏳 Resign"),
+    "inline.description": gettext_noop("Post an invitation here: the first to press Join plays you."),
+    "inline.invite": gettext_noop("🎲 {name} invites you to play {what}. Press Join to play."),
+    "inline.own": gettext_noop("This is your invitation: wait for someone to join."),
+    "inline.taken": gettext_noop("The game has already started."),
+    "inline.expired": gettext_noop("This invitation has expired."),
+    "inline.withdrawn": gettext_noop("The invitation was withdrawn."),
+    "inline.host": gettext_noop("Player"),
+    "stats.inline": gettext_noop("In inline games — wins: {wins}, losses: {losses}, draws: {draws}."),
+    "btn.cancel": gettext_noop("Cancel"),
+    "btn.resign": gettext_noop("Resign: {level}"),
+    "toast.not_player": gettext_noop("You are not playing this game."),
+    "toast.not_turn": gettext_noop("It is not your turn."),
+    "toast.stale": gettext_noop("The game has changed, try again."),
+    "toast.gone": gettext_noop("This game is over or does not exist."),
+    "toast.bad": gettext_noop("This button is not valid any more."),
+    "toast.ok": gettext_noop("Done."),
+    "toast.own_challenge": gettext_noop("You cannot join your own challenge."),
+    "toast.not_for_you": gettext_noop("This challenge is not for you."),
+    "toast.not_yours": gettext_noop("This button is not for you."),
+    "toast.challenge_gone": gettext_noop("This challenge is no longer open."),
+    "toast.not_challenger": gettext_noop("Only the challenger can cancel."),
+    "challenge.card": gettext_noop("{name} challenges to {variant}{match}. Press Join to play!"),
+    "challenge.card.to": gettext_noop("{name} challenges {opponent} to {variant}{match}."),
+    "challenge.match": gettext_noop(", match to {length}"),
+    "challenge.link": gettext_noop("Send this link to your opponent: {link}\n{variant}{match}"),
+    "challenge.cancelled": gettext_noop("The challenge was cancelled."),
+    "challenge.declined": gettext_noop("{name} declined the challenge."),
+    "challenge.started": gettext_noop("The game has started: {a} vs {b}."),
+    "move.error": gettext_noop("Move not accepted: {reason}"),
+    "illegal.blocked": gettext_noop("that point is held by the opponent."),
+    "illegal.head_rule": gettext_noop("only one checker may leave the head per turn."),
+    "illegal.block_rule": gettext_noop(
+        "you may not build six points in a row unless an opponent checker is ahead of them."
+    ),
+    "illegal.die_not_rolled": gettext_noop("no die shows that number."),
+    "illegal.must_use_both": gettext_noop("both dice must be played when that is possible."),
+    "illegal.must_use_larger": gettext_noop("when only one die can be played, it must be the larger one."),
+    "illegal.bear_off_early": gettext_noop("checkers may be borne off only when all of them are home."),
+    "illegal.bear_off_higher": gettext_noop(
+        "a die higher than the point bears a checker off only when no checker stands on a higher point."
+    ),
+    "illegal.bar_first": gettext_noop("a checker on the bar must enter first."),
+    "illegal.start_rule": gettext_noop(
+        "no second checker may leave your 24 before the first has passed the opponent's start (your 12)."
+    ),
+    "illegal.start_quarter": gettext_noop("you may not hold all six points of your starting quarter at once."),
+    "illegal.no_hit": gettext_noop("you may hit only once you have a checker in your home board."),
+    "illegal.pinned": gettext_noop("that checker is pinned and cannot move until it is freed."),
+    "illegal.bear_off_pinned": gettext_noop("no bearing off while one of your checkers is pinned."),
+    "illegal.wrong_direction": gettext_noop("checkers move forward only."),
+    "illegal.not_a_digit": gettext_noop("write the points with ordinary digits, like 13/8 6/5."),
+    "illegal.no_checker": gettext_noop("you have no checker on that point."),
+    "illegal.incomplete": gettext_noop("the move is incomplete: play every die you can."),
+    "illegal.generic": gettext_noop("this move is not possible in this position."),
+    "move.sender_chat": gettext_noop(
+        "Games are played by people: write as yourself, not on behalf of a channel or as an anonymous admin."
+    ),
+    "move.options": gettext_noop("Legal moves: {options}"),
+    "move.too_long": gettext_noop("That message is too long to be a move."),
+    "move.roll_first": gettext_noop("Roll first (or double) with the buttons."),
+    "no_game": gettext_noop("You have no game in this chat."),
+    "toast.old_board": gettext_noop("This is an old board: play on the newest one."),
+    "toast.synced": gettext_noop("The board was behind: it is being updated, press again."),
+    "choose.game": gettext_noop("You have several games here. Which one?"),
+    "move.ambiguous": gettext_noop(
+        "You are to move in several games here: use the buttons of the board you mean (or /board)."
+    ),
+    "limit.user": ngettext_noop(
+        "limit",
+        "{name} already plays {limit} game: finish it before starting another.",
+        "{name} already plays {limit} games: finish one before starting another.",
+    ),
+    "limit.chat": ngettext_noop(
+        "limit",
+        "This chat already has {limit} running game: finish it before starting more.",
+        "This chat already has {limit} running games: finish some before starting more.",
+    ),
+    "too_fast": gettext_noop("Too fast: please wait a moment."),
+    "resign.choose": gettext_noop("Choose how to resign:"),
+    "resign.offered": gettext_noop("{name} offers to resign ({level})."),
+    "stats": gettext_noop("{name} — wins: {wins}, losses: {losses}, draws: {draws}."),
+    "stats.none": gettext_noop("No finished games yet."),
+    "settings.title": gettext_noop("Chat settings:"),
+    "settings.admins_only": gettext_noop("Only chat admins can change the settings."),
+    "settings.saved": gettext_noop("Saved."),
+    "settings.variant": gettext_noop("Default: {variant}"),
+    "settings.confirm": gettext_noop("Confirm turns: {value}"),
+    "settings.cube_long": gettext_noop("Cube in long nardy: {value}"),
+    "settings.theme": gettext_noop("Board: {value}"),
+    "settings.theme.classic": gettext_noop("classic (wood)"),
+    "settings.theme.dark": gettext_noop("dark"),
+    "settings.user_title": gettext_noop("Your settings:"),
+    "settings.theme.whose": gettext_noop(
+        "Boards in your private chats are drawn in your theme; a group's board in the theme its admins chose "
+        "(/settings in the group)."
+    ),
+    "board.winner": ngettext_noop(
+        "points",
+        "Won {points} point.",
+        "Won {points} points.",
+    ),
+    "on": gettext_noop("on"),
+    "off": gettext_noop("off"),
+    "reminder": gettext_noop("{name}, it is your move in the nardy game."),
+    "private.only_group": gettext_noop("This command works in groups."),
+    "computer.name": gettext_noop("Computer ({level})"),
+    "level.easy": gettext_noop("easy"),
+    "level.medium": gettext_noop("medium"),
+    "level.hard": gettext_noop("hard"),
+    "turn.thinking": gettext_noop("{name} is thinking…"),
+    "computer.took": gettext_noop("{name} takes the double."),
+    "computer.declined": gettext_noop("{name} declines the resignation."),
+    "computer.choose": gettext_noop("Play against the computer: choose the game and the level, then press Start."),
+    "computer.started": gettext_noop("The game has started: {name} vs {computer}, {variant}."),
+    "btn.start": gettext_noop("▶ Start"),
+    "btn.short": pgettext_noop("button", "Short nardy"),
+    "btn.long": pgettext_noop("button", "Long nardy"),
+    "btn.nackgammon": pgettext_noop("button", "Nackgammon"),
+    "btn.hypergammon": pgettext_noop("button", "Hypergammon"),
+    "btn.portes": pgettext_noop("button", "Portes"),
+    "btn.misere": pgettext_noop("button", "Misère"),
+    "btn.plakoto": pgettext_noop("button", "Plakoto"),
+    "btn.fevga": pgettext_noop("button", "Fevga"),
+    "btn.gulbara": pgettext_noop("button", "Gul bara"),
+    "btn.acey_deucey": pgettext_noop("button", "Acey-deucey"),
+    "btn.dutch": pgettext_noop("button", "Dutch"),
+    "btn.tavli": pgettext_noop("button", "Tavli"),
+    "btn.mixed": pgettext_noop("button", "Mixed match"),
+    "computer.unsupported": gettext_noop("The computer does not play {variant} yet. It plays: {variants}."),
+    "btn.easy": gettext_noop("Easy"),
+    "btn.medium": gettext_noop("Medium"),
+    "btn.hard": gettext_noop("Hard"),
+    "stats.computer": gettext_noop("Against the computer — wins: {wins}, losses: {losses}, draws: {draws}."),
+    "rating.title": gettext_noop("Rating of {name}:"),
+    "rating.line": gettext_noop("{variant}: {rating} (experience: {experience}, rated matches: {matches})"),
+    "rating.unrated": gettext_noop("{variant}: {rating}, no rated matches yet"),
+    "rating.note": gettext_noop(
+        "Finished matches between people are rated (FIBS formula); games against the computer, forfeits "
+        "and very short resigned games are not. The leaderboard of a group: /top."
+    ),
+    "top.title": gettext_noop("Leaderboard of this chat: {variant}"),
+    "top.player": gettext_noop("Player"),
+    "top.rating": gettext_noop("Rating"),
+    "top.matches": gettext_noop("Matches"),
+    "top.empty": gettext_noop("Nobody has played a rated game of {variant} in this chat yet."),
+    "top.private": gettext_noop(
+        "The leaderboard belongs to a group: send /top there (/top long, /top short, /top portes …). Your own "
+        "rating: /rating."
+    ),
+    "top.usage": gettext_noop("Usage: /top or /top and a game: {games}."),
+    "rules.short": gettext_noop(
+        "Short nardy (backgammon): 15 checkers each, moving in opposite directions. Hitting a lone checker "
+        "sends it to the bar; it must re-enter before anything else moves. Bring all checkers home, then bear "
+        "them off. A single win counts 1, a gammon (the loser has borne off none) 2, a backgammon (none borne off "
+        "and a checker still on the bar or in the winner's home board) 3. The doubling cube may be offered before "
+        "rolling."
+    ),
+    "rules.long": gettext_noop(
+        "Long nardy: 15 checkers each start on the head and move the same way round the board. No hitting: a "
+        "point with one checker is taken. Only one checker leaves the head per turn (except 6-6, 4-4, 3-3 on "
+        "the first turn). You may not build six points in a row unless an opponent checker is ahead of them. "
+        "Bring all home, then bear off. A win counts 1 (oin) when the loser has borne off a checker, 2 (mars) when "
+        "it has borne off none; there is no koks. No doubling cube unless the chat turns it on (/settings)."
+    ),
+    "rules.nackgammon": gettext_noop(
+        "Nackgammon: short nardy (backgammon) with another start: 2 checkers on your 24-point, 2 on the 23, 4 on "
+        "the 13, 3 on the 8 and 4 on the 6. Everything else as in short nardy: hitting, the bar, bearing off, a "
+        "gammon counts 2, a backgammon 3, and the doubling cube."
+    ),
+    "rules.hypergammon": gettext_noop(
+        "Hypergammon: short nardy with only 3 checkers each, starting on your 24, 23 and 22 points. Hitting, the "
+        "bar, bearing off and the doubling cube as in short nardy. Every win counts 1 point (times the cube): "
+        "there are no gammons or backgammons."
+    ),
+    "rules.portes": gettext_noop(
+        "Portes (the first game of Greek tavli): moves as in short nardy, with the same start, hitting, the bar "
+        "and bearing off. There is no doubling cube, and the winner of the opening roll rolls both dice afresh. "
+        "A win counts 1, a gammon (the loser has borne off nothing) 2; there is no backgammon."
+    ),
+    "rules.misere": gettext_noop(
+        "Misère (backgammon to lose): the start and the moves of short nardy, but the aim is reversed. Whoever "
+        "bears off all their checkers first loses, and the other side wins 1 point (times the cube; no gammons). "
+        "If the player who moved first in the game finishes first, the other gets one more turn: bearing off "
+        "all the remaining checkers in it makes the game a draw."
+    ),
+    "rules.plakoto": gettext_noop(
+        "Plakoto (the second game of tavli): all 15 checkers start on your 24 and move as in short nardy, but "
+        "nobody hits. A checker landing on a lone opposing checker pins it: the pinned checker stays under it "
+        "and cannot move until every pinning checker has left. Two checkers close a point. Bear off once all 15 "
+        "are home and none is pinned. The last checker on your 24 is the mother: if it is pinned there you lose "
+        "2 at once, unless the pinner still has checkers on its own 24; both mothers pinned is a draw. No cube; "
+        "a win counts 1, a gammon 2."
+    ),
+    "rules.fevga": gettext_noop(
+        "Fevga (the third game of tavli): the start and the direction of long nardy, no hitting, and one "
+        "checker holds a point. No second checker may leave your 24 until the first has passed the opponent's "
+        "start (your 12). You may never hold all six points of your starting quarter at once, and a six-point "
+        "prime is allowed only while an opponent checker is ahead of it. No cube; a win counts 1, a gammon 2."
+    ),
+    "rules.gulbara": gettext_noop(
+        "Gul bara («бешеный гюльбар»): long nardy in everything but doubles. After each player's first three "
+        "turns a double d-d is played as four d, then four d+1 and so on up to four 6. The first number you "
+        "cannot play all four of ends your part, and the unplayed moves pass to your opponent, who plays as many "
+        "of them as it can, in order, before rolling for its own turn."
+    ),
+    "rules.acey_deucey": gettext_noop(
+        "Acey-deucey: all 15 checkers start off the board and enter as from the bar (a 5 enters on your 20); "
+        "you may move entered checkers before all are in. Hits and the bar as in short nardy; bear off once all "
+        "15 are home. A roll of 1-2: play it, then name any double and play it, then roll again; the bonus ends "
+        "when a part cannot be played in full. No cube by default; single 1, gammon 2, backgammon 3."
+    ),
+    "rules.dutch": gettext_noop(
+        "Dutch backgammon: short nardy with all 15 checkers starting off the board and entering as from the bar. "
+        "Nobody may hit before having a checker in their home board. Cube, gammons and backgammons as in short "
+        "nardy."
+    ),
+    "rules.tavli": gettext_noop(
+        "Tavli: a match (to 7 points unless you ask for 3 or 5: /new tavli match 5) whose games rotate Portes, "
+        "Plakoto and Fevga, in that order. The winner of a game rolls first in the next; a drawn Plakoto scores "
+        "nothing and the rotation goes on. No cube."
+    ),
+    "rules.mixed": gettext_noop(
+        "Mixed match: one game each of hypergammon, long nardy and short nardy, each scored by its own rules; "
+        "the higher score wins, and while the score is level a game of hypergammon decides."
+    ),
+    "rules.more": gettext_noop("Other games: {commands}."),
+    **TOURNAMENT_TEXTS,
+    **FAIRNESS_TEXTS,
 }
-_TEXTS["en"].update(TOURNAMENT_EN)
-_TEXTS["ru"].update(TOURNAMENT_RU)
-_TEXTS["en"].update(FAIRNESS_EN)
-_TEXTS["ru"].update(FAIRNESS_RU)
+"""Every text key of :func:`tr` and its English message id; the translations are in the catalogues alone."""
 
 
 class Html(str):
@@ -658,6 +416,25 @@ def _default_i18n() -> I18n:
     return create_i18n()
 
 
+def translate(lang: str | None, message: Message, values: dict[str, object] | None = None) -> str:
+    """Return ``message`` translated into ``lang`` (unformatted): the plural form the count in ``values`` asks for
+    (a count that is not a whole number takes the plural form), the context's translation for a
+    :class:`~bot.i18n.Contextual`. A message missing from the catalogue comes back as its English msgid (the
+    catalogue test makes sure none is missing)."""
+    code = norm_lang(lang)
+    i18n = I18n.get_current(no_error=True) or _default_i18n()
+    catalogue: gettext.NullTranslations = (
+        i18n.locales.get(code) or _default_i18n().locales.get(code) or gettext.NullTranslations()
+    )
+    if isinstance(message, Plural):
+        count = (values or {}).get(message.quantity)
+        n = count if isinstance(count, int) and not isinstance(count, bool) else 2
+        return catalogue.ngettext(message.singular, message.plural, n)
+    if isinstance(message, Contextual):
+        return catalogue.pgettext(message.context, message.message)
+    return catalogue.gettext(message)
+
+
 def tr(lang: str | None, key: str, **kwargs: object) -> Html:
     """Return the text ``key`` in ``lang`` as Telegram HTML, formatted with ``kwargs``; unknown keys are returned
     as they are (escaped).
@@ -666,18 +443,10 @@ def tr(lang: str | None, key: str, **kwargs: object) -> Html:
     (names, typed moves) can never inject markup. A text whose placeholders do not match ``kwargs`` is returned
     unformatted.
     """
-    code = norm_lang(lang)
-    source = _TEXTS["en"].get(key)
-    if source is None:
+    message = TEXTS.get(key)
+    if message is None:
         return esc(key)
-    text: str | None = None
-    i18n = I18n.get_current(no_error=True) or _default_i18n()
-    if code in i18n.available_locales:
-        translated = i18n.gettext(source, locale=code)
-        if code == "en" or translated != source:
-            text = translated
-    if text is None:
-        text = _TEXTS.get(code, {}).get(key) or source
+    text = translate(lang, message, kwargs)
     values = {name: esc(value) for name, value in kwargs.items()}
     try:
         return Html(text.format(**values))
@@ -698,11 +467,15 @@ def illegal_move_text(lang: str | None, error: Exception) -> Html:
     return tr(lang, f"illegal.{code}")
 
 
-def catalogue(lang: str) -> dict[str, str]:
-    """Return ``{English message id: text in lang}`` for filling the gettext catalogue of ``lang``."""
-    return {source: _TEXTS[lang].get(key, source) for key, source in _TEXTS["en"].items()}
+def msgid(message: Message) -> str:
+    """Return the English text of ``message`` (its singular for a :class:`~bot.i18n.Plural`)."""
+    if isinstance(message, Plural):
+        return message.singular
+    if isinstance(message, Contextual):
+        return message.message
+    return message
 
 
 def has_text(key: str) -> bool:
     """Return whether ``key`` is a known text key."""
-    return key in _TEXTS["en"]
+    return key in TEXTS

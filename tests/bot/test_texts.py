@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import re
-import string
 
 import pytest
 
-from bot.i18n import SUPPORTED_LANGUAGES, create_i18n
-from bot.texts import _TEXTS, ILLEGAL_MOVE_CODES, Html, catalogue, esc, illegal_move_text, tr
+from bot.i18n import SUPPORTED_LANGUAGES, Plural, create_i18n, placeholders
+from bot.texts import ILLEGAL_MOVE_CODES, TEXTS, Html, esc, illegal_move_text, msgid, tr, translate
 from tests.bot.fake_telegram import telegram_html_error, telegram_visible_text
 
 HOSTILE = ["Eve <3", "<b>x</b>", "&amp;", "say \"hi\" & 'bye'", "</i><a href='x'>", "a > b", "&#0;", "{name}"]
-KEYS = sorted(_TEXTS["en"])
+KEYS = sorted(TEXTS)
 
 
 def _fields(key: str) -> list[str]:
-    return [field for _, field, _, _ in string.Formatter().parse(_TEXTS["en"][key]) if field]
+    message = TEXTS[key]
+    return sorted(placeholders(message.plural if isinstance(message, Plural) else msgid(message)))
 
 
 @pytest.mark.parametrize("with_catalogue", [False, True], ids=["fallback", "gettext"])
@@ -53,7 +53,7 @@ def test_reminder_escapes_the_name() -> None:
 def test_html_values_are_inserted_as_they_are() -> None:
     inner = tr("en", "kind.gammon")
     assert isinstance(inner, Html)
-    assert tr("en", "over", name="<b>", kind=inner, points=2) == "Game over: &lt;b&gt; wins a gammon, 2 pt."
+    assert tr("en", "over", name="<b>", kind=inner, points=2) == "Game over: &lt;b&gt; wins a gammon, 2 points."
     assert tr("en", "move.error", reason=esc("a < b")) == "Move not accepted: a &lt; b"
     assert tr("en", "move.error", reason=Html("<b>bold</b>")) == "Move not accepted: <b>bold</b>"
     assert esc(esc("<")) == "&lt;"  # escaping twice changes nothing
@@ -64,8 +64,10 @@ def test_html_values_are_inserted_as_they_are() -> None:
 def test_texts_need_no_escaping_themselves(lang: str) -> None:
     """Texts carry no markup or entities, so a text without user values is also good plain text (toasts,
     button labels)."""
-    for source, text in catalogue(lang).items():
-        assert not set("<>&") & set(source + text), (lang, source)
+    for key, message in TEXTS.items():
+        for count in (1, 2, 5):
+            text = translate(lang, message, {message.quantity: count} if isinstance(message, Plural) else {})
+            assert not set("<>&") & set(msgid(message) + text), (lang, key)
 
 
 @pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
@@ -104,3 +106,149 @@ def test_russian_pass_and_resign_are_different_words() -> None:
     resign_words = tr("ru", "btn.resign", level="x") + tr("ru", "resign.choose")
     assert "Отказ" not in resign_words and "Сдаться" not in tr("ru", "btn.pass")
     assert "отказаться" in tr("ru", "turn.doubled", name="A", value=2)
+
+
+# -- every message with real names and counts ------------------------------------------------------------------------
+
+NAMES = ["Маша", "Илья", "Жанна", "John", "🦄 Единорог", "محمد علي", "Ёж"]
+"""Names of both genders, a soft sign, a Latin, an emoji and a right-to-left name: each must stay as written."""
+COUNTS = [1, 2, 5, 11, 21, 22]
+COUNT_PLACEHOLDERS = frozenset(
+    {"points", "count", "limit", "minimum", "wins", "losses", "draws", "plays", "inaccuracies", "blunders"}
+    | {"decisions", "errors", "matches", "bad", "experience", "n", "games", "total", "rounds"}
+)
+"""Placeholders that may hold a number of things (``games`` in one message is a list of game names)."""
+NOT_A_COUNT = {
+    ("pools.part", "count"): "a multiplier: 5 × 3",
+    ("tour.length.value", "n"): "a match length: до 5",
+    ("tour.round", "n"): "an ordinal: Тур 3",
+    ("tour.round.winners", "n"): "an ordinal",
+    ("tour.round.losers", "n"): "an ordinal",
+    ("tour.computer", "n"): "an ordinal: Компьютер 2",
+    ("tour.more", "count"): "no noun: … и ещё 3",
+    ("top.usage", "games"): "a list of game names",
+    ("rules.more", "commands"): "a list",
+}
+LABEL = r"(?:: |из |of |\(|/)\{%s\}|\{%s\}/"
+"""A count after a colon, in a fraction or a bracket needs no plural form in either language (``побед: 21``)."""
+RU_FORM = {1: 0, 2: 1, 5: 2, 11: 2, 21: 0, 22: 1}
+EN_FORM = {1: 0, 2: 1, 5: 1, 11: 1, 21: 1, 22: 1}
+
+
+def _values(key: str, name: str, count: int) -> dict[str, object]:
+    return {field: count if field in COUNT_PLACEHOLDERS else name for field in _fields(key)}
+
+
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
+@pytest.mark.parametrize("name", NAMES)
+def test_every_message_renders_with_any_name_and_count(lang: str, name: str) -> None:
+    """Every message, with every name and every count: no placeholder left, the name exactly as written (it is never
+    declined), the count as written."""
+    for key in KEYS:
+        for count in COUNTS:
+            text = tr(lang, key, **_values(key, name, count))
+            visible = telegram_visible_text(text)
+            assert "{" not in visible and "}" not in visible, (lang, key, text)
+            fields = _fields(key)
+            if any(field not in COUNT_PLACEHOLDERS for field in fields):
+                assert name in visible, (lang, key, text)
+            if any(field in COUNT_PLACEHOLDERS for field in fields):
+                assert re.search(rf"(?<!\d){count}(?!\d)", visible), (lang, key, text)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
+def test_every_count_takes_its_plural_form(lang: str) -> None:
+    """A message with plural forms takes the catalogue's form for each count (ru: 1 → form 0, 2 → 1, 5 and 11 → 2,
+    21 → 0, 22 → 1; en: 1 → form 0, else 1); the forms differ where the language needs them to."""
+    from babel.messages.pofile import read_po
+
+    from bot.i18n import LOCALES_DIR
+
+    with (LOCALES_DIR / lang / "LC_MESSAGES" / "messages.po").open("rb") as file:
+        catalogue = read_po(file, locale=lang)
+    expected_form = RU_FORM if lang == "ru" else EN_FORM
+    plurals = {key: message for key, message in TEXTS.items() if isinstance(message, Plural)}
+    assert len(plurals) >= 10
+    for key, message in plurals.items():
+        entry = catalogue.get(message.singular)
+        assert entry is not None and isinstance(entry.string, (list, tuple)), (lang, key)
+        forms = entry.string
+        assert forms[0] != forms[-1], (lang, key, forms)
+        for count in COUNTS:
+            values = _values(key, "Маша", count)
+            assert tr(lang, key, **values) == forms[expected_form[count]].format(**values), (lang, key, count)
+
+
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
+def test_a_count_outside_a_plural_message_stands_where_any_number_reads_right(lang: str) -> None:
+    """A count in a message without plural forms stands after a colon, in a fraction or in brackets (``побед: 21``,
+    ``wins: 1``), never before a noun it would have to agree with (``21 побед``, ``1 wins``)."""
+    for key, message in TEXTS.items():
+        if isinstance(message, Plural):
+            continue
+        text = translate(lang, message)
+        for field in placeholders(text) & COUNT_PLACEHOLDERS:
+            if (key, field) in NOT_A_COUNT:
+                continue
+            assert re.search(LABEL % (field, field), text), (lang, key, field, text)
+
+
+@pytest.mark.parametrize(
+    ("count", "text"),
+    [
+        (1, "Партия окончена. Маша: победа (марс), 1 очко."),
+        (2, "Партия окончена. Маша: победа (марс), 2 очка."),
+        (5, "Партия окончена. Маша: победа (марс), 5 очков."),
+        (11, "Партия окончена. Маша: победа (марс), 11 очков."),
+        (21, "Партия окончена. Маша: победа (марс), 21 очко."),
+        (22, "Партия окончена. Маша: победа (марс), 22 очка."),
+    ],
+)
+def test_russian_points_agree_with_their_number(count: int, text: str) -> None:
+    """The result line read "{points} оч." for every number."""
+    assert tr("ru", "over", name="Маша", kind=tr("ru", "kind.gammon"), points=count) == text
+
+
+def test_names_stay_in_the_nominative_and_no_verb_guesses_a_gender() -> None:
+    """ "выиграл у {loser}", "Рейтинг {name}", "против {opponent}", "сыграл(а)": a name never follows a preposition
+    or a genitive noun, and no past-tense verb agrees with a name."""
+    for key, message in TEXTS.items():
+        for count in (1, 2, 5):
+            text = translate("ru", message, {message.quantity: count} if isinstance(message, Plural) else {})
+            assert "(а)" not in text and "(ла)" not in text, key
+            for field in placeholders(text) & {"name", "loser", "winner", "opponent", "first", "second", "other"}:
+                before = text.split("{" + field + "}")[0].rstrip()
+                assert not re.search(r"(?:^|\s)(у|против|с|со|для|от|игрока|Рейтинг|в)$", before), (key, text)
+            assert not re.search(r"(?:^|\s)в \{variant\}", text), (key, text)
+
+
+def test_russian_terms_follow_the_players() -> None:
+    """One word per concept (docs/glossary.md): марс and кокс for the double and triple win, отказ for a dropped
+    double, партия for a game of a match, бивер and ракун, Отменить ход and Отмена kept apart, score 5:3."""
+    assert tr("ru", "kind.gammon") == "марс" and tr("ru", "kind.backgammon") == "кокс"
+    assert tr("ru", "kind.single") == "оин"
+    assert tr("ru", "btn.beaver") == "Бивер" and tr("ru", "btn.raccoon") == "Ракун"
+    assert tr("ru", "btn.undo") != tr("ru", "btn.cancel")
+    assert tr("ru", "analysis.cube.pass") == "отказ"
+    assert "сда" not in tr("ru", "analysis.proper.double_pass")
+    assert tr("ru", "crawford") == "Партия Кроуфорда"
+    assert tr("ru", "score", length=5, a=3, b=1) == "Матч до 5: 3:1"
+    assert tr("ru", "tour.opt.format", value=tr("ru", "tour.format.sw")) == "Формат: швейцарская система"
+    assert tr("ru", "tour.format.de") == "до двух поражений"
+    assert tr("ru", "btn.portes") == "Портес" and tr("ru", "variant.portes") == "портес"
+    everything = " ".join(translate("ru", m, {m.quantity: 5} if isinstance(m, Plural) else {}) for m in TEXTS.values())
+    for wrong in ("гаммон", "бэкгаммон —", "Бобёр", "Енот", "зерн", "обязательств", "отстала", "Игра Кроуфорда"):
+        assert not re.search(rf"(?<![а-яё]){wrong}", everything), wrong
+    for rules in ("rules.short", "rules.long", "rules.portes", "rules.plakoto", "rules.fevga", "rules.acey_deucey"):
+        assert "марс" in tr("ru", rules), rules
+
+
+def test_long_nardy_rules_say_what_the_engine_scores() -> None:
+    """The default scoring of long nardy is оин 1 and марс 2 (no кокс): the rules text says so, in both languages."""
+    from nardy import Options
+    from nardy.variants import get_variant
+
+    assert Options().long_scoring == "federation"
+    assert set(get_variant("long").resign_levels) == {"oin", "mars"}
+    assert "кокса нет" in tr("ru", "rules.long") and "оин" in tr("ru", "rules.long").lower()
+    assert "no koks" in tr("en", "rules.long")
