@@ -47,7 +47,7 @@ from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import too_fast_text
 from bot.sender import Sender
 from bot.services.setup import game_routers, install_game_service
-from bot.storage import GameStore, RedisGameStore, SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore, Store
 from tests.bot.e2e.helpers import board_message, seeded
 from tests.bot.fake_telegram import BOT_TOKEN, FakeTelegram
 
@@ -83,7 +83,7 @@ def summary(values: list[float]) -> str:
     return f"p50 {statistics.median(values):.3f} s, p99 {percentile(values, 0.99):.3f} s, max {max(values):.3f} s"
 
 
-async def run_burst(store: GameStore, args: argparse.Namespace) -> None:
+async def run_burst(store: Store, args: argparse.Namespace) -> None:
     """Set up the games on ``store``, fire the burst and print the figures."""
     env: dict[str, Any] = {
         "bot_token": SecretStr(BOT_TOKEN),

@@ -37,9 +37,9 @@ from redis import Redis
 from redis.cluster import RedisCluster
 from redis.exceptions import RedisError
 
-from bot.storage import GameStore, RedisGameStore, SqliteGameStore
-from bot.storage.redis_store import cluster_startup_url
-from bot.storage.sqlite_store import INDEXES
+from bot.storage import RedisGameStore, SqliteGameStore, Store
+from bot.storage.redis.keys import cluster_startup_url
+from bot.storage.sqlite.schema import INDEXES
 
 CHAT = -1001
 USER = 5
@@ -57,7 +57,7 @@ async def _timed(call: Callable[[], Awaitable[Any]], repeat: int) -> tuple[float
     return min(times), statistics.median(times), result
 
 
-async def fill_chat(store: GameStore, games: int) -> None:
+async def fill_chat(store: Store, games: int) -> None:
     """Create ``games`` active games in :data:`CHAT`; user :data:`USER` plays three of them."""
     mine = {0, games // 2, games - 1}
     batch = 200
@@ -75,7 +75,7 @@ async def fill_chat(store: GameStore, games: int) -> None:
         )
 
 
-async def bench_listing(name: str, store: GameStore, games: int, repeat: int) -> None:
+async def bench_listing(name: str, store: Store, games: int, repeat: int) -> None:
     start = time.perf_counter()
     await fill_chat(store, games)
     print(f"{name}: created {games} games in one chat in {time.perf_counter() - start:.1f} s")

@@ -35,7 +35,7 @@ from bot.keyboards.actions import StepAction
 from bot.keyboards.callbacks import GameCb, parse_callback
 from bot.services.engine_flow import load_match
 from bot.services.record import GameRecord
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import SqliteGameStore
 from nardy import Phase
 from nardy.ai import get_player
 from tests.bot.e2e.helpers import Env, seeded

@@ -45,7 +45,7 @@ from bot.startup import (
     store_failure,
     telegram_failure,
 )
-from bot.storage import GameStore, StoreUnavailableError, check_persistence, open_store
+from bot.storage import Store, StoreUnavailableError, check_persistence, open_store
 from bot.webhook import create_webhook_app
 from nardy import compiled_engine
 
@@ -86,7 +86,7 @@ def sender_limits(settings: Settings) -> SenderLimits:
 
 
 def create_dispatcher(
-    store: GameStore,
+    store: Store,
     settings: Settings,
     *,
     sender: Sender,
@@ -97,7 +97,7 @@ def create_dispatcher(
 ) -> Dispatcher:
     """Return a Dispatcher with every router and middleware of the bot.
 
-    Handlers receive in their data: ``store`` (GameStore), ``settings`` (Settings), ``sender`` (Sender),
+    Handlers receive in their data: ``store`` (Store), ``settings`` (Settings), ``sender`` (Sender),
     ``i18n`` (I18n), ``locale`` (the user's language code), plus aiogram's usual ``bot``, ``event_from_user``,
     ``event_chat``. ``extra_routers`` are included before the built-in ones (game flows, tests). Startup
     registers the command menu (``setMyCommands``) for every language.
@@ -139,7 +139,7 @@ def create_dispatcher(
     return dp
 
 
-async def open_checked_store(settings: Settings, stop: asyncio.Event | None = None) -> GameStore:
+async def open_checked_store(settings: Settings, stop: asyncio.Event | None = None) -> Store:
     """Return the store of ``settings`` (Redis at ``REDIS_URL``, else the embedded SQLite file) once it answers
     (tried again with :func:`startup_backoff`, one log line per attempt: Redis may start after the bot), after
     logging whether it keeps its data on disk. A store lost after that makes the bot apologise until it comes back.
@@ -184,7 +184,7 @@ async def wait_for_bot_api(bot: Bot, settings: Settings, stop: asyncio.Event | N
     )
 
 
-async def open_store_and_bot(settings: Settings, stop: asyncio.Event | None) -> tuple[GameStore, Bot]:
+async def open_store_and_bot(settings: Settings, stop: asyncio.Event | None) -> tuple[Store, Bot]:
     """Return the store and the Bot once both answer (:func:`open_checked_store`, :func:`wait_for_bot_api`).
 
     Raises: what those raise, after closing what was opened; FatalStartupError at once for a malformed token.
@@ -297,7 +297,7 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
     raw_store, bot = await open_store_and_bot(settings, stop)
-    store = cast(GameStore, InstrumentedStore(raw_store, metrics))
+    store = cast(Store, InstrumentedStore(raw_store, metrics))
     bot.session.middleware(ApiMetricsMiddleware(metrics))
     sender = Sender(bot, sender_limits(settings))
     metrics.watch_queue(sender.pending)
@@ -321,7 +321,7 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
         await close_all(dp, sender, raw_store, bot, settings.shutdown_drain_timeout)
 
 
-async def close_all(dp: Dispatcher, sender: Sender, store: GameStore, bot: Bot, timeout: float) -> None:
+async def close_all(dp: Dispatcher, sender: Sender, store: Store, bot: Bot, timeout: float) -> None:
     """Finish a stop: :func:`drain` within ``timeout`` seconds (logging what was dropped), then close the store,
     the Bot API session and the render processes. Returns nothing."""
     dropped = await drain(dp, sender, timeout)

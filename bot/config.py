@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     redis_max_connections: int = Field(default=50, gt=0)
     """At most this many Redis connections (per node on a cluster); a burst beyond waits up to STORE_TIMEOUT."""
     store_purge_batch: int = Field(default=500, gt=0)
-    """Rows the SQLite store deletes per transaction when purging expired games (``GameStore.purge_expired``)."""
+    """Rows the SQLite store deletes per transaction when purging expired games (``Store.purge_expired``)."""
 
     send_interval_private: float = Field(default=1.0, ge=0)
     """Minimum seconds between two outgoing messages or edits in one private chat."""

@@ -42,7 +42,7 @@ from taskiq.acks import AcknowledgeType
 from taskiq.api import run_receiver_task
 from taskiq_redis import RedisStreamBroker, RedisStreamClusterBroker
 
-from bot.storage.redis_store import cluster_startup_url
+from bot.storage.redis.keys import cluster_startup_url
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics

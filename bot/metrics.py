@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from aiogram import Bot
     from aiogram.methods import Response, TelegramMethod
 
-    from bot.storage.base import GameStore
+    from bot.storage import Store
 
 _LATENCY_BUCKETS: Final = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 # store calls whose False / None answer means a compare-and-set was refused
@@ -154,16 +154,16 @@ class ApiMetricsMiddleware(BaseRequestMiddleware):
 
 
 class InstrumentedStore:
-    """A :class:`~bot.storage.base.GameStore` that times every call of the store it wraps and counts the
+    """A :class:`~bot.storage.store.Store` that times every call of the store it wraps and counts the
     compare-and-set writes that store refused; everything else is the wrapped store's own behaviour."""
 
-    def __init__(self, store: GameStore, metrics: Metrics) -> None:
+    def __init__(self, store: Store, metrics: Metrics) -> None:
         """Wrap ``store``, counting into ``metrics``."""
         self._store = store
         self._metrics = metrics
 
     @property
-    def wrapped(self) -> GameStore:
+    def wrapped(self) -> Store:
         """Return the store this one wraps."""
         return self._store
 

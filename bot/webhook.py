@@ -4,7 +4,7 @@ A worker is aiogram's aiohttp webhook server with three routes on one port:
 
 - ``POST WEBHOOK_PATH``: Telegram's updates. A request without the right ``X-Telegram-Bot-Api-Secret-Token``
   is refused with 401 and changes nothing. Each update is claimed in the store by its ``update_id``
-  (:meth:`~bot.storage.base.GameStore.claim_update`) before it is handled, so Telegram's redelivery of an update
+  (:meth:`~bot.storage.updates.UpdateClaims.claim_update`) before it is handled, so Telegram's redelivery of an update
   (after a timeout, an error or a crash, to this worker or another) is never applied twice: one already handled is
   answered 200 and dropped, one another worker is handling right now is answered 503 (Telegram tries again later);
   a worker that dies mid-update leaves a claim that lapses after ``WEBHOOK_UPDATE_LEASE`` seconds, and the next
@@ -32,7 +32,7 @@ from aiohttp import web
 from bot.config import Settings
 from bot.metrics import Metrics
 from bot.startup import retry_until_ready, startup_backoff, telegram_failure
-from bot.storage import GameStore, StoreUnavailableError
+from bot.storage import Store, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class DedupingRequestHandler(SimpleRequestHandler):
         dispatcher: Dispatcher,
         bot: Bot,
         *,
-        store: GameStore,
+        store: Store,
         secret_token: str,
         lease: float,
         ttl: float,
@@ -108,7 +108,7 @@ class DedupingRequestHandler(SimpleRequestHandler):
         return web.Response(body=self._build_response_writer(bot=bot, result=result))
 
 
-async def _quietly_release(store: GameStore, update_id: int) -> None:
+async def _quietly_release(store: Store, update_id: int) -> None:
     try:
         await store.release_update(update_id)
     except StoreUnavailableError:
@@ -128,7 +128,7 @@ def webhook_url(settings: Settings) -> str:
 def create_webhook_app(
     dispatcher: Dispatcher,
     bot: Bot,
-    store: GameStore,
+    store: Store,
     settings: Settings,
     metrics: Metrics,
     *,

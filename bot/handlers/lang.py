@@ -16,7 +16,7 @@ from bot.keyboards.callbacks import LangCb
 from bot.keyboards.menu import language_keyboard
 from bot.middlewares.i18n import LANGUAGE_KEY
 from bot.sender import Sender
-from bot.storage import GameStore
+from bot.storage import SettingsRecords
 
 
 async def lang_command(message: Message, sender: Sender, locale: str | None = None) -> None:
@@ -36,7 +36,7 @@ async def lang_command(message: Message, sender: Sender, locale: str | None = No
 
 
 async def lang_chosen(
-    query: CallbackQuery, callback_data: LangCb, store: GameStore, sender: Sender, i18n: I18n
+    query: CallbackQuery, callback_data: LangCb, store: SettingsRecords, sender: Sender, i18n: I18n
 ) -> None:
     """Store the presser's language and confirm in it (a toast; in a private chat the keyboard message is
     edited too). Returns nothing. Raises: StoreUnavailableError (reported by the error middleware)."""

@@ -21,7 +21,7 @@ from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.services.game_service import GameService
 from bot.services.ratings import RATED_VARIANTS, ratings_of
-from bot.storage.base import StoredRating
+from bot.storage import StoredRating
 from bot.texts import Html, esc, norm_lang, tr
 from bot.variants import DEFAULT, MAIN, resolve
 from rendering import LeaderboardRow, render_leaderboard

@@ -11,26 +11,26 @@ from aiogram.utils.i18n import I18n, I18nMiddleware
 
 from bot.i18n import choose_language
 from bot.middlewares.errors import REPORT_CONTEXT_KEY
-from bot.storage import GameStore, StoreUnavailableError
+from bot.storage import SettingsRecords, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
 LANGUAGE_KEY = "lang"
-"""Key of the language in the user settings (``GameStore.get_user_settings``)."""
+"""Key of the language in the user settings (``SettingsRecords.get_user_settings``)."""
 PRIVATE_KEY = "dm"
 """Key of the user settings set once the user has written to the bot in private (so the bot may write to them:
 tournament games are played in private chats)."""
 
 
 class UserLanguageMiddleware(I18nMiddleware):
-    """aiogram i18n middleware reading the stored language from the ``GameStore`` user settings.
+    """aiogram i18n middleware reading the stored language from the stored user settings.
 
     Handlers also receive ``locale`` (the chosen language code) in their data. The first message from a user in a
     private chat records that the bot may write to them (:data:`PRIVATE_KEY`). If the store is unreachable the
     Telegram language is used (the handler will then report the outage itself).
     """
 
-    def __init__(self, i18n: I18n, store: GameStore) -> None:
+    def __init__(self, i18n: I18n, store: SettingsRecords) -> None:
         """Use ``i18n`` for the catalogues and ``store`` for the users' choices."""
         super().__init__(i18n=i18n)
         self.store = store

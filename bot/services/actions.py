@@ -25,7 +25,7 @@ from bot.services.engine_flow import advance, load_match, new_fair_seeds
 from bot.services.inline import is_inline_chat
 from bot.services.players import PlayerInfo
 from bot.services.record import ChatLink, Event, GameRecord, Kind, RecordError, TournamentLink
-from bot.storage.base import StoredGame
+from bot.storage import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
 from bot.texts import illegal_move_text, tr

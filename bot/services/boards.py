@@ -1,7 +1,7 @@
 """Board presentation: every board message converges to the game version saved in the store.
 
 The store is the single source of truth. Beside each game it keeps, per chat, the board message and the version
-that message last showed (:class:`~bot.storage.base.BoardState`, written without bumping the game's version).
+that message last showed (:class:`~bot.storage.games.BoardState`, written without bumping the game's version).
 A board is *behind* when its shown version is lower than the game's. :meth:`BoardPresenter.sync` renders the
 current version for every board that is behind and edits it (or posts it when the chat has no board yet, or its
 board can no longer be edited), then records what it showed. Saving a game therefore never has to reach Telegram
@@ -13,7 +13,7 @@ There is at most one board message per game and chat: a new one is posted only w
 cannot be edited, and a board that is replaced (``/board``) loses its keyboard. Syncs of one game run one at a
 time in a process (a lock per game); requests arriving meanwhile are coalesced into one more sync. Across
 processes (webhook workers on one store) the decision to post a new board is exclusive and recorded: the poster
-first claims it in the store (:meth:`~bot.storage.base.GameStore.claim_board`: granted only while the recorded
+first claims it in the store (:meth:`~bot.storage.games.GameRecords.claim_board`: granted only while the recorded
 board message is still the one it saw, and while no other worker holds a live claim), and the sender checks the
 claim again right before the ``sendPhoto`` is made (its *guard*), however long it waited in the queue; an edit is
 likewise made only while its message is still the recorded board and nobody is replacing it. So a sweep that finds
@@ -46,7 +46,7 @@ from bot.services.captions import caption
 from bot.services.engine_flow import load_match
 from bot.services.messaging import chat_unreachable, message_gone
 from bot.services.record import ChatLink, GameRecord
-from bot.storage.base import GameStore, StoredGame
+from bot.storage import Store, StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
 from bot.variants import game_name
@@ -62,7 +62,7 @@ log = logging.getLogger(__name__)
 RETRY_DELAYS: Final = (2.0, 5.0, 15.0, 45.0)
 """Seconds before the in-process retries of a sync that failed for a retryable reason (then the sweeper)."""
 BOARD_CLAIM_LEASE: Final = 15.0
-"""Seconds a worker's claim to post a chat's new board lasts (:meth:`GameStore.claim_board`). The poster renews it
+"""Seconds a worker's claim to post a chat's new board lasts (:meth:`Store.claim_board`). The poster renews it
 every third of that while its ``sendPhoto`` waits in the queue or is being made, and right before the call; after
 a crash another worker may post the board once it has passed."""
 
@@ -79,7 +79,7 @@ def board_theme_of(settings: Mapping[str, Any]) -> str:
     return value if isinstance(value, str) and value in THEMES else THEMES[0]
 
 
-async def board_theme(store: GameStore, chat: ChatLink) -> str:
+async def board_theme(store: Store, chat: ChatLink) -> str:
     """Return the theme a chat's board is drawn in: a private chat's (whose id is its user's) in that user's theme,
     a group's in the group's theme chosen by its admins, an inline message's in the default.
     Raises: StoreUnavailableError."""
@@ -191,7 +191,7 @@ class BoardPresenter:
         self.failures = 0
         """How many board syncs failed for a retryable reason (diagnostics)."""
         self.owner = secrets.token_hex(8)
-        """This process's name in the store's board claims (:meth:`GameStore.claim_board`)."""
+        """This process's name in the store's board claims (:meth:`Store.claim_board`)."""
 
     # ------------------------------------------------------------------ requests (background)
 

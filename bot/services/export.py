@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.services.fairness import export_record
 from bot.services.record import GameRecord, RecordError
-from bot.storage.base import GameStore, StoredGame
+from bot.storage import Store, StoredGame
 from bot.storage.ids import is_valid_id
 from bot.texts import tr
 from nardy import NardyError
@@ -46,7 +46,7 @@ def record_files(game_id: str, record: GameRecord, *, finished: bool) -> tuple[E
 
 
 async def visible_game(
-    store: GameStore, game_id: str, chat_id: int, user_id: int, lang: str
+    store: Store, game_id: str, chat_id: int, user_id: int, lang: str
 ) -> tuple[StoredGame, GameRecord] | str:
     """Return the stored game and its record when ``user_id`` asking in ``chat_id`` may see it (a player of it, or
     anyone in a chat it was shown in), else the refusal to answer. Raises: StoreUnavailableError."""
@@ -62,7 +62,7 @@ async def visible_game(
     return stored, record
 
 
-async def export_answer(store: GameStore, game_id: str, chat_id: int, user_id: int, lang: str) -> ExportAnswer:
+async def export_answer(store: Store, game_id: str, chat_id: int, user_id: int, lang: str) -> ExportAnswer:
     """Return the answer of ``/export <game_id>`` asked by ``user_id`` in ``chat_id``: the record's files when the
     user played the game or the game was shown in this chat; a clear refusal otherwise. Raises:
     StoreUnavailableError."""

@@ -53,7 +53,7 @@ from bot.services.render_pool import render_in_processes
 from bot.services.saving import GameSaver
 from bot.services.timers import Sweeper
 from bot.services.tournament_service import TournamentService
-from bot.storage.base import GameStore, StoredGame
+from bot.storage import Store, StoredGame
 
 if TYPE_CHECKING:
     from bot.jobs import JobQueue
@@ -88,7 +88,7 @@ class GameService:
 
     def __init__(
         self,
-        store: GameStore,
+        store: Store,
         sender: MessageSender,
         *,
         dice: DiceFactory = system_dice,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.services.record import GameRecord, RecordError
-from bot.storage.base import GameStore, StoredGame
+from bot.storage import Store, StoredGame
 from bot.texts import Html, esc, tr
 from nardy import Match, NardyError
 from nardy.game import replay_records
@@ -114,7 +114,7 @@ def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-async def history_entries(store: GameStore, chat_id: int, user_id: int, lang: str) -> list[HistoryEntry]:
+async def history_entries(store: Store, chat_id: int, user_id: int, lang: str) -> list[HistoryEntry]:
     """Return the user's last finished games shown in the chat, newest first (at most :data:`HISTORY_SIZE`).
     Raises: StoreUnavailableError."""
     entries: list[HistoryEntry] = []

@@ -8,7 +8,7 @@ the data of an inline message's buttons. An invitation expires after ``invite_tt
 
 **Joining.** The first other person to press Join starts the game. Its id is derived from the
 ``inline_message_id`` (:func:`inline_game_id`) and creation goes through a lease in the store (the claim of
-:meth:`~bot.storage.base.GameStore.claim_update` under a negative key, which no Telegram update id takes), so two
+:meth:`~bot.storage.updates.UpdateClaims.claim_update` under a negative key, which no Telegram update id takes), so two
 people pressing at once start one game and a retry after a crash finds the game already there.
 
 **The board.** The game has one "chat", a synthetic id of the inline message (:func:`inline_chat_id`, far below
@@ -59,7 +59,7 @@ from bot.services.engine_flow import load_match
 from bot.services.messaging import chat_unreachable, message_gone
 from bot.services.players import INLINE_STATS_CHAT, PlayerInfo
 from bot.services.record import ChatLink, GameRecord
-from bot.storage.base import StoredGame
+from bot.storage import StoredGame
 from bot.texts import tr
 from bot.variants import OFFERED, default_length, get_match_kind_games, resolve
 from nardy import Match, Phase

@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
-from bot.storage.base import GameStore, StoredRating
+from bot.storage import RatingRecords, StoredRating
 from bot.storage.errors import StoreUnavailableError
 from bot.variants import OFFERED
 from nardy import Game, Match
@@ -165,7 +165,7 @@ def new_ratings(
     return expected, new
 
 
-async def apply_rating_plan(store: GameStore, game_id: str, plan: Mapping[str, Any]) -> None:
+async def apply_rating_plan(store: RatingRecords, game_id: str, plan: Mapping[str, Any]) -> None:
     """Apply a plan of :func:`rating_plan` for the game ``game_id``: exactly once however often it is called
     (also concurrently), and the players join the leaderboard of each of the plan's chats. Returns nothing.
 
@@ -191,7 +191,7 @@ async def apply_rating_plan(store: GameStore, game_id: str, plan: Mapping[str, A
         await store.apply_ratings(variant, game_id, expected, new, chat_id=chat)
 
 
-async def ratings_of(store: GameStore, user_id: int) -> dict[str, StoredRating]:
+async def ratings_of(store: RatingRecords, user_id: int) -> dict[str, StoredRating]:
     """Return the user's rating in each rated variant (``StoredRating()`` where never rated)."""
     result: dict[str, StoredRating] = {}
     for variant in RATED_VARIANTS:

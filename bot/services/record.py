@@ -1,6 +1,6 @@
 """The stored game record, typed: what the store keeps for a game beside its version.
 
-The store keeps a JSON-compatible ``dict`` (:attr:`bot.storage.base.StoredGame.data`); the services work on a
+The store keeps a JSON-compatible ``dict`` (:attr:`bot.storage.games.StoredGame.data`); the services work on a
 :class:`GameRecord`, converted at the boundary (:meth:`GameRecord.from_stored` after a read,
 :meth:`GameRecord.to_dict` for a write). The layout is versioned by the ``"schema"`` key:
 
@@ -36,7 +36,7 @@ from bot.services.players import PlayerInfo
 from nardy import Step
 
 if TYPE_CHECKING:
-    from bot.storage.base import StoredGame
+    from bot.storage import StoredGame
 
 SCHEMA: Final = 2
 """The schema version :meth:`GameRecord.to_dict` writes."""
@@ -189,7 +189,7 @@ class FairSeeds:
 class ChatLink:
     """A chat a game is shown in: ``viewer`` is the player the board is drawn for (None: a group's one board,
     drawn from the side to move); ``message_id`` is the board message the game was created with (the current one
-    is the store's :class:`~bot.storage.base.BoardState`); ``lang`` the chat's own language, if any; ``thread`` the
+    is the store's :class:`~bot.storage.games.BoardState`); ``lang`` the chat's own language, if any; ``thread`` the
     forum topic of a supergroup the game was started in (every message of the game goes there); ``inline`` the
     ``inline_message_id`` of a game played on an inline message (:mod:`bot.services.inline`: ``chat_id`` is then a
     synthetic id of that message, no chat of Telegram's)."""

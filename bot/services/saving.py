@@ -28,7 +28,7 @@ from bot.services.engine_flow import match_finished
 from bot.services.players import COMPUTER_STATS_CHAT, INLINE_STATS_CHAT
 from bot.services.ratings import rating_plan
 from bot.services.record import GameRecord, StatsEntry
-from bot.storage.base import StoredGame
+from bot.storage import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from nardy import Match
 

@@ -18,7 +18,7 @@ from aiogram.types import ReplyParameters
 from bot.log_context import bind_game
 from bot.services.engine_flow import advance, load_match
 from bot.services.record import Event, GameRecord
-from bot.storage.base import StoredGame
+from bot.storage import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
 from nardy import NardyError

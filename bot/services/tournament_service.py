@@ -41,7 +41,7 @@ from bot.services.tournament_record import (
     TournamentSettings,
 )
 from bot.services.tournament_sim import simulate_match
-from bot.storage.base import GameStore, StoredTournament
+from bot.storage import Store, StoredTournament
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
 from bot.texts import tr
@@ -95,7 +95,7 @@ class TournamentService:
         self._username: str | None = None
 
     @property
-    def store(self) -> GameStore:
+    def store(self) -> Store:
         """The store (the game service's)."""
         return self.games.store
 

@@ -1,26 +1,25 @@
-"""Game storage: the ``GameStore`` protocol, its Redis and SQLite implementations, and the factory."""
+"""Storage: one role protocol per aggregate, their union ``Store``, the Redis and SQLite back ends, and the factory.
 
-from .base import (
-    COUNTED_GAMES_RETENTION,
-    RATED_MATCHES_RETENTION,
-    TOURNAMENT_HISTORY_RETENTION,
-    UNSET,
-    BoardState,
-    GameStore,
-    JSONDict,
-    Stats,
-    StoredChallenge,
-    StoredGame,
-    StoredRating,
-    StoredTournament,
-    check_rating_change,
-    check_variant,
-)
+Roles: :mod:`~bot.storage.games` (``GameRecords``), :mod:`~bot.storage.tournaments` (``TournamentRecords``),
+:mod:`~bot.storage.ratings` (``RatingRecords``), :mod:`~bot.storage.challenges` (``ChallengeRecords``),
+:mod:`~bot.storage.settings` (``SettingsRecords``), :mod:`~bot.storage.stats` (``StatsRecords``) and
+:mod:`~bot.storage.updates` (``UpdateClaims``); :mod:`~bot.storage.store` (``Store``) is all of them.
+"""
+
+from .challenges import ChallengeRecords, StoredChallenge
+from .documents import UNSET, JSONDict
 from .errors import GameNotFoundError, StoreError, StoreUnavailableError, map_store_errors
 from .factory import check_persistence, open_store
+from .games import BoardState, GameRecords, StoredGame
 from .ids import is_valid_id, new_id
-from .redis_store import RedisGameStore
-from .sqlite_store import SqliteGameStore
+from .ratings import RATED_MATCHES_RETENTION, RatingRecords, StoredRating, check_rating_change, check_variant
+from .redis import RedisGameStore
+from .settings import SettingsRecords
+from .sqlite import SqliteGameStore
+from .stats import COUNTED_GAMES_RETENTION, Stats, StatsRecords
+from .store import Store
+from .tournaments import TOURNAMENT_HISTORY_RETENTION, StoredTournament, TournamentRecords
+from .updates import UpdateClaim, UpdateClaims
 
 __all__ = [
     "COUNTED_GAMES_RETENTION",
@@ -28,18 +27,26 @@ __all__ = [
     "TOURNAMENT_HISTORY_RETENTION",
     "UNSET",
     "BoardState",
+    "ChallengeRecords",
     "GameNotFoundError",
-    "GameStore",
+    "GameRecords",
     "JSONDict",
+    "RatingRecords",
     "RedisGameStore",
+    "SettingsRecords",
     "SqliteGameStore",
     "Stats",
+    "StatsRecords",
+    "Store",
     "StoreError",
     "StoreUnavailableError",
     "StoredChallenge",
     "StoredGame",
     "StoredRating",
     "StoredTournament",
+    "TournamentRecords",
+    "UpdateClaim",
+    "UpdateClaims",
     "check_persistence",
     "check_rating_change",
     "check_variant",

@@ -12,7 +12,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
 class StoreError(Exception):
-    """Base class of every error a :class:`~bot.storage.base.GameStore` raises on purpose."""
+    """Base class of every error a :class:`~bot.storage.store.Store` raises on purpose."""
 
 
 class StoreUnavailableError(StoreError):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import GameStore
-from .redis_store import RedisGameStore
-from .sqlite_store import SqliteGameStore
+from .redis import RedisGameStore
+from .sqlite import SqliteGameStore
+from .store import Store
 
 
 def open_store(
     redis_url: str | None, embedded_path: str | Path, *, timeout: float = 5.0, max_connections: int = 50
-) -> GameStore:
+) -> Store:
     """Return a Redis store for ``redis_url`` when it is set, else an SQLite store at ``embedded_path``.
 
     ``redis_url``: ``redis://host:port/db`` (one server) or ``redis+cluster://host:port`` (a Redis Cluster,
@@ -23,7 +23,7 @@ def open_store(
     return SqliteGameStore(embedded_path, timeout=timeout)
 
 
-async def check_persistence(store: GameStore) -> str | None:
+async def check_persistence(store: Store) -> str | None:
     """Return a warning to log at start-up when the store keeps nothing on disk, else None.
 
     A Redis store warns when ``CONFIG GET appendonly`` is "no" and ``CONFIG GET save`` is empty (on a cluster:

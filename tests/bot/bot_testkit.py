@@ -14,7 +14,7 @@ from virtual_time import VirtualClock
 from bot.app import create_dispatcher
 from bot.config import Settings
 from bot.sender import Sender
-from bot.storage import GameStore
+from bot.storage import Store
 
 
 @dataclass
@@ -24,14 +24,14 @@ class BotApp:
     fake: FakeTelegram
     bot: Bot
     dp: Dispatcher
-    store: GameStore
+    store: Store
     sender: Sender
     settings: Settings
     clock: VirtualClock
     h: TelegramHarness
 
 
-def build_app(store: GameStore, *, fake: FakeTelegram | None = None, extra_routers: Sequence[Router] = ()) -> BotApp:
+def build_app(store: Store, *, fake: FakeTelegram | None = None, extra_routers: Sequence[Router] = ()) -> BotApp:
     """Return a :class:`BotApp` on ``store`` (a new fake Telegram unless one is given)."""
     fake = fake or FakeTelegram()
     bot = fake.make_bot()

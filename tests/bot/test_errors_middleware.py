@@ -15,7 +15,7 @@ from bot_testkit import build_app
 from bot.keyboards.callbacks import LangCb
 from bot.middlewares.errors import ErrorReportingMiddleware
 from bot.sender import SendDropped
-from bot.storage import GameStore, RedisGameStore, SqliteGameStore, StoreUnavailableError
+from bot.storage import RedisGameStore, SqliteGameStore, Store, StoreUnavailableError
 
 
 def exploding_router() -> Router:
@@ -83,7 +83,7 @@ async def test_apology_failure_is_swallowed(sqlite_path: str) -> None:
     await store.close()
 
 
-async def _unreachable_then_back(store: GameStore, reopen: GameStore) -> None:
+async def _unreachable_then_back(store: Store, reopen: Store) -> None:
     """Drive /start and a /lang press while ``store`` is unreachable, then the same on ``reopen``."""
     app = build_app(store)
     alice = app.fake.user(101, "Alice", "en")

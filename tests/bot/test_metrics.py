@@ -9,7 +9,7 @@ from aiogram.exceptions import TelegramRetryAfter
 from aiogram.methods import SendMessage
 
 from bot.metrics import ApiMetricsMiddleware, InstrumentedStore, Metrics, UpdateMetricsMiddleware
-from bot.storage import GameStore, SqliteGameStore
+from bot.storage import SqliteGameStore, Store
 
 
 def _value(metrics: Metrics, name: str, **labels: str) -> float:
@@ -20,8 +20,8 @@ def _value(metrics: Metrics, name: str, **labels: str) -> float:
 async def test_store_calls_are_timed_and_refused_writes_counted(sqlite_path: str) -> None:
     metrics = Metrics()
     raw = SqliteGameStore(sqlite_path)
-    store = cast(GameStore, InstrumentedStore(raw, metrics))
-    assert isinstance(store, GameStore)
+    store = cast(Store, InstrumentedStore(raw, metrics))
+    assert isinstance(store, Store)
     game_id = await store.create_game({"n": 0})
     assert await store.update_game(game_id, 1, {"n": 1}) == 2
     assert await store.update_game(game_id, 1, {"n": 2}) is None  # a stale version: refused

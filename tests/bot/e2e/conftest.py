@@ -6,8 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage.redis_store import RedisGameStore
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from aiogram.types import User
 
 from bot.services.engine_flow import load_match
 from bot.services.record import GameRecord
-from bot.storage.base import GameStore, StoredGame
+from bot.storage import Store, StoredGame
 from nardy import Match
 from tests.bot.e2e.helpers import Env, board_message
 
@@ -18,7 +18,7 @@ async def state(env: Env, game_id: str) -> tuple[StoredGame, Match]:
     return stored, load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
 
 
-async def only_game(store: GameStore, chat_id: int) -> str:
+async def only_game(store: Store, chat_id: int) -> str:
     """Return the id of the chat's only active game."""
     games = await store.chat_games(chat_id)
     assert len(games) == 1, games

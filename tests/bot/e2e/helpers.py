@@ -13,7 +13,7 @@ from bot.services.engine_flow import DiceFactory
 from bot.services.fairness import export_record
 from bot.services.record import GameRecord
 from bot.services.setup import game_routers, install_game_service, service_for
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import DiceSource, SeededDice
 from nardy.fairness import verify_record
 from tests.bot.fake_telegram import FakeTelegram, ShownMessage, TelegramHarness
@@ -50,7 +50,7 @@ class Env:
 
     def __init__(
         self,
-        store: GameStore,
+        store: Store,
         dice: DiceFactory | None,
         *,
         fake: FakeTelegram | None = None,
@@ -86,7 +86,7 @@ class Env:
             await self.sender.close()
 
 
-async def verify_fair_games(store: GameStore, chat_ids: list[int]) -> int:
+async def verify_fair_games(store: Store, chat_ids: list[int]) -> int:
     """Run the fairness verifier on every game with seeds (the production dice) in the chats, finished or not
     (the rolls so far, checked with the seed the store keeps). Returns: how many games were checked.
     Raises: AssertionError naming a game whose rolls do not verify."""
@@ -113,7 +113,7 @@ def game_buttons(message: ShownMessage) -> list[tuple[str, str]]:
     return [(b.text, b.callback_data or "") for row in message.buttons() for b in row]
 
 
-async def record_of(store: GameStore, game_id: str) -> tuple[int, dict[str, Any]] | None:
+async def record_of(store: Store, game_id: str) -> tuple[int, dict[str, Any]] | None:
     """Return (version, data) of a stored game."""
     stored = await store.get_game(game_id)
     return None if stored is None else (stored.version, stored.data)

@@ -3,13 +3,13 @@ plays and cube decisions) and the worst plays as an album of boards."""
 
 from __future__ import annotations
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env
 from tests.bot.e2e.test_export import play_and_resign
 
 
-async def test_a_finished_game_is_analysed_with_its_worst_plays(sqlite_store: GameStore) -> None:
+async def test_a_finished_game_is_analysed_with_its_worst_plays(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")

@@ -10,7 +10,7 @@ import re
 from PIL import Image
 
 from bot.services.boards import winner_mark
-from bot.storage.base import GameStore
+from bot.storage import Store
 from bot.texts import tr
 from rendering.layout import layout
 from rendering.theme import get_theme
@@ -39,7 +39,7 @@ def is_dark(colour: RGB) -> bool:
     return max(abs(a - b) for a, b in zip(colour, dark, strict=True)) <= 24
 
 
-async def test_a_user_picks_dark_and_only_their_own_boards_turn_dark(sqlite_store: GameStore) -> None:
+async def test_a_user_picks_dark_and_only_their_own_boards_turn_dark(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("theme-1"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(21, "Alice", "en"), fake.user(22, "Bob", "ru")
@@ -75,7 +75,7 @@ async def test_a_user_picks_dark_and_only_their_own_boards_turn_dark(sqlite_stor
     await env.close()
 
 
-async def test_the_choice_survives_a_restart_on_redis(redis_store: GameStore) -> None:
+async def test_the_choice_survives_a_restart_on_redis(redis_store: Store) -> None:
     """The same choice on the Redis store: kept across a restart, only the chooser's board is dark."""
     env = Env(redis_store, seeded("theme-redis"))
     alice = env.fake.user(41, "Alice", "en")
@@ -94,7 +94,7 @@ async def test_the_choice_survives_a_restart_on_redis(redis_store: GameStore) ->
     await env.close()
 
 
-async def test_a_group_board_follows_the_groups_theme(sqlite_store: GameStore) -> None:
+async def test_a_group_board_follows_the_groups_theme(sqlite_store: Store) -> None:
     await sqlite_store.set_user_settings(32, {"theme": "dark"})  # a player's own choice does not rule the group
     env = Env(sqlite_store, seeded("theme-3"))
     fake, h = env.fake, env.h
@@ -120,7 +120,7 @@ async def test_a_group_board_follows_the_groups_theme(sqlite_store: GameStore) -
     await env.close()
 
 
-async def test_a_finished_board_marks_the_winner(sqlite_store: GameStore) -> None:
+async def test_a_finished_board_marks_the_winner(sqlite_store: Store) -> None:
     """Once a game is over its board lights the winner's strip with a crown and "Won N pt." (the bot passes the
     winner and the label to the renderer); the loser's strip has no such mark."""
     env = Env(sqlite_store, seeded("theme-winner"))

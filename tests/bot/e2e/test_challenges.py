@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.helpers import Env, board_message, seeded
 
 
-async def test_reply_challenge_accept_decline_cancel(sqlite_store: GameStore) -> None:
+async def test_reply_challenge_accept_decline_cancel(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("challenge"))
     fake, h = env.fake, env.h
     alice, bob, carol = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en"), fake.user(3, "Carol", "en")

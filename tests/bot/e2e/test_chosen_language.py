@@ -3,12 +3,12 @@ every answer of the board handlers (/watch, the Watch button, /board, an invalid
 
 from __future__ import annotations
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.drive import only_game
 from tests.bot.e2e.helpers import Env
 
 
-async def test_game_handlers_answer_in_the_language_chosen_with_lang(sqlite_store: GameStore) -> None:
+async def test_game_handlers_answer_in_the_language_chosen_with_lang(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
     fake, h = env.fake, env.h
     alice, bob, carol = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en"), fake.user(3, "Carol", "en")

@@ -26,9 +26,7 @@ from bot.services.boards import BOARD_CLAIM_LEASE, chat_lang
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
 from bot.services.record import GameRecord
-from bot.storage.base import GameStore
-from bot.storage.redis_store import RedisGameStore
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore, Store
 from tests.bot.e2e.helpers import Env, seeded
 from tests.bot.fake_telegram import FakeTelegram, ShownMessage
 
@@ -70,9 +68,9 @@ class Switch:
 
 
 class CrashingStore:
-    """A proxy of a GameStore whose every coroutine method goes through the switch."""
+    """A proxy of a Store whose every coroutine method goes through the switch."""
 
-    def __init__(self, store: GameStore, switch: Switch) -> None:
+    def __init__(self, store: Store, switch: Switch) -> None:
         """Wrap ``store``."""
         self._store = store
         self._switch = switch
@@ -106,7 +104,7 @@ class CrashingCaller:
         return result
 
 
-def _process(store: GameStore, switch: Switch, fake: FakeTelegram) -> Env:
+def _process(store: Store, switch: Switch, fake: FakeTelegram) -> Env:
     env = Env(CrashingStore(store, switch), seeded("crash"), fake=fake, computer_delay=0.0)  # type: ignore[arg-type]
     env.sender._bot = CrashingCaller(env.bot, switch)
 
@@ -211,12 +209,12 @@ async def _press_random(env: Env, game_id: str, users: dict[int, User], rng: ran
     return False
 
 
-async def _current_games(store: GameStore) -> list[str]:
+async def _current_games(store: Store) -> list[str]:
     return sorted(set(await store.chat_games(-700)) | set(await store.user_games(3)))
 
 
 async def _crash_run(
-    make_store: Callable[[], GameStore], seed: int, presses: int, clock: RestartClock | None = None
+    make_store: Callable[[], Store], seed: int, presses: int, clock: RestartClock | None = None
 ) -> tuple[int, int]:
     rng = random.Random(seed)
     fake = FakeTelegram()
@@ -274,7 +272,7 @@ async def _crash_run(
 
 class RestartClock:
     """The stores' clock: real time, moved on by the board claims' lease at every restart. A process killed while
-    posting a board leaves its claim in the store (:meth:`GameStore.claim_board`); the next process may post that
+    posting a board leaves its claim in the store (:meth:`Store.claim_board`); the next process may post that
     board once the claim has lapsed, at most ``BOARD_CLAIM_LEASE`` later (and not before: the dead process's
     ``sendPhoto`` may have been made, which is exactly what the claim stands for)."""
 

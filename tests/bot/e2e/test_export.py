@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Phase
 from nardy.fairness import verify_record
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
@@ -48,7 +48,7 @@ async def play_and_resign(env: Env, chat_id: int, variant: str, presses: int = 6
 
 
 async def test_export_of_a_short_game_is_a_mat_file_and_a_verifiable_record(
-    sqlite_store: GameStore, tmp_path: Path
+    sqlite_store: Store, tmp_path: Path
 ) -> None:
     env = Env(sqlite_store, None)
     game_id = await play_and_resign(env, -910, "short")
@@ -74,7 +74,7 @@ async def test_export_of_a_short_game_is_a_mat_file_and_a_verifiable_record(
     await env.close()
 
 
-async def test_export_of_a_long_game_is_a_transcript_and_strangers_are_refused(sqlite_store: GameStore) -> None:
+async def test_export_of_a_long_game_is_a_transcript_and_strangers_are_refused(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
     game_id = await play_and_resign(env, -911, "long")
     fake, h = env.fake, env.h
@@ -96,7 +96,7 @@ async def test_export_of_a_long_game_is_a_transcript_and_strangers_are_refused(s
     await env.close()
 
 
-async def test_bare_export_after_a_game_sends_the_last_finished_game(sqlite_store: GameStore) -> None:
+async def test_bare_export_after_a_game_sends_the_last_finished_game(sqlite_store: Store) -> None:
     """Regression: ``/export`` alone after the game answered with its usage text; it sends the game the sender
     finished last in this chat (a running game of theirs comes first), and the usage only to someone without any."""
     env = Env(sqlite_store, None)
@@ -121,7 +121,7 @@ async def test_bare_export_after_a_game_sends_the_last_finished_game(sqlite_stor
     await env.close()
 
 
-async def test_the_finished_board_offers_the_record(sqlite_store: GameStore) -> None:
+async def test_the_finished_board_offers_the_record(sqlite_store: Store) -> None:
     """The final board has a 📄 Record button that sends the same files as /export (the /history 📄 press)."""
     env = Env(sqlite_store, None)
     fake, h = env.fake, env.h
@@ -136,7 +136,7 @@ async def test_the_finished_board_offers_the_record(sqlite_store: GameStore) -> 
     await env.close()
 
 
-async def test_an_export_cut_off_by_a_shutdown_is_answered_with_try_again(sqlite_store: GameStore) -> None:
+async def test_an_export_cut_off_by_a_shutdown_is_answered_with_try_again(sqlite_store: Store) -> None:
     """Regression: at shutdown a queued document (the export's .json) was dropped without a word ("1 queued
     messages or edits were not sent"). The answer and the files are queued together with a notice; the shutdown
     sends what its deadline allows and, in place of the files it drops, a clear "send /export again"."""

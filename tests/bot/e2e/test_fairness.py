@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.services.record import GameRecord
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Phase
 from nardy.fairness import commitment, verify_record
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
@@ -25,7 +25,7 @@ def everything_shown(env: Env) -> str:
 
 
 async def test_a_game_commits_to_its_dice_and_verify_reveals_them_at_the_end(
-    sqlite_store: GameStore, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    sqlite_store: Store, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
     env = Env(sqlite_store, None)  # the production wiring: fair dice
@@ -83,7 +83,7 @@ async def test_a_game_commits_to_its_dice_and_verify_reveals_them_at_the_end(
     assert env.fair_games == 1
 
 
-async def test_verify_answers_bad_input_clearly(sqlite_store: GameStore) -> None:
+async def test_verify_answers_bad_input_clearly(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("verify"))  # injected dice: such a game has no fairness seeds
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "ru"), fake.user(2, "Bob", "en")

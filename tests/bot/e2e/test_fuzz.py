@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.middlewares.errors import ErrorReportingMiddleware
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import SqliteGameStore
 from tests.bot.e2e.drive import only_game
 from tests.bot.e2e.helpers import Env, board_message, seeded
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from bot.services.engine_flow import load_match
 from bot.services.record import GameRecord
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Phase
 from tests.bot.e2e.helpers import Env, board_message, seeded
 
 
-async def test_group_short_game_by_buttons(sqlite_store: GameStore) -> None:
+async def test_group_short_game_by_buttons(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("group-1"))
     fake, h = env.fake, env.h
     alice = fake.user(1, "Alice", "en")

@@ -20,8 +20,7 @@ from bot.keyboards.actions import StepAction
 from bot.keyboards.callbacks import GameCb, parse_callback
 from bot.services.engine_flow import load_match
 from bot.services.record import GameRecord
-from bot.storage.base import GameStore
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import SqliteGameStore, Store
 from nardy import Phase
 from nardy.ai import get_player
 from tests.bot.e2e.helpers import Env, seeded
@@ -116,7 +115,7 @@ async def _play(env: Env, clock: EventClock, game_id: str, users: dict[int, User
     return turns
 
 
-async def _run(store: GameStore, mode: str) -> tuple[float, list[tuple[float, str, Any]]]:
+async def _run(store: Store, mode: str) -> tuple[float, list[tuple[float, str, Any]]]:
     clock = EventClock()
     clock.start()
     fake = FakeTelegram()

@@ -4,12 +4,12 @@ message whose buttons step through the game frame by frame."""
 from __future__ import annotations
 
 from bot.keyboards.callbacks import ReplayCb
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.helpers import Env
 from tests.bot.e2e.test_export import play_and_resign
 
 
-async def test_history_lists_finished_games_and_replays_them(sqlite_store: GameStore) -> None:
+async def test_history_lists_finished_games_and_replays_them(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
     fake, h = env.fake, env.h
     first = await play_and_resign(env, -920, "short")

@@ -12,8 +12,7 @@ from bot.handlers.computer import parse_bot_args
 from bot.handlers.identity import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID
 from bot.keyboards.callbacks import ChallengeCb, ComputerCb, MenuCb
 from bot.middlewares.errors import ErrorReportingMiddleware
-from bot.storage.base import GameStore
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import SqliteGameStore, Store
 from nardy.ai import ComputerPlayer, get_player
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
@@ -34,7 +33,7 @@ def _channel_bot(env: Env) -> User:
     return env.fake.user(CHANNEL_BOT_ID, "Channel", "en", username="Channel_Bot")
 
 
-async def test_channels_cannot_start_join_or_play(sqlite_store: GameStore) -> None:
+async def test_channels_cannot_start_join_or_play(sqlite_store: Store) -> None:
     """Every channel posted as the same Channel_Bot: one channel's game could be moved by any other channel."""
     env = Env(sqlite_store, seeded("channels"), computer=_computer, computer_delay=0)
     fake, h = env.fake, env.h
@@ -67,7 +66,7 @@ async def test_channels_cannot_start_join_or_play(sqlite_store: GameStore) -> No
     await env.close()
 
 
-async def test_anonymous_admins_are_refused(sqlite_store: GameStore) -> None:
+async def test_anonymous_admins_are_refused(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("anonymous"), computer=_computer, computer_delay=0)
     fake, h = env.fake, env.h
     group = fake.group_chat(-701, admins=[GROUP_ANONYMOUS_BOT_ID])
@@ -83,7 +82,7 @@ async def test_anonymous_admins_are_refused(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_odd_digits_never_crash(sqlite_store: GameStore) -> None:
+async def test_odd_digits_never_crash(sqlite_store: Store) -> None:
     """``²`` and ``①`` pass ``str.isdigit`` and crashed ``int()`` in ``/new match ²``; decimal digits of other
     scripts (``١٢``) are read as the number they write, as in typed moves."""
     assert parse_new_args("match ²") == ("short", 0)
@@ -101,7 +100,7 @@ async def test_odd_digits_never_crash(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_hostile_names_reach_telegram_escaped(sqlite_store: GameStore) -> None:
+async def test_hostile_names_reach_telegram_escaped(sqlite_store: Store) -> None:
     """``Eve <3`` in the turn reminder made Telegram refuse it; every message here goes through the fake's
     Telegram-HTML check (the autouse fixture fails the test on any refusal)."""
     now = [1_000_000.0]
@@ -130,7 +129,7 @@ async def test_hostile_names_reach_telegram_escaped(sqlite_store: GameStore) -> 
     await env.close()
 
 
-async def test_forged_buttons_claim_nothing(sqlite_store: GameStore) -> None:
+async def test_forged_buttons_claim_nothing(sqlite_store: Store) -> None:
     """A forged computer-offer button consumed someone else's challenge; a forged challenge button carrying a
     computer offer's id raised KeyError."""
     env = Env(sqlite_store, seeded("forged"), computer=_computer, computer_delay=0)

@@ -12,7 +12,7 @@ from bot.keyboards.callbacks import InviteCb
 from bot.services.engine_flow import load_match
 from bot.services.inline import inline_chat_id, inline_game_id
 from bot.services.record import GameRecord
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Match, Phase
 from tests.bot.e2e.helpers import Env, seeded, verify_fair_games
 from tests.bot.fake_telegram import ShownMessage
@@ -53,7 +53,7 @@ async def play_out(env: Env, message: ShownMessage, users: dict[int, User]) -> i
     raise AssertionError("the game did not end")
 
 
-async def test_an_inline_game_is_played_to_the_end_by_buttons(sqlite_store: GameStore) -> None:
+async def test_an_inline_game_is_played_to_the_end_by_buttons(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)  # the production wiring: fair dice
     fake, h = env.fake, env.h
     alice, bob, carol = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en"), fake.user(3, "Carol", "en")
@@ -106,7 +106,7 @@ async def test_an_inline_game_is_played_to_the_end_by_buttons(sqlite_store: Game
     await env.close()
 
 
-async def test_two_joins_at_once_start_one_game(sqlite_store: GameStore) -> None:
+async def test_two_joins_at_once_start_one_game(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("inline-race"))
     fake = env.fake
     alice, bob, carol = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en"), fake.user(3, "Carol", "en")
@@ -125,7 +125,7 @@ async def test_two_joins_at_once_start_one_game(sqlite_store: GameStore) -> None
     await env.close()
 
 
-async def test_without_any_upload_chat_the_board_is_text(redis_store: GameStore) -> None:
+async def test_without_any_upload_chat_the_board_is_text(redis_store: Store) -> None:
     env = Env(redis_store, seeded("inline-text"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "ru"), fake.user(2, "Bob", "ru")
@@ -145,7 +145,7 @@ async def test_without_any_upload_chat_the_board_is_text(redis_store: GameStore)
     await env.close()
 
 
-async def test_a_storage_chat_takes_the_uploads(sqlite_store: GameStore) -> None:
+async def test_a_storage_chat_takes_the_uploads(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("inline-storage"), inline_storage_chat=-100777)
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
@@ -157,7 +157,7 @@ async def test_a_storage_chat_takes_the_uploads(sqlite_store: GameStore) -> None
     await env.close()
 
 
-async def test_forged_and_foreign_presses_change_nothing(sqlite_store: GameStore) -> None:
+async def test_forged_and_foreign_presses_change_nothing(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("inline-forged"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
@@ -178,7 +178,7 @@ async def test_forged_and_foreign_presses_change_nothing(sqlite_store: GameStore
     await env.close()
 
 
-async def test_resigning_on_the_inline_message(sqlite_store: GameStore) -> None:
+async def test_resigning_on_the_inline_message(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("inline-resign"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")

@@ -20,7 +20,7 @@ from aiogram.types import Chat, User
 from bot.keyboards.actions import StepAction
 from bot.keyboards.callbacks import GameCb
 from bot.services.actions import CHOOSE_BOARD, CHOOSE_RESIGN
-from bot.storage.base import GameStore, StoredGame
+from bot.storage import Store, StoredGame
 from bot.texts import tr
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, press_first, state
@@ -66,7 +66,7 @@ def _board_of(fake: FakeTelegram, stored: StoredGame, chat_id: int) -> ShownMess
     return _message(fake, chat_id, stored.boards[chat_id].message_id)
 
 
-async def _snapshot(store: GameStore, game_id: str) -> tuple[int, dict[str, Any]]:
+async def _snapshot(store: Store, game_id: str) -> tuple[int, dict[str, Any]]:
     stored = await store.get_game(game_id)
     assert stored is not None
     return stored.version, stored.data
@@ -83,7 +83,7 @@ def _played_line(name: str, move: str) -> str:
 # ---------------------------------------------------------------------------------------------- 1. two games
 
 
-async def test_typed_move_board_and_resign_with_two_games_in_one_chat(sqlite_store: GameStore) -> None:
+async def test_typed_move_board_and_resign_with_two_games_in_one_chat(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("i8-d"))  # the challenger opens (and has the same roll) in both games
     fake, h = env.fake, env.h
     alice, bob, carol = _users(fake, "Alice", "Bob", "Carol")
@@ -162,7 +162,7 @@ async def test_typed_move_board_and_resign_with_two_games_in_one_chat(sqlite_sto
 # ---------------------------------------------------------------------------------------------- 2. /board
 
 
-async def test_board_repost_leaves_one_live_board(sqlite_store: GameStore) -> None:
+async def test_board_repost_leaves_one_live_board(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("repost-8"))
     fake, h = env.fake, env.h
     alice, bob = _users(fake, "Alice", "Bob")
@@ -206,7 +206,7 @@ async def test_board_repost_leaves_one_live_board(sqlite_store: GameStore) -> No
 # ---------------------------------------------------------------------------------------------- 3. caps
 
 
-async def test_user_cap_refuses_a_third_game(sqlite_store: GameStore) -> None:
+async def test_user_cap_refuses_a_third_game(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("cap-user"), max_games_per_user=2)
     fake, h = env.fake, env.h
     alice, bob, carol, dave = _users(fake, "Alice", "Bob", "Carol", "Dave")
@@ -233,7 +233,7 @@ async def test_user_cap_refuses_a_third_game(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_chat_cap_refuses_a_third_game(sqlite_store: GameStore) -> None:
+async def test_chat_cap_refuses_a_third_game(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("cap-chat"), max_games_per_chat=2)
     fake, h = env.fake, env.h
     alice, bob, carol, dave, eve, frank = _users(fake, "Alice", "Bob", "Carol", "Dave", "Eve", "Frank")
@@ -263,7 +263,7 @@ async def test_chat_cap_refuses_a_third_game(sqlite_store: GameStore) -> None:
 # ---------------------------------------------------------------------------------------------- 5. announced turns
 
 
-async def test_typed_and_confirmed_turns_are_announced(sqlite_store: GameStore) -> None:
+async def test_typed_and_confirmed_turns_are_announced(sqlite_store: Store) -> None:
     await sqlite_store.set_chat_settings(-851, {"confirm": True})
     env = Env(sqlite_store, seeded("i8-d"))  # Alice opens in every game
     fake, h = env.fake, env.h
@@ -318,7 +318,7 @@ def _undo_offered(board: ShownMessage) -> bool:
     return any(GameCb.unpack(data).action == "undo" for _, data in game_buttons(board))
 
 
-async def test_no_undo_for_the_bots_own_first_step(sqlite_store: GameStore) -> None:
+async def test_no_undo_for_the_bots_own_first_step(sqlite_store: Store) -> None:
     # long nardy, seed s45: Alice opens with 3-3 and only one checker can leave the head: the bot plays 24/21
     await sqlite_store.set_chat_settings(-861, {"confirm": True, "variant": "long"})
     env = Env(sqlite_store, seeded("s45"))
@@ -349,7 +349,7 @@ async def test_no_undo_for_the_bots_own_first_step(sqlite_store: GameStore) -> N
     await env.close()
 
 
-async def test_no_undo_for_a_forced_step_in_the_middle_of_a_game(sqlite_store: GameStore) -> None:
+async def test_no_undo_for_a_forced_step_in_the_middle_of_a_game(sqlite_store: Store) -> None:
     # seed f1: after 13 presses Bob has a checker on the bar that can only enter with the 2
     env = Env(sqlite_store, seeded("f1"))
     fake, h = env.fake, env.h
@@ -373,7 +373,7 @@ async def test_no_undo_for_a_forced_step_in_the_middle_of_a_game(sqlite_store: G
     await env.close()
 
 
-async def test_a_declined_resignation_leaves_no_undo_for_the_bots_step(sqlite_store: GameStore) -> None:
+async def test_a_declined_resignation_leaves_no_undo_for_the_bots_step(sqlite_store: Store) -> None:
     await sqlite_store.set_chat_settings(-863, {"confirm": True, "variant": "long"})
     env = Env(sqlite_store, seeded("s45"))
     fake, h = env.fake, env.h
@@ -400,18 +400,16 @@ async def test_a_declined_resignation_leaves_no_undo_for_the_bots_step(sqlite_st
 
 
 async def test_sweeper_quarantines_a_corrupt_record_sqlite(
-    sqlite_store: GameStore, caplog: pytest.LogCaptureFixture
+    sqlite_store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     await _sweep_with_a_corrupt_record(sqlite_store, caplog)
 
 
-async def test_sweeper_quarantines_a_corrupt_record_redis(
-    redis_store: GameStore, caplog: pytest.LogCaptureFixture
-) -> None:
+async def test_sweeper_quarantines_a_corrupt_record_redis(redis_store: Store, caplog: pytest.LogCaptureFixture) -> None:
     await _sweep_with_a_corrupt_record(redis_store, caplog)
 
 
-async def _sweep_with_a_corrupt_record(store: GameStore, caplog: pytest.LogCaptureFixture) -> None:
+async def _sweep_with_a_corrupt_record(store: Store, caplog: pytest.LogCaptureFixture) -> None:
     """Five overdue games, the third one's record corrupt: a sweep handles the four others and quarantines it."""
     env = Env(store, seeded("sweep-8"))
     fake = env.fake
@@ -481,7 +479,7 @@ def _assert_final_board(board: ShownMessage, game_id: str) -> None:
     assert GameCb.unpack(game_buttons(board)[0][1]).game_id == game_id
 
 
-async def test_final_board_names_nobody_to_move(sqlite_store: GameStore) -> None:
+async def test_final_board_names_nobody_to_move(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("f2"))
     fake, h = env.fake, env.h
     alice, bob = _users(fake, "Alice", "Bob")
@@ -537,7 +535,7 @@ async def _no_settle() -> None:
     return None
 
 
-async def test_presses_are_answered_before_the_paced_board_edit(sqlite_store: GameStore) -> None:
+async def test_presses_are_answered_before_the_paced_board_edit(sqlite_store: Store) -> None:
     clock = EventClock()
     clock.start()
     env = Env(sqlite_store, seeded("pace-8"), sender_clock=clock)

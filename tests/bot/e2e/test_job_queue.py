@@ -8,8 +8,7 @@ import time
 from bot.jobs import TaskiqJobs
 from bot.metrics import Metrics
 from bot.services.record import GameRecord
-from bot.storage import RedisGameStore
-from bot.storage.base import StoredGame
+from bot.storage import RedisGameStore, StoredGame
 from nardy import Match
 from nardy.ai import ComputerPlayer, get_player
 from tests.bot.e2e.drive import only_game, press_first, state

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 
 
-async def test_long_game_with_typed_moves(sqlite_store: GameStore) -> None:
+async def test_long_game_with_typed_moves(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("long-1"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Алиса", "ru"), fake.user(2, "Боб", "ru")
@@ -37,7 +37,7 @@ async def test_long_game_with_typed_moves(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_typed_move_errors(sqlite_store: GameStore) -> None:
+async def test_typed_move_errors(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("long-2"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")

@@ -16,9 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage.base import GameStore
-from bot.storage.redis_store import RedisGameStore
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore, Store
 from tests.bot.e2e.drive import only_game
 from tests.bot.e2e.helpers import Env, seeded
 from tests.bot.fake_telegram import FakeTelegram
@@ -32,12 +30,10 @@ async def _no_wait(_seconds: float) -> None:
 
 
 @pytest.fixture(params=["sqlite", "redis"])
-async def clocked_store(
-    request: Any, sqlite_path: str, redis_url: str
-) -> AsyncIterator[tuple[GameStore, VirtualClock]]:
+async def clocked_store(request: Any, sqlite_path: str, redis_url: str) -> AsyncIterator[tuple[Store, VirtualClock]]:
     """Yield a store whose clock (that of the claims' leases) the test moves."""
     clock = VirtualClock(start=1_000_000.0)
-    store: GameStore
+    store: Store
     if request.param == "sqlite":
         store = SqliteGameStore(sqlite_path, clock=clock)
     else:
@@ -46,13 +42,13 @@ async def clocked_store(
     await store.close()
 
 
-def _worker(store: GameStore, fake: FakeTelegram, clock: VirtualClock) -> Env:
+def _worker(store: Store, fake: FakeTelegram, clock: VirtualClock) -> Env:
     return Env(store, seeded("one-board"), fake=fake, clock=clock, sleep=_no_wait, board_retry_after=2.0)
 
 
 @pytest.mark.parametrize("lease_expired", [False, True], ids=["claim-live", "claim-expired"])
 async def test_a_sweep_never_posts_a_second_board_while_the_first_waits(
-    clocked_store: tuple[GameStore, VirtualClock], lease_expired: bool
+    clocked_store: tuple[Store, VirtualClock], lease_expired: bool
 ) -> None:
     store, clock = clocked_store
     fake = FakeTelegram()

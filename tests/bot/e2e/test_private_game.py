@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 
 
-async def test_private_game_via_deep_link(sqlite_store: GameStore) -> None:
+async def test_private_game_via_deep_link(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("private-1"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(11, "Alice", "en"), fake.user(12, "Bob", "en")

@@ -9,9 +9,7 @@ import pytest
 from aiogram.types import User
 
 from bot.services.ratings import apply_rating_plan
-from bot.storage.base import GameStore, StoredRating
-from bot.storage.redis_store import RedisGameStore
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore, Store, StoredRating
 from bot.texts import tr
 from bot.variants import OFFERED
 from nardy import Match, Phase
@@ -40,19 +38,19 @@ async def play_out(env: Env, game_id: str, chat_id: int, users: dict[int, User])
 
 
 @pytest.fixture(params=["sqlite", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[GameStore]:
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
     """Yield each real store in turn (SQLite on a fresh file, Redis on a flushed database)."""
     if request.param == "sqlite":
-        sqlite: GameStore = SqliteGameStore(request.getfixturevalue("sqlite_path"))
+        sqlite: Store = SqliteGameStore(request.getfixturevalue("sqlite_path"))
         yield sqlite
         await sqlite.close()
     else:
-        redis: GameStore = RedisGameStore.from_url(request.getfixturevalue("redis_url"))
+        redis: Store = RedisGameStore.from_url(request.getfixturevalue("redis_url"))
         yield redis
         await redis.close()
 
 
-async def test_a_group_game_is_rated_and_shown(store: GameStore) -> None:
+async def test_a_group_game_is_rated_and_shown(store: Store) -> None:
     env = Env(store, seeded("ratings-1"), computer=fixed_seed, computer_delay=0)
     fake, h = env.fake, env.h
     alice, bob = fake.user(41, "Alice", "en"), fake.user(42, "Боб <b>", "ru")

@@ -12,9 +12,7 @@ import pytest
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.storage.base import GameStore
-from bot.storage.redis_store import RedisGameStore
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore, Store
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
@@ -42,7 +40,7 @@ async def _play_presses(env: Env, game_id: str, users: dict[int, object], chat_i
         assert after is not None and after.version == version + 1
 
 
-async def _restart(first: GameStore, second: GameStore, chat_id: int) -> None:
+async def _restart(first: Store, second: Store, chat_id: int) -> None:
     env = Env(first, seeded("restart"))
     game_id, users = await _start_group_game(env, chat_id)
     await _play_presses(env, game_id, users, chat_id, 5)
@@ -134,7 +132,7 @@ async def test_redis_outage_apologises_then_resumes(own_redis: tuple[Path, list[
     await store.close()
 
 
-async def test_turn_reminder_then_timeout(sqlite_store: GameStore) -> None:
+async def test_turn_reminder_then_timeout(sqlite_store: Store) -> None:
     now = [1_000_000.0]
     env = Env(sqlite_store, seeded("timeout"), clock=lambda: now[0], turn_reminder_after=100, turn_timeout=1000)
     game_id, users = await _start_group_game(env, -403)

@@ -7,7 +7,7 @@ import asyncio
 from bot.keyboards.callbacks import GameCb
 from bot.middlewares.throttle import too_fast_text
 from bot.services.boards import placeholder_photo
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
@@ -22,7 +22,7 @@ async def _group_game(env: Env, chat_id: int) -> tuple[str, dict[int, object]]:
     return await only_game(env.store, group.id), {alice.id: alice, bob.id: bob}
 
 
-async def test_fifty_identical_presses_apply_once(sqlite_store: GameStore) -> None:
+async def test_fifty_identical_presses_apply_once(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("conc-1"))
     game_id, users = await _group_game(env, -300)
     stored, match = await state(env, game_id)
@@ -42,7 +42,7 @@ async def test_fifty_identical_presses_apply_once(sqlite_store: GameStore) -> No
     await env.close()
 
 
-async def test_both_players_pressing_at_once(redis_store: GameStore) -> None:
+async def test_both_players_pressing_at_once(redis_store: Store) -> None:
     env = Env(redis_store, seeded("conc-2"))
     game_id, users = await _group_game(env, -301)
     stored, match = await state(env, game_id)
@@ -61,7 +61,7 @@ async def test_both_players_pressing_at_once(redis_store: GameStore) -> None:
     await env.close()
 
 
-async def test_bad_callback_data_and_non_players(sqlite_store: GameStore) -> None:
+async def test_bad_callback_data_and_non_players(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("bad-1"))
     fake, h = env.fake, env.h
     game_id, users = await _group_game(env, -302)
@@ -94,7 +94,7 @@ async def test_bad_callback_data_and_non_players(sqlite_store: GameStore) -> Non
     await env.close()
 
 
-async def test_resign_and_board_repost(sqlite_store: GameStore) -> None:
+async def test_resign_and_board_repost(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("resign-1"))
     fake, h = env.fake, env.h
     game_id, users = await _group_game(env, -303)
@@ -130,7 +130,7 @@ async def test_resign_and_board_repost(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_flood_limit_on_a_board_edit_is_retried(sqlite_store: GameStore) -> None:
+async def test_flood_limit_on_a_board_edit_is_retried(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("flood"))
     game_id, users = await _group_game(env, -304)
     stored, match = await state(env, game_id)
@@ -146,7 +146,7 @@ async def test_flood_limit_on_a_board_edit_is_retried(sqlite_store: GameStore) -
     await env.close()
 
 
-async def test_renderer_failure_still_updates_caption_and_keyboard(sqlite_store: GameStore) -> None:
+async def test_renderer_failure_still_updates_caption_and_keyboard(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("render-fail"))
     game_id, users = await _group_game(env, -305)
     stored, match = await state(env, game_id)

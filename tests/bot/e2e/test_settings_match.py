@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 
 
-async def test_settings_admins_only_and_rules(sqlite_store: GameStore) -> None:
+async def test_settings_admins_only_and_rules(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("settings"))
     fake, h = env.fake, env.h
     admin, member = fake.user(1, "Admin", "en"), fake.user(2, "Member", "ru")
@@ -34,7 +34,7 @@ async def test_settings_admins_only_and_rules(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_confirm_mode_with_undo(sqlite_store: GameStore) -> None:
+async def test_confirm_mode_with_undo(sqlite_store: Store) -> None:
     await sqlite_store.set_chat_settings(-501, {"confirm": True})
     env = Env(sqlite_store, seeded("confirm-3"))
     fake, h = env.fake, env.h
@@ -67,7 +67,7 @@ async def test_confirm_mode_with_undo(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_match_to_three_continues_to_the_end(sqlite_store: GameStore) -> None:
+async def test_match_to_three_continues_to_the_end(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("match-3"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")

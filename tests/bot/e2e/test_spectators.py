@@ -3,12 +3,12 @@ kept up to date (without buttons) until the game ends; players and repeated pres
 
 from __future__ import annotations
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message
 
 
-async def test_a_spectator_follows_the_board_in_private(sqlite_store: GameStore) -> None:
+async def test_a_spectator_follows_the_board_in_private(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
     fake, h = env.fake, env.h
     alice, bob, carol = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en"), fake.user(3, "Carol", "en")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message
 from tests.bot.e2e.tournament_drive import record_of, running, tournament_env
@@ -14,7 +14,7 @@ from tests.bot.e2e.tournament_drive import record_of, running, tournament_env
 TOPIC = 77
 
 
-async def test_a_game_started_in_a_topic_stays_in_it(sqlite_store: GameStore) -> None:
+async def test_a_game_started_in_a_topic_stays_in_it(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
@@ -41,7 +41,7 @@ async def test_a_game_started_in_a_topic_stays_in_it(sqlite_store: GameStore) ->
     await env.close()
 
 
-async def test_a_game_outside_topics_sends_into_none(sqlite_store: GameStore) -> None:
+async def test_a_game_outside_topics_sends_into_none(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
@@ -52,7 +52,7 @@ async def test_a_game_outside_topics_sends_into_none(sqlite_store: GameStore) ->
     await env.close()
 
 
-async def test_a_group_gives_its_tournaments_a_topic_of_their_own(sqlite_store: GameStore) -> None:
+async def test_a_group_gives_its_tournaments_a_topic_of_their_own(sqlite_store: Store) -> None:
     env = tournament_env(Env(sqlite_store, None))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")

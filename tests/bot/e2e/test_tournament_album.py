@@ -8,7 +8,7 @@ import io
 
 from PIL import Image
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.helpers import Env, seeded
 from tests.bot.e2e.test_tournament_formats import _check_end, _play_out, _register
 from tests.bot.e2e.tournament_drive import record_of, tournament_env
@@ -34,7 +34,7 @@ def _albums(calls: list[Call], chat_id: int) -> list[list[bytes]]:
     return albums
 
 
-async def test_sixteen_player_double_elimination_sends_its_bracket_as_an_album(sqlite_store: GameStore) -> None:
+async def test_sixteen_player_double_elimination_sends_its_bracket_as_an_album(sqlite_store: Store) -> None:
     env = tournament_env(Env(sqlite_store, seeded("de-16-album")))
     fake, h = env.fake, env.h
     alice = fake.user(1, "Alice", "en")

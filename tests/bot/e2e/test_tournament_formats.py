@@ -11,7 +11,7 @@ from collections import Counter
 from aiogram.types import Chat, User
 
 from bot.services.tournament_record import TournamentRecord
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.tournament_drive import (
     active_games,
@@ -118,7 +118,7 @@ def _check_end(env: Env, group: Chat, winner_names: list[str]) -> str:
     return final.content
 
 
-async def test_seven_player_swiss_with_byes_and_a_withdrawal(sqlite_store: GameStore) -> None:
+async def test_seven_player_swiss_with_byes_and_a_withdrawal(sqlite_store: Store) -> None:
     env = tournament_env(Env(sqlite_store, seeded("swiss-7")))
     fake, h = env.fake, env.h
     alice, bob, carol = (fake.user(i, n, "en") for i, n in enumerate(("Alice", "Bob", "Carol"), 1))
@@ -199,7 +199,7 @@ async def test_seven_player_swiss_with_byes_and_a_withdrawal(sqlite_store: GameS
     await env.close()
 
 
-async def test_eight_player_single_elimination_to_the_final(sqlite_store: GameStore) -> None:
+async def test_eight_player_single_elimination_to_the_final(sqlite_store: Store) -> None:
     env = tournament_env(Env(sqlite_store, seeded("se-8")))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
@@ -272,7 +272,7 @@ async def test_eight_player_single_elimination_to_the_final(sqlite_store: GameSt
     await env.close()
 
 
-async def test_five_player_double_elimination_through_the_losers_bracket(sqlite_store: GameStore) -> None:
+async def test_five_player_double_elimination_through_the_losers_bracket(sqlite_store: Store) -> None:
     env = tournament_env(Env(sqlite_store, seeded("de-5")))
     fake, h = env.fake, env.h
     alice = fake.user(1, "Alice", "en")

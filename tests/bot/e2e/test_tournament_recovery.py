@@ -16,7 +16,7 @@ from typing import Any
 from aiogram.types import Chat, User
 
 from bot.services.tournament_record import TournamentRecord
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.tournament_drive import active_games, open_bot, record_of, resign_game, running, tournament_env
@@ -110,7 +110,7 @@ async def _offer_resign(env: Env, game_id: str, users: dict[int, User]) -> tuple
 # ====================================================================== restart in the middle of a round
 
 
-async def _restart_in_the_middle_of_a_round(store: GameStore, group_id: int) -> None:
+async def _restart_in_the_middle_of_a_round(store: Store, group_id: int) -> None:
     env = tournament_env(Env(store, seeded("restart-rr")))
     tournament_id, users, _group = await _start_four(env, group_id)
     games = await active_games(env, tournament_id)
@@ -153,15 +153,15 @@ async def _restart_in_the_middle_of_a_round(store: GameStore, group_id: int) -> 
     await env2.close()
 
 
-async def test_restart_in_the_middle_of_a_round_sqlite(sqlite_store: GameStore) -> None:
+async def test_restart_in_the_middle_of_a_round_sqlite(sqlite_store: Store) -> None:
     await _restart_in_the_middle_of_a_round(sqlite_store, -610)
 
 
-async def test_restart_in_the_middle_of_a_round_redis(redis_store: GameStore) -> None:
+async def test_restart_in_the_middle_of_a_round_redis(redis_store: Store) -> None:
     await _restart_in_the_middle_of_a_round(redis_store, -614)
 
 
-async def test_crash_after_a_result_is_saved_is_converged_by_the_sweeper(sqlite_store: GameStore) -> None:
+async def test_crash_after_a_result_is_saved_is_converged_by_the_sweeper(sqlite_store: Store) -> None:
     group_id = -611
     env = tournament_env(Env(sqlite_store, seeded("crash-rr")))
     tournament_id, users, _group = await _start_four(env, group_id)
@@ -216,7 +216,7 @@ async def test_crash_after_a_result_is_saved_is_converged_by_the_sweeper(sqlite_
 # ====================================================================== a deadline forfeit on virtual time
 
 
-async def test_round_deadline_reminds_then_forfeits(sqlite_store: GameStore) -> None:
+async def test_round_deadline_reminds_then_forfeits(sqlite_store: Store) -> None:
     now = [1_000_000.0]
     group_id = -612
     env = tournament_env(Env(sqlite_store, seeded("deadline-rr"), clock=lambda: now[0]))
@@ -281,7 +281,7 @@ async def test_round_deadline_reminds_then_forfeits(sqlite_store: GameStore) -> 
 # ====================================================================== two results at the same moment
 
 
-async def test_two_matches_ending_together(sqlite_store: GameStore) -> None:
+async def test_two_matches_ending_together(sqlite_store: Store) -> None:
     group_id = -613
     env = Env(sqlite_store, seeded("together-rr"))
     env.service.tournaments.batch_window = 0.5

@@ -3,7 +3,7 @@ the group), with the group seeing the pairings, the results and the standings pi
 
 from __future__ import annotations
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from tests.bot.e2e.helpers import Env, seeded
 from tests.bot.e2e.tournament_drive import (
     active_games,
@@ -20,7 +20,7 @@ def _photos(env: Env, chat_id: int) -> list[object]:
     return [m for m in env.fake.messages(chat_id) if m.photo is not None]
 
 
-async def test_four_player_round_robin_in_private_chats(sqlite_store: GameStore) -> None:
+async def test_four_player_round_robin_in_private_chats(sqlite_store: Store) -> None:
     env = tournament_env(Env(sqlite_store, seeded("rr-4")))
     fake, h = env.fake, env.h
     alice, bob, carol, dave = (fake.user(i, n, "en") for i, n in enumerate(("Alice", "Bob", "Carol", "Dave"), 1))

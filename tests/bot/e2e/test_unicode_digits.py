@@ -8,7 +8,7 @@ from __future__ import annotations
 from aiogram.types import User
 
 from bot.middlewares.errors import ErrorReportingMiddleware
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
@@ -30,7 +30,7 @@ async def _group_game(env: Env, chat_id: int, lang: str) -> tuple[str, dict[int,
     return await only_game(env.store, group.id), {alice.id: alice, bob.id: bob}
 
 
-async def test_superscript_point_is_refused_clearly(sqlite_store: GameStore) -> None:
+async def test_superscript_point_is_refused_clearly(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("digits-1"))
     fake = env.fake
     game_id, users = await _group_game(env, -1301, "en")
@@ -49,7 +49,7 @@ async def test_superscript_point_is_refused_clearly(sqlite_store: GameStore) -> 
     await env.close()
 
 
-async def test_superscript_refusal_in_russian(sqlite_store: GameStore) -> None:
+async def test_superscript_refusal_in_russian(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("digits-2"))
     game_id, users = await _group_game(env, -1302, "ru")
     stored, match = await state(env, game_id)
@@ -61,7 +61,7 @@ async def test_superscript_refusal_in_russian(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_decimal_digits_of_other_scripts_are_played(sqlite_store: GameStore) -> None:
+async def test_decimal_digits_of_other_scripts_are_played(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("digits-3"))
     group = env.fake.group_chat(-1303)
     game_id, users = await _group_game(env, -1303, "en")
@@ -80,7 +80,7 @@ async def test_decimal_digits_of_other_scripts_are_played(sqlite_store: GameStor
     await env.close()
 
 
-async def test_command_arguments_with_odd_digits(sqlite_store: GameStore) -> None:
+async def test_command_arguments_with_odd_digits(sqlite_store: Store) -> None:
     """``/new short match ٥`` is a match to 5; ``²`` words are no numbers; ids and names with odd digits are
     refused with the command's usage; nothing fails."""
     env = Env(sqlite_store, seeded("digits-4"))

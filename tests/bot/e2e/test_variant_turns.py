@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from aiogram.types import User
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from bot.texts import tr
 from nardy import Phase
 from nardy.game import replay
@@ -25,7 +25,7 @@ async def _start(env: Env, variant: str, chat_id: int) -> tuple[str, User, User,
     return await only_game(env.store, group.id), alice, bob, {alice.id: alice, bob.id: bob}
 
 
-async def test_acey_deucey_names_a_double_with_six_buttons_then_rolls_again(sqlite_store: GameStore) -> None:
+async def test_acey_deucey_names_a_double_with_six_buttons_then_rolls_again(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("acey-choose"))
     game_id, _alice, _bob, users = await _start(env, "acey_deucey", -710)
     fake, h = env.fake, env.h
@@ -70,7 +70,7 @@ async def test_acey_deucey_names_a_double_with_six_buttons_then_rolls_again(sqli
     await env.close()
 
 
-async def test_gul_bara_hands_the_unplayed_moves_to_the_opponent(sqlite_store: GameStore) -> None:
+async def test_gul_bara_hands_the_unplayed_moves_to_the_opponent(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("gulbara-handover"))
     game_id, _alice, _bob, users = await _start(env, "gulbara", -711)
     fake, h = env.fake, env.h
@@ -105,7 +105,7 @@ async def test_gul_bara_hands_the_unplayed_moves_to_the_opponent(sqlite_store: G
     await env.close()
 
 
-async def test_a_tavli_match_rotates_its_games_and_says_so_in_the_caption(sqlite_store: GameStore) -> None:
+async def test_a_tavli_match_rotates_its_games_and_says_so_in_the_caption(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("tavli-rotation"))
     game_id, _alice, _bob, users = await _start(env, "tavli", -712)
     board = board_message(env.fake, -712)

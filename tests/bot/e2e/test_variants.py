@@ -11,7 +11,7 @@ from aiogram.types import User
 from bot.handlers import computer as computer_handlers
 from bot.handlers.challenge import parse_new_args
 from bot.handlers.rules import rules_text
-from bot.storage.base import GameStore
+from bot.storage import Store
 from bot.texts import tr
 from bot.variants import MAIN, OFFERED, computer_plays, game_name, resolve
 from nardy import Phase
@@ -93,7 +93,7 @@ def _assert_over(env: Env, chat_id: int, winner: int | None, names: tuple[str, s
 
 
 @pytest.mark.parametrize("variant", NEW)
-async def test_group_game_of_each_variant_by_buttons(sqlite_store: GameStore, variant: str) -> None:
+async def test_group_game_of_each_variant_by_buttons(sqlite_store: Store, variant: str) -> None:
     env = Env(sqlite_store, seeded(f"variant-buttons-{variant}"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
@@ -118,7 +118,7 @@ async def test_group_game_of_each_variant_by_buttons(sqlite_store: GameStore, va
 
 
 @pytest.mark.parametrize("variant", NEW)
-async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: GameStore, variant: str) -> None:
+async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: Store, variant: str) -> None:
     env = Env(sqlite_store, seeded(f"variant-typed-{variant}"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Алиса", "ru"), fake.user(2, "Боб", "ru")
@@ -137,7 +137,7 @@ async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: GameSto
 
 
 async def test_a_level_the_computer_lacks_is_played_and_named_as_the_strongest_it_has(
-    sqlite_store: GameStore, monkeypatch: pytest.MonkeyPatch
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # every game has a hard network today: take it away from one, as a game added without one would be
     monkeypatch.setattr(computer_handlers, "computer_levels", lambda name: ("easy", "medium"))
@@ -153,7 +153,7 @@ async def test_a_level_the_computer_lacks_is_played_and_named_as_the_strongest_i
 
 
 @pytest.mark.parametrize("variant", NEW)
-async def test_new_bot_of_each_variant(sqlite_store: GameStore, variant: str) -> None:
+async def test_new_bot_of_each_variant(sqlite_store: Store, variant: str) -> None:
     env = Env(sqlite_store, seeded(f"variant-bot-{variant}"), computer=lambda lv, v, s: get_player(lv, v, seed=3))
     env.service.sleep = env.clock.sleep
     fake, h = env.fake, env.h
@@ -182,7 +182,7 @@ async def test_new_bot_of_each_variant(sqlite_store: GameStore, variant: str) ->
 
 
 async def test_new_bot_answers_clearly_when_the_computer_does_not_play_the_variant(
-    sqlite_store: GameStore, monkeypatch: pytest.MonkeyPatch
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def only_main(level: str, variant: str, **kwargs: object) -> object:
         if variant not in MAIN:
@@ -210,7 +210,7 @@ async def test_new_bot_answers_clearly_when_the_computer_does_not_play_the_varia
     await env.close()
 
 
-async def test_two_player_portes_round_robin(sqlite_store: GameStore) -> None:
+async def test_two_player_portes_round_robin(sqlite_store: Store) -> None:
     env = tournament_env(Env(sqlite_store, seeded("portes-rr")))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
@@ -272,7 +272,7 @@ def test_rules_of_each_variant(lang: str) -> None:
     assert all(f"/rules {v}" in default for v in NEW)
 
 
-async def test_rules_settings_and_the_start_menu_chooser(sqlite_store: GameStore) -> None:
+async def test_rules_settings_and_the_start_menu_chooser(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("variant-menus"))
     fake, h = env.fake, env.h
     admin, boris = fake.user(1, "Admin", "en"), fake.user(2, "Борис", "ru")
@@ -317,7 +317,7 @@ async def test_rules_settings_and_the_start_menu_chooser(sqlite_store: GameStore
     await env.close()
 
 
-async def test_private_challenge_of_a_variant_by_deep_link(sqlite_store: GameStore) -> None:
+async def test_private_challenge_of_a_variant_by_deep_link(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("variant-link"))
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")

@@ -14,7 +14,7 @@ from aiogram.types import User
 from bot.handlers.computer import BOT_ARGS, parse_bot_args
 from bot.services.game_service import COMPUTER_ID, COMPUTER_STATS_CHAT
 from bot.services.record import GameRecord
-from bot.storage.base import GameStore
+from bot.storage import Store
 from bot.texts import tr
 from bot.variants import MAIN, computer_variants
 from nardy import Game, Move, Phase
@@ -51,7 +51,7 @@ async def human_turn(env: Env, user: User, chat_id: int, game_id: str, *, type_m
         await press_first(env, user, chat_id)
 
 
-async def test_full_private_game_against_the_computer(sqlite_store: GameStore) -> None:
+async def test_full_private_game_against_the_computer(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("vs-computer-1"), computer=fixed_seed)
     env.service.sleep = env.clock.sleep  # BOT_MOVE_DELAY (1 s by default) on virtual time
     assert env.service.computer_delay == 1.0
@@ -147,7 +147,7 @@ async def test_full_private_game_against_the_computer(sqlite_store: GameStore) -
     await env.close()
 
 
-async def test_new_bot_long_easy_in_a_group(sqlite_store: GameStore) -> None:
+async def test_new_bot_long_easy_in_a_group(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("vs-computer-group"), computer=fixed_seed, computer_delay=0)
     fake, h = env.fake, env.h
     alice, carol = fake.user(31, "Alice", "en"), fake.user(33, "Carol", "en")
@@ -193,7 +193,7 @@ async def test_new_bot_long_easy_in_a_group(sqlite_store: GameStore) -> None:
     await env.close()
 
 
-async def test_a_stranger_cannot_press_in_a_game_against_the_computer(sqlite_store: GameStore) -> None:
+async def test_a_stranger_cannot_press_in_a_game_against_the_computer(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("vs-computer-stranger"), computer=fixed_seed, computer_delay=0)
     fake, h = env.fake, env.h
     alice, carol = fake.user(41, "Alice", "en"), fake.user(43, "Carol", "ru")
@@ -220,7 +220,7 @@ async def test_a_stranger_cannot_press_in_a_game_against_the_computer(sqlite_sto
     await env.close()
 
 
-async def test_the_computer_answers_a_resignation(sqlite_store: GameStore) -> None:
+async def test_the_computer_answers_a_resignation(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("vs-computer-resign"), computer=fixed_seed, computer_delay=0)
     fake, h = env.fake, env.h
     alice = fake.user(51, "Alice", "en")
@@ -279,7 +279,7 @@ class SlowPlayer:
         return self.inner.accept_resignation(game)
 
 
-async def test_the_computer_thinks_off_the_event_loop(sqlite_store: GameStore) -> None:
+async def test_the_computer_thinks_off_the_event_loop(sqlite_store: Store) -> None:
     started, release = threading.Event(), threading.Event()
     players: list[SlowPlayer] = []
 
@@ -315,7 +315,7 @@ async def test_the_computer_thinks_off_the_event_loop(sqlite_store: GameStore) -
     await env.close()
 
 
-async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store: GameStore) -> None:
+async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store: Store) -> None:
     env = Env(redis_store, seeded("vs-computer-hard"), computer_delay=0, computer_retry_after=3000)
     fake, h = env.fake, env.h
     alice = fake.user(71, "Alice", "ru")
@@ -352,7 +352,7 @@ async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store
     await env.close()
 
 
-async def test_the_production_computer_thinks_in_a_worker_process(sqlite_store: GameStore) -> None:
+async def test_the_production_computer_thinks_in_a_worker_process(sqlite_store: Store) -> None:
     """With the production wiring (system dice, the built-in players) the computer's replies are computed in the
     service's process pool, not on the event loop's process, and they reach the board."""
     env = Env(sqlite_store, None)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.storage.base import GameStore
+from bot.storage import Store
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message
 
 
-async def test_production_wiring_plays_with_system_dice(sqlite_store: GameStore) -> None:
+async def test_production_wiring_plays_with_system_dice(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
     assert "game_service" not in env.dp.workflow_data
     fake, h = env.fake, env.h

@@ -17,9 +17,7 @@ from bot.services.ratings import (
     ratings_of,
     session_moves,
 )
-from bot.storage.base import GameStore, StoredRating
-from bot.storage.redis_store import RedisGameStore
-from bot.storage.sqlite_store import SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore, Store, StoredRating
 from nardy import Match, Phase, SeededDice
 from nardy.game import GameResult
 from tests.bot.fake_telegram import telegram_html_error, telegram_visible_text
@@ -248,13 +246,13 @@ def test_a_match_to_nine_between_unequal_players() -> None:
 
 
 @pytest.fixture(params=["sqlite", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[GameStore]:
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
     if request.param == "sqlite":
-        sqlite: GameStore = SqliteGameStore(request.getfixturevalue("sqlite_path"))
+        sqlite: Store = SqliteGameStore(request.getfixturevalue("sqlite_path"))
         yield sqlite
         await sqlite.close()
     else:
-        redis: GameStore = RedisGameStore.from_url(request.getfixturevalue("redis_url"))
+        redis: Store = RedisGameStore.from_url(request.getfixturevalue("redis_url"))
         yield redis
         await redis.close()
 
@@ -270,7 +268,7 @@ def _plan(winner: int, loser: int, *, chats: list[int], length: int = 1, variant
     }
 
 
-async def test_a_plan_is_applied_once_however_often_it_is_retried(store: GameStore) -> None:
+async def test_a_plan_is_applied_once_however_often_it_is_retried(store: Store) -> None:
     plan = _plan(ALICE, BOB, chats=[-100, -200])
     for _ in range(3):
         await apply_rating_plan(store, "game000001", plan)
@@ -284,7 +282,7 @@ async def test_a_plan_is_applied_once_however_often_it_is_retried(store: GameSto
     assert long_alice == StoredRating()
 
 
-async def test_concurrent_plans_of_the_same_players_all_count(store: GameStore) -> None:
+async def test_concurrent_plans_of_the_same_players_all_count(store: Store) -> None:
     """Several games finishing at once (some retried concurrently): each changes the ratings exactly once."""
     plans = [
         ("g-alice-1", _plan(ALICE, BOB, chats=[-100])),
@@ -303,7 +301,7 @@ async def test_concurrent_plans_of_the_same_players_all_count(store: GameStore) 
     assert sorted(await store.chat_rated_players(-300, "short")) == [ALICE, BOB, CAROL]
 
 
-async def test_the_result_does_not_depend_on_the_order_of_retries(store: GameStore) -> None:
+async def test_the_result_does_not_depend_on_the_order_of_retries(store: Store) -> None:
     """A sequential application gives the same final ratings as the concurrent one of the same plans in the
     order they were written."""
     await apply_rating_plan(store, "k1", _plan(ALICE, BOB, chats=[]))
@@ -315,7 +313,7 @@ async def test_the_result_does_not_depend_on_the_order_of_retries(store: GameSto
     assert expected_1 == {ALICE: 0, BOB: 0}
 
 
-async def test_a_malformed_plan_is_skipped(store: GameStore) -> None:
+async def test_a_malformed_plan_is_skipped(store: Store) -> None:
     await apply_rating_plan(store, "bad", {"variant": "short"})
     await apply_rating_plan(store, "bad2", _plan(ALICE, ALICE, chats=[]))
     await apply_rating_plan(store, "bad3", {**_plan(ALICE, BOB, chats=[]), "variant": "hypergammon"})

@@ -25,7 +25,7 @@ from bot.keyboards.turns import turn_buttons, turn_choices
 from bot.services.engine_flow import advance, load_match, system_dice
 from bot.services.players import PlayerInfo
 from bot.services.record import SCHEMA, ChatLink, GameRecord, RecordError, StatsEntry, TournamentLink
-from bot.storage.base import StoredGame
+from bot.storage import StoredGame
 from nardy import FixedDice, Match, Options, Phase, SeededDice, Step
 from nardy.game import next_cube_value
 

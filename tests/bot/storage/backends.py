@@ -6,7 +6,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from bot.storage import GameStore, RedisGameStore, SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore, Store
 
 KINDS = ("redis", "cluster", "sqlite")
 """The back ends every contract test runs on: a Redis server, a 3-node Redis Cluster and the SQLite file."""
@@ -19,7 +19,7 @@ class Backend:
     kind: str
     location: str
     now: float = field(default_factory=time.time)
-    opened: list[GameStore] = field(default_factory=list)
+    opened: list[Store] = field(default_factory=list)
 
     def clock(self) -> float:
         return self.now
@@ -28,8 +28,8 @@ class Backend:
     def is_redis(self) -> bool:
         return self.kind in ("redis", "cluster")
 
-    def open(self) -> GameStore:
-        store: GameStore
+    def open(self) -> Store:
+        store: Store
         if self.is_redis:
             store = RedisGameStore.from_url(self.location, clock=self.clock)
         else:

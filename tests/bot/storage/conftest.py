@@ -23,8 +23,8 @@ import pytest
 from redis.cluster import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 
-from bot.storage import GameStore
-from bot.storage.redis_store import cluster_startup_url
+from bot.storage import Store
+from bot.storage.redis.keys import cluster_startup_url
 from tests.bot.storage.backends import KINDS, Backend
 
 CLUSTER_SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "redis-cluster.sh"
@@ -104,6 +104,6 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
 
 
 @pytest.fixture
-def store(backend: Backend) -> GameStore:
+def store(backend: Backend) -> Store:
     """Return a store opened on the backend."""
     return backend.open()

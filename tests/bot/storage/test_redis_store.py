@@ -25,9 +25,9 @@ from bot.storage import (
     check_persistence,
     new_id,
     open_store,
-    redis_store,
 )
-from bot.storage.redis_store import DEADLINES_KEY, cluster_startup_url
+from bot.storage.redis import games as redis_games
+from bot.storage.redis.keys import DEADLINES_KEY, cluster_startup_url
 
 
 @pytest.fixture(params=["redis", "cluster"])
@@ -56,7 +56,7 @@ async def test_crash_after_earlier_deadline_never_leaves_a_later_index_entry(url
         game_id = await store.create_game({"n": 0}, deadline=1000.0)
         # The CAS setting an earlier deadline is applied, then the process dies (reply lost, no read-back).
         store._cas = _applied_then_lost(store._cas)  # type: ignore[method-assign]
-        store._sync_deadline = _no_sync  # type: ignore[method-assign]
+        store._game_docs.sync_deadline = _no_sync  # type: ignore[method-assign]
         with pytest.raises(StoreUnavailableError):
             await store.update_game(game_id, 1, {"n": 1}, deadline=100.0)
         game = await store.get_game(game_id)
@@ -322,7 +322,7 @@ async def test_persistence_check_of_unreachable_redis_is_unavailable() -> None:
 async def test_count_chat_games_checks_small_indices_and_trusts_large_ones(
     url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(redis_store, "COUNT_CHECK_LIMIT", 3)
+    monkeypatch.setattr(redis_games, "COUNT_CHECK_LIMIT", 3)
     store = RedisGameStore.from_url(url)
     try:
         ids = [await store.create_game({"n": i}, chat_ids=[-1]) for i in range(3)]

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+from pathlib import Path
 
-from bot.storage import SqliteGameStore
+from bot.storage import BoardState, SqliteGameStore, Stats, StoredRating
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+FIXTURE_NOW = 1_800_000_000.0
+"""The store clock when ``fixtures/store-before-split.sqlite`` was written (its records are read at that time)."""
 
 
 class Clock:
@@ -150,3 +157,48 @@ async def test_file_of_an_older_version_is_upgraded(sqlite_path: str) -> None:
         assert await again.quarantined_games() == ["oldgame001"]
     finally:
         await again.close()
+
+
+async def test_file_written_before_the_split_by_aggregate_opens_with_every_record(tmp_path: Path) -> None:
+    # fixtures/store-before-split.sqlite was written by the single-module SQLite store (commit a4eeea7), clock at
+    # FIXTURE_NOW: an active game with a board and a claim, a finished game, a quarantined game, a challenge,
+    # settings, counted stats, a running and a finished tournament, ratings with a leaderboard, a handled update.
+    path = tmp_path / "nardy.sqlite"
+    shutil.copyfile(FIXTURES / "store-before-split.sqlite", path)
+    store = SqliteGameStore(path, clock=lambda: FIXTURE_NOW)
+    try:
+        game = await store.get_game("ActiveGame")
+        assert game is not None and game.version == 2 and game.data == {"kind": "active", "n": 2}
+        assert game.chat_ids == (-100,) and game.user_ids == (1, 2) and game.deadline == FIXTURE_NOW + 60
+        assert game.boards == {-100: BoardState(chat_id=-100, message_id=555, shown_version=2)}
+        assert await store.claim_board("ActiveGame", -100, 555, "worker-b", 0) is False  # worker-a holds it
+        assert await store.chat_games(-100) == ["ActiveGame"]
+        assert await store.user_chat_games(-100, 1) == ["ActiveGame"]
+        assert await store.chat_history(-100) == ["Finished01"]
+        assert await store.due_games(FIXTURE_NOW + 60) == ["Finished01", "ActiveGame"]
+        assert await store.quarantined_games() == ["Quarantine"]
+        assert await store.active_game_count() == 1
+        [challenge] = await store.chat_challenges(-100)
+        assert challenge.data == {"from": 1, "variant": "long"}
+        assert await store.get_chat_settings(-100) == {"lang": "ru", "variant": "long"}
+        assert await store.get_user_settings(1) == {"lang": "en"}
+        assert await store.chat_stats(-100) == {1: Stats(wins=1), 3: Stats(losses=1)}
+        assert await store.add_game_stats(-100, "Finished01", {1: (1, 0, 0)}) is False  # counted before
+        assert await store.chat_tournament(-100) == "Tournament"
+        tournament = await store.get_tournament("Tournament")
+        assert tournament is not None and tournament.version == 2 and tournament.data == {"name": "cup", "round": 2}
+        assert await store.due_tournaments(FIXTURE_NOW + 120) == ["Tournament"]
+        assert await store.chat_tournament_history(-300) == ["OldTourney"]
+        assert await store.get_ratings("long", [1, 3]) == {
+            1: StoredRating(1508.0, 1, 1, "Ann"),
+            3: StoredRating(1492.0, 1, 1, "Bob"),
+        }
+        assert sorted(await store.chat_rated_players(-100, "long")) == [1, 3]
+        assert (
+            await store.apply_ratings("long", "match-1", {1: 1, 3: 1}, {1: StoredRating(), 3: StoredRating()}) is False
+        )
+        assert await store.claim_update(42, lease=30.0) == "done"
+        # And it keeps working: a new version of the active game is written.
+        assert await store.update_game("ActiveGame", 2, {"kind": "active", "n": 3}) == 3
+    finally:
+        await store.close()

@@ -1,4 +1,4 @@
-"""The Lua scripts of :class:`~bot.storage.redis_store.RedisGameStore`.
+"""The Lua scripts of :class:`~bot.storage.redis.store.RedisGameStore`.
 
 Each touches the keys of ONE hash slot only (one game's or tournament's hash, one chat's ``{cs:<chat>}`` stats keys,
 one chat's running-tournament pointer, or one variant's ``{r:<variant>}`` rating keys), so they run unchanged on

@@ -1,6 +1,6 @@
-"""The tournament and rating part of the ``GameStore`` contract, run against a real Redis server, a real 3-node
-Redis Cluster (``redis_cluster_url``, see ``conftest.py``) and the embedded SQLite store; a few back-end specific
-crash cases at the end."""
+"""The contract of the tournaments role (``TournamentRecords``); a few back-end specific crash cases at the end,
+run against a real Redis server, a real 3-node Redis Cluster (``redis_cluster_url``, see ``conftest.py``) and the
+embedded SQLite store."""
 
 from __future__ import annotations
 
@@ -13,21 +13,21 @@ from bot.storage import (
     RATED_MATCHES_RETENTION,
     TOURNAMENT_HISTORY_RETENTION,
     GameNotFoundError,
-    GameStore,
     RedisGameStore,
+    Store,
     StoredRating,
     StoredTournament,
     is_valid_id,
     new_id,
 )
-from bot.storage.redis_store import CHAT_TOURNAMENT_KEY, CREATION_GRACE, TOURNAMENT_KEY
+from bot.storage.redis.keys import CHAT_TOURNAMENT_KEY, CREATION_GRACE, TOURNAMENT_KEY
 from tests.bot.storage.backends import Backend
 
-TOURNAMENT = {"format": "swiss", "players": [5, 6, 7], "title": "Кубок чата", "outbox": []}
-
-
 # ---- tournaments ----------------------------------------------------------------------------------------------
-async def test_create_get_and_update_with_cas(store: GameStore) -> None:
+from tests.bot.storage.samples import TOURNAMENT
+
+
+async def test_create_get_and_update_with_cas(store: Store) -> None:
     tid = await store.create_tournament(-1, TOURNAMENT)
     assert tid is not None and is_valid_id(tid)
     assert await store.get_tournament(tid) == StoredTournament(tid, 1, TOURNAMENT, -1, False, None)
@@ -47,7 +47,7 @@ async def test_create_get_and_update_with_cas(store: GameStore) -> None:
     assert await store.set_tournament_deadline("missing123", 1, 5.0) is False
 
 
-async def test_concurrent_updates_exactly_one_wins(backend: Backend, store: GameStore) -> None:
+async def test_concurrent_updates_exactly_one_wins(backend: Backend, store: Store) -> None:
     tid = await store.create_tournament(-1, {"n": 0})
     assert tid is not None
     stores = [store, backend.open(), backend.open()]
@@ -58,7 +58,7 @@ async def test_concurrent_updates_exactly_one_wins(backend: Backend, store: Game
     assert got is not None and got.data == {"n": winners[0]}
 
 
-async def test_one_running_tournament_per_chat(store: GameStore) -> None:
+async def test_one_running_tournament_per_chat(store: Store) -> None:
     assert await store.chat_tournament(-1) is None
     first = await store.create_tournament(-1, {"n": 1})
     assert first is not None
@@ -79,7 +79,7 @@ async def test_one_running_tournament_per_chat(store: GameStore) -> None:
     assert got is not None and got.finished and got.version == 2 and got.data["over"] is True
 
 
-async def test_concurrent_creations_in_one_chat_exactly_one_wins(backend: Backend, store: GameStore) -> None:
+async def test_concurrent_creations_in_one_chat_exactly_one_wins(backend: Backend, store: Store) -> None:
     stores = [store, backend.open(), backend.open()]
     results = await asyncio.gather(*(stores[i % 3].create_tournament(-1, {"n": i}) for i in range(10)))
     created = [r for r in results if r is not None]
@@ -98,7 +98,7 @@ async def test_concurrent_creations_in_one_chat_exactly_one_wins(backend: Backen
     assert await store.chat_tournament(-1) == created[0]
 
 
-async def test_create_with_tournament_id_is_idempotent(backend: Backend, store: GameStore) -> None:
+async def test_create_with_tournament_id_is_idempotent(backend: Backend, store: Store) -> None:
     tid = new_id()
     assert await store.create_tournament(-1, {"n": 0}, tournament_id=tid, deadline=50.0) == tid
     assert await store.update_tournament(tid, 1, {"n": 1}) == 2
@@ -125,13 +125,13 @@ async def test_create_with_tournament_id_is_idempotent(backend: Backend, store: 
     assert await store.chat_tournament(-1) is None
 
 
-async def test_create_refuses_malformed_tournament_id(store: GameStore) -> None:
+async def test_create_refuses_malformed_tournament_id(store: Store) -> None:
     with pytest.raises(ValueError, match="malformed tournament id"):
         await store.create_tournament(-1, {}, tournament_id="bad id!")
     assert await store.chat_tournament(-1) is None
 
 
-async def test_finished_tournament_can_be_updated_and_stays_finished(store: GameStore) -> None:
+async def test_finished_tournament_can_be_updated_and_stays_finished(store: Store) -> None:
     tid = await store.create_tournament(-1, {"outbox": ["final table"]})
     assert tid is not None
     assert await store.update_tournament(tid, 1, {"outbox": ["final table"]}, finished=True) == 2
@@ -143,7 +143,7 @@ async def test_finished_tournament_can_be_updated_and_stays_finished(store: Game
     assert await store.chat_tournament(-1) is None
 
 
-async def test_history_order_and_limit(backend: Backend, store: GameStore) -> None:
+async def test_history_order_and_limit(backend: Backend, store: Store) -> None:
     ids = []
     for i in range(4):
         tid = await store.create_tournament(-1, {"n": i})
@@ -162,7 +162,7 @@ async def test_history_order_and_limit(backend: Backend, store: GameStore) -> No
     assert await store.chat_tournament_history(-1) == ids[::-1]
 
 
-async def test_deadlines_and_due_tournaments(store: GameStore) -> None:
+async def test_deadlines_and_due_tournaments(store: Store) -> None:
     a = await store.create_tournament(-1, {"t": "a"}, deadline=100.0)
     b = await store.create_tournament(-2, {"t": "b"}, deadline=50.0)
     c = await store.create_tournament(-3, {"t": "c"})
@@ -201,7 +201,7 @@ async def test_deadlines_and_due_tournaments(store: GameStore) -> None:
     assert await store.due_tournaments(now=1e12) == []
 
 
-async def test_reopen_keeps_tournaments_and_ratings(backend: Backend, store: GameStore) -> None:
+async def test_reopen_keeps_tournaments_and_ratings(backend: Backend, store: Store) -> None:
     tid = await store.create_tournament(-1, TOURNAMENT, deadline=5.0)
     assert tid is not None
     rating = StoredRating(1512.25, 3, 1, "Ёжик")
@@ -216,117 +216,7 @@ async def test_reopen_keeps_tournaments_and_ratings(backend: Backend, store: Gam
     assert await reopened.chat_rated_players(-1, "long") == [5]
 
 
-# ---- ratings ----------------------------------------------------------------------------------------------------
-async def test_ratings_default(store: GameStore) -> None:
-    assert await store.get_ratings("long", [5, 6, 5]) == {5: StoredRating(), 6: StoredRating()}
-    assert StoredRating() == StoredRating(1500.0, 0, 0, "")
-    assert await store.get_ratings("short", []) == {}
-    assert await store.chat_rated_players(-1, "long") == []
-
-
-async def test_apply_ratings_once_per_match_key(store: GameStore) -> None:
-    new = {5: StoredRating(1508.5, 1, 1, "Алиса"), 6: StoredRating(1491.5, 1, 1, "Борис 🎲")}
-    assert await store.apply_ratings("long", "t1:r1:m1", {5: 0, 6: 0}, new, chat_id=-1) is True
-    assert await store.get_ratings("long", [5, 6, 7]) == {**new, 7: StoredRating()}
-    # The same key again changes nothing, whatever it carries.
-    other = {5: StoredRating(1, 9, 2, "x"), 6: StoredRating(1, 9, 2, "y")}
-    assert await store.apply_ratings("long", "t1:r1:m1", {5: 1, 6: 1}, other, chat_id=-2) is False
-    assert await store.get_ratings("long", [5, 6]) == new
-    # ...but the leaderboard membership is (re)done for a result that is not None.
-    assert sorted(await store.chat_rated_players(-2, "long")) == [5, 6]
-    # Variants are independent.
-    assert await store.get_ratings("short", [5]) == {5: StoredRating()}
-    assert await store.apply_ratings("short", "t1:r1:m1", {5: 0}, {5: StoredRating(1490.0, 1, 1, "Алиса")}) is True
-    assert await store.get_ratings("long", [5]) == {5: new[5]}
-
-
-async def test_apply_ratings_conflict(store: GameStore) -> None:
-    first = {5: StoredRating(1510.0, 1, 1, "a"), 6: StoredRating(1490.0, 1, 1, "b")}
-    assert await store.apply_ratings("long", "m1", {5: 0, 6: 0}, first) is True
-    # Computed from a stale read (user 5 has 1 match now): refused, nothing written, key not remembered.
-    stale = {5: StoredRating(1520.0, 2, 1, "a"), 7: StoredRating(1480.0, 1, 1, "c")}
-    assert await store.apply_ratings("long", "m2", {5: 0, 7: 0}, stale, chat_id=-1) is None
-    assert await store.get_ratings("long", [5, 7]) == {5: first[5], 7: StoredRating()}
-    assert await store.chat_rated_players(-1, "long") == []
-    fresh = {5: StoredRating(1520.0, 2, 2, "a"), 7: StoredRating(1480.0, 1, 1, "c")}
-    assert await store.apply_ratings("long", "m2", {5: 1, 7: 0}, fresh, chat_id=-1) is True
-    assert await store.get_ratings("long", [5, 7]) == fresh
-
-
-async def test_apply_ratings_refuses_malformed_arguments(store: GameStore) -> None:
-    for variant in ("", "Long", "long-game", "x" * 17, "длинные", "long "):
-        with pytest.raises(ValueError, match="variant"):
-            await store.get_ratings(variant, [5])
-        with pytest.raises(ValueError, match="variant"):
-            await store.apply_ratings(variant, "m", {5: 0}, {5: StoredRating()})
-        with pytest.raises(ValueError, match="variant"):
-            await store.chat_rated_players(-1, variant)
-    with pytest.raises(ValueError, match="same users"):
-        await store.apply_ratings("long", "m", {5: 0}, {6: StoredRating()})
-    with pytest.raises(ValueError, match="same users"):
-        await store.apply_ratings("long", "m", {5: 0, 6: 0}, {5: StoredRating()})
-    with pytest.raises(ValueError, match="finite"):
-        await store.apply_ratings("long", "m", {5: 0}, {5: StoredRating(rating=float("nan"))})
-    assert await store.get_ratings("long_game", [5]) == {5: StoredRating()}
-    assert await store.apply_ratings("long", "m", {5: 0}, {5: StoredRating(1501.0, 1, 1, "")}) is True
-
-
-async def test_concurrent_matches_of_one_user_are_all_applied(backend: Backend, store: GameStore) -> None:
-    stores = [store, backend.open(), backend.open()]
-
-    async def rate(index: int, winner: int, loser: int) -> tuple[bool, int]:
-        target = stores[index % len(stores)]
-        tries = 0
-        while True:
-            tries += 1
-            cur = await target.get_ratings("long", [winner, loser])
-            new = {
-                user: StoredRating(
-                    rating=cur[user].rating + (8.0 if user == winner else -8.0),
-                    experience=cur[user].experience + 3,
-                    matches=cur[user].matches + 1,
-                    name=f"Игрок №{user}",
-                )
-                for user in (winner, loser)
-            }
-            expected = {user: cur[user].matches for user in (winner, loser)}
-            result = await target.apply_ratings("long", f"match-{index}", expected, new, chat_id=-1)
-            if result is not None:
-                return result, tries
-
-    # Two matches touching user 5, then many at once.
-    results = await asyncio.gather(rate(0, 5, 6), rate(1, 7, 5))
-    assert [r for r, _ in results] == [True, True]
-    ratings = await store.get_ratings("long", [5, 6, 7])
-    assert ratings[5].matches == 2 and ratings[5].rating == 1500.0 and ratings[5].experience == 6
-    assert ratings[6] == StoredRating(1492.0, 3, 1, "Игрок №6")
-    assert ratings[7] == StoredRating(1508.0, 3, 1, "Игрок №7")
-    many = await asyncio.gather(*(rate(10 + i, 5, 100 + i) for i in range(12)))
-    assert all(r for r, _ in many)
-    assert any(tries > 1 for _, tries in many)  # the conflicts really happened and were retried
-    assert (await store.get_ratings("long", [5]))[5].matches == 14
-    assert (await store.get_ratings("long", [5]))[5].rating == 1500.0 + 12 * 8.0
-    assert sorted(await store.chat_rated_players(-1, "long")) == [5, 6, 7, *range(100, 112)]
-    # Retrying an applied match changes nothing.
-    assert (await rate(10, 5, 100))[0] is False
-    assert (await store.get_ratings("long", [5]))[5].matches == 14
-
-
-async def test_leaderboard_sets_are_per_chat_and_variant(store: GameStore) -> None:
-    one = {5: StoredRating(1510.0, 1, 1, "a"), 6: StoredRating(1490.0, 1, 1, "b")}
-    assert await store.apply_ratings("long", "m1", {5: 0, 6: 0}, one, chat_id=-1) is True
-    assert await store.apply_ratings("short", "m1", {7: 0}, {7: StoredRating(1501.0, 1, 1, "c")}, chat_id=-1)
-    assert await store.apply_ratings("long", "m2", {8: 0}, {8: StoredRating(1501.0, 1, 1, "d")})
-    assert sorted(await store.chat_rated_players(-1, "long")) == [5, 6]
-    assert await store.chat_rated_players(-1, "short") == [7]
-    assert await store.chat_rated_players(-2, "long") == []
-    # A retried call with another chat adds the users there too.
-    assert await store.apply_ratings("long", "m1", {5: 0, 6: 0}, one, chat_id=-2) is False
-    assert sorted(await store.chat_rated_players(-2, "long")) == [5, 6]
-
-
-# ---- back-end specific: crash cases and purging -----------------------------------------------------------------
-async def test_pointer_to_a_missing_tournament_counts_as_free(backend: Backend, store: GameStore) -> None:
+async def test_pointer_to_a_missing_tournament_counts_as_free(backend: Backend, store: Store) -> None:
     if not backend.is_redis:
         pytest.skip("the SQLite store keeps no separate pointer (the running tournament is a unique row per chat)")
     assert isinstance(store, RedisGameStore)
@@ -342,7 +232,7 @@ async def test_pointer_to_a_missing_tournament_counts_as_free(backend: Backend, 
     assert await store.chat_tournament(-1) == tid
 
 
-async def test_fresh_pointer_keeps_the_chat_busy_for_the_grace(backend: Backend, store: GameStore) -> None:
+async def test_fresh_pointer_keeps_the_chat_busy_for_the_grace(backend: Backend, store: Store) -> None:
     if not backend.is_redis:
         pytest.skip("the SQLite store keeps no separate pointer")
     assert isinstance(store, RedisGameStore)
@@ -368,7 +258,7 @@ async def test_fresh_pointer_keeps_the_chat_busy_for_the_grace(backend: Backend,
     assert await store.create_tournament(-2, {"n": 2}) is not None
 
 
-async def test_crash_while_finishing_leaves_a_free_chat(backend: Backend, store: GameStore) -> None:
+async def test_crash_while_finishing_leaves_a_free_chat(backend: Backend, store: Store) -> None:
     if not backend.is_redis:
         pytest.skip("SQLite finishes in one transaction")
     assert isinstance(store, RedisGameStore)
@@ -390,7 +280,7 @@ async def test_crash_while_finishing_leaves_a_free_chat(backend: Backend, store:
     assert await store.chat_tournament(-1) == other
 
 
-async def test_purge_drops_expired_tournaments_and_old_match_keys(backend: Backend, store: GameStore) -> None:
+async def test_purge_drops_expired_tournaments_and_old_match_keys(backend: Backend, store: Store) -> None:
     if backend.is_redis:
         pytest.skip("Redis expires tournaments itself and trims the applied match keys in the script")
     old = await store.create_tournament(-1, {"n": 0})

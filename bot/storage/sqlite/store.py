@@ -1,0 +1,89 @@
+"""``Store`` on an SQLite file: the embedded default used when ``REDIS_URL`` is unset.
+
+The store is the union of one class per aggregate (games, tournaments, ratings, challenges, settings, stats, update
+claims) over one connection (:class:`~bot.storage.sqlite.connection.SqliteConnection`); the tables are in
+:mod:`bot.storage.sqlite.schema`. Expired rows are invisible to readers; they are deleted only by ``purge_expired``
+(in small batches, called periodically by the bot), never inside another write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from functools import partial
+from typing import Any
+
+from ..ratings import RATED_MATCHES_RETENTION
+from ..stats import COUNTED_GAMES_RETENTION
+from .challenges import SqliteChallenges
+from .games import SqliteGames
+from .ratings import SqliteRatings
+from .settings import SqliteSettings
+from .stats import SqliteStats
+from .tournaments import SqliteTournaments
+from .updates import SqliteUpdates
+
+
+def _delete_some(conn: sqlite3.Connection, *, jobs: tuple[tuple[str, tuple[Any, ...]], ...]) -> list[int]:
+    """Run batched DELETEs (SQL, arguments) and return how many rows each deleted."""
+    return [int(conn.execute(sql, args).rowcount) for sql, args in jobs]
+
+
+class SqliteGameStore(
+    SqliteGames, SqliteTournaments, SqliteRatings, SqliteChallenges, SqliteSettings, SqliteStats, SqliteUpdates
+):
+    """A :class:`~bot.storage.store.Store` in one SQLite file (or ``":memory:"``, not persistent)."""
+
+    async def purge_expired(self, batch: int = 500) -> int:
+        """See :meth:`bot.storage.store.Store.purge_expired`.
+
+        Deletes expired games (with their chat, user and board rows), expired challenges and tournaments,
+        counted-game entries older than :data:`~bot.storage.COUNTED_GAMES_RETENTION` and applied match keys
+        older than :data:`~bot.storage.RATED_MATCHES_RETENTION`, at most ``batch`` rows of each per
+        transaction; other operations queued meanwhile run between two transactions.
+        Returns: the number of rows deleted (games, challenges, tournaments, counted-game and applied-match
+            entries; not the cascaded rows).
+        """
+        limit = max(1, int(batch))
+        expired = (
+            "DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table}"
+            " WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)"
+        )
+        old_keys = "DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE at <= ? LIMIT ?)"
+        # Each transaction deletes at most ``limit`` rows of each table of one group (records; challenges; keys).
+        groups: tuple[tuple[tuple[str, float], ...], ...] = (
+            ((expired.format(table="games"), 0.0), (expired.format(table="tournaments"), 0.0)),
+            ((expired.format(table="challenges"), 0.0), (expired.format(table="updates"), 0.0)),
+            (
+                (old_keys.format(table="counted_games"), COUNTED_GAMES_RETENTION),
+                (old_keys.format(table="rated_matches"), RATED_MATCHES_RETENTION),
+            ),
+        )
+        total = 0
+        for group in groups:
+            pending = list(group)
+            while pending:
+                now = self._clock()
+                jobs = tuple((sql, (now - retention, limit)) for sql, retention in pending)
+                counts = await self._run(partial(_delete_some, jobs=jobs))
+                total += sum(counts)
+                pending = [job for job, deleted in zip(pending, counts, strict=True) if deleted >= limit]
+        return total
+
+    async def ping(self) -> None:
+        """See :meth:`bot.storage.store.Store.ping`."""
+        await self._run(lambda conn: conn.execute("SELECT 1").fetchone())
+
+    async def close(self) -> None:
+        """See :meth:`bot.storage.store.Store.close`."""
+        if self._closed:
+            return
+        self._closed = True
+
+        def shutdown() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        await asyncio.get_running_loop().run_in_executor(self._executor, shutdown)
+        self._executor.shutdown(wait=True)
