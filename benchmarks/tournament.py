@@ -41,6 +41,7 @@ from rendering import (
 )
 from rendering.bracket import QUALITY as BRACKET_QUALITY
 from rendering.encode import JPEG_QUALITY
+from rendering.scenes import RU_TABLE_LABELS
 from tournaments import (
     Player,
     Result,
@@ -164,10 +165,10 @@ def tables() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]
             (
                 f"cross-table {n}",
                 lambda table=table, rows=rows, who=who, title=title: render_cross_table(
-                    table, who, standings=rows, lang="ru", title=title
+                    table, who, standings=rows, labels=RU_TABLE_LABELS, title=title
                 ),
                 lambda table=table, rows=rows, who=who, title=title: render_cross_table_image(
-                    table, who, standings=rows, lang="ru", title=title
+                    table, who, standings=rows, labels=RU_TABLE_LABELS, title=title
                 ),
             )
         )
@@ -179,8 +180,10 @@ def tables() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]
     out.append(
         (
             "Swiss standings 32",
-            lambda: render_swiss_standings(srows, who32, lang="ru", title="Швейцарка, итоговая таблица"),
-            lambda: render_swiss_standings_image(srows, who32, lang="ru", title="Швейцарка, итоговая таблица"),
+            lambda: render_swiss_standings(srows, who32, labels=RU_TABLE_LABELS, title="Швейцарка, итоговая таблица"),
+            lambda: render_swiss_standings_image(
+                srows, who32, labels=RU_TABLE_LABELS, title="Швейцарка, итоговая таблица"
+            ),
         )
     )
     el = single_elimination(field(32, rng))
@@ -192,8 +195,12 @@ def tables() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]
     out.append(
         (
             "elimination 32",
-            lambda: render_elimination(erows, who32, theme="dark", lang="ru", title="Кубок чата, олимпийка"),
-            lambda: render_elimination_image(erows, who32, theme="dark", lang="ru", title="Кубок чата, олимпийка"),
+            lambda: render_elimination(
+                erows, who32, theme="dark", labels=RU_TABLE_LABELS, title="Кубок чата, олимпийка"
+            ),
+            lambda: render_elimination_image(
+                erows, who32, theme="dark", labels=RU_TABLE_LABELS, title="Кубок чата, олимпийка"
+            ),
         )
     )
     rated = {p.id: p.rating for p in el.players}

@@ -13,6 +13,7 @@ The texts themselves contain no ``<``, ``>`` or ``&``, so a text without user va
 
 from __future__ import annotations
 
+import dataclasses
 import gettext
 import html
 from functools import cache
@@ -34,6 +35,8 @@ from bot.i18n import (
 )
 from bot.tournament_texts import TOURNAMENT_TEXTS
 from nardy.errors import ILLEGAL_MOVE_CODES as ENGINE_ILLEGAL_MOVE_CODES
+from rendering.board import BoardLabels
+from rendering.standings import TableLabels
 
 DEFAULT_LANG: Final = "ru"
 
@@ -372,6 +375,47 @@ TEXTS: Final[dict[str, Message]] = {
         "the higher score wins, and while the score is level a game of hypergammon decides."
     ),
     "rules.more": gettext_noop("Other games: {commands}."),
+    "dice.1-1": pgettext_noop("dice name", "1-1"),
+    "dice.2-1": pgettext_noop("dice name", "2-1"),
+    "dice.2-2": pgettext_noop("dice name", "2-2"),
+    "dice.3-1": pgettext_noop("dice name", "3-1"),
+    "dice.3-2": pgettext_noop("dice name", "3-2"),
+    "dice.3-3": pgettext_noop("dice name", "3-3"),
+    "dice.4-1": pgettext_noop("dice name", "4-1"),
+    "dice.4-2": pgettext_noop("dice name", "4-2"),
+    "dice.4-3": pgettext_noop("dice name", "4-3"),
+    "dice.4-4": pgettext_noop("dice name", "4-4"),
+    "dice.5-1": pgettext_noop("dice name", "5-1"),
+    "dice.5-2": pgettext_noop("dice name", "5-2"),
+    "dice.5-3": pgettext_noop("dice name", "5-3"),
+    "dice.5-4": pgettext_noop("dice name", "5-4"),
+    "dice.5-5": pgettext_noop("dice name", "5-5"),
+    "dice.6-1": pgettext_noop("dice name", "6-1"),
+    "dice.6-2": pgettext_noop("dice name", "6-2"),
+    "dice.6-3": pgettext_noop("dice name", "6-3"),
+    "dice.6-4": pgettext_noop("dice name", "6-4"),
+    "dice.6-5": pgettext_noop("dice name", "6-5"),
+    "dice.6-6": pgettext_noop("dice name", "6-6"),
+    "board.pips": gettext_noop("pips"),
+    "board.to_move": gettext_noop("to move"),
+    "table.number": pgettext_noop("table header", "#"),
+    "table.player": pgettext_noop("table header", "Player"),
+    "table.points": pgettext_noop("table header", "Pts"),
+    "table.sb": pgettext_noop("table header", "SB"),
+    "table.diff": pgettext_noop("table header", "+/−"),
+    "table.place": pgettext_noop("table header", "Place"),
+    "table.rating": pgettext_noop("table header", "Rating"),
+    "table.cut1": pgettext_noop("table header", "BH−1"),
+    "table.buchholz": pgettext_noop("table header", "BH"),
+    "table.round": pgettext_noop("table header", "Round"),
+    "table.status": pgettext_noop("table header", "Status"),
+    "table.in_play": pgettext_noop("table header", "in play"),
+    "table.out": pgettext_noop("table header", "out"),
+    "table.played": pgettext_noop("table header", "Pl"),
+    "table.wins": pgettext_noop("table header", "W"),
+    "table.draws": pgettext_noop("table header", "D"),
+    "table.losses": pgettext_noop("table header", "L"),
+    "table.matches": pgettext_noop("table header", "Matches"),
     **TOURNAMENT_TEXTS,
     **FAIRNESS_TEXTS,
 }
@@ -418,7 +462,8 @@ def _default_i18n() -> I18n:
 
 def translate(lang: str | None, message: Message, values: dict[str, object] | None = None) -> str:
     """Return ``message`` translated into ``lang`` (unformatted): the plural form the count in ``values`` asks for
-    (a count that is not a whole number takes the plural form), the context's translation for a
+    (a whole number, also written as a string such as ``"2"``; any other value, a fraction included, takes the
+    form of 2), the context's translation for a
     :class:`~bot.i18n.Contextual`. A message missing from the catalogue comes back as its English msgid (the
     catalogue test makes sure none is missing)."""
     code = norm_lang(lang)
@@ -427,12 +472,25 @@ def translate(lang: str | None, message: Message, values: dict[str, object] | No
         i18n.locales.get(code) or _default_i18n().locales.get(code) or gettext.NullTranslations()
     )
     if isinstance(message, Plural):
-        count = (values or {}).get(message.quantity)
-        n = count if isinstance(count, int) and not isinstance(count, bool) else 2
+        n = _plural_number((values or {}).get(message.quantity))
         return catalogue.ngettext(message.singular, message.plural, n)
     if isinstance(message, Contextual):
         return catalogue.pgettext(message.context, message.message)
     return catalogue.gettext(message)
+
+
+def _plural_number(value: object) -> int:
+    """Return the whole number ``value`` stands for (``3``, ``3.0``, ``"3"``), else 2 (a fraction reads like 2 in
+    both languages: "1.5 points", "1,5 очка")."""
+    if isinstance(value, bool):
+        return 2
+    if isinstance(value, int):
+        return value
+    try:
+        number = float(str(value))
+    except ValueError:
+        return 2
+    return int(number) if number.is_integer() else 2
 
 
 def tr(lang: str | None, key: str, **kwargs: object) -> Html:
@@ -465,6 +523,35 @@ def illegal_move_text(lang: str | None, error: Exception) -> Html:
     if not isinstance(code, str) or code not in ILLEGAL_MOVE_CODES:
         code = "generic"
     return tr(lang, f"illegal.{code}")
+
+
+def dice_name(lang: str | None, d1: int, d2: int) -> str | None:
+    """Return the traditional name of the roll ``d1``-``d2`` in ``lang`` (``шеш-беш`` for 6-5 in Russian), or None
+    where the language has none (English; 1-1 in Russian): the catalogue then keeps the plain ``6-5``."""
+    high, low = max(d1, d2), min(d1, d2)
+    plain = f"{high}-{low}"
+    name = html.unescape(tr(lang, f"dice.{plain}")) if has_text(f"dice.{plain}") else plain
+    return None if name == plain else name
+
+
+def board_labels(lang: str | None) -> BoardLabels:
+    """Return the captions a board picture draws, in ``lang``."""
+    return BoardLabels(pips=tr(lang, "board.pips"), to_move=tr(lang, "board.to_move"))
+
+
+def board_title(lang: str | None, variant: str) -> str:
+    """Return the title printed on the felt of a ``variant`` board (the variant's button name), in ``lang``; the
+    renderer prints none for the two main games."""
+    return html.unescape(tr(lang, f"btn.{variant}"))
+
+
+def table_labels(lang: str | None) -> TableLabels:
+    """Return the headers and cell words of a table picture (standings, leaderboard), in ``lang``."""
+    return TableLabels(**{field: html.unescape(tr(lang, f"table.{field}")) for field in TABLE_FIELDS})
+
+
+TABLE_FIELDS: Final[tuple[str, ...]] = tuple(fields.name for fields in dataclasses.fields(TableLabels))
+"""The words of :class:`rendering.standings.TableLabels`, each a ``table.*`` text."""
 
 
 def msgid(message: Message) -> str:

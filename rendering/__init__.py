@@ -18,8 +18,9 @@ beyond caches of fonts, sprites and board backgrounds.
       lies at the base of its point with the pinner's checkers on top of it, covering part of it, and a padlock
       badge on it; a point may then hold both colours (at most one pinned checker, under at least one pinner).
 
-    Every variant but short and long nardy has its title (``Variant.titles[lang]``) printed on the felt in the
-    middle of the half on the mover's left (the dice lie in the other half). Keyword-only options:
+    Every variant but short and long nardy has its title (``title``, the caller's words; the engine's English
+    title by default) printed on the felt in the middle of the half on the mover's left (the dice lie in the other
+    half). Keyword-only options:
 
     - ``mover`` (0 or 1, default 0): which player ``position.me`` belongs to. Player 0 has the light checkers,
       player 1 the dark (or, in the ``dark`` theme, red) ones.
@@ -48,7 +49,8 @@ beyond caches of fonts, sprites and board backgrounds.
       "Победа +2"; cleaned and shortened like a name). A winner marks nobody "to move"; a label without a winner is
       a ``ValueError``.
     - ``theme`` (``"classic"`` wood or ``"dark"`` high contrast), ``width`` (320..4096, default 1280; the height
-      follows), ``lang`` (``"ru"`` or ``"en"`` for the two captions; any other code falls back to English),
+      follows), ``labels`` (:class:`rendering.board.BoardLabels`: the two captions in the caller's language,
+      neutral English by default),
       ``fmt`` (``"jpeg"`` default or ``"png"``), ``quality`` (None, the default: the board's own JPEG tables,
       about 90 KB at 1280 px; or libjpeg's quality 1..95).
 
@@ -60,13 +62,14 @@ beyond caches of fonts, sprites and board backgrounds.
 ``render_dice(d1, d2, *, names=None, theme="classic", width=640, fmt="jpeg", quality=85) -> bytes``
     A roll on its own; with ``names`` it is the opening roll (each die in its player's colour, names below).
 
-``render_cross_table(table, names, *, standings=None, theme, lang, title, fmt, quality) -> bytes``
+``render_cross_table(table, names, *, standings=None, theme, labels, title, fmt, quality) -> bytes``
     The round-robin cross-table ("сводная таблица"): a row and a column per player, each cell that pairing's result
     (1 / 0 / ½, + / − for a forfeit, blank if unplayed, a filled diagonal), then points, Sonneborn–Berger, game-point
     difference and place. ``render_swiss_standings(rows, names, ...)`` (place, name, rating, points, Buchholz Cut 1,
     Buchholz, Sonneborn–Berger) and ``render_elimination(rows, names, ...)`` (place, name, rating, round reached)
     draw the other formats' standings; ``names`` maps player ids to display names, cleaned as on the board. Each has
-    an ``..._image`` twin returning the image. See :mod:`rendering.standings`.
+    an ``..._image`` twin returning the image; ``labels`` (:class:`rendering.standings.TableLabels`) are the
+    caller's words for the headers. See :mod:`rendering.standings`.
 
 ``render_bracket(tournament, names, *, ratings=None, theme, labels, title, fmt, quality) -> bytes``
     A single or double elimination (a :class:`tournaments.Elimination`): its whole bracket with results on one
@@ -77,7 +80,7 @@ beyond caches of fonts, sprites and board backgrounds.
     on: ``rendering.bracket.render_bracket_pages`` returns the pictures a chat gets (an album for a large bracket,
     each at most 830 px wide). See :mod:`rendering.bracket`.
 
-``render_leaderboard(rows, *, title, lang, theme, fmt, quality) -> bytes``
+``render_leaderboard(rows, *, title, labels, theme, fmt, quality) -> bytes``
     A chat's rating leaderboard: ``rows`` are :class:`rendering.leaderboard.LeaderboardRow` (place, name, rating,
     experience, matches), drawn as place, player, rating (one decimal) and matches, at most 50 rows, in the same
     table style; ``render_leaderboard_image`` returns the image. See :mod:`rendering.leaderboard`.

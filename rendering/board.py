@@ -40,10 +40,17 @@ RESERVE = RESERVE_POINT
 VISIBLE_RESERVE = 15
 """Checkers drawn in a reserve pile (all of them)."""
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {"pips": "pips", "to_move": "to move", "off": "off"},
-    "ru": {"pips": "пипсы", "to_move": "ходит", "off": "вне"},
-}
+
+@dataclass(frozen=True, slots=True)
+class BoardLabels:
+    """The words a board draws, given by the caller in its language (the renderer has none of its own; the defaults
+    are neutral English): the pip count's caption and the mover's mark."""
+
+    pips: str = "pips"
+    to_move: str = "to move"
+
+
+DEFAULT_LABELS = BoardLabels()
 DEFAULT_NAMES = ("Player 1", "Player 2")
 
 Location = tuple[str, int]
@@ -386,7 +393,7 @@ class _Board:
         to_move: bool,
         score: int | None,
         length: int | None,
-        labels: dict[str, str],
+        labels: BoardLabels,
         *,
         holds_cube: bool = False,
         won: str | None = None,
@@ -424,7 +431,7 @@ class _Board:
             sprites.paste_center(self.canvas, score_sprite, ((sbox[0] + sbox[2]) // 2, mid))
             right = sbox[0] - int(height * 0.35)
         pip_value = sprites.text(str(pips), int(height * 0.42), theme.strip_text, bold=True)
-        pip_caption = sprites.text(labels["pips"], int(height * 0.28), theme.strip_muted)
+        pip_caption = sprites.text(labels.pips, int(height * 0.28), theme.strip_muted)
         self.canvas.paste(pip_value, (right - pip_value.width, mid - pip_value.height // 2), pip_value)
         right -= pip_value.width + int(height * 0.15)
         self.canvas.paste(pip_caption, (right - pip_caption.width, mid - pip_caption.height // 2), pip_caption)
@@ -433,7 +440,7 @@ class _Board:
         # Left-hand side: name, then "to move" (or the winner's crown and label).
         name_size = int(height * 0.44)
         gap = int(height * 0.3)
-        move_sprite = sprites.text(labels["to_move"], int(height * 0.3), theme.accent, bold=True) if to_move else None
+        move_sprite = sprites.text(labels.to_move, int(height * 0.3), theme.accent, bold=True) if to_move else None
         crown = sprites.crown(int(height * 0.74), theme.accent, theme.strip) if won is not None else None
         won_label = None
         if won:
@@ -471,7 +478,8 @@ def render_board_image(
     match_length: int | None = None,
     theme: str = "classic",
     width: int = 1280,
-    lang: str = "en",
+    labels: BoardLabels = DEFAULT_LABELS,
+    title: str | None = None,
     finished: bool = False,
     winner: int | None = None,
     winner_label: str = "",
@@ -490,8 +498,6 @@ def render_board_image(
     geo = layout(width, info.layout == "reserve")
     mover = _check_player(mover, "mover")
     bottom = mover if viewer is None else _check_player(viewer, "viewer")
-    labels_lang = lang.split("-")[0].lower()
-    labels = LABELS.get(labels_lang, LABELS["en"])
     if cube_value < 1:
         raise ValueError(f"cube value {cube_value} is below 1")
     if cube_owner is not None:
@@ -520,7 +526,8 @@ def render_board_image(
     for marks, colour in ((last_marks, colours.last_move), (pending_marks, colours.pending)):
         if marks is not None:
             board.tint(marks, colour)
-    board.title(info.title(labels_lang), right=board.is_top(mover))
+    shown = (info.title("en") if title is None else title) if info.titles else ""  # none on the two main games
+    board.title(shown, right=board.is_top(mover))
     board.checkers()
     board.trays()
     for marks, colour in ((last_marks, colours.last_move), (pending_marks, colours.pending)):
@@ -567,7 +574,8 @@ class BoardOptions(TypedDict, total=False):
     match_length: int | None
     theme: str
     width: int
-    lang: str
+    labels: BoardLabels
+    title: str | None
     finished: bool
     winner: int | None
     winner_label: str

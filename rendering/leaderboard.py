@@ -16,7 +16,7 @@ from typing import Final
 from PIL import Image
 
 from rendering.encode import ImageFormat, check_format, encode
-from rendering.standings import NAME_WIDTH, Cell, Column, _draw_table, _labels, _place
+from rendering.standings import DEFAULT_LABELS, NAME_WIDTH, Cell, Column, TableLabels, _draw_table, _place
 from rendering.theme import get_theme
 
 MAX_ROWS: Final = 50
@@ -26,9 +26,6 @@ QUALITY: Final = 75
 """The default JPEG quality of a leaderboard, below the standings' (:data:`rendering.encode.JPEG_QUALITY`, 85): a
 50-row table of long names is 210–220 KB at 85 and at most about 180 KB at 75, under the 200 KB a chat image should
 stay within, and its flat cells and text look the same."""
-
-MATCHES_LABEL: Final = {"en": "Matches", "ru": "Матчи"}
-"""The header of the matches column (the other headers are :data:`rendering.standings.LABELS`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +52,16 @@ def render_leaderboard_image(
     rows: Sequence[LeaderboardRow],
     *,
     title: str | None = None,
-    lang: str = "en",
+    labels: TableLabels = DEFAULT_LABELS,
     theme: str = "classic",
 ) -> Image.Image:
     """Return the leaderboard as an RGB image; see :func:`render_leaderboard`."""
     colours = get_theme(theme)
-    labels = _labels(lang)
     columns = [
-        Column(labels["place"], 62),
-        Column(labels["player"], NAME_WIDTH, "left"),
-        Column(labels["rating"], 86),
-        Column(MATCHES_LABEL.get(lang.split("-")[0].lower(), MATCHES_LABEL["en"]), 70),
+        Column(labels.place, 62),
+        Column(labels.player, NAME_WIDTH, "left"),
+        Column(labels.rating, 86),
+        Column(labels.matches, 70),
     ]
     cells = [
         [
@@ -84,7 +80,7 @@ def render_leaderboard(
     rows: Sequence[LeaderboardRow],
     *,
     title: str | None = None,
-    lang: str = "en",
+    labels: TableLabels = DEFAULT_LABELS,
     theme: str = "classic",
     fmt: ImageFormat = "jpeg",
     quality: int = QUALITY,
@@ -93,12 +89,13 @@ def render_leaderboard(
 
     One row per :class:`LeaderboardRow`, in the order given (at most :data:`MAX_ROWS`): place (the first place
     highlighted), name (any Unicode, cleaned and shortened as on the board), rating with one decimal, matches played.
-    ``lang`` is ``"ru"`` or ``"en"`` (others fall back to English) for the headers, ``theme`` ``"classic"`` or
-    ``"dark"``, ``title`` an optional line above the table; ``quality`` the JPEG quality (default :data:`QUALITY`).
+    ``labels`` the headers' words (:class:`~rendering.standings.TableLabels`, in the caller's language), ``theme``
+    ``"classic"`` or ``"dark"``, ``title`` an optional line above the table; ``quality`` the JPEG quality (default
+    :data:`QUALITY`).
 
     Raises:
         ValueError: unknown theme or format, or a JPEG quality outside 1..95.
     """
     fmt = check_format(fmt)
-    image = render_leaderboard_image(rows, title=title, lang=lang, theme=theme)
+    image = render_leaderboard_image(rows, title=title, labels=labels, theme=theme)
     return encode(image, fmt, quality=quality)

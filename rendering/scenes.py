@@ -13,13 +13,37 @@ from typing import Any
 
 from nardy.move import RESERVE_POINT, Step
 from nardy.position import PINNED_OFFSET, PINNED_SIDE_LENGTH, Position, Side, make_side
-from rendering.board import render_board
+from rendering.board import BoardLabels, render_board
 from rendering.bracket import BracketLabels, render_bracket, render_bracket_pages
 from rendering.dice import render_dice
 from rendering.encode import ImageFormat
 from rendering.leaderboard import LeaderboardRow, render_leaderboard
-from rendering.standings import render_swiss_standings
+from rendering.standings import TableLabels, render_swiss_standings
 from tournaments import Elimination, Player, Result, double_elimination, single_elimination, swiss
+
+RU_BOARD_LABELS = BoardLabels(pips="пипсы", to_move="ходит")
+"""The board's captions in Russian, as the bot passes them from its catalogue (the scenes show Russian boards)."""
+RU_TABLE_LABELS = TableLabels(
+    number="№",
+    player="Игрок",
+    points="Очки",
+    sb="Бергер",
+    diff="Разн.",
+    place="Место",
+    rating="Рейтинг",
+    cut1="Бух−1",
+    buchholz="Бух.",
+    round="Раунд",
+    status="Статус",
+    in_play="в игре",
+    out="выбыл",
+    played="Игр",
+    wins="В",
+    draws="Н",
+    losses="П",
+    matches="Матчи",
+)
+"""A table's headers in Russian, as the bot passes them from its catalogue (for tests and benchmarks)."""
 
 Scene = Callable[[str, int, ImageFormat], bytes]
 
@@ -188,7 +212,7 @@ def long_name(theme: str, width: int, fmt: ImageFormat) -> bytes:
         dice=(3, 3),
         match_score=(0, 0),
         match_length=3,
-        lang="ru",
+        labels=RU_BOARD_LABELS,
         theme=theme,
         width=width,
         fmt=fmt,
@@ -256,7 +280,8 @@ def misere_bearoff(theme: str, width: int, fmt: ImageFormat) -> bytes:
         cube_owner=0,
         show_cube=True,
         names=("Анна", "Boris"),
-        lang="ru",
+        labels=RU_BOARD_LABELS,
+        title="Поддавки",
         theme=theme,
         width=width,
         fmt=fmt,
@@ -310,7 +335,8 @@ def plakoto_mother(theme: str, width: int, fmt: ImageFormat) -> bytes:
         last_move=(Step(5, 1, 4, hit=True), Step(7, 4, 3)),
         names=("Анна", "Boris"),
         finished=True,
-        lang="ru",
+        labels=RU_BOARD_LABELS,
+        title="Плакото",
         theme=theme,
         width=width,
         fmt=fmt,
@@ -403,7 +429,8 @@ def gulbara_double(theme: str, width: int, fmt: ImageFormat) -> bytes:
         used_dice=(4, 4),
         pending_steps=(Step(24, 20, 4), Step(20, 16, 4)),
         names=("Анна", "Boris"),
-        lang="ru",
+        labels=RU_BOARD_LABELS,
+        title="Гюльбара",
         theme=theme,
         width=width,
         fmt=fmt,
@@ -497,7 +524,7 @@ def short_finished(theme: str, width: int, fmt: ImageFormat) -> bytes:
         names=("Анна", "Boris"),
         match_score=(5, 1),
         match_length=5,
-        lang="ru",
+        labels=RU_BOARD_LABELS,
         theme=theme,
         width=width,
         fmt=fmt,

@@ -45,46 +45,34 @@ PREVIEW_WIDTH: Final = 600
 MIN_CAP_HEIGHT: Final = 7
 """Readable: the smallest text's cap height (of "H") is at least this many pixels at :data:`PREVIEW_WIDTH`."""
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "number": "#",
-        "player": "Player",
-        "points": "Pts",
-        "sb": "SB",
-        "diff": "+/−",
-        "place": "Place",
-        "rating": "Rating",
-        "cut1": "BH−1",
-        "buchholz": "BH",
-        "round": "Round",
-        "status": "Status",
-        "in": "in play",
-        "out": "out",
-        "played": "Pl",
-        "wins": "W",
-        "draws": "D",
-        "losses": "L",
-    },
-    "ru": {
-        "number": "№",
-        "player": "Игрок",
-        "points": "Очки",
-        "sb": "Бергер",
-        "diff": "Разн.",
-        "place": "Место",
-        "rating": "Рейтинг",
-        "cut1": "Бух−1",
-        "buchholz": "Бух.",
-        "round": "Раунд",
-        "status": "Статус",
-        "in": "в игре",
-        "out": "выбыл",
-        "played": "Игр",
-        "wins": "В",
-        "draws": "Н",
-        "losses": "П",
-    },
-}
+
+@dataclass(frozen=True, slots=True)
+class TableLabels:
+    """The words of a table picture's headers and cells, given by the caller in its language (the renderer has none
+    of its own; the defaults are neutral English)."""
+
+    number: str = "#"
+    player: str = "Player"
+    points: str = "Pts"
+    sb: str = "SB"
+    diff: str = "+/−"
+    place: str = "Place"
+    rating: str = "Rating"
+    cut1: str = "BH−1"
+    buchholz: str = "BH"
+    round: str = "Round"
+    status: str = "Status"
+    in_play: str = "in play"
+    out: str = "out"
+    played: str = "Pl"
+    wins: str = "W"
+    draws: str = "D"
+    losses: str = "L"
+    matches: str = "Matches"
+
+
+DEFAULT_LABELS: Final = TableLabels()
+
 
 Align = Literal["left", "center"]
 
@@ -166,10 +154,6 @@ def readable_width(smallest: int) -> int:
 def diagonal_colour(theme: str) -> RGB:
     """Return the fill of the cross-table's diagonal (a player against themselves) in ``theme``."""
     return get_theme(theme).strip
-
-
-def _labels(lang: str) -> dict[str, str]:
-    return LABELS.get(lang.split("-")[0].lower(), LABELS["en"])
 
 
 def _score(value: float) -> str:
@@ -315,45 +299,46 @@ def _cell_width(table: CrossTable) -> int:
     return CELL_WIDTH + CELL_EXTRA * max(0, games - 1)
 
 
-def _cross_columns(table: CrossTable, labels: dict[str, str]) -> list[Column]:
+def _cross_columns(table: CrossTable, labels: TableLabels) -> list[Column]:
     cell = _cell_width(table)
     return [
-        Column(labels["number"], 36),
-        Column(labels["player"], NAME_WIDTH, "left"),
+        Column(labels.number, 36),
+        Column(labels.player, NAME_WIDTH, "left"),
         *(Column(str(i + 1), cell) for i in range(len(table.players))),
-        Column(labels["points"], 62),
-        Column(labels["sb"], 70),
-        Column(labels["diff"], 58),
-        Column(labels["place"], 62),
+        Column(labels.points, 62),
+        Column(labels.sb, 70),
+        Column(labels.diff, 58),
+        Column(labels.place, 62),
     ]
 
 
-def _list_columns(labels: dict[str, str]) -> list[Column]:
+def _list_columns(labels: TableLabels) -> list[Column]:
     return [
-        Column(labels["place"], 62),
-        Column(labels["player"], NAME_WIDTH, "left"),
-        Column(labels["played"], 50),
-        Column(labels["wins"], 44),
-        Column(labels["draws"], 44),
-        Column(labels["losses"], 44),
-        Column(labels["points"], 62),
-        Column(labels["sb"], 70),
-        Column(labels["diff"], 58),
+        Column(labels.place, 62),
+        Column(labels.player, NAME_WIDTH, "left"),
+        Column(labels.played, 50),
+        Column(labels.wins, 44),
+        Column(labels.draws, 44),
+        Column(labels.losses, 44),
+        Column(labels.points, 62),
+        Column(labels.sb, 70),
+        Column(labels.diff, 58),
     ]
 
 
-def cross_table_fits(table: CrossTable, *, lang: str = "en") -> bool:
+def cross_table_fits(table: CrossTable, *, labels: TableLabels = DEFAULT_LABELS) -> bool:
     """Return whether the cross-table of ``table`` is readable as a matrix (at most :func:`readable_width` wide:
     8 players of a round robin, 5 of a double one); a larger one is drawn as a list (see :func:`render_cross_table`)."""
-    widths = [c.width for c in _cross_columns(table, _labels(lang))]
+    widths = [c.width for c in _cross_columns(table, labels)]
     return 2 * MARGIN + sum(widths) <= readable_width(HEADER_SIZE)
 
 
-def cross_table_layout(table: CrossTable, *, lang: str = "en", title: str | None = None) -> TableLayout:
+def cross_table_layout(
+    table: CrossTable, *, labels: TableLabels = DEFAULT_LABELS, title: str | None = None
+) -> TableLayout:
     """Return the layout of the cross-table image of ``table``: as a matrix (:func:`cross_table_fits`) body cell
     ``(i, 2 + j)`` is player i against j; else the columns of the list, one row per player."""
-    labels = _labels(lang)
-    columns = _cross_columns(table, labels) if cross_table_fits(table, lang=lang) else _list_columns(labels)
+    columns = _cross_columns(table, labels) if cross_table_fits(table, labels=labels) else _list_columns(labels)
     return TableLayout(tuple(c.width for c in columns), len(table.players), title is not None)
 
 
@@ -398,7 +383,7 @@ def render_cross_table_image(
     *,
     standings: Sequence[RoundRobinRow] | None = None,
     theme: str = "classic",
-    lang: str = "en",
+    labels: TableLabels = DEFAULT_LABELS,
     title: str | None = None,
 ) -> Image.Image:
     """Return the round-robin cross-table as an RGB image; see :func:`render_cross_table`."""
@@ -407,7 +392,7 @@ def render_cross_table_image(
     if len(table.cells) != count or any(len(line) != count for line in table.cells):
         raise ValueError(f"a cross-table of {count} players needs {count}×{count} cells")
     rows: list[list[Cell]] = []
-    if not cross_table_fits(table, lang=lang):
+    if not cross_table_fits(table, labels=labels):
         for player, line, totals in zip(table.players, table.cells, _totals(table, standings), strict=True):
             marks = [p for cell in line if cell is not None for p in cell.points]
             rows.append(
@@ -423,7 +408,7 @@ def render_cross_table_image(
                     Cell(_signed(totals.game_point_difference)),
                 ]
             )
-        image, _ = _draw_table(_list_columns(_labels(lang)), rows, colours, title)
+        image, _ = _draw_table(_list_columns(labels), rows, colours, title)
         return image
     for i, (player, line, totals) in enumerate(zip(table.players, table.cells, _totals(table, standings), strict=True)):
         rows.append(
@@ -437,7 +422,7 @@ def render_cross_table_image(
                 _place(totals.place, colours),
             ]
         )
-    image, _ = _draw_table(_cross_columns(table, _labels(lang)), rows, colours, title)
+    image, _ = _draw_table(_cross_columns(table, labels), rows, colours, title)
     return image
 
 
@@ -447,7 +432,7 @@ def render_cross_table(
     *,
     standings: Sequence[RoundRobinRow] | None = None,
     theme: str = "classic",
-    lang: str = "en",
+    labels: TableLabels = DEFAULT_LABELS,
     title: str | None = None,
     fmt: ImageFormat = "jpeg",
     quality: int = JPEG_QUALITY,
@@ -462,7 +447,7 @@ def render_cross_table(
     drawn, lost, points, Sonneborn–Berger, game-point difference. Pass ``standings`` (``RoundRobin.standings()``) for
     the exact §8 values and places (head-to-head included); without it they are computed from the table alone.
     ``names`` maps player ids to display names (a missing id is drawn as itself). ``theme`` is ``"classic"`` or
-    ``"dark"``, ``lang`` ``"ru"`` or ``"en"`` (others fall back to English) for the column headers, ``title`` an
+    ``"dark"``, ``labels`` the column headers' words (:class:`TableLabels`, in the caller's language), ``title`` an
     optional line above the table.
 
     Raises:
@@ -470,7 +455,7 @@ def render_cross_table(
             lacking a player of the table.
     """
     fmt = check_format(fmt)
-    image = render_cross_table_image(table, names, standings=standings, theme=theme, lang=lang, title=title)
+    image = render_cross_table_image(table, names, standings=standings, theme=theme, labels=labels, title=title)
     return encode(image, fmt, quality=quality)
 
 
@@ -483,20 +468,19 @@ def render_swiss_standings_image(
     names: Mapping[str, str],
     *,
     theme: str = "classic",
-    lang: str = "en",
+    labels: TableLabels = DEFAULT_LABELS,
     title: str | None = None,
 ) -> Image.Image:
     """Return the Swiss standings as an RGB image; see :func:`render_swiss_standings`."""
     colours = get_theme(theme)
-    labels = _labels(lang)
     columns = [
-        Column(labels["place"], 62),
-        Column(labels["player"], NAME_WIDTH, "left"),
-        Column(labels["rating"], 76),
-        Column(labels["points"], 62),
-        Column(labels["cut1"], 66),
-        Column(labels["buchholz"], 62),
-        Column(labels["sb"], 70),
+        Column(labels.place, 62),
+        Column(labels.player, NAME_WIDTH, "left"),
+        Column(labels.rating, 76),
+        Column(labels.points, 62),
+        Column(labels.cut1, 66),
+        Column(labels.buchholz, 62),
+        Column(labels.sb, 70),
     ]
     cells = [
         [
@@ -519,7 +503,7 @@ def render_swiss_standings(
     names: Mapping[str, str],
     *,
     theme: str = "classic",
-    lang: str = "en",
+    labels: TableLabels = DEFAULT_LABELS,
     title: str | None = None,
     fmt: ImageFormat = "jpeg",
     quality: int = JPEG_QUALITY,
@@ -531,7 +515,7 @@ def render_swiss_standings(
         ValueError: unknown theme or format, or a JPEG quality outside 1..95.
     """
     fmt = check_format(fmt)
-    image = render_swiss_standings_image(rows, names, theme=theme, lang=lang, title=title)
+    image = render_swiss_standings_image(rows, names, theme=theme, labels=labels, title=title)
     return encode(image, fmt, quality=quality)
 
 
@@ -540,18 +524,17 @@ def render_elimination_image(
     names: Mapping[str, str],
     *,
     theme: str = "classic",
-    lang: str = "en",
+    labels: TableLabels = DEFAULT_LABELS,
     title: str | None = None,
 ) -> Image.Image:
     """Return elimination standings as an RGB image; see :func:`render_elimination`."""
     colours = get_theme(theme)
-    labels = _labels(lang)
     columns = [
-        Column(labels["place"], 62),
-        Column(labels["player"], NAME_WIDTH, "left"),
-        Column(labels["rating"], 76),
-        Column(labels["round"], 66),
-        Column(labels["status"], 90),
+        Column(labels.place, 62),
+        Column(labels.player, NAME_WIDTH, "left"),
+        Column(labels.rating, 76),
+        Column(labels.round, 66),
+        Column(labels.status, 90),
     ]
     cells = [
         [
@@ -559,7 +542,7 @@ def render_elimination_image(
             _name(names, row.player),
             Cell(_rating(row.rating)),
             Cell(str(row.reached), bold=True),
-            Cell(labels["out"] if row.eliminated else labels["in"], bold=not row.eliminated),
+            Cell(labels.out if row.eliminated else labels.in_play, bold=not row.eliminated),
         ]
         for row in rows
     ]
@@ -572,7 +555,7 @@ def render_elimination(
     names: Mapping[str, str],
     *,
     theme: str = "classic",
-    lang: str = "en",
+    labels: TableLabels = DEFAULT_LABELS,
     title: str | None = None,
     fmt: ImageFormat = "jpeg",
     quality: int = JPEG_QUALITY,
@@ -584,5 +567,5 @@ def render_elimination(
         ValueError: unknown theme or format, or a JPEG quality outside 1..95.
     """
     fmt = check_format(fmt)
-    image = render_elimination_image(rows, names, theme=theme, lang=lang, title=title)
+    image = render_elimination_image(rows, names, theme=theme, labels=labels, title=title)
     return encode(image, fmt, quality=quality)

@@ -22,7 +22,7 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.services.game_service import GameService
 from bot.services.ratings import RATED_VARIANTS, ratings_of
 from bot.storage import StoredRating
-from bot.texts import Html, esc, norm_lang, tr
+from bot.texts import Html, esc, norm_lang, table_labels, tr
 from bot.variants import DEFAULT, MAIN, resolve
 from rendering import LeaderboardRow, render_leaderboard
 
@@ -170,7 +170,7 @@ async def on_top(message: Message, game_service: GameService, command: CommandOb
                 for place, (user_id, r) in enumerate(rows, 1)
             ],
             title=html.unescape(title),
-            lang=lang,
+            labels=table_labels(lang),
         )
     except (ValueError, OSError):
         log.exception("the leaderboard image could not be drawn: the table is sent alone")

@@ -13,8 +13,8 @@ import re
 from bot.keyboards.game import step_label
 from bot.services.engine_flow import match_finished
 from bot.services.record import Event, GameRecord
-from bot.texts import Html, code, esc, tr
-from nardy import Match, Phase, dice_name
+from bot.texts import Html, code, dice_name, esc, tr
+from nardy import Match, Phase
 
 MAX_CAPTION = 1024
 """Telegram's caption limit, in UTF-16 code units of the visible text."""
@@ -63,8 +63,9 @@ def cut_caption(text: str, limit: int = MAX_CAPTION) -> str:
 
 
 def _roll_text(lang: str, name: str, dice: tuple[int, int]) -> Html:
-    """The roll line: Russian names the roll the traditional way (``шешу беш``); English says ``6-5`` only."""
-    dname = dice_name(dice[0], dice[1]) if lang == "ru" else None
+    """The roll line: with the roll's traditional name where the language has one (``шеш-беш``; English says
+    ``6-5`` only)."""
+    dname = dice_name(lang, dice[0], dice[1])
     if dname:
         return tr(lang, "roll.named", name=name, d1=dice[0], d2=dice[1], dname=dname)
     return tr(lang, "roll", name=name, d1=dice[0], d2=dice[1])

@@ -54,6 +54,7 @@ from bot.services.saving import GameSaver
 from bot.services.timers import Sweeper
 from bot.services.tournament_service import TournamentService
 from bot.storage import Store, StoredGame
+from bot.texts import board_labels, board_title
 
 if TYPE_CHECKING:
     from bot.jobs import JobQueue
@@ -216,7 +217,8 @@ class GameService:
             "pending_steps": pending or None,
             "names": names,
             "width": self.board_width,
-            "lang": lang,
+            "labels": board_labels(lang),
+            "title": board_title(lang, game.variant.name),
             "finished": game.phase is Phase.OVER,
             "theme": theme,
             **winner_mark(match, lang),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from bot.keyboards.tournament import describe_settings
 from bot.services.tournament_record import Entrant, TournamentRecord, TournamentSettings
-from bot.texts import Html, tr
+from bot.texts import Html, table_labels, tr
 from rendering import render_cross_table, render_elimination, render_swiss_standings
 from rendering.bracket import ALBUM_SIZE, BracketLabels, bracket_pages, render_bracket_pages, round_key
 from tournaments import Elimination, Match, Result, RoundRobin, Swiss, Tournament, default_rounds, match_points
@@ -221,15 +221,15 @@ def standings_image(lang: str, record: TournamentRecord, tournament: Tournament)
     title = html.unescape(format_title(lang, record, tournament))
     if isinstance(tournament, RoundRobin):
         return render_cross_table(
-            tournament.cross_table(), names, standings=tournament.standings(), lang=lang, title=title
+            tournament.cross_table(), names, standings=tournament.standings(), labels=table_labels(lang), title=title
         )
     if isinstance(tournament, Swiss):
-        return render_swiss_standings(tournament.standings(), names, lang=lang, title=title)
+        return render_swiss_standings(tournament.standings(), names, labels=table_labels(lang), title=title)
     if standings_shows_bracket(tournament):
         (bracket,) = bracket_pictures(lang, record, tournament)
         if len(bracket) <= MAX_PICTURE_BYTES:
             return bracket
-    return render_elimination(tournament.standings(), names, lang=lang, title=title)
+    return render_elimination(tournament.standings(), names, labels=table_labels(lang), title=title)
 
 
 def bracket_labels(lang: str, tournament: Elimination) -> BracketLabels:

@@ -252,3 +252,18 @@ def test_long_nardy_rules_say_what_the_engine_scores() -> None:
     assert set(get_variant("long").resign_levels) == {"oin", "mars"}
     assert "кокса нет" in tr("ru", "rules.long") and "оин" in tr("ru", "rules.long").lower()
     assert "no koks" in tr("en", "rules.long")
+
+
+def test_rolls_are_named_as_in_the_seeds() -> None:
+    """Russian names a roll the traditional way, hyphenated (seed 000's list; 6-5 is шеш-беш); 1-1 has no name, and
+    English names none."""
+    from bot.texts import dice_name
+
+    assert dice_name("ru", 6, 5) == dice_name("ru", 5, 6) == "шеш-беш"
+    assert (
+        dice_name("ru", 6, 6) == "ду-шеш" and dice_name("ru", 3, 2) == "се-ба-ду" and dice_name("ru", 2, 2) == "дубара"
+    )
+    assert dice_name("ru", 1, 1) is None
+    assert all(dice_name("en", a, b) is None for a in range(1, 7) for b in range(1, 7))
+    named = {dice_name("ru", a, b) for a in range(1, 7) for b in range(1, a + 1)} - {None}
+    assert len(named) == 20 and all(" " not in name for name in named if name)

@@ -16,6 +16,7 @@ from render_helpers import decode, share_near
 import rendering
 from rendering import LeaderboardRow, render_leaderboard, render_leaderboard_image, theme_names
 from rendering import leaderboard as board
+from rendering.scenes import RU_TABLE_LABELS
 from rendering.standings import (
     HEADER_HEIGHT,
     HEADER_SIZE,
@@ -24,6 +25,7 @@ from rendering.standings import (
     PREVIEW_WIDTH,
     ROW_HEIGHT,
     TITLE_HEIGHT,
+    TableLabels,
     cap_height,
 )
 from rendering.theme import get_theme
@@ -59,10 +61,10 @@ def body_rows(image: Image.Image, *, title: bool) -> int:
     return count
 
 
-@pytest.mark.parametrize("lang", ["ru", "en", "de", "ru-RU"])
+@pytest.mark.parametrize("labels", [RU_TABLE_LABELS, TableLabels()])
 @pytest.mark.parametrize("theme", theme_names())
-def test_leaderboard_is_a_jpeg(lang: str, theme: str) -> None:
-    image = check_jpeg(render_leaderboard(rows(12), title="Рейтинг чата", lang=lang, theme=theme))
+def test_leaderboard_is_a_jpeg(labels: TableLabels, theme: str) -> None:
+    image = check_jpeg(render_leaderboard(rows(12), title="Рейтинг чата", labels=labels, theme=theme))
     assert body_rows(image, title=True) == 12
 
 
@@ -104,7 +106,7 @@ def test_a_rating_that_is_not_finite_draws_a_dash(value: float) -> None:
 @pytest.mark.parametrize("theme", theme_names())
 def test_hostile_and_very_long_names_and_titles_never_fail(theme: str) -> None:
     title = "Рейтинг\n" + "🎲" * 5 + "\u2029" + "y" * 300
-    image = check_jpeg(render_leaderboard(rows(12, [*HOSTILE, LONG]), title=title, theme=theme, lang="ru"))
+    image = check_jpeg(render_leaderboard(rows(12, [*HOSTILE, LONG]), title=title, theme=theme, labels=RU_TABLE_LABELS))
     assert body_rows(image, title=True) == 12
     plain = render_leaderboard_image(rows(3, ["a"]), theme=theme)
     assert render_leaderboard_image(rows(3, [LONG * 3]), theme=theme).size == plain.size  # cut, never wider
@@ -137,13 +139,15 @@ def test_50_rows_stay_under_200_kb(theme: str, script: str) -> None:
         names = ["王小明的超级长名字中国人名字很长很长很长"] * 50
     else:
         names = [f"{LONG} №{i + 1}" if i % 2 else f"Святослав Рождественский №{i + 1}" for i in range(50)]
-    data = render_leaderboard(rows(50, names), title="Рейтинг чата «Длинные нарды»", lang="ru", theme=theme)
+    data = render_leaderboard(
+        rows(50, names), title="Рейтинг чата «Длинные нарды»", labels=RU_TABLE_LABELS, theme=theme
+    )
     assert body_rows(check_jpeg(data), title=True) == 50
     assert len(data) < 200 * 1024, f"{len(data) / 1024:.1f} KB"
 
 
 GOLDENS: dict[str, Callable[[], bytes]] = {
-    "classic_ru": lambda: render_leaderboard(rows(10), title="Рейтинг чата", lang="ru", fmt="png"),
+    "classic_ru": lambda: render_leaderboard(rows(10), title="Рейтинг чата", labels=RU_TABLE_LABELS, fmt="png"),
     "dark_en_long_names": lambda: render_leaderboard(
         rows(7, [LONG, "Eve\nAdams", "x" * 300, "Анастасия", "Bob", "", "Ωmega Ёжиков"]),
         title="Chat rating — the longest title ever written for a leaderboard of this chat, cut to fit",
@@ -175,6 +179,6 @@ def test_leaderboard_matches_golden(name: str) -> None:
 @pytest.mark.parametrize("count", [1, 10, 50])
 def test_leaderboard_is_readable_at_preview_size(count: int) -> None:
     # issue 32: the smallest text (the 14-px headers) keeps a cap height >= 7 px when the picture is shown 600 px wide
-    image = decode(render_leaderboard(rows(count, [LONG]), title="Рейтинг чата", lang="ru"))
+    image = decode(render_leaderboard(rows(count, [LONG]), title="Рейтинг чата", labels=RU_TABLE_LABELS))
     assert image.width <= 1280
     assert cap_height(HEADER_SIZE) * PREVIEW_WIDTH / image.width >= MIN_CAP_HEIGHT, image.size

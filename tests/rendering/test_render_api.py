@@ -11,10 +11,12 @@ from PIL import Image, ImageChops
 
 from nardy.move import Step
 from nardy.position import Position, make_side
+from nardy.variants import get_variant
 from rendering import render_board, render_board_image, render_dice, theme_names
+from rendering.board import BoardLabels
 from rendering.frames import checker_count, other_frame, variant_name
 from rendering.layout import layout
-from rendering.scenes import SCENES
+from rendering.scenes import RU_BOARD_LABELS, SCENES
 
 SHORT = make_side({24: 2, 13: 5, 8: 3, 6: 5})
 OPENING = Position(SHORT, SHORT)
@@ -163,12 +165,18 @@ def test_names_may_be_long_or_empty() -> None:
     assert image.width == 480
 
 
-def test_unknown_language_falls_back_to_english() -> None:
-    english = render_board_image(OPENING, "short", width=480, lang="en")
-    assert render_board_image(OPENING, "short", width=480, lang="de").tobytes() == english.tobytes()
-    russian = render_board_image(OPENING, "short", width=480, lang="ru")
-    assert render_board_image(OPENING, "short", width=480, lang="ru-RU").tobytes() == russian.tobytes()
+def test_the_board_draws_the_callers_words() -> None:
+    """The captions and a variant's title come from the caller (the bot's catalogue); the defaults are English."""
+    english = render_board_image(OPENING, "short", width=480)
+    assert render_board_image(OPENING, "short", width=480, labels=BoardLabels()).tobytes() == english.tobytes()
+    russian = render_board_image(OPENING, "short", width=480, labels=RU_BOARD_LABELS)
     assert russian.tobytes() != english.tobytes()
+    plakoto = get_variant("plakoto").initial_position()
+    default = render_board_image(plakoto, "plakoto", width=480)
+    assert render_board_image(plakoto, "plakoto", width=480, title="Plakoto").tobytes() == default.tobytes()
+    assert render_board_image(plakoto, "plakoto", width=480, title="Плакото").tobytes() != default.tobytes()
+    # the two main games show no title, whatever the caller passes
+    assert render_board_image(OPENING, "short", width=480, title="Короткие").tobytes() == english.tobytes()
 
 
 @pytest.mark.parametrize("theme", theme_names())

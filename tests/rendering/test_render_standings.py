@@ -12,12 +12,14 @@ from PIL import Image
 from render_helpers import decode, share_near
 
 from rendering import render_cross_table, render_elimination, render_swiss_standings, standings, theme_names
+from rendering.scenes import RU_TABLE_LABELS
 from rendering.standings import (
     HEADER_SIZE,
     MIN_CAP_HEIGHT,
     PREVIEW_WIDTH,
     TEXT_SIZE,
     TITLE_SIZE,
+    TableLabels,
     cap_height,
     cross_table_fits,
     cross_table_layout,
@@ -38,7 +40,7 @@ from tournaments import (
 )
 
 SIZES = (4, 9, 16)
-LANGS = ("ru", "en")
+LABELS = (RU_TABLE_LABELS, TableLabels())
 HOSTILE = [
     "Eve\nAdams\r\n\u2029x",
     "\u202eשלום עליכם\u202c",
@@ -105,28 +107,28 @@ def check_jpeg(data: bytes, min_width: int) -> Image.Image:
     return image
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("labels", LABELS)
 @pytest.mark.parametrize("count", SIZES)
-def test_cross_table_is_a_jpeg(count: int, lang: str) -> None:
+def test_cross_table_is_a_jpeg(count: int, labels: TableLabels) -> None:
     state = play_round_robin(count)
-    data = render_cross_table(state.cross_table(), names_for(count), standings=state.standings(), lang=lang)
+    data = render_cross_table(state.cross_table(), names_for(count), standings=state.standings(), labels=labels)
     image = check_jpeg(data, min(300 + 30 * count, 500))
     assert image.height > 34 * count
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("labels", LABELS)
 @pytest.mark.parametrize("count", SIZES)
-def test_swiss_standings_are_a_jpeg(count: int, lang: str) -> None:
+def test_swiss_standings_are_a_jpeg(count: int, labels: TableLabels) -> None:
     rows = play_swiss(count).standings()
-    image = check_jpeg(render_swiss_standings(rows, names_for(count), lang=lang, title="Swiss"), 400)
+    image = check_jpeg(render_swiss_standings(rows, names_for(count), labels=labels, title="Swiss"), 400)
     assert image.height > 34 * count
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("labels", LABELS)
 @pytest.mark.parametrize("count", SIZES)
-def test_elimination_is_a_jpeg(count: int, lang: str) -> None:
+def test_elimination_is_a_jpeg(count: int, labels: TableLabels) -> None:
     rows = play_elimination(count).standings()
-    image = check_jpeg(render_elimination(rows, names_for(count), lang=lang, title="Кубок"), 400)
+    image = check_jpeg(render_elimination(rows, names_for(count), labels=labels, title="Кубок"), 400)
     assert image.height > 34 * count
 
 
@@ -191,7 +193,7 @@ GOLDENS = {
         play_round_robin(6, leave=3).cross_table(),
         names_for(6),
         standings=play_round_robin(6, leave=3).standings(),
-        lang="ru",
+        labels=RU_TABLE_LABELS,
         title="Круговой турнир",
         fmt="png",
     ),
@@ -199,7 +201,7 @@ GOLDENS = {
         play_swiss(8).standings(), names_for(8), theme="dark", title="Swiss, round 4", fmt="png"
     ),
     "elimination": lambda: render_elimination(
-        play_elimination(8, matches=5).standings(), names_for(8), lang="ru", title="Олимпийка", fmt="png"
+        play_elimination(8, matches=5).standings(), names_for(8), labels=RU_TABLE_LABELS, title="Олимпийка", fmt="png"
     ),
 }
 
@@ -225,9 +227,11 @@ def test_table_matches_golden(name: str) -> None:
 @pytest.mark.parametrize("theme", theme_names())
 def test_32_player_tables_stay_under_200_kb(theme: str) -> None:
     names = {f"p{i}": f"Константин Преображенский-Длинноименный №{i + 1}" for i in range(32)}
-    swiss_jpeg = render_swiss_standings(play_swiss(32).standings(), names, theme=theme, lang="ru", title="Швейцарка")
+    swiss_jpeg = render_swiss_standings(
+        play_swiss(32).standings(), names, theme=theme, labels=RU_TABLE_LABELS, title="Швейцарка"
+    )
     elimination_jpeg = render_elimination(
-        play_elimination(32).standings(), names, theme=theme, lang="ru", title="Кубок"
+        play_elimination(32).standings(), names, theme=theme, labels=RU_TABLE_LABELS, title="Кубок"
     )
     for data in (swiss_jpeg, elimination_jpeg):
         check_jpeg(data, 400)
@@ -265,8 +269,8 @@ def test_cross_tables_are_readable_at_preview_size(count: int, double: bool) -> 
 def test_swiss_and_elimination_tables_are_readable_at_preview_size(count: int) -> None:
     names = {f"p{i}": "Константин Преображенский-Длинноименный" for i in range(count)}
     for data in (
-        render_swiss_standings(play_swiss(count).standings(), names, lang="ru", title="Швейцарка"),
-        render_elimination(play_elimination(count).standings(), names, lang="ru", title="Кубок"),
+        render_swiss_standings(play_swiss(count).standings(), names, labels=RU_TABLE_LABELS, title="Швейцарка"),
+        render_elimination(play_elimination(count).standings(), names, labels=RU_TABLE_LABELS, title="Кубок"),
     ):
         image = decode(data)
         assert image.width <= 1280 and preview_cap_height(image) >= MIN_CAP_HEIGHT, image.size
@@ -287,6 +291,8 @@ def test_big_round_robin_list_counts_results() -> None:
             row.draws,
             row.losses,
         )
-    image = decode(render_cross_table(table, names_for(12), standings=state.standings(), lang="ru", fmt="png"))
-    geo = cross_table_layout(table, lang="ru")
+    image = decode(
+        render_cross_table(table, names_for(12), standings=state.standings(), labels=RU_TABLE_LABELS, fmt="png")
+    )
+    geo = cross_table_layout(table, labels=RU_TABLE_LABELS)
     assert image.size == (geo.width, geo.height) and len(geo.widths) == 9
