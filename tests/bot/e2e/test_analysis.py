@@ -29,9 +29,9 @@ async def test_a_finished_game_is_analysed_with_its_worst_plays(sqlite_store: St
     new = [m for m in fake.messages(finished_chat)[before:] if m.from_bot]
     summary = new[0].content
     assert f"Analysis of game {game_id}" in summary
-    assert "⚪ Alice:" in summary and "⚫ Bob:" in summary and "error rate" in summary
+    assert "⚪ Alice — " in summary and "⚫ Bob — " in summary and "error rate" in summary
     # a money game with the cube: every roll that could have followed a double is a rated cube decision
-    assert "⚪ Alice: " in summary.split("cube decisions rated")[0].splitlines()[-1]
+    assert "⚪ Alice — " in summary.split("cube decisions rated")[0].splitlines()[-1]
     assert summary.count("cube decisions rated") == 2 and "Janowski" in summary
     boards = new[1:]
     assert 1 <= len(boards) <= 6 and all(b.photo is not None for b in boards)

@@ -128,7 +128,8 @@ async def test_a_finished_board_marks_the_winner(sqlite_store: Store) -> None:
     _, match = await state(env, game_id)
     result = match.game.result
     assert result is not None and result.winner in (0, 1)
-    assert winner_mark(match, "en") == {"winner": result.winner, "winner_label": f"Won {result.points:g} pt."}
+    label = tr("en", "board.winner", points=f"{result.points:g}")
+    assert winner_mark(match, "en") == {"winner": result.winner, "winner_label": label}
     photo = board_message(env.fake, -630).photo
     assert photo is not None
     image = Image.open(io.BytesIO(photo)).convert("RGB")

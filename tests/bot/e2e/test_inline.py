@@ -13,6 +13,7 @@ from bot.services.engine_flow import load_match
 from bot.services.inline import inline_chat_id, inline_game_id
 from bot.services.record import GameRecord
 from bot.storage import Store
+from bot.texts import tr
 from nardy import Match, Phase
 from tests.bot.e2e.helpers import Env, seeded, verify_fair_games
 from tests.bot.fake_telegram import ShownMessage
@@ -93,7 +94,7 @@ async def test_an_inline_game_is_played_to_the_end_by_buttons(sqlite_store: Stor
     assert rematch.text == "Rematch" and new.switch_inline_query_current_chat == ""
     winner = record.players[match.game.result.winner if match.game.result else 0]
     await h.send_text(winner_user := {1: alice, 2: bob}[winner.id], fake.private_chat(winner_user), "/stats")
-    assert "In inline games: 1 wins, 0 losses, 0 draws." in fake.last_message(winner.id).content
+    assert tr("en", "stats.inline", wins=1, losses=0, draws=0) in fake.last_message(winner.id).content
     chat = inline_chat_id(message.inline_message_id or "")
     assert await verify_fair_games(sqlite_store, [chat]) == 1
     await h.press_button(bob, message, "Rematch")  # the rematch takes over the same message

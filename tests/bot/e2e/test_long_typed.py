@@ -32,7 +32,7 @@ async def test_long_game_with_typed_moves(sqlite_store: Store) -> None:
         typed += 1
         assert typed < 1000
     final = board_message(fake, group.id)
-    assert "Игра окончена" in final.content
+    assert "Партия окончена" in final.content
     assert typed > 10
     await env.close()
 

@@ -132,7 +132,7 @@ async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: Store, 
     assert game_name(match) == variant
     winner, typed = await _finish_game(env, game_id, group.id, {alice.id: alice, bob.id: bob}, typed_turns=6)
     assert typed == 6
-    _assert_over(env, group.id, winner, ("Алиса", "Боб"), "Игра окончена")
+    _assert_over(env, group.id, winner, ("Алиса", "Боб"), "Партия окончена")
     await env.close()
 
 
@@ -197,7 +197,8 @@ async def test_new_bot_answers_clearly_when_the_computer_does_not_play_the_varia
     text = fake.last_message(alice.id).content
     assert text == "The computer does not play Portes yet. It plays: short nardy, long nardy."
     await h.send_text(boris, fake.private_chat(boris), "/new бот поддавки")
-    assert fake.last_message(boris.id).content.startswith("Компьютер пока не играет в поддавки.")
+    expected = tr("ru", "computer.unsupported", variant=tr("ru", "variant.misere"), variants="").split(" Он", 1)[0]
+    assert fake.last_message(boris.id).content.startswith(expected)
     assert await sqlite_store.user_games(alice.id) == [] and await sqlite_store.user_games(boris.id) == []
     # the chooser offers only what the computer plays, and a forged pick of another variant is refused
     await h.send_text(alice, fake.private_chat(alice), "/start")

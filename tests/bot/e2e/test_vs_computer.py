@@ -134,7 +134,8 @@ async def test_full_private_game_against_the_computer(sqlite_store: Store) -> No
     assert (await sqlite_store.get_stats(alice.id, alice.id)).played == 0  # the chat's counters stay between people
     assert (await sqlite_store.get_stats(COMPUTER_STATS_CHAT, COMPUTER_ID)).played == 0
     await h.send_text(alice, chat, "/stats")
-    assert "Against the computer: " in fake.last_message(alice.id).content
+    line = tr("en", "stats.computer", wins=vs_computer.wins, losses=vs_computer.losses, draws=vs_computer.draws)
+    assert line in fake.last_message(alice.id).content
 
     # New game opens the chooser again; Rematch starts the next game against the same computer
     await h.press_button(alice, final, "New game")
