@@ -17,17 +17,17 @@ Key layout (``P`` = :data:`PREFIX`):
 - ``Pchat:<chat>:settings``, ``Puser:<user>:settings`` — JSON strings.
 - ``P{cs:<chat>}:stats`` — hash with fields ``<user>:w``, ``<user>:l``, ``<user>:d``; ``P{cs:<chat>}:counted`` —
   sorted set of the game ids counted by ``add_game_stats`` (score: time; trimmed after
-  :data:`~bot.storage.base.COUNTED_GAMES_RETENTION`); ``P{cs:<chat>}:migrated`` — set once the counters of the
+  :data:`~bot.storage.stats.COUNTED_GAMES_RETENTION`); ``P{cs:<chat>}:migrated`` — set once the counters of the
   old un-tagged key ``Pchat:<chat>:stats`` were merged in (lazily, on the chat's first stats access).
 - ``P{t:<id>}:tournament`` — hash: ``v`` version, ``d`` record JSON, ``s`` ``a``/``f`` (running/finished; ``x``
   marks a tombstone, see below), ``chat`` chat id, ``dl`` deadline ("" = none), ``n`` creation nonce. Expires
-  :data:`~bot.storage.base.TOURNAMENT_HISTORY_RETENTION` after finishing.
+  :data:`~bot.storage.tournaments.TOURNAMENT_HISTORY_RETENTION` after finishing.
 - ``Pchat:<chat>:tournament`` — string ``<id> <claim time>``: the chat's running tournament (the one-per-chat lock);
   ``Pchat:<chat>:tournaments`` — sorted set of the chat's finished tournament ids (score: finishing time);
   ``Ptournament_deadlines`` — sorted set of tournament ids by deadline.
 - ``P{r:<variant>}:ratings`` — hash: field ``<user>``, value ``{"r": rating, "e": experience, "m": matches,
   "n": name}``; ``P{r:<variant>}:rated`` — sorted set of the match keys applied by ``apply_ratings`` (score: time;
-  trimmed by the script after :data:`~bot.storage.base.RATED_MATCHES_RETENTION`). All ratings of a variant share
+  trimmed by the script after :data:`~bot.storage.ratings.RATED_MATCHES_RETENTION`). All ratings of a variant share
   the hash tag ``{r:<variant>}``, so one match's change is one script on Redis Cluster.
   ``Pchat:<chat>:rated:<variant>`` — set of the user ids on the chat's leaderboard of that variant.
 """

@@ -38,8 +38,8 @@ class SqliteGameStore(
         """See :meth:`bot.storage.store.Store.purge_expired`.
 
         Deletes expired games (with their chat, user and board rows), expired challenges and tournaments,
-        counted-game entries older than :data:`~bot.storage.COUNTED_GAMES_RETENTION` and applied match keys
-        older than :data:`~bot.storage.RATED_MATCHES_RETENTION`, at most ``batch`` rows of each per
+        counted-game entries older than :data:`~bot.storage.stats.COUNTED_GAMES_RETENTION` and applied match keys
+        older than :data:`~bot.storage.ratings.RATED_MATCHES_RETENTION`, at most ``batch`` rows of each per
         transaction; other operations queued meanwhile run between two transactions.
         Returns: the number of rows deleted (games, challenges, tournaments, counted-game and applied-match
             entries; not the cascaded rows).

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.storage import (
-    Store,
-    is_valid_id,
-)
+from bot.storage import Store, is_valid_id
 from tests.bot.storage.backends import Backend
-
-# ---- tournaments ----------------------------------------------------------------------------------------------
 from tests.bot.storage.samples import SHORT_TTL
 
 

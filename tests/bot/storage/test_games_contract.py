@@ -9,17 +9,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import (
-    BoardState,
-    GameNotFoundError,
-    RedisGameStore,
-    Store,
-    is_valid_id,
-    new_id,
-)
+from bot.storage import BoardState, GameNotFoundError, RedisGameStore, Store, is_valid_id, new_id
 from tests.bot.storage.backends import Backend
-
-# ---- tournaments ----------------------------------------------------------------------------------------------
 from tests.bot.storage.samples import GAME, SHORT_TTL
 
 

@@ -8,13 +8,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import (
-    Store,
-    StoredRating,
-)
+from bot.storage import Store, StoredRating
 from tests.bot.storage.backends import Backend
-
-# ---- tournaments ----------------------------------------------------------------------------------------------
 
 
 async def test_ratings_default(store: Store) -> None:

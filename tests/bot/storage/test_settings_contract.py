@@ -4,11 +4,7 @@ embedded SQLite store."""
 
 from __future__ import annotations
 
-from bot.storage import (
-    Store,
-)
-
-# ---- tournaments ----------------------------------------------------------------------------------------------
+from bot.storage import Store
 
 
 async def test_settings(store: Store) -> None:

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.storage import (
-    Stats,
-    Store,
-)
+from bot.storage import Stats, Store
 from tests.bot.storage.backends import Backend
-
-# ---- tournaments ----------------------------------------------------------------------------------------------
 
 
 async def test_stats(store: Store) -> None:

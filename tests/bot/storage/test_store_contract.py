@@ -4,19 +4,34 @@ embedded SQLite store."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.storage import (
+    ChallengeRecords,
+    GameRecords,
+    RatingRecords,
+    SettingsRecords,
     Stats,
+    StatsRecords,
     Store,
+    TournamentRecords,
+    UpdateClaims,
 )
 from tests.bot.storage.backends import Backend
-
-# ---- tournaments ----------------------------------------------------------------------------------------------
 from tests.bot.storage.samples import SHORT_TTL
 
 
 async def test_implements_protocol(store: Store) -> None:
     assert isinstance(store, Store)
     await store.ping()
+
+
+@pytest.mark.parametrize(
+    "role",
+    [GameRecords, TournamentRecords, RatingRecords, ChallengeRecords, SettingsRecords, StatsRecords, UpdateClaims],
+)
+async def test_the_store_plays_every_role(store: Store, role: type) -> None:
+    assert isinstance(store, role)
 
 
 async def test_reopen_keeps_data(backend: Backend, store: Store) -> None:

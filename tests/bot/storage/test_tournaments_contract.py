@@ -22,8 +22,6 @@ from bot.storage import (
 )
 from bot.storage.redis.keys import CHAT_TOURNAMENT_KEY, CREATION_GRACE, TOURNAMENT_KEY
 from tests.bot.storage.backends import Backend
-
-# ---- tournaments ----------------------------------------------------------------------------------------------
 from tests.bot.storage.samples import TOURNAMENT
 
 

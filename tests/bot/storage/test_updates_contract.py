@@ -4,12 +4,8 @@ embedded SQLite store."""
 
 from __future__ import annotations
 
-from bot.storage import (
-    Store,
-)
+from bot.storage import Store
 from tests.bot.storage.backends import Backend
-
-# ---- tournaments ----------------------------------------------------------------------------------------------
 from tests.bot.storage.samples import SHORT_TTL
 
 
