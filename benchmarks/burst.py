@@ -3,7 +3,7 @@
 ``python benchmarks/burst.py [--games 100] [--presses 1000] [--latency 0.05] [--stores sqlite,redis]
 [--max-in-flight N] [--unbounded]``
 
-The real Dispatcher (``create_dispatcher`` with the game routers and every middleware: error reporting,
+The real Dispatcher (``bot.wiring.build_dispatcher`` with the game routers and every middleware: error reporting,
 throttling, the bound on updates in flight, the store) and the real paced :class:`~bot.sender.Sender` (on the wall
 clock, production limits) run against the fake Bot API of the tests (``tests/bot/fake_telegram.py``), which
 answers each call after ``--latency`` seconds. Set-up: ``--games`` group games, each between the two users of one
@@ -40,14 +40,14 @@ from aiogram.methods import TelegramMethod
 from pydantic import SecretStr
 from redis.asyncio import Redis
 
-from bot.app import create_dispatcher, sender_limits
+from bot.app import sender_limits
 from bot.config import Settings
 from bot.middlewares.errors import UNAVAILABLE
 from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import too_fast_text
 from bot.sender import Sender
-from bot.services.setup import game_routers, install_game_service
 from bot.storage import RedisGameStore, SqliteGameStore, Store
+from bot.wiring import build_dispatcher
 from tests.bot.e2e.helpers import board_message, seeded
 from tests.bot.fake_telegram import BOT_TOKEN, FakeTelegram
 
@@ -97,8 +97,7 @@ async def run_burst(store: Store, args: argparse.Namespace) -> None:
     fake = TimedFakeTelegram(args.latency)
     bot = fake.make_bot()
     sender = Sender(bot, sender_limits(settings))
-    dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers())
-    install_game_service(dp, store, sender, dice=seeded("burst"), computer_delay=0)
+    dp, _games = build_dispatcher(settings, store, sender, dice=seeded("burst"), computer_delay=0, render_processes=0)
 
     pairs = max(1, args.games // 2)
     users = [(fake.user(2 * p + 1, f"A{p}", "en"), fake.user(2 * p + 2, f"B{p}", "en")) for p in range(pairs)]

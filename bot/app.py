@@ -1,5 +1,6 @@
-"""Wiring of the bot: settings → store → Bot (optionally on a custom Bot API server) → Dispatcher → polling, or
-a webhook worker (``BOT_MODE=webhook``, :mod:`bot.webhook`)."""
+"""Running the bot: settings → store → Bot (optionally on a custom Bot API server) → the Dispatcher built by the
+composition root (:func:`bot.wiring.build_dispatcher`) → polling, or a webhook worker (``BOT_MODE=webhook``,
+:mod:`bot.webhook`)."""
 
 from __future__ import annotations
 
@@ -8,34 +9,26 @@ import gc
 import logging
 import signal
 import time
-from collections.abc import Callable, Sequence
 from typing import cast
 
-from aiogram import Bot, Dispatcher, Router
+from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.types import User
-from aiogram.utils.i18n import I18n
 from aiogram.utils.token import TokenValidationError
 from aiohttp import web
 from pydantic import ValidationError
 
-from bot.commands import set_bot_commands
 from bot.config import Settings
-from bot.handlers import routers
-from bot.i18n import create_i18n
 from bot.jobs import TaskiqJobs
-from bot.log_context import UpdateContextMiddleware, configure_logging
-from bot.metrics import ApiMetricsMiddleware, InstrumentedStore, Metrics, UpdateMetricsMiddleware
-from bot.middlewares import ErrorReportingMiddleware, StoreMiddleware, UserLanguageMiddleware
+from bot.log_context import configure_logging
+from bot.metrics import ApiMetricsMiddleware, InstrumentedStore, Metrics
 from bot.middlewares.in_flight import InFlightLimitMiddleware
-from bot.middlewares.throttle import ThrottleMiddleware
 from bot.redaction import Redactor, install_token_redaction
 from bot.sender import Sender, SenderLimits
 from bot.services.render_pool import shutdown_pools
-from bot.services.setup import game_routers
 from bot.startup import (
     FatalStartupError,
     StartupStopped,
@@ -47,6 +40,7 @@ from bot.startup import (
 )
 from bot.storage import Store, StoreUnavailableError, check_persistence, open_store
 from bot.webhook import create_webhook_app
+from bot.wiring import build_dispatcher
 from nardy import compiled_engine
 
 log = logging.getLogger(__name__)
@@ -83,60 +77,6 @@ def sender_limits(settings: Settings) -> SenderLimits:
         private_per_minute=settings.private_messages_per_minute,
         chat_queue_limit=settings.chat_queue_limit,
     )
-
-
-def create_dispatcher(
-    store: Store,
-    settings: Settings,
-    *,
-    sender: Sender,
-    i18n: I18n | None = None,
-    extra_routers: Sequence[Router] = (),
-    throttle_clock: Callable[[], float] | None = None,
-    metrics: Metrics | None = None,
-) -> Dispatcher:
-    """Return a Dispatcher with every router and middleware of the bot.
-
-    Handlers receive in their data: ``store`` (Store), ``settings`` (Settings), ``sender`` (Sender),
-    ``i18n`` (I18n), ``locale`` (the user's language code), plus aiogram's usual ``bot``, ``event_from_user``,
-    ``event_chat``. ``extra_routers`` are included before the built-in ones (game flows, tests). Startup
-    registers the command menu (``setMyCommands``) for every language.
-
-    Update middlewares, outermost first: the log context (the update id on every record); the update metrics
-    (when ``metrics`` is given; the handlers then also get ``metrics`` in their data); error reporting; per-user
-    throttling (``THROTTLE_RATE`` / ``THROTTLE_BURST``, on ``throttle_clock``, by default the sender's clock);
-    the bound on updates handled at once (``MAX_UPDATES_IN_FLIGHT``: further updates wait, they are never
-    refused); the store.
-    """
-    i18n = i18n or create_i18n(settings.default_language)
-    dp = Dispatcher(settings=settings, sender=sender, i18n=i18n)
-    dp.update.outer_middleware(UpdateContextMiddleware())
-    if metrics is not None:
-        dp["metrics"] = metrics
-        dp.update.outer_middleware(UpdateMetricsMiddleware(metrics))
-    dp.update.outer_middleware(ErrorReportingMiddleware(i18n))
-    if settings.throttle_rate > 0:
-        dp.update.outer_middleware(
-            ThrottleMiddleware(
-                settings.throttle_rate,
-                settings.throttle_burst,
-                clock=throttle_clock or sender.clock,
-                default_language=settings.default_language,
-            )
-        )
-    dp.update.outer_middleware(InFlightLimitMiddleware(settings.max_updates_in_flight))
-    dp.update.outer_middleware(StoreMiddleware(store))
-    UserLanguageMiddleware(i18n, store).setup(dp)
-    dp.include_routers(*extra_routers, *routers())
-
-    async def on_startup(bot: Bot) -> None:
-        try:
-            await set_bot_commands(bot, i18n)
-        except Exception as error:  # the menu is a nicety: never refuse to start because of it
-            log.warning("setMyCommands failed: %s", error)
-
-    dp.startup.register(on_startup)
-    return dp
 
 
 async def open_checked_store(settings: Settings, stop: asyncio.Event | None = None) -> Store:
@@ -261,10 +201,7 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
     async with stop_on_signals(handle_signals) as stop:
         store, bot = await open_store_and_bot(settings, stop)
     sender = Sender(bot, sender_limits(settings))
-    dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers())
-    jobs = create_jobs(settings)
-    if jobs is not None:
-        dp["jobs"] = jobs
+    dp, _games = build_dispatcher(settings, store, sender, jobs=create_jobs(settings))
     freeze_startup_objects()
     try:
         await dp.start_polling(
@@ -301,10 +238,7 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     bot.session.middleware(ApiMetricsMiddleware(metrics))
     sender = Sender(bot, sender_limits(settings))
     metrics.watch_queue(sender.pending)
-    dp = create_dispatcher(store, settings, sender=sender, extra_routers=game_routers(), metrics=metrics)
-    jobs = create_jobs(settings, metrics)
-    if jobs is not None:
-        dp["jobs"] = jobs
+    dp, _games = build_dispatcher(settings, store, sender, metrics=metrics, jobs=create_jobs(settings, metrics))
     app = create_webhook_app(dp, bot, store, settings, metrics, stop=stop)
     runner = web.AppRunner(app, handle_signals=False)
     try:

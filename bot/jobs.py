@@ -33,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -42,6 +42,7 @@ from taskiq.acks import AcknowledgeType
 from taskiq.api import run_receiver_task
 from taskiq_redis import RedisStreamBroker, RedisStreamClusterBroker
 
+from bot.services.background import sweep_once
 from bot.storage.redis.keys import cluster_startup_url
 
 if TYPE_CHECKING:
@@ -72,18 +73,6 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
-
-
-class JobQueue(Protocol):
-    """Where the game service hands its background work."""
-
-    def computer_turn(self, game_id: str, delay: float) -> None:
-        """Have the computer reply in the game after ``delay`` seconds (on some worker). Returns nothing."""
-        ...
-
-    def tournament_reconcile(self, tournament_id: str, delay: float) -> None:
-        """Have the tournament brought up to date after ``delay`` seconds (on some worker). Returns nothing."""
-        ...
 
 
 class TaskiqJobs:
@@ -157,11 +146,13 @@ class TaskiqJobs:
 
     # ---- queueing ------------------------------------------------------------------------------------------
     def computer_turn(self, game_id: str, delay: float) -> None:
-        """See :meth:`JobQueue.computer_turn` (run in this process when Redis cannot take the job)."""
+        """See :meth:`bot.services.tasks.JobQueue.computer_turn` (run in this process when Redis cannot take
+        the job)."""
         self._submit(self._computer, COMPUTER_TURN, game_id, delay)
 
     def tournament_reconcile(self, tournament_id: str, delay: float) -> None:
-        """See :meth:`JobQueue.tournament_reconcile` (run in this process when Redis cannot take the job)."""
+        """See :meth:`bot.services.tasks.JobQueue.tournament_reconcile` (run in this process when Redis cannot
+        take the job)."""
         self._submit(self._tournament, TOURNAMENT_RECONCILE, tournament_id, delay)
 
     def _submit(self, task: AsyncTaskiqDecoratedTask[Any, Any], name: str, key: str, delay: float) -> None:
@@ -292,8 +283,7 @@ async def _tournament_reconcile(tournament_id: str, delay: float, context: Conte
 
 
 async def _sweep(_key: str, _delay: float, context: Context = TaskiqDepends()) -> None:
-    """The ``sweep`` job (see :func:`bot.services.setup.sweep_once`, which counts it in the metrics)."""
-    from bot.services.setup import sweep_once
+    """The ``sweep`` job (see :func:`bot.services.background.sweep_once`, which counts it in the metrics)."""
 
     jobs = _jobs(context)
     await _run(context, None, sweep_once(context.state.service, jobs.purge_batch, jobs.metrics))

@@ -34,6 +34,7 @@ fi
 ruff check .
 ruff format --check .
 mypy
+lint-imports
 
 # The engine's hot path is compiled with mypyc by the install above when a C compiler is at hand (nardy/_build.py);
 # the tests then run on the compiled build, and the engine's own tests once more on the pure-Python sources.

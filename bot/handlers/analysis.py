@@ -20,12 +20,12 @@ from bot.texts import norm_lang, tr
 log = logging.getLogger(__name__)
 
 
-async def on_analyze(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
+async def on_analyze(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
     """Answer ``/analyze``: with a game id, that game; alone, the sender's last finished game in this chat."""
     user = message.from_user
     if user is None:
         return
-    lang = norm_lang(data.get("locale") or user.language_code)
+    lang = norm_lang(locale)
     words = (command.args or "").split()
     game_id = words[0][:64] if words else None
     if game_id is None:
@@ -34,7 +34,7 @@ async def on_analyze(message: Message, command: CommandObject, game_service: Gam
     if game_id is None:
         await game_service.reply(message, tr(lang, "analysis.usage"))
         return
-    answer = await analysis_answer(game_service, game_id, message.chat.id, user.id, lang)
+    answer = await analysis_answer(game_service.store, game_service.config, game_id, message.chat.id, user.id, lang)
     await game_service.reply(message, answer.text)
     if not answer.boards:
         return

@@ -14,11 +14,13 @@ from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, User
 
 from bot.commands import read_number
+from bot.config import Settings
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
+from bot.model.challenge import ChallengeError, load_challenge
+from bot.model.game import topic_of
 from bot.services.game_service import ChatLink, GameService, PlayerInfo
-from bot.services.record import topic_of
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, default_length, get_match_kind_games, is_offered, resolve
 from rendering.names import MAX_NAME_LENGTH, drawable_name
@@ -70,19 +72,11 @@ def player_of(user: User, locale: str | None = None) -> PlayerInfo:
 def challenge_info(data: dict[str, Any], kind: str) -> dict[str, Any] | None:
     """Return the stored challenge ``data`` when it is a well-formed challenge of ``kind`` (``"group"``: a card in
     a group, ``"private"``: a deep link), else None — e.g. a computer offer's id in a forged challenge button."""
-    challenger = data.get("challenger")
-    if data.get("kind") != kind or not isinstance(challenger, dict):
+    try:
+        challenge = load_challenge(data)
+    except ChallengeError:
         return None
-    if not isinstance(challenger.get("id"), int) or not isinstance(challenger.get("name"), str):
-        return None
-    if data.get("variant") not in VARIANTS or not isinstance(data.get("length", 0), int):
-        return None
-    opponent = data.get("opponent")
-    if opponent is not None and not (isinstance(opponent, dict) and isinstance(opponent.get("id"), int)):
-        return None
-    if kind == "group" and not isinstance(data.get("chat_id"), int):
-        return None
-    return data
+    return data if challenge.kind == kind else None
 
 
 def _what(lang: str, variant: str, length: int) -> tuple[str, str]:
@@ -90,8 +84,7 @@ def _what(lang: str, variant: str, length: int) -> tuple[str, str]:
     return tr(lang, f"variant.{variant}"), match
 
 
-def _ttl(data: dict[str, Any]) -> float:
-    settings = data.get("settings")
+def _ttl(settings: Settings | None) -> float:
     return float(getattr(settings, "challenge_ttl", CHALLENGE_TTL))
 
 
@@ -172,11 +165,13 @@ async def create_challenge(
     )
 
 
-async def on_new(message: Message, command: CommandObject, game_service: GameService, bot: Bot, **data: Any) -> None:
+async def on_new(
+    message: Message, command: CommandObject, game_service: GameService, bot: Bot, settings: Settings, locale: str
+) -> None:
     """``/new [variant] [match N]``: a challenge card (group) or an invitation link (private)."""
     if message.from_user is None:
         return
-    refusal = proxy_refusal(message, data.get("locale"))
+    refusal = proxy_refusal(message, locale)
     if refusal:
         await game_service.reply(message, refusal)
         return
@@ -201,15 +196,15 @@ async def on_new(message: Message, command: CommandObject, game_service: GameSer
         length,
         game_service,
         bot,
-        locale=data.get("locale"),
+        locale=locale,
         opponent=opponent,
-        ttl=_ttl(data),
+        ttl=_ttl(settings),
         thread=topic_of(message),
     )
 
 
 async def on_menu_new(
-    query: CallbackQuery, callback_data: MenuCb, game_service: GameService, bot: Bot, **data: Any
+    query: CallbackQuery, callback_data: MenuCb, game_service: GameService, bot: Bot, settings: Settings, locale: str
 ) -> None:
     """The New game menu buttons (``new_<variant>``): like ``/new <variant>`` in the pressed message's chat."""
     await query.answer()
@@ -226,30 +221,30 @@ async def on_menu_new(
         0,
         game_service,
         bot,
-        locale=data.get("locale"),
-        ttl=_ttl(data),
+        locale=locale,
+        ttl=_ttl(settings),
         thread=topic_of(query.message),
     )
 
 
-async def on_menu_more(query: CallbackQuery, game_service: GameService, **data: Any) -> None:
+async def on_menu_more(query: CallbackQuery, game_service: GameService, locale: str) -> None:
     """The More games menu button: send the chooser of the other variants to the pressed message's chat."""
     await query.answer()
     if not isinstance(query.message, Message):
         return
-    lang = norm_lang(data.get("locale") or query.from_user.language_code)
+    lang = norm_lang(locale)
     await game_service.send(
         SendMessage(chat_id=query.message.chat.id, text=tr(lang, "menu.more"), reply_markup=more_games_keyboard(lang))
     )
 
 
 async def on_challenge_button(
-    query: CallbackQuery, callback_data: ChallengeCb, game_service: GameService, **data: Any
+    query: CallbackQuery, callback_data: ChallengeCb, game_service: GameService, locale: str
 ) -> None:
     """Join / Accept / Decline / Cancel on a challenge card: only on a group challenge's own card (a forged button
     carrying a computer offer's or a private challenge's id, or pressed in another chat, is refused unclaimed)."""
     user = query.from_user
-    lang = norm_lang(data.get("locale") or user.language_code)
+    lang = norm_lang(locale)
     store = game_service.store
     challenge = await store.get_challenge(callback_data.challenge_id)
     if challenge is None:
@@ -290,7 +285,7 @@ async def on_challenge_button(
             await game_service.edit(EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text))
         return
     first = PlayerInfo(challenger["id"], challenger["name"], challenger.get("lang", "ru"))
-    second = player_of(user, data.get("locale"))
+    second = player_of(user, locale)
     chat_id = int(info["chat_id"])
     defaults = await store.get_chat_settings(chat_id)
     started = await game_service.start_game(
@@ -313,12 +308,12 @@ async def on_challenge_button(
         )
 
 
-async def on_deep_link(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
+async def on_deep_link(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
     """``/start c_<id>``: join a private challenge; the game is played in the two private chats."""
     user = message.from_user
     if user is None or command.args is None:
         return
-    lang = norm_lang(data.get("locale") or user.language_code)
+    lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if refusal:
         await game_service.reply(message, refusal)
@@ -341,7 +336,7 @@ async def on_deep_link(message: Message, command: CommandObject, game_service: G
         await game_service.reply(message, tr(lang, "toast.challenge_gone"))
         return
     first = PlayerInfo(challenger["id"], challenger["name"], challenger.get("lang", "ru"))
-    second = player_of(user, data.get("locale"))
+    second = player_of(user, locale)
     await game_service.start_game(
         info["variant"],
         int(info.get("length", 0)),

@@ -5,7 +5,6 @@ variant and the level, short and medium by default, then Start)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from aiogram import F, Router
 from aiogram.enums import ChatType
@@ -13,13 +12,14 @@ from aiogram.filters import Command, CommandObject
 from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, Message, User
 
+from bot.config import Settings
 from bot.handlers.challenge import named_variant, parse_new_args, player_of
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
+from bot.model.game import topic_of
 from bot.services.game_service import COMPUTER_LEVELS, ChatLink, GameService, computer_player
-from bot.services.record import topic_of
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, computer_levels, computer_plays, computer_variants
 
@@ -96,19 +96,19 @@ async def start_against_computer(
     )
 
 
-async def on_new_bot(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
+async def on_new_bot(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
     """``/new bot [variant] [easy|medium|hard] [match N]``: the sender plays the computer in this chat (a variant the
     computer does not play yet is answered with the list of those it plays)."""
     if message.from_user is None:
         return
-    refusal = proxy_refusal(message, data.get("locale"))
+    refusal = proxy_refusal(message, locale)
     if refusal:
         await game_service.reply(message, refusal)
         return
     defaults = await game_service.store.get_chat_settings(message.chat.id)
     variant, level, length = parse_bot_args(command.args, str(defaults.get("variant", DEFAULT)))
     if not computer_plays(variant):
-        lang = norm_lang(data.get("locale") or message.from_user.language_code)
+        lang = norm_lang(locale)
         plays = ", ".join(tr(lang, f"variant.{v}") for v in computer_variants())
         await game_service.reply(
             message, tr(lang, "computer.unsupported", variant=tr(lang, f"variant.{variant}"), variants=plays)
@@ -122,21 +122,21 @@ async def on_new_bot(message: Message, command: CommandObject, game_service: Gam
         level,
         length,
         game_service,
-        locale=data.get("locale"),
+        locale=locale,
         thread=topic_of(message),
     )
 
 
-async def on_menu_computer(query: CallbackQuery, game_service: GameService, **data: Any) -> None:
+async def on_menu_computer(query: CallbackQuery, game_service: GameService, settings: Settings, locale: str) -> None:
     """The "Play against the computer" button: send the chooser (an open offer, like a challenge)."""
     await query.answer()
     if not isinstance(query.message, Message):
         return
-    lang = norm_lang(data.get("locale") or query.from_user.language_code)
+    lang = norm_lang(locale)
     chat_id = query.message.chat.id
     defaults = await game_service.store.get_chat_settings(chat_id)
     variant = computer_default(str(defaults.get("variant", DEFAULT)))
-    ttl = float(getattr(data.get("settings"), "challenge_ttl", OFFER_TTL))
+    ttl = float(getattr(settings, "challenge_ttl", OFFER_TTL))
     offer_id = await game_service.store.create_challenge({"kind": "computer", "chat_id": chat_id}, ttl=ttl)
     await game_service.send(
         SendMessage(
@@ -148,13 +148,13 @@ async def on_menu_computer(query: CallbackQuery, game_service: GameService, **da
 
 
 async def on_computer_button(
-    query: CallbackQuery, callback_data: ComputerCb, game_service: GameService, **data: Any
+    query: CallbackQuery, callback_data: ComputerCb, game_service: GameService, locale: str
 ) -> None:
     """A press on the chooser: tick another variant or level, or Start (once: the offer is claimed atomically).
 
     Only a computer offer, pressed in its own chat, is acted on: a forged button carrying a challenge's id (or
     pressed elsewhere) is refused and nothing is claimed."""
-    lang = norm_lang(data.get("locale") or query.from_user.language_code)
+    lang = norm_lang(locale)
     store = game_service.store
     message = query.message if isinstance(query.message, Message) else None
     offer_id, variant, level = callback_data.offer_id, callback_data.variant, callback_data.level
@@ -191,7 +191,7 @@ async def on_computer_button(
     await query.answer()
     chat_id = pressed_in
     chat_type = query.message.chat.type if query.message is not None else ChatType.PRIVATE
-    human = player_of(query.from_user, data.get("locale"))
+    human = player_of(query.from_user, locale)
     if message is not None:
         text = tr(
             lang,
@@ -209,7 +209,7 @@ async def on_computer_button(
         level,
         0,
         game_service,
-        locale=data.get("locale"),
+        locale=locale,
         thread=topic_of(message),
     )
 

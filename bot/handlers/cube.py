@@ -5,8 +5,6 @@ The cube itself (Double, Take, Pass, Beaver, Raccoon) is played with the board b
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
@@ -16,11 +14,11 @@ from bot.services.game_service import GameService
 from bot.texts import norm_lang
 
 
-async def on_resign(message: Message, game_service: GameService, **data: Any) -> None:
+async def on_resign(message: Message, game_service: GameService, locale: str) -> None:
     """Offer the sender the resignation levels of their game in this chat."""
     if message.from_user is None:
         return
-    lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    lang = norm_lang(locale)
     proxy = proxy_refusal(message, lang)
     if proxy:
         await game_service.reply(message, proxy)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
@@ -52,13 +51,13 @@ async def send_export(
             log.info("the record of game %s was not sent: %r", game_id, result)
 
 
-async def on_export(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
+async def on_export(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
     """Answer ``/export``: with a game id, that game; alone, the sender's game running in this chat, else the last
     game they finished here."""
     user = message.from_user
     if user is None:
         return
-    lang = norm_lang(data.get("locale") or user.language_code)
+    lang = norm_lang(locale)
     words = (command.args or "").split()
     game_id = words[0][:64] if words else None
     if game_id is None:

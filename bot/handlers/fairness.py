@@ -3,8 +3,6 @@ exported record of a finished one (:mod:`bot.services.fairness`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.methods import SendDocument
@@ -15,10 +13,10 @@ from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
 
 
-async def on_verify(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
+async def on_verify(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
     """Answer ``/verify``: with a game id, that game; alone, the sender's game in this chat."""
     user = message.from_user
-    lang = norm_lang(data.get("locale") or (user.language_code if user else None))
+    lang = norm_lang(locale)
     words = (command.args or "").split()
     game_id = words[0] if words else None
     if game_id is None and user is not None:

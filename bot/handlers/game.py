@@ -7,10 +7,10 @@ from aiogram.filters import Command
 from aiogram.methods import EditMessageReplyMarkup
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.keyboards.actions import GameCommand, ResignAction
 from bot.keyboards.callbacks import GameCb, WatchCb
+from bot.model.actions import GameCommand, ResignAction
+from bot.model.game import GameRecord, RecordError
 from bot.services.game_service import GameService
-from bot.services.record import GameRecord, RecordError
 from bot.texts import norm_lang, tr
 
 

@@ -4,7 +4,6 @@ is one photo message whose ⏮ ◀ ▶ ⏭ buttons step through the game (:mod:`
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from aiogram import Router
 from aiogram.exceptions import TelegramAPIError
@@ -21,25 +20,21 @@ from aiogram.types import (
 
 from bot.handlers.export import send_export
 from bot.keyboards.callbacks import HistoryCb, ReplayCb
+from bot.model.game import GameRecord, RecordError
 from bot.services.game_service import GameService
 from bot.services.history import frame_caption, frame_match, history_entries, replay_frames
-from bot.services.record import GameRecord, RecordError
 from bot.texts import norm_lang, tr
 from nardy import NardyError
 
 log = logging.getLogger(__name__)
 
 
-def _lang(data: dict[str, Any], user: Any) -> str:
-    return norm_lang(data.get("locale") or getattr(user, "language_code", None))
-
-
-async def on_history(message: Message, game_service: GameService, **data: Any) -> None:
+async def on_history(message: Message, game_service: GameService, locale: str) -> None:
     """List the sender's last finished games in this chat."""
     user = message.from_user
     if user is None:
         return
-    lang = _lang(data, user)
+    lang = norm_lang(locale)
     entries = await history_entries(game_service.store, message.chat.id, user.id, lang)
     if not entries:
         await game_service.reply(message, tr(lang, "history.none"))
@@ -96,11 +91,11 @@ async def _frame(
 
 
 async def on_history_button(
-    query: CallbackQuery, callback_data: HistoryCb, game_service: GameService, **data: Any
+    query: CallbackQuery, callback_data: HistoryCb, game_service: GameService, locale: str
 ) -> None:
     """Start a replay (a new photo message at the first frame) or send the game's record files (as ``/export``
     does)."""
-    lang = _lang(data, query.from_user)
+    lang = norm_lang(locale)
     message = query.message if isinstance(query.message, Message) else None
     if message is None:
         await query.answer(tr(lang, "toast.bad"))
@@ -129,10 +124,10 @@ async def on_history_button(
 
 
 async def on_replay_button(
-    query: CallbackQuery, callback_data: ReplayCb, game_service: GameService, **data: Any
+    query: CallbackQuery, callback_data: ReplayCb, game_service: GameService, locale: str
 ) -> None:
     """Show another frame of a replay on the same message."""
-    lang = _lang(data, query.from_user)
+    lang = norm_lang(locale)
     message = query.message if isinstance(query.message, Message) else None
     if message is None:
         await query.answer(tr(lang, "toast.bad"))

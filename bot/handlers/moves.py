@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from aiogram import F, Router
 from aiogram.enums import ChatType
 from aiogram.types import Message
 
+from bot.config import Settings
 from bot.handlers.identity import is_proxy_sender
 from bot.services.game_service import GameService
 from bot.texts import norm_lang, tr
@@ -18,7 +18,7 @@ MOVE_LIKE = re.compile(r"(\d{1,2}|bar|бар|off|оф|in|вв|ввод|res|ре�
 """In groups only messages that look like a move are taken as one (players chat there too)."""
 
 
-async def on_text_move(message: Message, game_service: GameService, **data: Any) -> None:
+async def on_text_move(message: Message, game_service: GameService, settings: Settings, locale: str) -> None:
     """Play the typed move, or reply with the engine's reason and some legal options.
 
     In private chats every text of a player with a game there is a move attempt; in groups only texts that look
@@ -27,11 +27,11 @@ async def on_text_move(message: Message, game_service: GameService, **data: Any)
     if message.from_user is None or message.text is None:
         return
     text = message.text
-    limit = int(getattr(data.get("settings"), "max_text_move_length", MAX_TEXT_MOVE))
+    limit = int(getattr(settings, "max_text_move_length", MAX_TEXT_MOVE))
     private = message.chat.type == ChatType.PRIVATE
     if not private and not MOVE_LIKE.search(text[: limit * 2]):
         return
-    lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    lang = norm_lang(locale)
     if is_proxy_sender(message):
         # a channel or an anonymous admin can have no game; answer only where a game is being played
         if private or await game_service.store.chat_games(message.chat.id):

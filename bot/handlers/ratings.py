@@ -8,11 +8,10 @@ import html
 import logging
 import unicodedata
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from aiogram import Router
 from aiogram.enums import ChatType
-from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.methods import SendPhoto
 from aiogram.types import BufferedInputFile, Message
@@ -20,6 +19,7 @@ from aiogram.types import BufferedInputFile, Message
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.services.game_service import GameService
+from bot.services.messaging import SEND_FAILURES
 from bot.services.ratings import RATED_VARIANTS, ratings_of
 from bot.storage import StoredRating
 from bot.texts import Html, esc, norm_lang, table_labels, tr
@@ -94,12 +94,12 @@ def leaderboard_table(lang: str, rows: Sequence[tuple[int, StoredRating]]) -> Ht
     return Html("<pre>" + "\n".join(esc(line) for line in lines) + "</pre>")
 
 
-async def on_rating(message: Message, game_service: GameService, **data: Any) -> None:
+async def on_rating(message: Message, game_service: GameService, locale: str) -> None:
     """Reply with the user's rating, experience and rated matches in each variant."""
     user = message.from_user
     if user is None:
         return
-    lang = norm_lang(data.get("locale") or user.language_code)
+    lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if refusal:
         await game_service.reply(message, refusal)
@@ -138,10 +138,9 @@ def parse_variant(args: str | None) -> str | None:
     return name if name in RATED_VARIANTS else None
 
 
-async def on_top(message: Message, game_service: GameService, command: CommandObject, **data: Any) -> None:
+async def on_top(message: Message, game_service: GameService, command: CommandObject, locale: str) -> None:
     """Reply with the group's leaderboard of the variant asked (default: the chat's variant, else short)."""
-    user = message.from_user
-    lang = norm_lang(data.get("locale") or (user.language_code if user is not None else None))
+    lang = norm_lang(locale)
     if message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await game_service.reply(message, tr(lang, "top.private"))
         return
@@ -186,7 +185,7 @@ async def on_top(message: Message, game_service: GameService, command: CommandOb
                 message_thread_id=message.message_thread_id if message.is_topic_message else None,
             )
         )
-    except (TelegramAPIError, RuntimeError, LookupError) as error:
+    except SEND_FAILURES as error:
         log.info("leaderboard not sent to %s: %s", message.chat.id, error)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -26,17 +24,16 @@ def rules_text(lang: str, args: str | None) -> str:
     return "\n\n".join([*parts, tr(lang, "rules.more", commands=others)])
 
 
-async def on_rules(message: Message, command: CommandObject, game_service: GameService, **data: Any) -> None:
+async def on_rules(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
     """Reply with the rules summary."""
-    code = data.get("locale") or (message.from_user.language_code if message.from_user else None)
-    await game_service.reply(message, rules_text(norm_lang(code), command.args))
+    await game_service.reply(message, rules_text(norm_lang(locale), command.args))
 
 
-async def on_rules_button(query: CallbackQuery, game_service: GameService, **data: Any) -> None:
+async def on_rules_button(query: CallbackQuery, game_service: GameService, locale: str) -> None:
     """The Rules menu button: send the summaries of short and long nardy (and the other games' commands)."""
     await query.answer()
     if isinstance(query.message, Message):
-        lang = norm_lang(data.get("locale") or query.from_user.language_code)
+        lang = norm_lang(locale)
         await game_service.reply(query.message, rules_text(lang, None), quote=False)
 
 

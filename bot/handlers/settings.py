@@ -19,9 +19,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import SettingsCb
+from bot.model.game import topic_of
+from bot.model.settings import ChatSettings
 from bot.services.boards import THEME_KEY, THEMES, board_theme_of
 from bot.services.game_service import GameService
-from bot.services.record import topic_of
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, is_offered, next_variant
 
@@ -47,12 +48,11 @@ async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
 def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) -> tuple[str, InlineKeyboardMarkup]:
     """Return the settings text and keyboard for the chat's ``current`` settings; ``topic``: the forum topic the
     settings are shown in (it may become the tournaments' topic)."""
-    variant = str(current.get("variant", DEFAULT))
-    if not is_offered(variant):
-        variant = DEFAULT
-    confirm = bool(current.get("confirm"))
-    cube_long = bool(current.get("cube_long"))
-    creators = "anyone" if current.get("tournaments") == "anyone" else "admins"
+    chat = ChatSettings.from_dict(current)
+    variant = chat.variant if chat.variant is not None and is_offered(chat.variant) else DEFAULT
+    confirm = bool(chat.confirm)
+    cube_long = bool(chat.cube_long)
+    creators = "anyone" if chat.anyone_creates_tournaments else "admins"
     onoff = {True: tr(lang, "on"), False: tr(lang, "off")}
     text = "\n".join(
         [
@@ -93,11 +93,11 @@ def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) 
         ],
         [theme_button(lang, current)],
     ]
-    tour_topic = current.get("tour_topic")
-    if isinstance(tour_topic, int) or topic is not None:  # only groups with topics see this line
-        here = isinstance(tour_topic, int) and tour_topic == topic
+    tour_topic = chat.tour_topic
+    if tour_topic is not None or topic is not None:  # only groups with topics see this line
+        here = tour_topic is not None and tour_topic == topic
         where = tr(lang, "settings.tour_topic.here" if here else "settings.tour_topic.own")
-        if not isinstance(tour_topic, int):
+        if tour_topic is None:
             where = tr(lang, "settings.tour_topic.where_created")
         text += "\n" + tr(lang, "settings.tour_topic", value=where)
         if topic is not None and not here:
@@ -135,11 +135,11 @@ def user_settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineK
     return text, InlineKeyboardMarkup(inline_keyboard=[[theme_button(lang, current)]])
 
 
-async def on_settings(message: Message, bot: Bot, game_service: GameService, **data: Any) -> None:
+async def on_settings(message: Message, bot: Bot, game_service: GameService, locale: str) -> None:
     """Show the chat's settings with buttons to change them (admins only); in a private chat, the user's own."""
     if message.from_user is None:
         return
-    lang = norm_lang(data.get("locale") or message.from_user.language_code)
+    lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if refusal:
         await game_service.reply(message, refusal)
@@ -158,10 +158,10 @@ async def on_settings(message: Message, bot: Bot, game_service: GameService, **d
 
 
 async def on_settings_button(
-    query: CallbackQuery, callback_data: SettingsCb, bot: Bot, game_service: GameService, **data: Any
+    query: CallbackQuery, callback_data: SettingsCb, bot: Bot, game_service: GameService, locale: str
 ) -> None:
     """Change one setting (admins only; in a private chat the presser's own theme) and refresh the message."""
-    lang = norm_lang(data.get("locale") or query.from_user.language_code)
+    lang = norm_lang(locale)
     message = query.message if isinstance(query.message, Message) else None
     if message is None or callback_data.value not in ALLOWED.get(callback_data.key, ()):
         await query.answer(tr(lang, "toast.bad"))

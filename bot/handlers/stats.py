@@ -3,8 +3,6 @@ and (counted apart, for all chats) against the computer."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
@@ -16,12 +14,12 @@ from bot.services.players import INLINE_STATS_CHAT
 from bot.texts import esc, norm_lang, tr
 
 
-async def on_stats(message: Message, game_service: GameService, **data: Any) -> None:
+async def on_stats(message: Message, game_service: GameService, locale: str) -> None:
     """Reply with the user's counters in the chat."""
     user = message.from_user
     if user is None:
         return
-    lang = norm_lang(data.get("locale") or user.language_code)
+    lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if refusal:
         await game_service.reply(message, refusal)

@@ -13,7 +13,6 @@ from typing import Any
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
-from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile, CallbackQuery, Message, User
@@ -23,11 +22,11 @@ from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.handlers.settings import is_admin
 from bot.keyboards.tournament import SetupCb, TourCb, menu_keyboard, next_settings, setup_keyboard
+from bot.model.game import PlayerInfo, topic_of
+from bot.model.tournament import TournamentRecord, TournamentRecordError, TournamentSettings
 from bot.services import tournament_views as views
 from bot.services.game_service import GameService
-from bot.services.players import PlayerInfo
-from bot.services.record import topic_of
-from bot.services.tournament_record import TournamentRecord, TournamentRecordError, TournamentSettings
+from bot.services.messaging import SEND_FAILURES
 from bot.services.tournament_service import TournamentService
 from bot.texts import norm_lang, tr
 from bot.variants import is_offered
@@ -36,10 +35,6 @@ log = logging.getLogger(__name__)
 
 DEEP_LINK = r"^t_[A-Za-z0-9_-]{10}$"
 """The payload of ``/start`` from a registration card's "open the bot" button."""
-
-
-def _lang(user: User | None, data: dict[str, Any]) -> str:
-    return norm_lang(data.get("locale") or (user.language_code if user else None))
 
 
 def _service(game_service: GameService) -> TournamentService:
@@ -62,12 +57,12 @@ async def may_create(bot: Bot, game_service: GameService, chat_id: int, user_id:
 
 
 async def on_tournament(
-    message: Message, command: CommandObject, bot: Bot, game_service: GameService, **data: Any
+    message: Message, command: CommandObject, bot: Bot, game_service: GameService, locale: str
 ) -> None:
     """Answer ``/tournament [last]``: in a group, the running tournament's standings and menu, its registration
     card, or (no tournament) the creation card; ``last``: the last finished table. In private: a hint."""
     user = message.from_user
-    lang = _lang(user, data)
+    lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if user is None or refusal:
         await game_service.reply(message, refusal or tr(lang, "toast.bad"))
@@ -107,7 +102,7 @@ async def on_tournament(
         await game_service.send(
             SendMessage(chat_id=message.chat.id, text=text, reply_markup=keyboard, message_thread_id=topic)
         )
-    except (TelegramAPIError, RuntimeError, LookupError) as error:
+    except SEND_FAILURES as error:
         log.info("tournament card not sent to topic %s: %s", topic, error)
         await game_service.reply(message, text, keyboard=keyboard, quote=False)
         return
@@ -156,16 +151,16 @@ async def _send_standings(
                 reply_markup=keyboard,
             )
         )
-    except (TelegramAPIError, RuntimeError, LookupError) as error:
+    except SEND_FAILURES as error:
         log.info("standings not sent to %s: %s", chat_id, error)
 
 
 # ====================================================================== the creation card
 
 
-async def on_setup(query: CallbackQuery, callback_data: SetupCb, game_service: GameService, **data: Any) -> None:
+async def on_setup(query: CallbackQuery, callback_data: SetupCb, game_service: GameService, locale: str) -> None:
     """A press on the creation card: change an option, open registration, or close the card (its owner only)."""
-    lang = _lang(query.from_user, data)
+    lang = norm_lang(locale)
     message = query.message if isinstance(query.message, Message) else None
     if message is None or message.chat.type == ChatType.PRIVATE:
         await query.answer(tr(lang, "toast.bad"))
@@ -209,10 +204,10 @@ async def on_setup(query: CallbackQuery, callback_data: SetupCb, game_service: G
 
 
 async def on_tour_button(
-    query: CallbackQuery, callback_data: TourCb, bot: Bot, game_service: GameService, **data: Any
+    query: CallbackQuery, callback_data: TourCb, bot: Bot, game_service: GameService, locale: str
 ) -> None:
     """A press on a registration card or on the tournament menu. Always answered at once with a toast."""
-    lang = _lang(query.from_user, data)
+    lang = norm_lang(locale)
     message = query.message if isinstance(query.message, Message) else None
     if message is None or is_proxy_user(query.from_user):
         await query.answer(tr(lang, "toast.bad"))
@@ -297,9 +292,9 @@ async def _menu(
         await query.answer(tr(lang, "tour.watch.sent" if sent else "tour.watch.open_bot"), show_alert=not sent)
 
 
-async def on_deep_link(message: Message, game_service: GameService, **data: Any) -> None:
+async def on_deep_link(message: Message, game_service: GameService, locale: str) -> None:
     """``/start t_<id>`` from a registration card: the bot may now write to this person; say so."""
-    lang = _lang(message.from_user, data)
+    lang = norm_lang(locale)
     if message.from_user is not None:
         settings = dict(await game_service.store.get_user_settings(message.from_user.id))
         if not settings.get("dm"):

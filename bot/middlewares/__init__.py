@@ -1,7 +1,7 @@
-"""Dispatcher middlewares: error reporting, store injection and the choice of language."""
+"""Dispatcher middlewares: error reporting and the choice of language (the store, like every other collaborator, is
+Dispatcher data set by :mod:`bot.wiring`)."""
 
 from .errors import ErrorReportingMiddleware
 from .i18n import UserLanguageMiddleware
-from .store import StoreMiddleware
 
-__all__ = ["ErrorReportingMiddleware", "StoreMiddleware", "UserLanguageMiddleware"]
+__all__ = ["ErrorReportingMiddleware", "UserLanguageMiddleware"]

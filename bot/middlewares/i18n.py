@@ -25,9 +25,9 @@ tournament games are played in private chats)."""
 class UserLanguageMiddleware(I18nMiddleware):
     """aiogram i18n middleware reading the stored language from the stored user settings.
 
-    Handlers also receive ``locale`` (the chosen language code) in their data. The first message from a user in a
-    private chat records that the bot may write to them (:data:`PRIVATE_KEY`). If the store is unreachable the
-    Telegram language is used (the handler will then report the outage itself).
+    Handlers also receive ``locale`` (the chosen language code) in their data, for every event. The first message
+    from a user in a private chat records that the bot may write to them (:data:`PRIVATE_KEY`). If the store is
+    unreachable the Telegram language is used (the handler will then report the outage itself).
     """
 
     def __init__(self, i18n: I18n, store: SettingsRecords) -> None:
@@ -39,6 +39,7 @@ class UserLanguageMiddleware(I18nMiddleware):
         """Return the language code for this event (one of the loaded catalogues)."""
         user: User | None = data.get("event_from_user")
         if user is None:
+            data["locale"] = self.i18n.default_locale
             return self.i18n.default_locale
         stored: object = None
         try:

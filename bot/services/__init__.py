@@ -1,5 +1,5 @@
-"""Game services: load a game, check an action with the engine, save it atomically, render and send the boards."""
+"""Game services: load a game, check an action with the engine, save it atomically, render and send the boards.
 
-from bot.services.game_service import GameService, PlayerInfo
-
-__all__ = ["GameService", "PlayerInfo"]
+Each module is imported by its own name (``bot.services.game_service``, ``bot.services.boards``, …); the package
+itself imports nothing, so that loading one service does not load them all.
+"""

@@ -13,18 +13,20 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
-from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import SendMessage
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.keyboards.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction, TurnAction
 from bot.keyboards.callbacks import game_button_data
 from bot.keyboards.game import resign_keyboard
 from bot.keyboards.turns import turn_choices
+from bot.model.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction, TurnAction
+from bot.model.game import ChatLink, Event, GameRecord, Kind, PlayerInfo, RecordError, TournamentLink
+from bot.services.boards import BoardPresenter
+from bot.services.computer import ComputerTurns, computer_to_act
 from bot.services.engine_flow import advance, load_match, new_fair_seeds
 from bot.services.inline import is_inline_chat
-from bot.services.players import PlayerInfo
-from bot.services.record import ChatLink, Event, GameRecord, Kind, RecordError, TournamentLink
+from bot.services.messaging import SEND_FAILURES, MessageSender
+from bot.services.saving import GameSaver
 from bot.storage import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
@@ -33,7 +35,8 @@ from bot.variants import new_match
 from nardy import FairDice, Game, Match, NardyError, Options, Phase
 
 if TYPE_CHECKING:
-    from bot.services.game_service import GameService
+    from bot.services.game_config import GameConfig
+    from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -74,12 +77,87 @@ def _describe(record: GameRecord, user_id: int, lang: str) -> str:
     return f"{opponent} · {variant}"
 
 
+def _step(game: Game, record: GameRecord, action: StepAction) -> bool:
+    """Add one checker step to the turn being built; return whether it is one of the legal next steps."""
+    if game.phase is not Phase.MOVE:
+        return False
+    pending = list(record.pending_steps)
+    for option in game.next_steps(pending):
+        if action.matches(option):
+            record.pending_steps = [*pending, option]
+            record.chosen += 1
+            record.turn_base = None
+            return True
+    return False
+
+
+def _turn(game: Game, record: GameRecord, index: int) -> bool:
+    """Build the whole turn ``index`` of the keyboard's turn choices; return whether there is such a turn."""
+    if game.phase is not Phase.MOVE:
+        return False
+    pending = list(record.pending_steps)
+    choices = turn_choices(game.plan(), pending)
+    if not choices or index >= len(choices):
+        return False
+    record.pending_steps = list(choices[index][1])
+    record.chosen += 1
+    record.turn_base = len(pending)
+    return True
+
+
+def _undo(game: Game, record: GameRecord) -> bool:
+    """Take back the last choice of the turn being built; return whether there was one."""
+    pending = list(record.pending_steps)
+    chosen = record.chosen
+    if game.phase is not Phase.MOVE or not pending or chosen <= 0:
+        return False
+    base, record.turn_base = record.turn_base, None
+    if base is not None and 0 <= base < len(pending):  # take back a whole-turn press
+        pending = pending[:base]
+    else:
+        # Take back the last chosen step, with the forced steps that followed it (they would come back).
+        pending = pending[:-1]
+        while pending and len(game.next_steps(pending)) == 1:
+            pending = pending[:-1]
+    record.pending_steps = pending
+    record.chosen = chosen - 1
+    return True
+
+
+def _confirm(game: Game, record: GameRecord, events: list[Event]) -> bool:
+    """Play the turn built so far; return whether it was a whole turn. Raises: NardyError from the engine."""
+    pending = list(record.pending_steps)
+    if game.phase is not Phase.MOVE or not pending or not game.plan().is_complete(pending):
+        return False
+    mover = game.roller
+    move = game.play(pending)
+    record.pending_steps = []
+    record.chosen = 0
+    events.append({"t": "played", "player": mover, "move": move.notation})
+    return True
+
+
 class GameActions:
     """The actions of people on their games (see the module docstring)."""
 
-    def __init__(self, service: GameService) -> None:
-        """Use the service's store, saver, boards and settings."""
-        self.service = service
+    def __init__(
+        self,
+        store: Store,
+        sender: MessageSender,
+        config: GameConfig,
+        boards: BoardPresenter,
+        saver: GameSaver,
+        computer: ComputerTurns,
+    ) -> None:
+        """Read and create games in ``store`` with the dice, clock, timings and caps of ``config``; save with
+        ``saver``, bring boards up to date with ``boards``, have ``computer`` reply when an action leaves it to act,
+        and send messages through ``sender``."""
+        self.store = store
+        self.sender = sender
+        self.config = config
+        self.boards = boards
+        self.saver = saver
+        self.computer = computer
 
     # ------------------------------------------------------------------ starting games
 
@@ -107,14 +185,13 @@ class GameActions:
         lost store reply or a crash creates nothing twice.
         Returns: the game id, or None when refused. Raises: StoreUnavailableError when the store is down.
         """
-        service = self.service
         refusal = await self._limit_refusal(players, chats) if limits else None
         if refusal is not None:
             await self._notify(chats[0].chat_id, refusal, thread=chats[0].thread)
             return None
         game_id = game_id or new_id()
-        seeds = new_fair_seeds(service.dice, game_id, [p.id for p in players])
-        dice = service.dice("new", 0) if seeds is None else FairDice(seeds.server_seed, seeds.client_seed)
+        seeds = new_fair_seeds(self.config.dice, game_id, [p.id for p in players])
+        dice = self.config.dice("new", 0) if seeds is None else FairDice(seeds.server_seed, seeds.client_seed)
         match = new_match(variant, length, options=options, dice=dice)
         record = GameRecord.new(
             match.to_dict(), players, chats, kind=kind, confirm=confirm, tournament=tournament, fairness=seeds
@@ -123,41 +200,40 @@ class GameActions:
         advance(match, record, events)  # the opening roll (and anything automatic) before the first save
         record.events = events
         record.match = match.to_dict()
-        now = service.clock()
+        now = self.config.clock()
         record.last_action = now
-        computer = service.computer_to_act(record, match) is not None
-        record.turn_deadline = now + (service.computer_retry_after if computer else service.turn_reminder_after)
+        computer = computer_to_act(record, match) is not None
+        record.turn_deadline = now + (self.config.computer_retry_after if computer else self.config.turn_reminder_after)
         for attempt in range(CREATE_ATTEMPTS):
             try:
-                await service.store.create_game(
+                await self.store.create_game(
                     record.to_dict(),
                     game_id=game_id,
                     chat_ids=[c.chat_id for c in chats],
                     user_ids=[p.id for p in players if not p.ai],
-                    deadline=now + service.board_retry_after,
+                    deadline=now + self.config.board_retry_after,
                 )
                 break
             except StoreUnavailableError:
                 if attempt == CREATE_ATTEMPTS - 1:
                     raise
                 await asyncio.sleep(0.2 * (attempt + 1))
-        service.boards.request(game_id)
-        service.after_action(game_id, record, match)
+        self.boards.request(game_id)
+        self.computer.after_action(game_id, record, match)
         return game_id
 
     async def _limit_refusal(self, players: Sequence[PlayerInfo], chats: Sequence[ChatLink]) -> str | None:
-        service = self.service
         lang = players[0].lang if players else "ru"
         for player in players:
             if player.ai:
                 continue
-            if len(await service.store.user_games(player.id)) >= service.max_games_per_user:
-                return tr(lang, "limit.user", name=player.name, limit=service.max_games_per_user)
+            if len(await self.store.user_games(player.id)) >= self.config.max_games_per_user:
+                return tr(lang, "limit.user", name=player.name, limit=self.config.max_games_per_user)
         for chat in chats:
             if chat.chat_id < 0 and (  # a group: games with a viewer (the computer's) count too
-                await service.store.count_chat_games(chat.chat_id) >= service.max_games_per_chat
+                await self.store.count_chat_games(chat.chat_id) >= self.config.max_games_per_chat
             ):
-                return tr(lang, "limit.chat", limit=service.max_games_per_chat)
+                return tr(lang, "limit.chat", limit=self.config.max_games_per_chat)
         return None
 
     async def _notify(
@@ -167,11 +243,63 @@ class GameActions:
             log.info("no chat to tell of an inline game: %s", text)
             return
         try:
-            await self.service.sender.send(
+            await self.sender.send(
                 SendMessage(chat_id=chat_id, text=text, reply_markup=keyboard, message_thread_id=thread)
             )
-        except (TelegramAPIError, RuntimeError, LookupError) as error:
+        except SEND_FAILURES as error:
             log.info("message to %s failed: %s", chat_id, error)
+
+    # ------------------------------------------------------------------ tournament matches
+
+    async def start_tournament_game(
+        self,
+        variant: str,
+        length: int,
+        players: Sequence[PlayerInfo],
+        chats: Sequence[ChatLink],
+        *,
+        game_id: str,
+        tournament: TournamentLink,
+        kind: Kind,
+    ) -> str | None:
+        """Start the game of a tournament match under the id the tournament chose (idempotent), with no cap on
+        the players' games. Returns: the game id. Raises: StoreUnavailableError."""
+        return await self.start_game(
+            variant, length, players, chats, kind=kind, game_id=game_id, tournament=tournament, limits=False
+        )
+
+    async def end_match(self, game_id: str, loser: int) -> None:
+        """End a game session as lost by ``loser`` (a tournament forfeit: the deadline passed or the player
+        withdrew): the current game is abandoned and the session finished, whatever the match score. Nothing is
+        counted in the stats (a forfeit is not a result, RULES.md §8). Idempotent. Returns nothing.
+
+        Raises: StoreUnavailableError."""
+        for _ in range(10):
+            stored = await self.store.get_game(game_id)
+            if stored is None or stored.finished or stored.quarantined:
+                return
+            record = GameRecord.from_stored(stored)
+            match = load_match(record, game_id, self.config.dice)
+            game = match.game
+            if game.phase is not Phase.OVER:
+                try:
+                    game.abandon(loser)
+                except NardyError:
+                    return
+            assert game.result is not None
+            record.clear_turn()
+            over = {"t": "over", **game.result.to_dict(), "score": list(match.score_after_game()), "forfeit": True}
+            record.events = [over]
+            record.match = match.to_dict()
+            record.stats_plan = []
+            record.turn_deadline = None
+            record.forfeit = loser
+            version = await self.saver.write(
+                game_id, stored.version, record, finished=True, wake=self.config.clock() + self.config.board_retry_after
+            )
+            if version is not None:
+                self.boards.request(game_id)
+                return
 
     # ------------------------------------------------------------------ buttons
 
@@ -193,8 +321,7 @@ class GameActions:
         press whose version is behind the stored one brings the boards up to date. Neither changes the game.
         Raises: StoreUnavailableError when the store is down.
         """
-        service = self.service
-        stored = await service.store.get_game(game_id)
+        stored = await self.store.get_game(game_id)
         if stored is None or stored.quarantined:
             return tr(lang, "toast.gone")
         record = read_record(stored)
@@ -208,13 +335,13 @@ class GameActions:
             return await self._chosen(stored, record, action, index, user_id, lang, chat_id)
         resigning = isinstance(action, ResignAction)  # pressed on the resignation menu
         if chat_id is not None and message_id is not None and not resigning:
-            current = service.boards.current_message(stored, record, chat_id)
+            current = self.boards.current_message(stored, record, chat_id)
             if current is not None and current != message_id:
-                await service.boards.strip_keyboard(chat_id, message_id)
+                await self.boards.strip_keyboard(chat_id, message_id)
                 return tr(lang, "toast.old_board")
         if stored.version != version:
-            if service.boards.behind(stored, record):
-                service.boards.request(game_id)
+            if self.boards.behind(stored, record):
+                self.boards.request(game_id)
                 return tr(lang, "toast.synced")
             return tr(lang, "toast.stale")
         if action is GameCommand.REMATCH:
@@ -222,7 +349,7 @@ class GameActions:
         if stored.finished:
             return tr(lang, "toast.gone")
         try:
-            match = load_match(record, game_id, service.dice)
+            match = load_match(record, game_id, self.config.dice)
         except (NardyError, ValueError, KeyError):
             log.exception("game %s cannot be loaded", game_id)
             return tr(lang, "toast.gone")
@@ -246,94 +373,56 @@ class GameActions:
                 return refusal
         advance(match, record, events)
         record.events = events
-        if await service.saver.save(game_id, version, record, match) is None:
+        if await self.saver.save(game_id, version, record, match) is None:
             return tr(lang, "toast.stale")
-        service.after_action(game_id, record, match)
+        self.computer.after_action(game_id, record, match)
         return ""
 
     def _apply(self, game: Game, record: GameRecord, action: GameAction, lang: str, events: list[Event]) -> str | None:
         """Apply one action of the awaited player to the engine; return a refusal text or None."""
         try:
-            if isinstance(action, StepAction):
-                if game.phase is not Phase.MOVE:
-                    return tr(lang, "toast.bad")
-                pending = list(record.pending_steps)
-                for option in game.next_steps(pending):
-                    if action.matches(option):
-                        record.pending_steps = [*pending, option]
-                        record.chosen += 1
-                        record.turn_base = None
-                        return None
-                return tr(lang, "toast.bad")
-            if isinstance(action, TurnAction):
-                if game.phase is not Phase.MOVE:
-                    return tr(lang, "toast.bad")
-                pending = list(record.pending_steps)
-                choices = turn_choices(game.plan(), pending)
-                if not choices or action.index >= len(choices):
-                    return tr(lang, "toast.bad")
-                record.pending_steps = list(choices[action.index][1])
-                record.chosen += 1
-                record.turn_base = len(pending)
-                return None
-            if action is GameCommand.UNDO:
-                pending = list(record.pending_steps)
-                chosen = record.chosen
-                if game.phase is not Phase.MOVE or not pending or chosen <= 0:
-                    return tr(lang, "toast.bad")
-                base, record.turn_base = record.turn_base, None
-                if base is not None and 0 <= base < len(pending):  # take back a whole-turn press
-                    pending = pending[:base]
-                else:
-                    # Take back the last chosen step, with the forced steps that followed it (they would come back).
-                    pending = pending[:-1]
-                    while pending and len(game.next_steps(pending)) == 1:
-                        pending = pending[:-1]
-                record.pending_steps = pending
-                record.chosen = chosen - 1
-                return None
-            if action is GameCommand.CONFIRM:
-                pending = list(record.pending_steps)
-                if game.phase is not Phase.MOVE or not pending or not game.plan().is_complete(pending):
-                    return tr(lang, "toast.bad")
-                mover = game.roller
-                move = game.play(pending)
-                record.pending_steps = []
-                record.chosen = 0
-                events.append({"t": "played", "player": mover, "move": move.notation})
-                return None
-            if isinstance(action, ChooseDoubleAction):
-                if game.phase is not Phase.CHOOSE:
-                    return tr(lang, "toast.bad")
-                game.choose_double(action.die)
-                events.append({"t": "chose", "player": game.roller, "die": action.die})
-                return None
-            simple = _PHASE_ACTIONS.get(action) if isinstance(action, GameCommand) else None
-            if simple is not None and game.phase is simple[0]:
-                simple[1](game)
-                return None
+            match action:
+                case StepAction():
+                    done = _step(game, record, action)
+                case TurnAction(index=index):
+                    done = _turn(game, record, index)
+                case GameCommand.UNDO:
+                    done = _undo(game, record)
+                case GameCommand.CONFIRM:
+                    done = _confirm(game, record, events)
+                case ChooseDoubleAction(die=die):
+                    done = game.phase is Phase.CHOOSE
+                    if done:
+                        game.choose_double(die)
+                        events.append({"t": "chose", "player": game.roller, "die": die})
+                case GameCommand() if action in _PHASE_ACTIONS:
+                    phase, call = _PHASE_ACTIONS[action]
+                    done = game.phase is phase
+                    if done:
+                        call(game)
+                case _:  # a "which game?" choice or a rematch: not an action on the board
+                    done = False
         except NardyError:
-            return tr(lang, "toast.bad")
-        return tr(lang, "toast.bad")
+            done = False
+        return None if done else tr(lang, "toast.bad")
 
     async def _rematch(self, stored: StoredGame, record: GameRecord, lang: str) -> str:
         """Start a new game with the same players and chats, once per finished game: the new game's id is saved
         in the finished game first (with a wake-up deadline, so its board is brought up to date even after a
         crash), then the game is created under that id, so a retry after a crash creates that same game."""
-        service = self.service
         if not stored.finished or record.tournament is not None:
             return tr(lang, "toast.bad")
         rematch_id = record.rematch
         if rematch_id is not None:
-            if await service.store.get_game(rematch_id) is not None:
+            if await self.store.get_game(rematch_id) is not None:
                 return tr(lang, "toast.bad")
         else:
             rematch_id = new_id()
             record.rematch = rematch_id
-            wake = service.clock() + service.board_retry_after
-            if await service.store.update_game(stored.game_id, stored.version, record.to_dict(), deadline=wake) is None:
+            wake = self.config.clock() + self.config.board_retry_after
+            if await self.store.update_game(stored.game_id, stored.version, record.to_dict(), deadline=wake) is None:
                 return tr(lang, "toast.stale")  # another press won
-            service.boards.request(stored.game_id)
+            self.boards.request(stored.game_id)
         match_data = record.match
         players = list(reversed(record.players))
         chats = [
@@ -360,8 +449,8 @@ class GameActions:
         """Return the user's active games shown in the chat with their records, oldest first (a game whose record
         cannot be read is left out)."""
         found: list[tuple[StoredGame, GameRecord]] = []
-        for game_id in await self.service.store.user_chat_games(chat_id, user_id):
-            stored = await self.service.store.get_game(game_id)
+        for game_id in await self.store.user_chat_games(chat_id, user_id):
+            stored = await self.store.get_game(game_id)
             if stored is None or stored.finished or stored.quarantined:
                 continue
             record = read_record(stored)
@@ -403,7 +492,7 @@ class GameActions:
             return tr(lang, "toast.gone")
         target = chat_id if chat_id is not None else user_id
         if action is CHOOSE_BOARD:
-            if not await self.service.boards.repost(stored.game_id, target):
+            if not await self.boards.repost(stored.game_id, target):
                 return tr(lang, "toast.gone")
             return ""
         return await self._send_resign_menu(stored, record, index, target, lang) or ""
@@ -424,7 +513,6 @@ class GameActions:
         Returns: the reply (an error with legal options), or None when it was played.
         Raises: StoreUnavailableError when the store is down.
         """
-        service = self.service
         games = await self.games_in_chat(chat_id, user_id)
         if not games:
             return tr(lang, "no_game")
@@ -432,7 +520,7 @@ class GameActions:
         loaded: list[tuple[StoredGame, GameRecord, Match]] = []
         for stored, record in games:
             try:
-                match = load_match(record, stored.game_id, service.dice)
+                match = load_match(record, stored.game_id, self.config.dice)
             except (NardyError, ValueError, KeyError):
                 log.exception("game %s cannot be loaded", stored.game_id)
                 continue
@@ -467,9 +555,9 @@ class GameActions:
         events: list[Event] = [{"t": "played", "player": mover, "move": move.notation}]
         advance(match, record, events)
         record.events = events
-        if await service.saver.save(stored.game_id, stored.version, record, match) is None:
+        if await self.saver.save(stored.game_id, stored.version, record, match) is None:
             return tr(lang, "toast.stale")
-        service.after_action(stored.game_id, record, match)
+        self.computer.after_action(stored.game_id, record, match)
         return None
 
     async def repost(self, chat_id: int, user_id: int, lang: str) -> str | None:
@@ -490,13 +578,13 @@ class GameActions:
             if finished is None:
                 return tr(lang, "no_game")
             game_id = finished
-        if not await self.service.boards.repost(game_id, chat_id):
+        if not await self.boards.repost(game_id, chat_id):
             return tr(lang, "no_game")
         return None
 
     async def _last_finished(self, chat_id: int, user_id: int) -> str | None:
-        for game_id in await self.service.store.chat_history(chat_id, limit=20):
-            stored = await self.service.store.get_game(game_id)
+        for game_id in await self.store.chat_history(chat_id, limit=20):
+            stored = await self.store.get_game(game_id)
             record = None if stored is None else read_record(stored)
             if record is not None and record.player_index(user_id) is not None:
                 return game_id
@@ -519,7 +607,7 @@ class GameActions:
     async def _send_resign_menu(
         self, stored: StoredGame, record: GameRecord, index: int, chat_id: int, lang: str
     ) -> str | None:
-        match = load_match(record, stored.game_id, self.service.dice)
+        match = load_match(record, stored.game_id, self.config.dice)
         if match.game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
             return tr(lang, "toast.bad")
         link = record.chat(chat_id)

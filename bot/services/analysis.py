@@ -7,9 +7,10 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.model.game import GameRecord
+from bot.services.boards import render_photo
 from bot.services.export import visible_game
 from bot.services.history import Frame, frame_match
-from bot.services.record import GameRecord
 from bot.storage.ids import is_valid_id
 from bot.texts import tr
 from nardy import NardyError
@@ -17,7 +18,8 @@ from nardy.ai import has_level
 from nardy.ai.analysis import BLUNDER, INACCURACY, Analysis, CubeRating, PlayRating, analyze_match
 
 if TYPE_CHECKING:
-    from bot.services.game_service import GameService
+    from bot.services.game_config import GameConfig
+    from bot.storage import Store
 
 WORST_PER_PLAYER = 3
 
@@ -86,12 +88,14 @@ def _play_caption(record: GameRecord, play: PlayRating, lang: str) -> str:
     )
 
 
-async def analysis_answer(service: GameService, game_id: str, chat_id: int, user_id: int, lang: str) -> AnalysisAnswer:
+async def analysis_answer(
+    store: Store, config: GameConfig, game_id: str, chat_id: int, user_id: int, lang: str
+) -> AnalysisAnswer:
     """Return the analysis of a finished game for ``user_id`` asking in ``chat_id`` (a player of it, or anyone in a
     chat it was shown in), or a clear refusal. Raises: StoreUnavailableError."""
     if not is_valid_id(game_id):
         return AnalysisAnswer(tr(lang, "analysis.usage"))
-    found = await visible_game(service.store, game_id, chat_id, user_id, lang)
+    found = await visible_game(store, game_id, chat_id, user_id, lang)
     if isinstance(found, str):
         return AnalysisAnswer(found)
     stored, record = found
@@ -116,7 +120,7 @@ async def analysis_answer(service: GameService, game_id: str, chat_id: int, user
     for player in (0, 1):
         for play in analysis.worst(player, WORST_PER_PLAYER):
             match = frame_match(record.match, Frame(play.game, play.record, play.player, ""))
-            photo = await service.render_photo(record, match, play.player, lang)
+            photo = await render_photo(config, record, match, play.player, lang)
             boards.append((photo, _play_caption(record, play, lang)))
     if not boards:
         lines.append(tr(lang, "analysis.flawless"))

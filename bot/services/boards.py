@@ -29,9 +29,9 @@ import html
 import io
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, SendPhoto
@@ -41,21 +41,23 @@ from PIL import Image
 from bot.keyboards.game import game_keyboard, over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
 from bot.log_context import bind_game
+from bot.model.game import ChatLink, GameRecord
 from bot.sender import Guard
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
-from bot.services.messaging import chat_unreachable, message_gone
-from bot.services.record import ChatLink, GameRecord
+from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
+from bot.services.render_pool import render_in_processes
+from bot.services.tasks import KeyedTasks
 from bot.storage import Store, StoredGame
 from bot.storage.errors import StoreUnavailableError
-from bot.texts import tr
+from bot.texts import board_labels, board_title, tr
 from bot.variants import game_name
 from nardy import Match, Phase, Step
-from nardy.game import next_cube_value
-from rendering import theme_names
+from nardy.cube import next_cube_value
+from rendering import render_board, theme_names
 
 if TYPE_CHECKING:
-    from bot.services.game_service import GameService
+    from bot.services.game_config import GameConfig
 
 log = logging.getLogger(__name__)
 
@@ -179,76 +181,144 @@ def keyboard_in_chat(record: GameRecord, match: Match, chat: ChatLink) -> bool:
     return (viewer is None or viewer == awaited) and not record.players[awaited].ai
 
 
+async def render_photo(
+    config: GameConfig, record: GameRecord, match: Match, viewer: int | None, lang: str, *, theme: str = "classic"
+) -> bytes:
+    """Return the board of the record as a JPEG seen by ``viewer`` (None: from the side to move) in ``theme``,
+    a finished game's winner marked, rendered off the event loop with the renderer of ``config`` (in its render
+    processes when it is the default renderer and ``config.render_processes`` > 0).
+    Raises: whatever the renderer raises."""
+    game = match.game
+    pending = list(record.pending_steps)
+    mover = game.roller
+    names = (record.players[0].name, record.players[1].name)
+    kwargs: dict[str, Any] = {
+        "mover": mover,
+        "viewer": viewer,
+        "dice": game.dice if game.phase is Phase.MOVE else None,
+        "used_dice": [s.die for s in pending],
+        "cube_value": game.cube_value,
+        "cube_owner": game.cube_owner,
+        "show_cube": game.cube_enabled,
+        "pending_steps": pending or None,
+        "names": names,
+        "width": config.board_width,
+        "labels": board_labels(lang),
+        "title": board_title(lang, game.variant.name),
+        "finished": game.phase is Phase.OVER,
+        "theme": theme,
+        **winner_mark(match, lang),
+    }
+    pool = game.pool
+    if game.phase is Phase.MOVE and pool is not None and pool.dice[0] == pool.dice[1] and pool.count != 4:
+        kwargs["dice_count"] = pool.count  # a Gul bara hand-over of fewer than four moves
+    if not pending and game.last_move is not None:
+        kwargs["last_move"] = game.last_move.steps
+        kwargs["last_move_player"] = game.last_mover
+    if match.length:
+        kwargs["match_score"] = (int(match.score[0]), int(match.score[1]))
+        kwargs["match_length"] = match.length
+    position = game.position_for(mover)
+    if config.render_processes > 0 and config.renderer is render_board:
+        return await render_in_processes(config.render_processes, position, match.game.variant.name, **kwargs)
+    return await asyncio.to_thread(config.renderer, position, match.game.variant.name, **kwargs)
+
+
+class InlineBoards(Protocol):
+    """How the boards of inline games are shown (:class:`bot.services.inline.InlineGames`)."""
+
+    def board_markup(
+        self,
+        record: GameRecord,
+        match: Match,
+        game_id: str,
+        version: int,
+        lang: str,
+        keyboard: InlineKeyboardMarkup | None,
+    ) -> InlineKeyboardMarkup | None:
+        """Return the inline message's keyboard for the board."""
+        ...
+
+    async def show_board(
+        self,
+        stored: StoredGame,
+        record: GameRecord,
+        match: Match,
+        chat: ChatLink,
+        text: str,
+        keyboard: InlineKeyboardMarkup | None,
+        photo: bytes,
+    ) -> bool:
+        """Show the board on the inline message. Returns: whether it is shown (or can never be)."""
+        ...
+
+
 class BoardPresenter:
     """Renders boards and converges every board message of a game to its saved version."""
 
-    def __init__(self, service: GameService) -> None:
-        """Use the service's store, sender, renderer and settings (read at call time, so tests may swap them)."""
-        self.service = service
+    def __init__(self, store: Store, sender: MessageSender, config: GameConfig) -> None:
+        """Read games from ``store``, send and edit through ``sender``, draw with the renderer, dice and timings of
+        ``config`` (read at call time, so tests may swap them). :meth:`connect` adds the collaborators built after
+        it (they need it first)."""
+        self.store = store
+        self.sender = sender
+        self.config = config
+        self.release: Callable[[StoredGame, GameRecord], Awaitable[None]] | None = None
+        self.inline: InlineBoards | None = None
         self._locks: dict[str, asyncio.Lock] = {}
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._wanted: set[str] = set()
+        self.tasks = KeyedTasks("nardy-board", sleep=lambda seconds: config.sleep(seconds))
         self.failures = 0
         """How many board syncs failed for a retryable reason (diagnostics)."""
         self.owner = secrets.token_hex(8)
         """This process's name in the store's board claims (:meth:`Store.claim_board`)."""
+
+    def connect(self, *, release: Callable[[StoredGame, GameRecord], Awaitable[None]], inline: InlineBoards) -> None:
+        """Add the collaborators that need this presenter first: ``release`` (:meth:`GameSaver.release`, called
+        once a game's boards are current) and ``inline`` (shows the boards of inline games). Returns nothing."""
+        self.release = release
+        self.inline = inline
 
     # ------------------------------------------------------------------ requests (background)
 
     def request(self, game_id: str) -> None:
         """Bring the game's boards up to date in a background task (one per game; a request while it runs makes
         it sync once more). Returns nothing."""
-        self._wanted.add(game_id)
-        task = self._tasks.get(game_id)
-        if task is None or task.done():
-            self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"nardy-board-{game_id}")
+        self.tasks.request(game_id, self._converge)
 
     def busy(self, game_id: str) -> bool:
         """Return whether a sync of the game is running or waiting for a retry in this process."""
-        task = self._tasks.get(game_id)
-        return task is not None and not task.done()
+        return self.tasks.busy(game_id)
 
     def busy_any(self) -> bool:
         """Return whether any sync is running or waiting for a retry in this process."""
-        return any(not task.done() for task in self._tasks.values())
+        return self.tasks.busy_any()
 
-    async def _run(self, game_id: str) -> None:
+    async def _converge(self, game_id: str) -> None:
         attempt = 0
-        try:
-            while game_id in self._wanted:
-                self._wanted.discard(game_id)
-                try:
-                    done = await self.sync(game_id)
-                except StoreUnavailableError:
-                    done = False
-                except Exception:
-                    log.exception("syncing the boards of game %s failed", game_id)
-                    done = False
-                if done:
-                    attempt = 0
-                    continue
-                self.failures += 1
-                if attempt >= len(RETRY_DELAYS):
-                    return  # the sweeper takes over: the game's wake-up deadline stays due
-                await self.service.sleep(RETRY_DELAYS[attempt])
-                attempt += 1
-                self._wanted.add(game_id)
-        finally:
-            if self._tasks.get(game_id) is asyncio.current_task():
-                del self._tasks[game_id]
+        while True:
+            try:
+                done = await self.sync(game_id)
+            except StoreUnavailableError:
+                done = False
+            except Exception:
+                log.exception("syncing the boards of game %s failed", game_id)
+                done = False
+            if done:
+                return
+            self.failures += 1
+            if attempt >= len(RETRY_DELAYS):
+                self.tasks.forget(game_id)
+                return  # the sweeper takes over: the game's wake-up deadline stays due
+            await self.config.sleep(RETRY_DELAYS[attempt])
+            attempt += 1
 
     async def settle(self) -> None:
         """Wait until no sync is running (for tests and a graceful shutdown). Returns nothing."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await self.tasks.settle()
 
     async def stop(self) -> None:
         """Cancel the running syncs (the sweeper finishes them after a restart). Returns nothing."""
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._wanted.clear()
+        await self.tasks.stop()
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -271,12 +341,12 @@ class BoardPresenter:
         """
         bind_game(game_id)
         async with self._lock(game_id):
-            stored = await self.service.store.get_game(game_id)
+            stored = await self.store.get_game(game_id)
             if stored is None or stored.quarantined:
                 return True
             try:
                 record = GameRecord.from_stored(stored)  # a RecordError is a ValueError
-                match = load_match(record, game_id, self.service.dice)
+                match = load_match(record, game_id, self.config.dice)
             except (ValueError, KeyError, TypeError):
                 log.exception("game %s cannot be loaded to draw its board", game_id)
                 return True
@@ -289,7 +359,8 @@ class BoardPresenter:
             )
             if not all(results):
                 return False
-        await self.service.saver.release(stored, record)
+        assert self.release is not None, "BoardPresenter.connect() was not called"
+        await self.release(stored, record)
         return True
 
     async def _sync_chat(
@@ -307,17 +378,18 @@ class BoardPresenter:
             if keyboard_in_chat(record, match, chat) and not spectator
             else None
         )
-        theme = await board_theme(self.service.store, chat)
+        theme = await board_theme(self.store, chat)
         photo = await self._photo(stored.game_id, record, match, chat.viewer, lang, theme)
         if chat.inline is not None:
-            inline = self.service.inline
+            inline = self.inline
+            assert inline is not None, "BoardPresenter.connect() was not called"
             markup = inline.board_markup(record, match, stored.game_id, stored.version, lang, keyboard)
             return await inline.show_board(stored, record, match, chat, text, markup, photo or placeholder_photo())
         replaced = message_id
         try:
             if message_id is not None:
                 try:
-                    await self.service.sender.edit(
+                    await self.sender.edit(
                         EditMessageMedia(
                             chat_id=chat_id,
                             message_id=message_id,
@@ -353,7 +425,7 @@ class BoardPresenter:
         except TelegramAPIError as error:
             if chat_unreachable(error) or _permanent(error):
                 log.warning("board of game %s in chat %s given up: %s", stored.game_id, chat_id, error)
-                await self.service.store.set_board(stored.game_id, chat_id, message_id, stored.version)
+                await self.store.set_board(stored.game_id, chat_id, message_id, stored.version)
                 return True
             log.info("board of game %s in chat %s is behind (%s): will retry", stored.game_id, chat_id, error)
             return False
@@ -362,7 +434,7 @@ class BoardPresenter:
                 raise
             log.info("board of game %s in chat %s was not sent (%r): will retry", stored.game_id, chat_id, error)
             return False
-        await self.service.store.set_board(stored.game_id, chat_id, message_id, stored.version)
+        await self.store.set_board(stored.game_id, chat_id, message_id, stored.version)
         return True
 
     async def _claim(
@@ -370,7 +442,7 @@ class BoardPresenter:
     ) -> bool:
         """Claim (``lease`` > 0) or check (0) in the store the right to replace the chat's board ``message_id``
         (None: no board yet), for this process. Returns: whether it was granted. Raises: StoreUnavailableError."""
-        return await self.service.store.claim_board(game_id, chat_id, message_id, self.owner, lease)
+        return await self.store.claim_board(game_id, chat_id, message_id, self.owner, lease)
 
     def _guard(self, game_id: str, chat_id: int, message_id: int | None, lease: float = BOARD_CLAIM_LEASE) -> Guard:
         """Return the sender's guard of a board call: :meth:`_claim` again, right before the call is made."""
@@ -387,7 +459,7 @@ class BoardPresenter:
         chat_id = int(method.chat_id)
         renewal = asyncio.create_task(self._renew(game_id, chat_id, replaced), name=f"nardy-claim-{game_id}")
         try:
-            return await self.service.sender.send(method, guard=self._guard(game_id, chat_id, replaced))
+            return await self.sender.send(method, guard=self._guard(game_id, chat_id, replaced))
         finally:
             renewal.cancel()
             await asyncio.gather(renewal, return_exceptions=True)
@@ -408,17 +480,42 @@ class BoardPresenter:
     ) -> bytes | None:
         """Return the rendered board (JPEG) in ``theme``, or None when the renderer failed (logged)."""
         try:
-            return await self.service.render_photo(record, match, viewer, lang, theme=theme)
+            return await render_photo(self.config, record, match, viewer, lang, theme=theme)
         except Exception:  # a renderer bug must not lose the board: the placeholder keeps caption and buttons
             log.exception("rendering the board of game %s failed", game_id)
             return None
 
     # ------------------------------------------------------------------ spectators
 
+    async def show_to(self, game_id: str, user_id: int, lang: str) -> bool:
+        """Send a picture of the game's board as it is now to the user's private chat (a spectator's look), in the
+        user's board theme.
+
+        Returns: whether it was sent (False when the game is gone or the bot may not write to the user)."""
+        stored = await self.store.get_game(game_id)
+        if stored is None:
+            return False
+        record = GameRecord.from_stored(stored)
+        match = load_match(record, game_id, self.config.dice)
+        theme = board_theme_of(await self.store.get_user_settings(user_id))
+        photo = await render_photo(self.config, record, match, None, lang, theme=theme)
+        try:
+            await self.sender.send(
+                SendPhoto(
+                    chat_id=user_id,
+                    photo=BufferedInputFile(photo, filename="board.jpg"),
+                    caption=caption(record, match, lang, game_id),
+                )
+            )
+        except SEND_FAILURES as error:
+            log.info("board of %s not shown to %s: %s", game_id, user_id, error)
+            return False
+        return True
+
     async def watch(self, game_id: str, user_id: int) -> str:
         """Have the user's private chat follow the game's board (a spectator: no buttons). Returns: ``"ok"``,
         ``"player"`` (the user plays it), ``"already"`` or ``"gone"``. Raises: StoreUnavailableError."""
-        stored = await self.service.store.get_game(game_id)
+        stored = await self.store.get_game(game_id)
         if stored is None or stored.finished or stored.quarantined:
             return "gone"
         record = GameRecord.from_stored(stored)
@@ -426,7 +523,7 @@ class BoardPresenter:
             return "player"
         if user_id in stored.boards:
             return "already"
-        if not await self.service.store.set_board(game_id, user_id, None, 0):
+        if not await self.store.set_board(game_id, user_id, None, 0):
             return "gone"
         self.request(game_id)
         return "ok"
@@ -437,7 +534,7 @@ class BoardPresenter:
         """Post the game's board anew at the bottom of the chat, make it the chat's board, and take the keyboard
         off the old one. Returns: whether the new board was posted. Raises: StoreUnavailableError."""
         async with self._lock(game_id):
-            stored = await self.service.store.get_game(game_id)
+            stored = await self.store.get_game(game_id)
             if stored is None:
                 return False
             record = GameRecord.from_stored(stored)
@@ -446,14 +543,14 @@ class BoardPresenter:
                 return False
             state = stored.boards.get(chat_id)
             old = state.message_id if state is not None else chat.message_id
-            match = load_match(record, game_id, self.service.dice)
+            match = load_match(record, game_id, self.config.dice)
             lang = chat_lang(record, chat)
             keyboard = (
                 board_keyboard(record, match, game_id, stored.version, lang, group=chat_id < 0)
                 if keyboard_in_chat(record, match, chat)
                 else None
             )
-            theme = await board_theme(self.service.store, chat)
+            theme = await board_theme(self.store, chat)
             photo = await self._photo(game_id, record, match, chat.viewer, lang, theme)
             if not await self._claim(game_id, chat_id, old):
                 log.info("the board of game %s in chat %s is being replaced by another worker", game_id, chat_id)
@@ -475,7 +572,7 @@ class BoardPresenter:
                 return False
             if not isinstance(sent, Message):
                 return False
-            await self.service.store.set_board(game_id, chat_id, sent.message_id, stored.version)
+            await self.store.set_board(game_id, chat_id, sent.message_id, stored.version)
         if old is not None and old != sent.message_id:
             await self.strip_keyboard(chat_id, old)
         return True
@@ -484,9 +581,7 @@ class BoardPresenter:
         """Take the keyboard off a message that is no longer a current board (errors are logged). Returns
         nothing."""
         try:
-            await self.service.sender.edit(
-                EditMessageReplyMarkup(chat_id=chat_id, message_id=message_id, reply_markup=None)
-            )
+            await self.sender.edit(EditMessageReplyMarkup(chat_id=chat_id, message_id=message_id, reply_markup=None))
         except (TelegramAPIError, RuntimeError, LookupError, asyncio.CancelledError) as error:
             if isinstance(error, asyncio.CancelledError) and _current_task_cancelling():
                 raise

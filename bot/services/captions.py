@@ -11,8 +11,8 @@ import html
 import re
 
 from bot.keyboards.game import step_label
+from bot.model.game import Event, GameRecord
 from bot.services.engine_flow import match_finished
-from bot.services.record import Event, GameRecord
 from bot.texts import Html, code, dice_name, esc, tr
 from nardy import Match, Phase
 

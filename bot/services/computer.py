@@ -14,19 +14,21 @@ import asyncio
 import logging
 import multiprocessing
 import zlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.log_context import bind_game
+from bot.model.game import Event, GameRecord
 from bot.services.engine_flow import advance, load_match, system_dice
-from bot.services.record import Event, GameRecord
+from bot.services.tasks import KeyedTasks, Scheduler
 from nardy import Match, NardyError, Phase
 from nardy.ai import ComputerPlayer, get_player
 from nardy.ai.bonus import choose_double
 
 if TYPE_CHECKING:
-    from bot.services.game_service import GameService
+    from bot.services.game_config import GameConfig
+    from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,8 @@ MAX_COMPUTER_ACTIONS: Final = 64
 """A bound on the computer's actions in one reply (it only guards against an engine or player bug)."""
 
 ComputerFactory = Callable[[str, str, int], ComputerPlayer]
+SaveGame = Callable[[str, int, GameRecord, Match], Awaitable[int | None]]
+"""A compare-and-set save of a game (:meth:`bot.services.saving.GameSaver.save`): the new version, or None."""
 """Makes a computer player: ``(level, variant, seed)``."""
 
 
@@ -133,16 +137,22 @@ def _warm_up() -> None:
 class ComputerTurns:
     """Runs the computer's replies in background tasks, one per game."""
 
-    def __init__(self, service: GameService, processes: int = 1) -> None:
-        """Use the service's store, saver and timings; think in ``processes`` worker processes (0: a thread)."""
-        self.service = service
+    def __init__(
+        self, store: Store, config: GameConfig, scheduler: Scheduler, save: SaveGame, *, processes: int = 1
+    ) -> None:
+        """Read games from ``store`` and write them with ``save`` (:meth:`bot.services.saving.GameSaver.save`), with
+        the dice, delay and computer players of ``config``; hand replies to the job queue of ``scheduler`` when it
+        has one; think in ``processes`` worker processes (0: a thread)."""
+        self.store = store
+        self.config = config
+        self.scheduler = scheduler
+        self.save = save
         self.processes = processes
         self._pool: Executor | None = None
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._wanted: set[str] = set()
+        self.tasks = KeyedTasks("nardy-computer", sleep=lambda seconds: config.sleep(seconds))
 
     def _use_processes(self) -> bool:
-        return self.processes > 0 and self.service.computer is default_computer and self.service.dice is system_dice
+        return self.processes > 0 and self.config.computer is default_computer and self.config.dice is system_dice
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -151,38 +161,40 @@ class ComputerTurns:
             )
         return self._pool
 
+    def after_action(self, game_id: str, record: GameRecord, match: Match) -> None:
+        """Have the computer reply when the saved action leaves it to act (:meth:`request`). Returns nothing."""
+        if computer_to_act(record, match) is not None:
+            self.request(game_id)
+
+    def request(self, game_id: str) -> None:
+        """Have the computer reply in the game: a ``computer_turn`` job on the scheduler's queue when there is one
+        (:mod:`bot.jobs`), else :meth:`wake` in this process. Returns nothing."""
+        queue = self.scheduler.queue
+        if queue is not None:
+            queue.computer_turn(game_id, self.config.computer_delay)
+        else:
+            self.wake(game_id)
+
     def wake(self, game_id: str) -> None:
         """Make the computer reply in the game (in a background task, one per game; a running task checks the game
         again when it is done). Returns nothing."""
-        self._wanted.add(game_id)
-        task = self._tasks.get(game_id)
-        if task is None or task.done():
-            self._tasks[game_id] = asyncio.create_task(self._task(game_id), name=f"nardy-computer-{game_id}")
+        self.tasks.request(game_id, self._reply_logged)
 
-    async def _task(self, game_id: str) -> None:
+    async def _reply_logged(self, game_id: str) -> None:
         try:
-            while game_id in self._wanted:
-                self._wanted.discard(game_id)
-                await self.reply(game_id)
+            await self.reply(game_id)
         except Exception:  # the sweeper retries the reply later (the deadline of a computer turn is short)
             log.exception("the computer's reply in game %s failed", game_id)
-        finally:
-            if self._tasks.get(game_id) is asyncio.current_task():
-                del self._tasks[game_id]
+            self.tasks.forget(game_id)
 
     async def settle(self) -> None:
         """Wait until no computer reply is running. Returns nothing."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await self.tasks.settle()
 
     async def stop(self) -> None:
         """Cancel the running replies (the sweeper plays them after a restart) and stop the worker processes.
         Returns nothing."""
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._wanted.clear()
+        await self.tasks.stop()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -190,7 +202,7 @@ class ComputerTurns:
     @property
     def running(self) -> bool:
         """Return whether any reply task is running."""
-        return bool(self._tasks)
+        return self.tasks.busy_any()
 
     async def _think(
         self, record: GameRecord, match: Match, game_id: str, seed: int
@@ -199,8 +211,8 @@ class ComputerTurns:
             loop = asyncio.get_running_loop()
             data, events = await loop.run_in_executor(self._executor(), think_in_process, record.to_dict(), seed)
             record = GameRecord.from_dict(data)
-            return record, load_match(record, game_id, self.service.dice), events
-        events = await asyncio.to_thread(play_computer, record, match, seed, self.service.computer)
+            return record, load_match(record, game_id, self.config.dice), events
+        events = await asyncio.to_thread(play_computer, record, match, seed, self.config.computer)
         return record, match, events
 
     async def reply(self, game_id: str, *, wait: bool = True) -> bool:
@@ -211,21 +223,21 @@ class ComputerTurns:
         Raises: StoreUnavailableError; whatever the computer player raises.
         """
         bind_game(game_id)
-        service = self.service
-        if wait and service.computer_delay > 0:
-            await service.sleep(service.computer_delay)
+        config = self.config
+        if wait and config.computer_delay > 0:
+            await config.sleep(config.computer_delay)
         for _ in range(5):
-            stored = await service.store.get_game(game_id)
+            stored = await self.store.get_game(game_id)
             if stored is None or stored.finished or stored.quarantined:
                 return False
             record = GameRecord.from_stored(stored)
-            match = load_match(record, game_id, service.dice)
+            match = load_match(record, game_id, config.dice)
             if computer_to_act(record, match) is None:
                 return False
             seed = zlib.crc32(f"{game_id}:{stored.version}".encode())
             record, match, events = await self._think(record, match, game_id, seed)
             record.events = events
-            if await service.saver.save(game_id, stored.version, record, match) is None:
+            if await self.save(game_id, stored.version, record, match) is None:
                 continue  # a person acted meanwhile (e.g. resigned): think again on the new state
             return True
         return False

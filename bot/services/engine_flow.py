@@ -1,6 +1,6 @@
 """Pure helpers between the stored game record and the engine: rebuild the match, advance automatic actions.
 
-The record is a :class:`~bot.services.record.GameRecord`; its ``events`` describe what happened in the last action
+The record is a :class:`~bot.model.game.GameRecord`; its ``events`` describe what happened in the last action
 (forfeits, automatic moves, game results) for the caption.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.services.record import Event, FairSeeds, GameRecord
-from nardy import DiceSource, FairDice, Game, GameStateError, Match, Phase, SystemDice
+from bot.model.game import Event, FairSeeds, GameRecord
+from nardy import DiceSource, FairDice, Game, GameStateError, Match, Options, Phase, SystemDice
 from nardy.fairness import FairnessError, commitment, dice_rolled, new_server_seed
 
 DiceFactory = Callable[[str, int], DiceSource]
@@ -131,3 +131,10 @@ def advance(match: Match, record: GameRecord, events: list[Event]) -> None:
             events.append({"t": "next"})
             continue
         return  # DOUBLED or RESIGN: a player answers
+
+
+def options_for(variant: str, chat_settings: dict[str, Any]) -> Options:
+    """Return the rule options of a new game from the chat settings (``cube_long``: the cube in long nardy)."""
+    if variant == "long" and chat_settings.get("cube_long"):
+        return Options(cube=True)
+    return Options()

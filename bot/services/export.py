@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from bot.model.game import GameRecord, RecordError
 from bot.services.fairness import export_record
-from bot.services.record import GameRecord, RecordError
 from bot.storage import Store, StoredGame
 from bot.storage.ids import is_valid_id
 from bot.texts import tr

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.services.record import GameRecord, RecordError
+from bot.model.game import GameRecord, RecordError
 from bot.storage import Store
 from bot.storage.ids import is_valid_id
 from bot.texts import code, tr

@@ -1,15 +1,23 @@
-"""The game service: one object the handlers talk to, composed of one module per job.
+"""The game service: the façade the handlers talk to, and the one place that assembles the game services.
 
-- :mod:`bot.services.actions` — people's actions: start, buttons, typed moves, rematch, /board, /resign;
+Each part gets only the collaborators it needs, in its constructor (none of them knows this façade):
+
+- :mod:`bot.services.actions` — people's actions: start, buttons, typed moves, rematch, /board, /resign, and the
+  tournament's starting and forfeiting of matches;
 - :mod:`bot.services.saving` — compare-and-set saves that carry what must follow them (boards, stats);
 - :mod:`bot.services.boards` — board presentation, converging every board message to the saved version;
 - :mod:`bot.services.timers` — the sweeper: boards left behind, reminders, timeouts, lost computer replies;
-- :mod:`bot.services.computer` — the computer's replies, thought off the event loop.
+- :mod:`bot.services.computer` — the computer's replies, thought off the event loop;
+- :mod:`bot.services.inline` — inline mode; :mod:`bot.services.tournament_service` — tournaments;
+- :mod:`bot.services.session_end` — ratings and tournament results after a session;
+- :class:`bot.services.messaging.Replies` — send, edit and reply through the sender.
 
-Handlers call the ``GameService`` methods; they return the short text to show the user (a toast or a reply), or None
-when the action was applied. Nothing a user sends raises out of here except store outages
-(:class:`~bot.storage.errors.StoreUnavailableError`), which the error middleware turns into an apology. The
-settings below are plain attributes, read by the parts at call time.
+They share one :class:`~bot.services.game_config.GameConfig` (dice, clock, timings, renderer; tests change its
+fields through this façade's attributes of the same names) and one :class:`~bot.services.tasks.Scheduler` (the job
+queue, when one runs the background work). Handlers call the ``GameService`` methods; they return the short text to
+show the user (a toast or a reply), or None when the action was applied. Nothing a user sends raises out of here
+except store outages (:class:`~bot.storage.errors.StoreUnavailableError`), which the error middleware turns into an
+apology.
 """
 
 from __future__ import annotations
@@ -19,16 +27,15 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from aiogram.exceptions import TelegramAPIError
-from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message, ReplyParameters
+from aiogram.methods import TelegramMethod
+from aiogram.types import InlineKeyboardMarkup, Message
 
-from bot.keyboards.actions import GameAction
+from bot.model.actions import GameAction
+from bot.model.game import ChatLink, GameRecord, Kind, PlayerInfo, TournamentLink
 from bot.services.actions import MAX_OPTIONS_SHOWN, GameActions
-from bot.services.boards import BoardPresenter, board_theme_of, winner_mark
-from bot.services.captions import caption
+from bot.services.boards import BoardPresenter, render_photo
 from bot.services.computer import (
     MAX_COMPUTER_ACTIONS,
     ComputerFactory,
@@ -36,34 +43,27 @@ from bot.services.computer import (
     computer_to_act,
     default_computer,
 )
-from bot.services.engine_flow import DiceFactory, load_match, system_dice
+from bot.services.engine_flow import DiceFactory, options_for, system_dice
+from bot.services.game_config import GameConfig, Renderer
 from bot.services.inline import InlineGames
-from bot.services.messaging import DirectSender, MessageSender
+from bot.services.messaging import DirectSender, MessageSender, Replies
 from bot.services.players import (
     COMPUTER_ID,
     COMPUTER_LEVELS,
     COMPUTER_STATS_CHAT,
-    PlayerInfo,
     computer_player,
     player_index,
 )
-from bot.services.ratings import apply_rating_plan
-from bot.services.record import ChatLink, GameRecord, Kind, TournamentLink
-from bot.services.render_pool import render_in_processes
 from bot.services.saving import GameSaver
+from bot.services.session_end import SessionEnd
+from bot.services.tasks import JobQueue, Scheduler
 from bot.services.timers import Sweeper
 from bot.services.tournament_service import TournamentService
 from bot.storage import Store, StoredGame
-from bot.texts import board_labels, board_title
-
-if TYPE_CHECKING:
-    from bot.jobs import JobQueue
-from nardy import Match, NardyError, Options, Phase
+from nardy import Match, Options
 from rendering import render_board
 
 log = logging.getLogger(__name__)
-
-Renderer = Callable[..., bytes]
 
 __all__ = [
     "COMPUTER_ID",
@@ -84,8 +84,36 @@ __all__ = [
 ]
 
 
+def _config_field(name: str) -> Any:
+    """A façade attribute that reads and writes the field ``name`` of the shared :class:`GameConfig`."""
+
+    def get(self: GameService) -> Any:
+        return getattr(self.config, name)
+
+    def set_(self: GameService, value: Any) -> None:
+        setattr(self.config, name, value)
+
+    return property(get, set_, doc=f"``GameConfig.{name}`` (shared by every part).")
+
+
 class GameService:
     """Runs games for the handlers. One instance per bot process (it holds no game state itself)."""
+
+    dice = _config_field("dice")
+    clock = _config_field("clock")
+    sleep = _config_field("sleep")
+    renderer = _config_field("renderer")
+    board_width = _config_field("board_width")
+    render_processes = _config_field("render_processes")
+    turn_reminder_after = _config_field("turn_reminder_after")
+    turn_timeout = _config_field("turn_timeout")
+    finished_game_ttl = _config_field("finished_game_ttl")
+    computer = _config_field("computer")
+    computer_delay = _config_field("computer_delay")
+    computer_retry_after = _config_field("computer_retry_after")
+    board_retry_after = _config_field("board_retry_after")
+    max_games_per_user = _config_field("max_games_per_user")
+    max_games_per_chat = _config_field("max_games_per_chat")
 
     def __init__(
         self,
@@ -112,13 +140,13 @@ class GameService:
         inline_storage_chat: int | None = None,
         invite_ttl: float = 86400.0,
     ) -> None:
-        """Keep the collaborators: ``sender`` (the infra ``Sender``, or :class:`DirectSender` around a Bot).
+        """Build the parts on ``store`` and ``sender`` (the infra ``Sender``, or :class:`DirectSender` around a Bot).
 
         ``computer`` builds computer players; ``computer_delay`` (``BOT_MOVE_DELAY``) is the pause, slept with
         ``sleep``, before the computer's reply is shown; a computer turn still pending ``computer_retry_after``
         seconds after the last save (e.g. after a restart) is played by the timeout sweeper. ``computer_processes``
         worker processes think for the computer (0: a thread); ``render_processes`` worker processes draw the boards
-        when ``renderer`` is the package's own (0: a thread; :mod:`bot.services.render_pool`).
+        (0: a thread; only for the default renderer, :mod:`bot.services.render_pool`).
         ``board_retry_after``: seconds after a save when the sweeper looks at boards the save left behind.
         ``max_games_per_user`` / ``max_games_per_chat``: caps on active games. ``inline_secret`` signs inline
         invitations (the same in every worker; None: a random one of this process), ``inline_storage_chat`` takes
@@ -126,116 +154,86 @@ class GameService:
         (:mod:`bot.services.inline`)."""
         self.store = store
         self.sender = sender
-        self.dice = dice
-        self.renderer = renderer
-        self.render_processes = render_processes
-        self.board_width = board_width
-        self.turn_reminder_after = turn_reminder_after
-        self.turn_timeout = turn_timeout
-        self.finished_game_ttl = finished_game_ttl
-        self.clock = clock
-        self.computer = computer
-        self.computer_delay = computer_delay
-        self.computer_retry_after = computer_retry_after
-        self.board_retry_after = board_retry_after
-        self.max_games_per_user = max_games_per_user
-        self.max_games_per_chat = max_games_per_chat
-        self.sleep = sleep
-        self.saver = GameSaver(self)
-        self.boards = BoardPresenter(self)
-        self.actions = GameActions(self)
-        self.sweeper = Sweeper(self)
-        self.computer_turns = ComputerTurns(self, processes=computer_processes)
-        self.jobs: JobQueue | None = None  # set when a job queue runs the background work (bot.jobs)
-        self.tournaments = TournamentService(self)
+        self.config = GameConfig(
+            computer=computer,
+            dice=dice,
+            clock=clock,
+            sleep=sleep,
+            renderer=renderer,
+            board_width=board_width,
+            render_processes=render_processes,
+            turn_reminder_after=turn_reminder_after,
+            turn_timeout=turn_timeout,
+            finished_game_ttl=finished_game_ttl,
+            computer_delay=computer_delay,
+            computer_retry_after=computer_retry_after,
+            board_retry_after=board_retry_after,
+            max_games_per_user=max_games_per_user,
+            max_games_per_chat=max_games_per_chat,
+        )
+        self.scheduler = Scheduler()
+        self.replies = Replies(sender)
+        session_end = SessionEnd(store)
+        self.boards = BoardPresenter(store, sender, self.config)
+        self.saver = GameSaver(
+            store, self.config, request_boards=self.boards.request, after_finish=session_end.after_finish
+        )
+        self.computer_turns = ComputerTurns(
+            store, self.config, self.scheduler, self.saver.save, processes=computer_processes
+        )
+        self.actions = GameActions(store, sender, self.config, self.boards, self.saver, self.computer_turns)
         self.inline = InlineGames(
-            self,
+            store,
+            sender,
+            self.config,
+            self.boards,
+            self.actions.start_game,
             secret=inline_secret if inline_secret is not None else secrets.token_bytes(32),
             storage_chat=inline_storage_chat,
             invite_ttl=invite_ttl,
         )
+        self.boards.connect(release=self.saver.release, inline=self.inline)
+        self.sweeper = Sweeper(store, sender, self.config, self.boards, self.saver, self.computer_turns)
+        self.tournaments = TournamentService(store, self.replies, self.config, self.scheduler, self.actions)
+        session_end.tournaments = self.tournaments
 
-    # ------------------------------------------------------------------ telegram calls
+    @property
+    def jobs(self) -> JobQueue | None:
+        """The job queue that runs the background work (:mod:`bot.jobs`), or None: in this process."""
+        return self.scheduler.queue
+
+    @jobs.setter
+    def jobs(self, queue: JobQueue | None) -> None:
+        self.scheduler.queue = queue
+
+    # ------------------------------------------------------------------ telegram calls (Replies)
 
     async def send(self, method: TelegramMethod[Any]) -> Any:
-        """Send a method through the sender. Returns: its result. Raises: TelegramAPIError."""
-        return await self.sender.send(method)
+        """See :meth:`bot.services.messaging.Replies.send`."""
+        return await self.replies.send(method)
 
     async def edit(self, method: TelegramMethod[Any]) -> Any:
-        """Send an edit through the sender; Telegram errors are logged, not raised. Returns: the result or None."""
-        try:
-            return await self.sender.edit(method)
-        except (TelegramAPIError, RuntimeError, LookupError) as error:
-            log.info("edit failed: %s", error)
-            return None
+        """See :meth:`bot.services.messaging.Replies.edit`."""
+        return await self.replies.edit(method)
 
     async def reply(
         self, message: Message, text: str, *, keyboard: InlineKeyboardMarkup | None = None, quote: bool = True
     ) -> None:
-        """Send ``text`` to the message's chat through the sender (as a reply when ``quote``). Telegram errors are
-        logged, not raised. Returns nothing."""
-        method = SendMessage(
-            chat_id=message.chat.id,
-            text=text,
-            reply_markup=keyboard,
-            message_thread_id=message.message_thread_id if message.is_topic_message else None,
-            reply_parameters=(
-                ReplyParameters(message_id=message.message_id, allow_sending_without_reply=True) if quote else None
-            ),
-        )
-        try:
-            await self.send(method)
-        except (TelegramAPIError, RuntimeError, LookupError) as error:
-            log.info("reply failed: %s", error)
+        """See :meth:`bot.services.messaging.Replies.reply`."""
+        await self.replies.reply(message, text, keyboard=keyboard, quote=quote)
 
     @staticmethod
     def options_for(variant: str, chat_settings: dict[str, Any]) -> Options:
-        """Return the rule options of a new game from the chat settings (``cube_long``: the cube in long nardy)."""
-        if variant == "long" and chat_settings.get("cube_long"):
-            return Options(cube=True)
-        return Options()
+        """See :func:`bot.services.engine_flow.options_for`."""
+        return options_for(variant, chat_settings)
 
     # ------------------------------------------------------------------ rendering
 
     async def render_photo(
         self, record: GameRecord, match: Match, viewer: int | None, lang: str, *, theme: str = "classic"
     ) -> bytes:
-        """Return the board of the record as a JPEG seen by ``viewer`` (None: from the side to move) in ``theme``,
-        a finished game's winner marked, rendered off the event loop. Raises: whatever the renderer raises."""
-        game = match.game
-        pending = list(record.pending_steps)
-        mover = game.roller
-        names = (record.players[0].name, record.players[1].name)
-        kwargs: dict[str, Any] = {
-            "mover": mover,
-            "viewer": viewer,
-            "dice": game.dice if game.phase is Phase.MOVE else None,
-            "used_dice": [s.die for s in pending],
-            "cube_value": game.cube_value,
-            "cube_owner": game.cube_owner,
-            "show_cube": game.cube_enabled,
-            "pending_steps": pending or None,
-            "names": names,
-            "width": self.board_width,
-            "labels": board_labels(lang),
-            "title": board_title(lang, game.variant.name),
-            "finished": game.phase is Phase.OVER,
-            "theme": theme,
-            **winner_mark(match, lang),
-        }
-        pool = game.pool
-        if game.phase is Phase.MOVE and pool is not None and pool.dice[0] == pool.dice[1] and pool.count != 4:
-            kwargs["dice_count"] = pool.count  # a Gul bara hand-over of fewer than four moves
-        if not pending and game.last_move is not None:
-            kwargs["last_move"] = game.last_move.steps
-            kwargs["last_move_player"] = game.last_mover
-        if match.length:
-            kwargs["match_score"] = (int(match.score[0]), int(match.score[1]))
-            kwargs["match_length"] = match.length
-        position = game.position_for(mover)
-        if self.render_processes > 0 and self.renderer is render_board:
-            return await render_in_processes(self.render_processes, position, match.game.variant.name, **kwargs)
-        return await asyncio.to_thread(self.renderer, position, match.game.variant.name, **kwargs)
+        """See :func:`bot.services.boards.render_photo`."""
+        return await render_photo(self.config, record, match, viewer, lang, theme=theme)
 
     # ------------------------------------------------------------------ actions (bot.services.actions)
 
@@ -300,93 +298,9 @@ class GameService:
         """Return 0 or 1 for a (human) player of the record, else None."""
         return player_index(record, user_id)
 
-    # ------------------------------------------------------------------ the end of a session
-
-    async def after_finish(self, game_id: str, record: GameRecord) -> None:
-        """Do what follows the end of a game session besides its stats, each step idempotent (the sweeper repeats
-        this until it is done): rate the match (RULES.md §8) and record a tournament match's result.
-        Returns nothing. Raises: StoreUnavailableError."""
-        plan = record.extra.get("rating_plan")  # written by the finishing save (bot.services.saving)
-        if isinstance(plan, dict):
-            await apply_rating_plan(self.store, game_id, plan)
-        if record.tournament is not None:
-            await self.tournaments.match_finished(
-                game_id, record.tournament.tournament_id, record.tournament.match_id, record
-            )
-
-    async def start_tournament_game(
-        self,
-        variant: str,
-        length: int,
-        players: Sequence[PlayerInfo],
-        chats: Sequence[ChatLink],
-        *,
-        game_id: str,
-        tournament: TournamentLink,
-        kind: Kind,
-    ) -> str | None:
-        """Start the game of a tournament match under the id the tournament chose (idempotent), with no cap on
-        the players' games. Returns: the game id. Raises: StoreUnavailableError."""
-        return await self.actions.start_game(
-            variant, length, players, chats, kind=kind, game_id=game_id, tournament=tournament, limits=False
-        )
-
-    async def end_match(self, game_id: str, loser: int) -> None:
-        """End a game session as lost by ``loser`` (a tournament forfeit: the deadline passed or the player
-        withdrew): the current game is abandoned and the session finished, whatever the match score. Nothing is
-        counted in the stats (a forfeit is not a result, RULES.md §8). Idempotent. Returns nothing.
-
-        Raises: StoreUnavailableError."""
-        for _ in range(10):
-            stored = await self.store.get_game(game_id)
-            if stored is None or stored.finished or stored.quarantined:
-                return
-            record = GameRecord.from_stored(stored)
-            match = load_match(record, game_id, self.dice)
-            game = match.game
-            if game.phase is not Phase.OVER:
-                try:
-                    game.abandon(loser)
-                except NardyError:
-                    return
-            assert game.result is not None
-            record.clear_turn()
-            over = {"t": "over", **game.result.to_dict(), "score": list(match.score_after_game()), "forfeit": True}
-            record.events = [over]
-            record.match = match.to_dict()
-            record.stats_plan = []
-            record.turn_deadline = None
-            record.extra["forfeit"] = loser
-            version = await self.saver.write(
-                game_id, stored.version, record, finished=True, wake=self.clock() + self.board_retry_after
-            )
-            if version is not None:
-                self.boards.request(game_id)
-                return
-
     async def show_board_to(self, game_id: str, user_id: int, lang: str) -> bool:
-        """Send a picture of the game's board as it is now to the user's private chat (a spectator's look).
-
-        Returns: whether it was sent (False when the game is gone or the bot may not write to the user)."""
-        stored = await self.store.get_game(game_id)
-        if stored is None:
-            return False
-        record = GameRecord.from_stored(stored)
-        match = load_match(record, game_id, self.dice)
-        theme = board_theme_of(await self.store.get_user_settings(user_id))
-        photo = await self.render_photo(record, match, None, lang, theme=theme)
-        try:
-            await self.send(
-                SendPhoto(
-                    chat_id=user_id,
-                    photo=BufferedInputFile(photo, filename="board.jpg"),
-                    caption=caption(record, match, lang, game_id),
-                )
-            )
-        except (TelegramAPIError, RuntimeError, LookupError) as error:
-            log.info("board of %s not shown to %s: %s", game_id, user_id, error)
-            return False
-        return True
+        """See :meth:`bot.services.boards.BoardPresenter.show_to`."""
+        return await self.boards.show_to(game_id, user_id, lang)
 
     # ------------------------------------------------------------------ time (bot.services.timers)
 
@@ -397,7 +311,7 @@ class GameService:
     async def recover(self) -> int:
         """At start-up: bring up to date every board a previous process left behind (its games' wake-up deadlines
         are at most ``board_retry_after`` ahead) and do whatever else is due. Returns: games handled."""
-        return await self.sweeper.sweep(self.clock() + self.board_retry_after, limit=1000)
+        return await self.sweeper.sweep(self.config.clock() + self.config.board_retry_after, limit=1000)
 
     # ------------------------------------------------------------------ the computer (bot.services.computer)
 
@@ -405,19 +319,6 @@ class GameService:
     def computer_to_act(record: GameRecord, match: Match) -> int | None:
         """Return the index of the computer player whose action the game awaits, or None."""
         return computer_to_act(record, match)
-
-    def after_action(self, game_id: str, record: GameRecord, match: Match) -> None:
-        """Wake the computer when the saved action leaves it to act. Returns nothing."""
-        if computer_to_act(record, match) is not None:
-            self.wake_computer(game_id)
-
-    def wake_computer(self, game_id: str) -> None:
-        """Have the computer reply in the game: a ``computer_turn`` job on the queue when there is one
-        (:mod:`bot.jobs`), else :meth:`bot.services.computer.ComputerTurns.wake` in this process."""
-        if self.jobs is not None:
-            self.jobs.computer_turn(game_id, self.computer_delay)
-        else:
-            self.computer_turns.wake(game_id)
 
     async def computer_reply(self, game_id: str) -> bool:
         """See :meth:`bot.services.computer.ComputerTurns.reply`."""

@@ -7,11 +7,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.services.record import GameRecord, RecordError
+from bot.model.game import GameRecord, RecordError
 from bot.storage import Store, StoredGame
 from bot.texts import Html, esc, tr
 from nardy import Match, NardyError
-from nardy.game import replay_records
+from nardy.game_record import replay_records
 from nardy.move import point_name
 
 HISTORY_SIZE: Final = 10

@@ -13,7 +13,7 @@ people pressing at once start one game and a retry after a crash finds the game 
 
 **The board.** The game has one "chat", a synthetic id of the inline message (:func:`inline_chat_id`, far below
 every Telegram chat id, so it counts as a group: one board drawn from the side to move, whole-turn buttons),
-with the ``inline_message_id`` in its :class:`~bot.services.record.ChatLink`. Telegram lets an inline message
+with the ``inline_message_id`` in its :class:`~bot.model.game.ChatLink`. Telegram lets an inline message
 take only a file already on its servers, so every board is uploaded once — to the operator's storage chat
 (``INLINE_STORAGE_CHAT_ID``) when one is set, else to the private chat of a player who has started the bot, where
 the upload is deleted at once — and the inline message is edited to that ``file_id``. When neither is possible the
@@ -34,6 +34,7 @@ import hmac
 import html
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -51,14 +52,14 @@ from aiogram.types import (
 )
 
 from bot.commands import read_number
-from bot.keyboards.actions import GameCommand
 from bot.keyboards.callbacks import InviteCb, game_button_data
 from bot.keyboards.game import resign_keyboard
-from bot.services.boards import board_keyboard, chat_lang, keyboard_in_chat
-from bot.services.engine_flow import load_match
-from bot.services.messaging import chat_unreachable, message_gone
-from bot.services.players import INLINE_STATS_CHAT, PlayerInfo
-from bot.services.record import ChatLink, GameRecord
+from bot.model.actions import GameCommand
+from bot.model.game import ChatLink, GameRecord, PlayerInfo
+from bot.services.boards import BoardPresenter, board_keyboard, chat_lang, keyboard_in_chat
+from bot.services.engine_flow import load_match, options_for
+from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
+from bot.services.players import INLINE_STATS_CHAT
 from bot.storage import StoredGame
 from bot.texts import tr
 from bot.variants import OFFERED, default_length, get_match_kind_games, resolve
@@ -66,7 +67,8 @@ from nardy import Match, Phase
 from nardy.textboard import draw_position
 
 if TYPE_CHECKING:
-    from bot.services.game_service import GameService
+    from bot.services.game_config import GameConfig
+    from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -147,12 +149,27 @@ class InlineGames:
     """Invitations and boards of inline mode (see the module docstring)."""
 
     def __init__(
-        self, service: GameService, *, secret: bytes, storage_chat: int | None = None, invite_ttl: float = 86400.0
+        self,
+        store: Store,
+        sender: MessageSender,
+        config: GameConfig,
+        boards: BoardPresenter,
+        start_game: Callable[..., Awaitable[str | None]],
+        *,
+        secret: bytes,
+        storage_chat: int | None = None,
+        invite_ttl: float = 86400.0,
     ) -> None:
-        """Use the service's store and sender; ``secret`` signs the invitations (the same in every worker: it is
-        derived from the bot token); ``storage_chat`` receives the uploads of boards (None: the players' private
-        chats); an invitation can be joined for ``invite_ttl`` seconds."""
-        self.service = service
+        """Keep invitations and boards in ``store``, edit inline messages through ``sender``, with the clock, dice
+        and caps of ``config``; ``boards`` brings a game's boards up to date, ``start_game`` starts a game
+        (:meth:`bot.services.actions.GameActions.start_game`). ``secret`` signs the invitations (the same in every
+        worker: it is derived from the bot token); ``storage_chat`` receives the uploads of boards (None: the
+        players' private chats); an invitation can be joined for ``invite_ttl`` seconds."""
+        self.store = store
+        self.sender = sender
+        self.config = config
+        self.boards = boards
+        self.start_game = start_game
         self.secret = secret
         self.storage_chat = storage_chat
         self.invite_ttl = invite_ttl
@@ -193,7 +210,7 @@ class InlineGames:
         """Return the articles answering ``user``'s inline query (and remember the user's name, which the buttons
         cannot carry, for the game a Join starts)."""
         await self._remember(user.id, name)
-        minute = int(self.service.clock() // 60)
+        minute = int(self.config.clock() // 60)
         articles = []
         for offer in offers(query):
             what = _describe(lang, offer)
@@ -213,9 +230,9 @@ class InlineGames:
     async def _remember(self, user_id: int, name: str) -> None:
         if self._names.get(user_id) == name:
             return
-        settings = await self.service.store.get_user_settings(user_id)
+        settings = await self.store.get_user_settings(user_id)
         if settings.get("name") != name:
-            await self.service.store.set_user_settings(user_id, {**settings, "name": name})
+            await self.store.set_user_settings(user_id, {**settings, "name": name})
         if len(self._names) > 10_000:
             self._names.clear()
         self._names[user_id] = name
@@ -228,7 +245,7 @@ class InlineGames:
             cb.sig, self._sign(cb.variant, cb.length, cb.host, cb.lang, cb.minute)
         ):
             return tr(lang, "toast.bad")
-        store = self.service.store
+        store = self.store
         game_id = inline_game_id(inline_message_id)
         if cb.action == "x" and presser.id != cb.host:
             return tr(lang, "toast.not_yours")
@@ -236,9 +253,9 @@ class InlineGames:
             return tr(lang, "inline.own")
         existing = await store.get_game(game_id)
         if existing is not None:
-            self.service.boards.request(game_id)  # a board a crash left behind catches up
+            self.boards.request(game_id)  # a board a crash left behind catches up
             return tr(lang, "inline.taken")
-        if cb.action == "j" and self.service.clock() - cb.minute * 60 > self.invite_ttl:
+        if cb.action == "j" and self.config.clock() - cb.minute * 60 > self.invite_ttl:
             await self._edit_text(inline_message_id, tr(cb.lang, "inline.expired"))
             return tr(lang, "inline.expired")
         key = _claim_key(inline_message_id)
@@ -250,18 +267,18 @@ class InlineGames:
             if cb.action == "x":
                 await self._edit_text(inline_message_id, tr(cb.lang, "inline.withdrawn"))
                 return ""
-            if len(await store.user_games(presser.id)) >= self.service.max_games_per_user:
-                return tr(lang, "limit.user", name=presser.name, limit=self.service.max_games_per_user)
+            if len(await store.user_games(presser.id)) >= self.config.max_games_per_user:
+                return tr(lang, "limit.user", name=presser.name, limit=self.config.max_games_per_user)
             settings = await store.get_user_settings(cb.host)
             host = PlayerInfo(cb.host, str(settings.get("name") or tr(cb.lang, "inline.host")), cb.lang)
             chat = ChatLink(inline_chat_id(inline_message_id), None, lang=cb.lang, inline=inline_message_id)
-            await self.service.actions.start_game(
+            await self.start_game(
                 cb.variant,
                 cb.length,
                 [host, presser],
                 [chat],
                 kind="group",
-                options=self.service.options_for(cb.variant, {}),
+                options=options_for(cb.variant, {}),
                 game_id=game_id,
                 limits=False,
             )
@@ -271,8 +288,8 @@ class InlineGames:
 
     async def _edit_text(self, inline_message_id: str, text: str) -> None:
         try:
-            await self.service.sender.edit(EditMessageText(inline_message_id=inline_message_id, text=text))
-        except (TelegramAPIError, RuntimeError, LookupError) as error:
+            await self.sender.edit(EditMessageText(inline_message_id=inline_message_id, text=text))
+        except SEND_FAILURES as error:
             log.info("inline message %s not edited: %s", inline_message_id, error)
 
     # ------------------------------------------------------------------ the board
@@ -325,7 +342,7 @@ class InlineGames:
         record what it shows. Returns: True when it shows the saved version (or can never be edited), False when a
         retryable failure left it behind. Raises: StoreUnavailableError."""
         assert chat.inline is not None
-        store = self.service.store
+        store = self.store
         if record.rematch is not None:  # the rematch owns the message now: this finished game must not come back
             await store.set_board(stored.game_id, chat.chat_id, PHOTO_BOARD, stored.version)
             return True
@@ -334,7 +351,7 @@ class InlineGames:
         file_id = await self._upload(photo, record, match)
         try:
             if file_id is not None:
-                await self.service.sender.edit(
+                await self.sender.edit(
                     EditMessageMedia(
                         inline_message_id=chat.inline,
                         media=InputMediaPhoto(media=file_id, caption=text),
@@ -345,7 +362,7 @@ class InlineGames:
             elif mode == PHOTO_BOARD:
                 return False  # a picture cannot turn back into text: wait until a board can be uploaded
             else:
-                await self.service.sender.edit(
+                await self.sender.edit(
                     EditMessageText(
                         inline_message_id=chat.inline,
                         text=self.text_board(match) + "\n\n" + text,
@@ -382,7 +399,7 @@ class InlineGames:
         targets.extend(uid for uid in people if self._unreachable.get(uid, 0.0) <= now)
         for chat_id in targets:
             try:
-                sent = await self.service.sender.send(
+                sent = await self.sender.send(
                     SendPhoto(
                         chat_id=chat_id,
                         photo=BufferedInputFile(photo, filename="board.jpg"),
@@ -399,7 +416,7 @@ class InlineGames:
             self.uploads += 1
             if chat_id != self.storage_chat:
                 try:
-                    await self.service.sender.send(DeleteMessage(chat_id=chat_id, message_id=sent.message_id))
+                    await self.sender.send(DeleteMessage(chat_id=chat_id, message_id=sent.message_id))
                 except TelegramAPIError as error:
                     log.info("uploaded board in chat %s not deleted: %s", chat_id, error)
             return sent.photo[-1].file_id
@@ -446,7 +463,7 @@ class InlineGames:
     async def _current(
         self, game_id: str, version: int, user_id: int
     ) -> str | tuple[StoredGame, GameRecord, Match, int]:
-        stored = await self.service.store.get_game(game_id)
+        stored = await self.store.get_game(game_id)
         if stored is None or stored.quarantined or stored.finished:
             return tr("ru", "toast.gone")
         record = GameRecord.from_stored(stored)
@@ -455,14 +472,12 @@ class InlineGames:
             return tr(record.players[0].lang, "toast.not_player")
         if stored.version != version:
             return tr(record.players[index].lang, "toast.stale")
-        return stored, record, load_match(record, game_id, self.service.dice), index
+        return stored, record, load_match(record, game_id, self.config.dice), index
 
     async def _set_keyboard(self, inline_message_id: str, keyboard: InlineKeyboardMarkup) -> None:
         try:
-            await self.service.sender.edit(
-                EditMessageReplyMarkup(inline_message_id=inline_message_id, reply_markup=keyboard)
-            )
-        except (TelegramAPIError, RuntimeError, LookupError) as error:
+            await self.sender.edit(EditMessageReplyMarkup(inline_message_id=inline_message_id, reply_markup=keyboard))
+        except SEND_FAILURES as error:
             log.info("keyboard of inline message %s not changed: %s", inline_message_id, error)
 
 

@@ -4,19 +4,29 @@ converger relies on."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from aiogram.exceptions import (
+    TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
     TelegramMigrateToChat,
     TelegramNotFound,
     TelegramUnauthorizedError,
 )
-from aiogram.methods import TelegramMethod
+from aiogram.methods import SendMessage, TelegramMethod
+from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
 
 from bot.sender import Guard, SendWithdrawn
+
+log = logging.getLogger(__name__)
+
+SEND_FAILURES: Final = (TelegramAPIError, RuntimeError, LookupError)
+"""What a send or an edit through the sender raises when the message did not get through: a Bot API error (or the
+sender's own drops, closing and withdrawn calls), or a failure of the sender or the fake Bot API behind it. Callers
+that log and carry on catch exactly these: ``except SEND_FAILURES``."""
 
 
 class MessageSender(Protocol):
@@ -60,6 +70,48 @@ class DirectSender:
             if "not modified" in error.message.lower():
                 return None
             raise
+
+
+class Replies:
+    """The services' and handlers' way to answer: send, edit and reply through the sender, logging (not raising)
+    where the caller carries on whatever happened."""
+
+    def __init__(self, sender: MessageSender) -> None:
+        """Talk to Telegram through ``sender``."""
+        self.sender = sender
+
+    async def send(self, method: TelegramMethod[Any]) -> Any:
+        """Send a method through the sender. Returns: its result. Raises: TelegramAPIError (see
+        :data:`SEND_FAILURES`)."""
+        return await self.sender.send(method)
+
+    async def edit(self, method: TelegramMethod[Any]) -> Any:
+        """Send an edit through the sender; failures (:data:`SEND_FAILURES`) are logged, not raised.
+        Returns: the result or None."""
+        try:
+            return await self.sender.edit(method)
+        except SEND_FAILURES as error:
+            log.info("edit failed: %s", error)
+            return None
+
+    async def reply(
+        self, message: Message, text: str, *, keyboard: InlineKeyboardMarkup | None = None, quote: bool = True
+    ) -> None:
+        """Send ``text`` to the message's chat (its topic, if any) through the sender, as a reply when ``quote``.
+        Failures (:data:`SEND_FAILURES`) are logged, not raised. Returns nothing."""
+        method = SendMessage(
+            chat_id=message.chat.id,
+            text=text,
+            reply_markup=keyboard,
+            message_thread_id=message.message_thread_id if message.is_topic_message else None,
+            reply_parameters=(
+                ReplyParameters(message_id=message.message_id, allow_sending_without_reply=True) if quote else None
+            ),
+        )
+        try:
+            await self.send(method)
+        except SEND_FAILURES as error:
+            log.info("reply failed: %s", error)
 
 
 _MESSAGE_GONE = ("message to edit not found", "message can't be edited", "message_id_invalid", "message not found")

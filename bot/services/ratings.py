@@ -26,6 +26,7 @@ from bot.storage.errors import StoreUnavailableError
 from bot.variants import OFFERED
 from nardy import Game, Match
 from nardy.errors import NardyError
+from nardy.events import event_from_dict
 from nardy.records import read_record
 from tournaments import Rating, rate_match
 
@@ -63,7 +64,7 @@ def _moves_per_player(game_data: Mapping[str, Any], counts: list[int]) -> None:
         record = read_record(saved)
         if record.get("t") == "move":
             counts[game.roller] += 1
-        game._apply(record)  # the engine's own replay step (as Game.from_dict does): linear, unlike nardy.replay
+        game._apply(event_from_dict(record))  # the engine's own replay step (as Game.from_dict does): linear
 
 
 def session_moves(match_data: Mapping[str, Any]) -> tuple[int, int]:

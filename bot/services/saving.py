@@ -21,19 +21,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Final
 
 from bot.log_context import bind_game
+from bot.model.game import GameRecord, StatsEntry
+from bot.services.computer import computer_to_act
 from bot.services.engine_flow import match_finished
 from bot.services.players import COMPUTER_STATS_CHAT, INLINE_STATS_CHAT
 from bot.services.ratings import rating_plan
-from bot.services.record import GameRecord, StatsEntry
 from bot.storage import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from nardy import Match
 
 if TYPE_CHECKING:
-    from bot.services.game_service import GameService
+    from bot.services.game_config import GameConfig
+    from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +84,21 @@ def stats_plan(record: GameRecord, match: Match) -> list[StatsEntry]:
 class GameSaver:
     """Writes games with compare-and-set and finishes what each write implies (see the module docstring)."""
 
-    def __init__(self, service: GameService) -> None:
-        """Use the service's store, clock and timings."""
-        self.service = service
+    def __init__(
+        self,
+        store: Store,
+        config: GameConfig,
+        *,
+        request_boards: Callable[[str], None],
+        after_finish: Callable[[str, GameRecord], Awaitable[None]],
+    ) -> None:
+        """Write to ``store`` with the clock and timings of ``config``; after a save, ``request_boards(game_id)``
+        brings the boards up to date (:meth:`bot.services.boards.BoardPresenter.request`), and at the end of a
+        session ``after_finish(game_id, record)`` does what follows it besides the stats (ratings, tournaments)."""
+        self.store = store
+        self.config = config
+        self.request_boards = request_boards
+        self.after_finish = after_finish
 
     async def save(self, game_id: str, version: int, record: GameRecord, match: Match) -> int | None:
         """Save the record with the match at ``version`` (finishing the game when the session is over), then
@@ -93,20 +108,20 @@ class GameSaver:
         Raises: StoreUnavailableError when the store is down and the outcome cannot be found out.
         """
         bind_game(game_id)
-        service = self.service
+        config = self.config
         record.match = match.to_dict()
-        now = service.clock()
-        wake = now + service.board_retry_after
+        now = config.clock()
+        wake = now + config.board_retry_after
         finished = match_finished(match)
         if finished:
             record.stats_plan = stats_plan(record, match)
-            record.extra["rating_plan"] = rating_plan(record.to_dict())
+            record.plan_rating(rating_plan(record.to_dict()))
             record.turn_deadline = None
         else:
             record.reminded = False
             record.last_action = now
-            computer = service.computer_to_act(record, match) is not None
-            wait = service.computer_retry_after if computer else service.turn_reminder_after
+            computer = computer_to_act(record, match) is not None
+            wait = config.computer_retry_after if computer else config.turn_reminder_after
             record.turn_deadline = now + wait
         new_version = await self.write(game_id, version, record, finished=finished, wake=wake)
         if new_version is None:
@@ -116,7 +131,7 @@ class GameSaver:
                 await self.apply_effects(game_id, record)
             except StoreUnavailableError:
                 log.warning("the stats of game %s will be counted by the sweeper", game_id)
-        service.boards.request(game_id)
+        self.request_boards(game_id)
         return new_version
 
     async def write(self, game_id: str, version: int, record: GameRecord, *, finished: bool, wake: float) -> int | None:
@@ -125,15 +140,13 @@ class GameSaver:
 
         Returns: the new version, or None on a version conflict. Raises: StoreUnavailableError.
         """
-        store = self.service.store
+        store = self.store
         op = new_op()
         record.op = op
         data = record.to_dict()
         try:
             if finished:
-                return await store.finish_game(
-                    game_id, version, data, ttl=self.service.finished_game_ttl, deadline=wake
-                )
+                return await store.finish_game(game_id, version, data, ttl=self.config.finished_game_ttl, deadline=wake)
             return await store.update_game(game_id, version, data, deadline=wake)
         except StoreUnavailableError:
             log.warning("the store did not answer a save of game %s: reading it back", game_id)
@@ -144,7 +157,7 @@ class GameSaver:
         for delay in RECOVERY_DELAYS:
             await asyncio.sleep(delay)
             try:
-                stored = await self.service.store.get_game(game_id)
+                stored = await self.store.get_game(game_id)
             except StoreUnavailableError as error:
                 last_error = error
                 continue
@@ -159,19 +172,19 @@ class GameSaver:
 
     async def apply_effects(self, game_id: str, record: GameRecord) -> None:
         """Add a finished game's stats (idempotent: each chat counts a game once), then what else follows the end
-        of a session (:meth:`GameService.after_finish`: ratings, the tournament's result; idempotent too). Returns
+        of a session (``after_finish``: ratings, the tournament's result; idempotent too). Returns
         nothing.
 
         Raises: StoreUnavailableError."""
         for entry in record.stats_plan or []:
-            await self.service.store.add_game_stats(entry.chat, game_id, dict(entry.deltas))
-        await self.service.after_finish(game_id, record)
+            await self.store.add_game_stats(entry.chat, game_id, dict(entry.deltas))
+        await self.after_finish(game_id, record)
 
     async def release(self, stored: StoredGame, record: GameRecord) -> None:
         """After the boards of ``stored`` (whose record is ``record``) are current: finish a finished game's effects
         and clear its wake-up deadline, or move an active game's deadline to its turn deadline (only if the game is
         still at that version). Returns nothing. Raises: StoreUnavailableError."""
-        store = self.service.store
+        store = self.store
         if stored.finished:
             await self.apply_effects(stored.game_id, record)
             if stored.deadline is not None:

@@ -11,20 +11,24 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import SendMessage
 from aiogram.types import ReplyParameters
 
 from bot.log_context import bind_game
+from bot.model.game import Event, GameRecord
+from bot.services.boards import BoardPresenter
+from bot.services.computer import ComputerTurns, computer_to_act
 from bot.services.engine_flow import advance, load_match
-from bot.services.record import Event, GameRecord
+from bot.services.messaging import SEND_FAILURES, MessageSender
+from bot.services.saving import GameSaver
 from bot.storage import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
 from nardy import NardyError
 
 if TYPE_CHECKING:
-    from bot.services.game_service import GameService
+    from bot.services.game_config import GameConfig
+    from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -32,19 +36,32 @@ log = logging.getLogger(__name__)
 class Sweeper:
     """Handles due games (see the module docstring)."""
 
-    def __init__(self, service: GameService) -> None:
-        """Use the service's store, boards, saver and timings."""
-        self.service = service
+    def __init__(
+        self,
+        store: Store,
+        sender: MessageSender,
+        config: GameConfig,
+        boards: BoardPresenter,
+        saver: GameSaver,
+        computer: ComputerTurns,
+    ) -> None:
+        """Look at the due games of ``store`` with the clock, dice and timings of ``config``; bring boards up to date
+        with ``boards``, write with ``saver``, have ``computer`` play a lost reply, remind through ``sender``."""
+        self.store = store
+        self.sender = sender
+        self.config = config
+        self.boards = boards
+        self.saver = saver
+        self.computer = computer
 
     async def sweep(self, now: float | None = None, *, limit: int = 100) -> int:
         """Handle every game whose wake-up deadline is at or before ``now``. Returns: how many were handled.
 
         Raises: StoreUnavailableError when the store cannot list the due games.
         """
-        service = self.service
-        now = service.clock() if now is None else now
+        now = self.config.clock() if now is None else now
         handled = 0
-        for game_id in await service.store.due_games(now, limit=limit):
+        for game_id in await self.store.due_games(now, limit=limit):
             try:
                 if await self.handle(game_id, now):
                     handled += 1
@@ -53,7 +70,7 @@ class Sweeper:
             except Exception as error:
                 log.exception("game %s cannot be handled by the sweeper: quarantined", game_id)
                 try:
-                    await service.store.quarantine_game(game_id, f"{type(error).__name__}: {error}"[:500])
+                    await self.store.quarantine_game(game_id, f"{type(error).__name__}: {error}"[:500])
                 except StoreUnavailableError:
                     raise
         return handled
@@ -64,28 +81,27 @@ class Sweeper:
         Raises: StoreUnavailableError; anything else means the record is broken (the caller quarantines it).
         """
         bind_game(game_id)
-        service = self.service
-        stored = await service.store.get_game(game_id)
+        stored = await self.store.get_game(game_id)
         if stored is None or stored.quarantined or stored.deadline is None or stored.deadline > now:
             return False
-        if service.boards.busy(game_id):
+        if self.boards.busy(game_id):
             return False  # this process is updating the boards right now
         record = GameRecord.from_stored(stored)  # a record that cannot be read is quarantined
-        if service.boards.behind(stored, record):
-            load_match(record, game_id, service.dice)  # a record that cannot be loaded is quarantined
-            await service.boards.sync(game_id)
+        if self.boards.behind(stored, record):
+            load_match(record, game_id, self.config.dice)  # a record that cannot be loaded is quarantined
+            await self.boards.sync(game_id)
             return True
         if stored.finished:
-            await service.saver.release(stored, record)
+            await self.saver.release(stored, record)
             return True
         turn_deadline = record.turn_deadline
         if turn_deadline is not None and turn_deadline > now:
-            await service.saver.release(stored, record)
+            await self.saver.release(stored, record)
             return True
-        match = load_match(record, game_id, service.dice)
+        match = load_match(record, game_id, self.config.dice)
         game = match.game
-        if service.computer_to_act(record, match) is not None:
-            service.wake_computer(game_id)  # the computer's reply was lost (a restart, an error): play it now
+        if computer_to_act(record, match) is not None:
+            self.computer.request(game_id)  # the computer's reply was lost (a restart, an error): play it now
             return True
         if not record.reminded:
             return await self._remind(stored, record, now)
@@ -93,38 +109,37 @@ class Sweeper:
             game.abandon(game.turn)
         except NardyError:
             log.warning("game %s is overdue but cannot be abandoned in phase %s", game_id, game.phase)
-            await service.store.set_deadline(game_id, stored.version, None)
+            await self.store.set_deadline(game_id, stored.version, None)
             return False
         events: list[Event] = []
         record.pending_steps = []
         advance(match, record, events)
         record.events = events
-        if await service.saver.save(game_id, stored.version, record, match) is None:
+        if await self.saver.save(game_id, stored.version, record, match) is None:
             return False
-        await service.boards.sync(game_id)  # the sweeper has time to wait for the final board
+        await self.boards.sync(game_id)  # the sweeper has time to wait for the final board
         return True
 
     async def _remind(self, stored: StoredGame, record: GameRecord, now: float) -> bool:
-        service = self.service
-        match = load_match(record, stored.game_id, service.dice)
+        match = load_match(record, stored.game_id, self.config.dice)
         turn = match.game.turn
         record.reminded = True
         last = now if record.last_action is None else record.last_action
-        record.turn_deadline = max(now, last + service.turn_timeout)
-        version = await service.saver.write(
-            stored.game_id, stored.version, record, finished=False, wake=now + service.board_retry_after
+        record.turn_deadline = max(now, last + self.config.turn_timeout)
+        version = await self.saver.write(
+            stored.game_id, stored.version, record, finished=False, wake=now + self.config.board_retry_after
         )
         if version is None:
             return False
-        await service.boards.sync(stored.game_id)  # the buttons carry the version: the boards follow it
+        await self.boards.sync(stored.game_id)  # the buttons carry the version: the boards follow it
         player = record.players[turn]
         for chat in record.chats:
             if chat.viewer not in (None, turn):
                 continue
             inline = chat.inline is not None  # no chat to write to: the player's private chat, if it takes it
-            message_id = None if inline else service.boards.current_message(stored, record, chat.chat_id)
+            message_id = None if inline else self.boards.current_message(stored, record, chat.chat_id)
             try:
-                await service.sender.send(
+                await self.sender.send(
                     SendMessage(
                         chat_id=player.id if inline else chat.chat_id,
                         message_thread_id=chat.thread,
@@ -136,6 +151,6 @@ class Sweeper:
                         ),
                     )
                 )
-            except (TelegramAPIError, RuntimeError, LookupError) as error:
+            except SEND_FAILURES as error:
                 log.info("reminder failed: %s", error)
         return True

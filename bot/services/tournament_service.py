@@ -23,15 +23,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
-from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import EditMessageMedia, EditMessageText, GetMe, SendMediaGroup, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, ReplyParameters
 
 from bot.keyboards.tournament import registration_keyboard
-from bot.services import tournament_views as views
-from bot.services.players import COMPUTER_ID, PlayerInfo
-from bot.services.record import ChatLink, GameRecord, TournamentLink
-from bot.services.tournament_record import (
+from bot.model.game import ChatLink, GameRecord, PlayerInfo, TournamentLink
+from bot.model.tournament import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     PERSON_PREFIX,
@@ -40,6 +37,10 @@ from bot.services.tournament_record import (
     TournamentRecordError,
     TournamentSettings,
 )
+from bot.services import tournament_views as views
+from bot.services.messaging import SEND_FAILURES, Replies
+from bot.services.players import COMPUTER_ID
+from bot.services.tasks import KeyedTasks, Scheduler
 from bot.services.tournament_sim import simulate_match
 from bot.storage import Store, StoredTournament
 from bot.storage.errors import StoreUnavailableError
@@ -64,7 +65,8 @@ from tournaments import (
 )
 
 if TYPE_CHECKING:
-    from bot.services.game_service import GameService
+    from bot.services.actions import GameActions
+    from bot.services.game_config import GameConfig
 
 log = logging.getLogger(__name__)
 
@@ -81,27 +83,36 @@ computer matches takes several, and a tournament stopping short of its end waits
 class TournamentService:
     """Runs the tournaments of every chat (see the module docstring). One per bot process, beside the game service."""
 
-    def __init__(self, games: GameService, *, batch_window: float = 3.0, retry_after: float | None = None) -> None:
-        """Use the game service's store, sender, clock and computer players. ``batch_window``: seconds to wait after
-        a result before announcing it, so that results arriving together go out in one message; ``retry_after``:
-        how soon after a save the sweeper looks again when the work it implies was not finished (default: the game
-        service's ``board_retry_after``)."""
+    def __init__(
+        self,
+        store: Store,
+        replies: Replies,
+        config: GameConfig,
+        scheduler: Scheduler,
+        games: GameActions,
+        *,
+        batch_window: float = 3.0,
+        retry_after: float | None = None,
+    ) -> None:
+        """Keep tournaments in ``store``, talk to the chats through ``replies``, with the clock, sleep and computer
+        players of ``config``; reconcile on the job queue of ``scheduler`` when it has one; start and forfeit the
+        matches' games with ``games``. ``batch_window``: seconds to wait after a result before announcing it, so
+        that results arriving together go out in one message; ``retry_after``: how soon after a save the sweeper
+        looks again when the work it implies was not finished (default: ``config.board_retry_after``)."""
+        self.store = store
+        self.replies = replies
+        self.config = config
+        self.scheduler = scheduler
         self.games = games
         self.batch_window = batch_window
-        self.retry_after = games.board_retry_after if retry_after is None else retry_after
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._again: set[str] = set()
+        self.retry_after = config.board_retry_after if retry_after is None else retry_after
+        self.tasks = KeyedTasks("tournament", sleep=lambda seconds: config.sleep(seconds))
         self._quit_pending: dict[tuple[str, int], float] = {}
         self._username: str | None = None
 
-    @property
-    def store(self) -> Store:
-        """The store (the game service's)."""
-        return self.games.store
-
     def clock(self) -> float:
-        """Return the current time (the game service's clock)."""
-        return self.games.clock()
+        """Return the current time (the services' clock)."""
+        return self.config.clock()
 
     # ================================================================== reading and writing
 
@@ -341,7 +352,7 @@ class TournamentService:
         when the match already has a result, e.g. a retry or a forfeit recorded first). Returns nothing.
 
         Raises: StoreUnavailableError."""
-        if record.extra.get("forfeit") is not None:
+        if record.forfeit is not None:
             return  # a forfeit: the tournament recorded it before ending the game
         outcome = match_outcome(record.match)
         if outcome is None:
@@ -371,52 +382,37 @@ class TournamentService:
     def request(self, tournament_id: str, *, delay: float = 0.0) -> None:
         """Have :meth:`reconcile` run for the tournament in the background: a ``tournament_reconcile`` job on the
         queue when there is one (:mod:`bot.jobs`), else :meth:`run_in_process`."""
-        if self.games.jobs is not None:
-            self.games.jobs.tournament_reconcile(tournament_id, delay)
+        queue = self.scheduler.queue
+        if queue is not None:
+            queue.tournament_reconcile(tournament_id, delay)
         else:
             self.run_in_process(tournament_id, delay=delay)
 
     def run_in_process(self, tournament_id: str, *, delay: float = 0.0) -> None:
         """Run :meth:`reconcile` for the tournament in a task of this process (once more if it is running now)."""
-        task = self._tasks.get(tournament_id)
-        if task is not None and not task.done():
-            self._again.add(tournament_id)
-            return
-        self._tasks[tournament_id] = asyncio.create_task(
-            self._run(tournament_id, delay), name=f"tournament-{tournament_id}"
-        )
+        self.tasks.request(tournament_id, self._reconcile_logged, delay=delay)
 
-    async def _run(self, tournament_id: str, delay: float) -> None:
-        if delay > 0:
-            await self.games.sleep(delay)
+    async def _reconcile_logged(self, tournament_id: str) -> None:
         try:
-            while True:
-                self._again.discard(tournament_id)
-                await self.reconcile(tournament_id)
-                if tournament_id not in self._again:
-                    break
+            await self.reconcile(tournament_id)
         except StoreUnavailableError:
             log.warning("store unavailable: tournament %s is left to the sweeper", tournament_id)
+            self.tasks.forget(tournament_id)
         except Exception:
             log.exception("tournament %s could not be brought up to date (the sweeper retries)", tournament_id)
-        finally:
-            self._tasks.pop(tournament_id, None)
+            self.tasks.forget(tournament_id)
 
     def busy(self) -> bool:
         """Return whether tournament work runs in the background."""
-        return bool(self._tasks)
+        return self.tasks.busy_any()
 
     async def settle(self) -> None:
         """Wait until no tournament work runs in the background (tests, shutdown). Returns nothing."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await self.tasks.settle()
 
     async def stop(self) -> None:
         """Cancel the background work (the sweeper finishes it after a restart). Returns nothing."""
-        for task in list(self._tasks.values()):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
-        self._tasks.clear()
+        await self.tasks.stop()
 
     async def sweep(self, now: float | None = None, *, limit: int = 100) -> int:
         """Reconcile every tournament whose wake-up deadline is due. Returns: how many were handled.
@@ -425,8 +421,7 @@ class TournamentService:
         now = self.clock() if now is None else now
         handled = 0
         for tournament_id in await self.store.due_tournaments(now, limit=limit):
-            task = self._tasks.get(tournament_id)
-            if task is not None and not task.done():
+            if self.tasks.busy(tournament_id):
                 continue
             try:
                 await self.reconcile(tournament_id)
@@ -514,7 +509,7 @@ class TournamentService:
         key = _digest(text + (keyboard.model_dump_json() if keyboard else ""))
         if key == record.card_shown:
             return False
-        await self.games.edit(
+        await self.replies.edit(
             EditMessageText(chat_id=record.chat_id, message_id=record.card_message_id, text=text, reply_markup=keyboard)
         )
         return await self.mutate(tournament_id, lambda r: r.with_changes(card_shown=key)) is not None
@@ -522,8 +517,8 @@ class TournamentService:
     async def _deep_link(self, tournament_id: str) -> str | None:
         if self._username is None:
             try:
-                me = await self.games.send(GetMe())
-            except (TelegramAPIError, RuntimeError, LookupError) as error:
+                me = await self.replies.send(GetMe())
+            except SEND_FAILURES as error:
                 log.info("getMe failed: %s", error)
                 return None
             self._username = me.username or ""
@@ -603,7 +598,7 @@ class TournamentService:
                 record.settings.length,
                 (first.level, second.level),
                 f"{tournament_id}:{match.id}",
-                self.games.computer,
+                self.config.computer,
             )
             winner = (match.first, match.second)[outcome.winner]
             length = record.settings.length
@@ -725,7 +720,7 @@ class TournamentService:
         file = BufferedInputFile(photo, filename="standings.jpg")
         message_id = record.standings_message_id
         if message_id is not None:
-            edited = await self.games.edit(
+            edited = await self.replies.edit(
                 EditMessageMedia(
                     chat_id=record.chat_id,
                     message_id=message_id,
@@ -736,11 +731,11 @@ class TournamentService:
                 message_id = None  # the message is gone or cannot be edited: post a new one
         if message_id is None:
             try:
-                sent = await self.games.send(
+                sent = await self.replies.send(
                     SendPhoto(chat_id=record.chat_id, photo=file, caption=caption, message_thread_id=record.thread)
                 )
                 message_id = sent.message_id
-            except (TelegramAPIError, RuntimeError, LookupError) as error:
+            except SEND_FAILURES as error:
                 log.info("standings of tournament %s not posted: %s", tournament_id, error)
         return (
             await self.mutate(
@@ -819,26 +814,26 @@ class TournamentService:
             for number, album in enumerate(views.album_chunks(pictures)):
                 files = [BufferedInputFile(p, filename=f"bracket-{number}-{i}.jpg") for i, p in enumerate(album)]
                 if len(files) == 1:
-                    await self.games.send(
+                    await self.replies.send(
                         SendPhoto(chat_id=chat_id, photo=files[0], caption=caption, message_thread_id=thread)
                     )
                 else:
                     media: list[Any] = [
                         InputMediaPhoto(media=file, caption=caption if i == 0 else None) for i, file in enumerate(files)
                     ]
-                    await self.games.send(SendMediaGroup(chat_id=chat_id, media=media, message_thread_id=thread))
+                    await self.replies.send(SendMediaGroup(chat_id=chat_id, media=media, message_thread_id=thread))
                 sent += len(files)
-        except (TelegramAPIError, RuntimeError, LookupError) as error:
+        except SEND_FAILURES as error:
             log.info("bracket of a tournament not sent to %s: %s", chat_id, error)
         return sent
 
     async def _say(self, chat_id: int, text: str, *, reply_to: int | None = None, thread: int | None = None) -> None:
         reply = None if reply_to is None else ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
         try:
-            await self.games.send(
+            await self.replies.send(
                 SendMessage(chat_id=chat_id, text=text, reply_parameters=reply, message_thread_id=thread)
             )
-        except (TelegramAPIError, RuntimeError, LookupError) as error:
+        except SEND_FAILURES as error:
             log.info("tournament message to %s failed: %s", chat_id, error)
 
 

@@ -1,6 +1,6 @@
 """What tournaments look like in a chat: the cards' texts, announcements, result lines and the standings picture.
 
-Pure functions of a :class:`~bot.services.tournament_record.TournamentRecord` (and the pure tournament it holds),
+Pure functions of a :class:`~bot.model.tournament.TournamentRecord` (and the pure tournament it holds),
 in the language asked for. Names are HTML-escaped by :func:`bot.texts.tr`; a person's name is a mention
 (``tg://user?id=``) where the text is meant to reach them.
 """
@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 
 from bot.keyboards.tournament import describe_settings
-from bot.services.tournament_record import Entrant, TournamentRecord, TournamentSettings
+from bot.model.tournament import Entrant, TournamentRecord, TournamentSettings
 from bot.texts import Html, table_labels, tr
 from rendering import render_cross_table, render_elimination, render_swiss_standings
 from rendering.bracket import ALBUM_SIZE, BracketLabels, bracket_pages, render_bracket_pages, round_key

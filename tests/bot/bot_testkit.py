@@ -11,10 +11,10 @@ from fake_telegram import BOT_TOKEN, FakeTelegram, TelegramHarness
 from pydantic import SecretStr
 from virtual_time import VirtualClock
 
-from bot.app import create_dispatcher
 from bot.config import Settings
 from bot.sender import Sender
 from bot.storage import Store
+from bot.wiring import create_dispatcher
 
 
 @dataclass
@@ -32,7 +32,8 @@ class BotApp:
 
 
 def build_app(store: Store, *, fake: FakeTelegram | None = None, extra_routers: Sequence[Router] = ()) -> BotApp:
-    """Return a :class:`BotApp` on ``store`` (a new fake Telegram unless one is given)."""
+    """Return a :class:`BotApp` on ``store`` (a new fake Telegram unless one is given): the infra of the bot as the
+    composition root builds it (:func:`bot.wiring.create_dispatcher`), without the game flows."""
     fake = fake or FakeTelegram()
     bot = fake.make_bot()
     clock = VirtualClock()

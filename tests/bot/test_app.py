@@ -17,15 +17,16 @@ from bot_testkit import build_app
 from fake_telegram import BOT_TOKEN, FakeTelegram
 from pydantic import SecretStr
 
-from bot.app import api_server, create_bot, create_dispatcher, drain, main, sender_limits
+from bot.app import api_server, create_bot, drain, main, sender_limits
 from bot.commands import COMMANDS, set_bot_commands
 from bot.config import Settings
 from bot.i18n import create_i18n
-from bot.middlewares import ErrorReportingMiddleware, StoreMiddleware
+from bot.middlewares import ErrorReportingMiddleware
 from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import ThrottleMiddleware
 from bot.sender import Sender, SenderClosedError
 from bot.storage import SqliteGameStore
+from bot.wiring import create_dispatcher
 
 
 def settings(**values: object) -> Settings:
@@ -58,7 +59,8 @@ async def test_dispatcher_middlewares_in_order(sqlite_path: str) -> None:
     store = SqliteGameStore(sqlite_path)
     app = build_app(store)
     kinds = [type(m) for m in app.dp.update.outer_middleware]
-    assert kinds[-4:] == [ErrorReportingMiddleware, ThrottleMiddleware, InFlightLimitMiddleware, StoreMiddleware]
+    assert kinds[-3:] == [ErrorReportingMiddleware, ThrottleMiddleware, InFlightLimitMiddleware]
+    assert app.dp["store"] is store  # Dispatcher data, handed to every handler
     throttle = next(m for m in app.dp.update.outer_middleware if isinstance(m, ThrottleMiddleware))
     limit = next(m for m in app.dp.update.outer_middleware if isinstance(m, InFlightLimitMiddleware))
     assert (throttle.rate, throttle.burst, throttle.clock) == (2.0, 10, app.sender.clock)

@@ -6,14 +6,13 @@ from typing import Any
 
 from aiogram.types import Chat
 
-from bot.app import create_dispatcher
 from bot.config import Settings
+from bot.model.game import GameRecord
 from bot.sender import Sender, SenderLimits
 from bot.services.engine_flow import DiceFactory
 from bot.services.fairness import export_record
-from bot.services.record import GameRecord
-from bot.services.setup import game_routers, install_game_service, service_for
 from bot.storage import Store
+from bot.wiring import build_dispatcher
 from nardy import DiceSource, SeededDice
 from nardy.fairness import verify_record
 from tests.bot.fake_telegram import FakeTelegram, ShownMessage, TelegramHarness
@@ -57,9 +56,11 @@ class Env:
         sender_clock: Any = None,
         **service: Any,
     ) -> None:
-        """Build everything on ``store`` with the dice factory ``dice`` (None: the production wiring, where the
-        routers' middleware builds the service with system dice). ``sender_clock``: the sender's clock and sleep
-        (default a :class:`VirtualClock`); ``service`` goes to the game service (its own ``clock``, ``sleep``, …)."""
+        """Build everything on ``store`` through the composition root (:func:`bot.wiring.build_dispatcher`) with the
+        dice factory ``dice`` (None: the production wiring exactly, system dice and the settings' render processes;
+        otherwise boards are drawn in a thread unless ``render_processes`` is given). ``sender_clock``: the
+        sender's clock and sleep (default a :class:`VirtualClock`); ``service`` goes to the game service (its own
+        ``clock``, ``sleep``, …)."""
 
         self.store = store
         self.fake = fake or FakeTelegram()
@@ -68,11 +69,9 @@ class Env:
         # the production pacing (1 s per chat, 20/min in groups, 429 retries) on virtual time
         self.sender = Sender(self.bot, SenderLimits(), clock=self.clock, sleep=self.clock.sleep)
         self.settings = Settings(bot_token="42:TEST", _env_file=None)  # type: ignore[call-arg]
-        self.dp = create_dispatcher(store, self.settings, sender=self.sender, extra_routers=game_routers())
-        if dice is None:
-            self.service = service_for(store, self.sender, self.settings)
-        else:
-            self.service = install_game_service(self.dp, store, self.sender, dice=dice, **service)
+        if dice is not None:
+            service = {"dice": dice, "render_processes": 0, **service}
+        self.dp, self.service = build_dispatcher(self.settings, store, self.sender, **service)
         self.h = SettlingHarness(self.fake, self.bot, self.dp, settle=self.service.settle)
         self.fair_games = 0
         """How many games with fair dice :meth:`close` verified."""

@@ -22,10 +22,10 @@ from aiogram.methods import TelegramMethod
 from aiogram.types import User
 
 from bot.keyboards.callbacks import GameCb, parse_callback
+from bot.model.game import GameRecord
 from bot.services.boards import BOARD_CLAIM_LEASE, chat_lang
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
-from bot.services.record import GameRecord
 from bot.storage import RedisGameStore, SqliteGameStore, Store
 from tests.bot.e2e.helpers import Env, seeded
 from tests.bot.fake_telegram import FakeTelegram, ShownMessage
@@ -125,7 +125,7 @@ async def _kill(env: Env, switch: Switch) -> None:
     """Stop every task of the process at once, as a killed process stops (nothing it queued is sent)."""
     switch.dead = True
     tasks = [q.worker for q in env.sender._chats.values() if q.worker is not None]
-    tasks += [*env.service.boards._tasks.values(), *env.service.computer_turns._tasks.values()]
+    tasks += [*env.service.boards.tasks.tasks(), *env.service.computer_turns.tasks.tasks()]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

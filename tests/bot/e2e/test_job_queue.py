@@ -7,7 +7,7 @@ import time
 
 from bot.jobs import TaskiqJobs
 from bot.metrics import Metrics
-from bot.services.record import GameRecord
+from bot.model.game import GameRecord
 from bot.storage import RedisGameStore, StoredGame
 from nardy import Match
 from nardy.ai import ComputerPlayer, get_player
@@ -68,7 +68,7 @@ async def test_the_computer_replies_through_the_queue(redis_store: RedisGameStor
             presses += 1
         replies = metrics.registry.get_sample_value("nardy_jobs_total", {"kind": "computer_turn", "outcome": "ok"})
         assert replies is not None and replies >= 3  # 14 in this seeded game
-        assert env.service.computer_turns._tasks == {}  # nothing ran as a task of the process
+        assert env.service.computer_turns.tasks.tasks() == []  # nothing ran as a task of the process
     finally:
         await jobs.close()
         await env.service.settle()

@@ -12,8 +12,8 @@ from typing import Any
 from aiogram.types import User
 
 from bot.handlers.computer import BOT_ARGS, parse_bot_args
+from bot.model.game import GameRecord
 from bot.services.game_service import COMPUTER_ID, COMPUTER_STATS_CHAT
-from bot.services.record import GameRecord
 from bot.storage import Store
 from bot.texts import tr
 from bot.variants import MAIN, computer_variants
@@ -335,14 +335,14 @@ async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store
         replies += (await state(env, game_id))[0].version - stored.version - 1
     assert replies > 0
     # the computer's reply is lost (e.g. a restart): the timeout sweeper plays it
-    wake = env.service.wake_computer
-    env.service.wake_computer = lambda _game_id: None  # type: ignore[method-assign]
+    wake = env.service.computer_turns.request
+    env.service.computer_turns.request = lambda _game_id: None  # type: ignore[method-assign]
     for _ in range(20):
         stored, match = await state(env, game_id)
         if env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None:
             break
         await press_first(env, alice, alice.id)
-    env.service.wake_computer = wake  # type: ignore[method-assign]
+    env.service.computer_turns.request = wake  # type: ignore[method-assign]
     assert not stored.finished and env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None
     assert await env.service.sweep(now=time.time() + 1000) == 0  # not due yet
     assert await env.service.sweep(now=time.time() + 10_000) == 1  # due (the person's reminder comes after 6 h)

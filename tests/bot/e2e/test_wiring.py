@@ -1,5 +1,5 @@
-"""The production wiring: the routers' middleware builds the service from the dispatcher's store and sender, and
-the game router's startup hook runs the timeout sweeper until shutdown."""
+"""The production wiring: the composition root builds the game service once and hands it to the handlers as
+Dispatcher data, and the Dispatcher's startup hook runs the timeout sweeper until shutdown."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tests.bot.e2e.helpers import Env, board_message
 
 async def test_production_wiring_plays_with_system_dice(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
-    assert "game_service" not in env.dp.workflow_data
+    assert env.dp["game_service"] is env.service and env.dp["store"] is sqlite_store
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "ru"), fake.user(2, "Bob", "ru")
     group = fake.group_chat(-700)
