@@ -1,20 +1,41 @@
 """A game of nardy as a state machine: opening roll, rolls, turns, forfeits, doubling cube, resignation, result.
 
-Every change is a *record* appended to the game's history; the state is what replaying the history gives, so a
-game serialises to its history (plus a snapshot that is checked on load) and can always be rebuilt and replayed.
-Players are 0 and 1. ``turn`` is the player whose action the game waits for; ``roller`` the player whose turn it is
-(they differ while a double or a resignation waits for an answer).
+Every change is an *event* (:mod:`nardy.events`) appended to the game's history; the state is what replaying the
+history gives, so a game serialises to its history (plus a snapshot that is checked on load; :mod:`nardy.game_record`)
+and can always be rebuilt and replayed. The doubling cube's own rules are :mod:`nardy.cube`'s. Players are 0 and 1.
+``turn`` is the player whose action the game waits for; ``roller`` the player whose turn it is (they differ while a
+double or a resignation waits for an answer).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from nardy.cube import Cube, CubeRules
 from nardy.dice import DiceSource, SystemDice
 from nardy.errors import GameStateError, IllegalMoveError, NardyError
+from nardy.events import (
+    PLAY_EVENTS,
+    Abandoned,
+    Beavered,
+    Doubled,
+    DoubleNamed,
+    Dropped,
+    GameEvent,
+    Moved,
+    OpeningRolled,
+    Passed,
+    Raccooned,
+    ResignationAccepted,
+    ResignationDeclined,
+    Resigned,
+    Rolled,
+    Taken,
+    event_from_dict,
+)
 from nardy.ids import (
     GAME_DROPPED,
     GAME_NONE,
@@ -30,11 +51,9 @@ from nardy.move import Move, Step
 from nardy.movegen import TurnPlan, turn_plan
 from nardy.options import Options
 from nardy.position import Position, Side
-from nardy.records import encode_record, read_record
 from nardy.variants import Variant, get_variant
 from nardy.variants.base import GameValue, Pool
 
-SCHEMA_VERSION = 1
 RESIGN_VALUES = {"single": 1, "gammon": 2, "backgammon": 3, "oin": 1, "mars": 2}
 
 
@@ -84,11 +103,6 @@ class GameResult:
         return cls(data["winner"], data["kind"], data["value"], data["cube"], data["points"], data["reason"])
 
 
-def next_cube_value(value: int, options: Options) -> int:
-    """Return the cube value after one more double under the option ``cube_progression``."""
-    return value * 2 if options.cube_progression == "geometric" or value == 1 else value + 1
-
-
 class Game:
     """One game of a variant, from the opening roll to its result."""
 
@@ -121,15 +135,14 @@ class Game:
         self.score = (score[0], score[1])
         self.crawford = crawford
         self.initial_first_player = first_player
-        self.history: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []  # the events as saved records (nardy.events), oldest first
         side = self.variant.initial_side()
         self.sides: list[Side] = [side, side]
         self.phase = Phase.OPENING
         self.roller = 0
         self.turn = 0
         self.dice: tuple[int, int] | None = None
-        self.cube_value = 1
-        self.cube_owner: int | None = None
+        self.cube = Cube()
         self.first_player: int | None = None
         self.turns_taken = [0, 0]
         self.moves_played = 0
@@ -137,10 +150,8 @@ class Game:
         self.last_move: Move | None = None
         self.last_mover: int | None = None
         self.resign_offer: tuple[int, str] | None = None
-        self._offer: tuple[int, str] | None = None  # (doubler, "double" | "beaver")
         self._before_resign: tuple[Phase, int] | None = None
         self._last_chance = False
-        self._auto_doubles = 0
         # the part of the turn being played and the parts after it (RULES.md §6.4, §6.5)
         self.pool: Pool | None = None
         self.pools: list[Pool] = []
@@ -153,9 +164,47 @@ class Game:
     # ----------------------------------------------------------------- queries
 
     @property
+    def events(self) -> list[GameEvent]:
+        """Return the history as events (:attr:`history` holds them as their saved records).
+
+        Raises:
+            GameStateError: a record of the history cannot be read (a game loaded from its snapshot keeps its
+                history unread).
+        """
+        try:
+            return [event_from_dict(record) for record in self.history]
+        except (KeyError, TypeError, IndexError, ValueError) as error:
+            if isinstance(error, GameStateError):
+                raise
+            raise GameStateError(f"the history cannot be read: {error}") from error
+
+    @property
+    def cube_value(self) -> int:
+        """Return the value of the doubling cube."""
+        return self.cube.value
+
+    @cube_value.setter
+    def cube_value(self, value: int) -> None:
+        self.cube = replace(self.cube, value=value)
+
+    @property
+    def cube_owner(self) -> int | None:
+        """Return the player who owns the cube (None: it is in the middle)."""
+        return self.cube.owner
+
+    @cube_owner.setter
+    def cube_owner(self, owner: int | None) -> None:
+        self.cube = replace(self.cube, owner=owner)
+
+    @property
     def cube_enabled(self) -> bool:
         """Return whether the doubling cube is used in this game (variant option, and not the Crawford game)."""
         return self.variant.cube_enabled(self.options) and not self.crawford
+
+    @property
+    def cube_rules(self) -> CubeRules:
+        """Return the cube's rules in this game (its options, match length, and whether the cube is in play)."""
+        return CubeRules(self.options, self.match_length, self.cube_enabled)
 
     @property
     def position(self) -> Position:
@@ -208,39 +257,22 @@ class Game:
         player = self.roller if player is None else player
         return (
             self.phase is Phase.ROLL
-            and self.cube_enabled
             and player == self.roller
             and self.moves_played > 0
             and not self._last_chance
             and self.bonus is None
-            and self.cube_owner in (None, player)
-            and next_cube_value(self.cube_value, self.options) <= self.options.max_cube
+            and self.cube_rules.may_double(self.cube, player)
         )
 
     def can_beaver(self) -> bool:
         """Return whether the player answering a double may beaver it: option ``beaver``, money play only (as in
         GNU Backgammon), and the beavered cube within ``max_cube``."""
-        return (
-            self.phase is Phase.DOUBLED
-            and self._offer is not None
-            and self._offer[1] == "double"
-            and self.options.beaver
-            and self.match_length == 0
-            and self._cube_after(2) <= self.options.max_cube
-        )
+        return self.phase is Phase.DOUBLED and self.cube_rules.may_beaver(self.cube)
 
     def can_raccoon(self) -> bool:
         """Return whether the doubler, answering a beaver, may raccoon it: option ``raccoon``, money play only,
         and the cube within ``max_cube``."""
-        return (
-            self.phase is Phase.DOUBLED
-            and self._offer is not None
-            and self._offer[1] == "beaver"
-            and self._raccoon_allowed()
-        )
-
-    def _raccoon_allowed(self) -> bool:
-        return self.options.raccoon and self.match_length == 0 and self._cube_after(1) <= self.options.max_cube
+        return self.phase is Phase.DOUBLED and self.cube_rules.may_raccoon(self.cube)
 
     def resign_levels(self) -> tuple[str, ...]:
         """Return the resignation levels of the variant under the game's options, smallest first."""
@@ -308,14 +340,13 @@ class Game:
         """
         if self.phase is Phase.OPENING:
             while self.phase is Phase.OPENING:
-                self._record({"t": "open", "dice": [self.dice_source.roll_die(), self.dice_source.roll_die()]})
-            assert self.history[-1]["dice"]
-            last = self.history[-1]["dice"]
-            return self.dice or (max(last), min(last))
+                opening = OpeningRolled((self.dice_source.roll_die(), self.dice_source.roll_die()))
+                self._record(opening)
+            return self.dice or (max(opening.dice), min(opening.dice))
         if self.phase is not Phase.ROLL:
             raise GameStateError(f"cannot roll now: the game is in phase {self.phase.value}")
         rolled = (self.dice_source.roll_die(), self.dice_source.roll_die())
-        self._record({"t": "roll", "dice": list(rolled)})
+        self._record(Rolled(rolled))
         return rolled
 
     def play(self, move: Move | str | Sequence[Step]) -> Move:
@@ -332,7 +363,7 @@ class Game:
             chosen = plan.move_for(move.steps)
         else:
             chosen = plan.move_for(tuple(move))
-        self._record({"t": "move", "steps": [[s.src, s.dst, s.die, s.hit] for s in chosen.steps]})
+        self._record(Moved(chosen.steps))
         return chosen
 
     def choose_double(self, die: int) -> None:
@@ -344,7 +375,7 @@ class Game:
         self._need(Phase.CHOOSE)
         if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
             raise GameStateError(f"the double to play must be named by a number 1..6, not {die!r}")
-        self._record({"t": "choose", "die": die})
+        self._record(DoubleNamed(die))
 
     def double(self) -> None:
         """Offer a double (the roller, before rolling).
@@ -354,7 +385,7 @@ class Game:
         """
         if not self.can_double():
             raise GameStateError(self._why_no_double())
-        self._record({"t": "double"})
+        self._record(Doubled())
 
     def take(self) -> None:
         """Take the double on offer (or, after a beaver, accept the beavered cube).
@@ -363,7 +394,7 @@ class Game:
             GameStateError: no double waits for an answer.
         """
         self._need(Phase.DOUBLED)
-        self._record({"t": "take"})
+        self._record(Taken())
 
     def drop(self) -> None:
         """Pass (drop) the double on offer: the answering player loses the current cube value.
@@ -372,9 +403,9 @@ class Game:
             GameStateError: no double waits for an answer, or a beaver cannot be dropped.
         """
         self._need(Phase.DOUBLED)
-        if self._offer and self._offer[1] == "beaver":
+        if self.cube.offer and self.cube.offer[1] == "beaver":
             raise GameStateError("a beaver cannot be dropped: take it or raccoon")
-        self._record({"t": "drop"})
+        self._record(Dropped())
 
     def beaver(self) -> None:
         """Take the double and at once redouble, keeping the cube (option ``beaver``).
@@ -384,7 +415,7 @@ class Game:
         """
         if not self.can_beaver():
             raise GameStateError("a beaver is not allowed now (option beaver is off, or no double was offered)")
-        self._record({"t": "beaver"})
+        self._record(Beavered())
 
     def raccoon(self) -> None:
         """Answer a beaver with another redouble (option ``raccoon``).
@@ -394,7 +425,7 @@ class Game:
         """
         if not self.can_raccoon():
             raise GameStateError("a raccoon is not allowed now (option raccoon is off, or no beaver was made)")
-        self._record({"t": "raccoon"})
+        self._record(Raccooned())
 
     def resign(self, player: int, level: str) -> None:
         """Offer to resign the game at ``level`` (see :meth:`resign_levels`); the opponent answers.
@@ -406,7 +437,7 @@ class Game:
             raise GameStateError(f"cannot resign now: the game is in phase {self.phase.value}")
         if level not in self.resign_levels() or player not in (0, 1):
             raise GameStateError(f"unknown resignation {level!r}; levels: {', '.join(self.resign_levels())}")
-        self._record({"t": "resign", "player": player, "level": level})
+        self._record(Resigned(player, level))
 
     def accept_resignation(self) -> None:
         """Accept the resignation on offer: the game ends.
@@ -415,7 +446,7 @@ class Game:
             GameStateError: no resignation is on offer.
         """
         self._need(Phase.RESIGN)
-        self._record({"t": "accept"})
+        self._record(ResignationAccepted())
 
     def decline_resignation(self) -> None:
         """Decline the resignation on offer: play goes on where it was.
@@ -424,7 +455,7 @@ class Game:
             GameStateError: no resignation is on offer.
         """
         self._need(Phase.RESIGN)
-        self._record({"t": "decline"})
+        self._record(ResignationDeclined())
 
     def abandon(self, player: int) -> None:
         """End the game as lost by ``player`` (timeout or leaving): a single game times the cube.
@@ -434,35 +465,58 @@ class Game:
         """
         if self.phase is Phase.OVER or player not in (0, 1):
             raise GameStateError("the game is already over" if self.phase is Phase.OVER else "no such player")
-        self._record({"t": "abandon", "player": player})
+        self._record(Abandoned(player))
 
-    # ----------------------------------------------------------------- records
+    # ----------------------------------------------------------------- events
 
-    def _record(self, record: dict[str, Any]) -> None:
-        self._apply(record)
-        self.history.append(record)
-        if record["t"] in _PLAY_RECORDS and self.phase is Phase.MOVE and self.plan().forfeited:
-            self._record({"t": "pass"})
+    def _record(self, event: GameEvent) -> None:
+        """Apply a new event and keep its record; a roll left with no legal move is then forfeited at once."""
+        self._apply(event)
+        self.history.append(event.to_dict())
+        if isinstance(event, PLAY_EVENTS) and self.phase is Phase.MOVE and self.plan().forfeited:
+            self._record(Passed())
 
-    def _apply(self, record: dict[str, Any]) -> None:
-        kind = record.get("t")
-        handler = getattr(self, f"_apply_{kind}", None)
-        if handler is None:
-            raise GameStateError(f"unknown history record {record!r}")
-        handler(record)
+    def _apply(self, event: GameEvent) -> None:
+        """Change the state by one event (a new action's, or a saved history's when it is replayed).
 
-    def _apply_open(self, record: dict[str, Any]) -> None:
+        Raises:
+            GameStateError, IllegalMoveError (and the other NardyErrors of a move): the event is not possible now.
+        """
+        match event:
+            case OpeningRolled():
+                self._apply_open(event)
+            case Rolled():
+                self._apply_roll(event)
+            case Moved():
+                self._apply_move(event)
+            case Passed():
+                self._apply_pass()
+            case DoubleNamed():
+                self._apply_choose(event)
+            case Doubled():
+                self._apply_double()
+            case Taken():
+                self._apply_take()
+            case Dropped():
+                self._apply_drop()
+            case Beavered():
+                self._apply_beaver()
+            case Raccooned():
+                self._apply_raccoon()
+            case Resigned():
+                self._apply_resign(event)
+            case ResignationAccepted():
+                self._apply_accept()
+            case ResignationDeclined():
+                self._apply_decline()
+            case Abandoned():
+                self._apply_abandon(event)
+
+    def _apply_open(self, event: OpeningRolled) -> None:
         self._need(Phase.OPENING)
-        a, b = _dice_pair(record["dice"])
+        a, b = event.dice
         if a == b:
-            if (
-                self.cube_enabled
-                and self.match_length == 0
-                and self._auto_doubles < self.options.auto_doubles
-                and next_cube_value(self.cube_value, self.options) <= self.options.max_cube
-            ):
-                self._auto_doubles += 1
-                self.cube_value = next_cube_value(self.cube_value, self.options)
+            self.cube = self.cube_rules.after_tied_opening(self.cube)
             return
         first = 0 if a > b else 1
         rolls_again = self.variant.opening_rerolls or self.options.opening == "reroll"
@@ -476,9 +530,9 @@ class Game:
         self.first_player = self.roller = self.turn = first
         self.phase = Phase.ROLL
 
-    def _apply_roll(self, record: dict[str, Any]) -> None:
+    def _apply_roll(self, event: Rolled) -> None:
         self._need(Phase.ROLL)
-        self._begin_roll(_dice_pair(record["dice"]))
+        self._begin_roll(event.dice)
 
     def _begin_roll(self, dice: tuple[int, int]) -> None:
         pools = self.variant.roll_pools(dice, self.turns_taken[self.roller], self.options)
@@ -492,24 +546,23 @@ class Game:
         self.dice = self.pool.dice
         self.phase = Phase.MOVE
 
-    def _apply_choose(self, record: dict[str, Any]) -> None:
+    def _apply_choose(self, event: DoubleNamed) -> None:
         self._need(Phase.CHOOSE)
-        die = int(record["die"])
+        die = event.die
         if not 1 <= die <= 6:
             raise GameStateError(f"the named double must be 1..6, not {die}")
         self.bonus = "double"
         self._play_pools([Pool.of_roll((die, die))])
 
-    def _apply_pass(self, record: dict[str, Any]) -> None:
+    def _apply_pass(self) -> None:
         self._need(Phase.MOVE)
         if not self.plan().forfeited:
             raise IllegalMoveError(f"the roll {self.dice} can be played, it cannot be passed")
         self._part_played(0)
 
-    def _apply_move(self, record: dict[str, Any]) -> None:
+    def _apply_move(self, event: Moved) -> None:
         plan = self.plan()
-        steps = tuple(Step(int(s), int(d), int(die), bool(h)) for s, d, die, h in record["steps"])
-        move = plan.move_for(steps)
+        move = plan.move_for(event.steps)
         mover = self.roller
         self.sides[mover] = move.position.me
         self.sides[1 - mover] = move.position.opp
@@ -591,9 +644,7 @@ class Game:
         self._end(GameResult(winner, kind, base, self.cube_value, base * self.cube_value, "bearoff"))
 
     def _jacoby(self, points: int) -> int:
-        if self.options.jacoby and self.match_length == 0 and self.cube_owner is None and self.cube_enabled:
-            return 1
-        return points
+        return self.cube_rules.jacoby(points, self.cube)
 
     def _end_turn(self) -> None:
         if self._last_chance and self.roller != self.first_player:
@@ -605,64 +656,45 @@ class Game:
         self.bonus = None
         self._to_roll(1 - self.roller)
 
-    def _apply_double(self, record: dict[str, Any]) -> None:
+    def _apply_double(self) -> None:
         if not self.can_double():
             raise GameStateError(self._why_no_double())
-        self._offer = (self.roller, "double")
+        self.cube = CubeRules.offered(self.cube, self.roller)
         self.phase = Phase.DOUBLED
         self.turn = 1 - self.roller
 
-    def _cube_after(self, doubles: int) -> int:
-        value = self.cube_value
-        for _ in range(doubles):
-            value = next_cube_value(value, self.options)
-        return value
-
-    def _apply_take(self, record: dict[str, Any]) -> None:
+    def _apply_take(self) -> None:
         self._need(Phase.DOUBLED)
-        assert self._offer is not None
-        doubler, stage = self._offer
-        if stage == "double":
-            self.cube_value = self._cube_after(1)
-            self.cube_owner = 1 - doubler
-        self._offer = None
+        self.cube = self.cube_rules.taken(self.cube)
         self.phase = Phase.ROLL
         self.turn = self.roller
 
-    def _apply_drop(self, record: dict[str, Any]) -> None:
+    def _apply_drop(self) -> None:
         self._need(Phase.DOUBLED)
-        assert self._offer is not None
-        doubler = self._offer[0]
-        self._offer = None
+        assert self.cube.offer is not None
+        doubler = self.cube.offer[0]
+        self.cube = CubeRules.withdrawn(self.cube)
         self._end(GameResult(doubler, "drop", 1, self.cube_value, float(self.cube_value), "drop"))
 
-    def _apply_beaver(self, record: dict[str, Any]) -> None:
+    def _apply_beaver(self) -> None:
         if not self.can_beaver():
             raise GameStateError("a beaver is not allowed now")
-        assert self._offer is not None
-        doubler = self._offer[0]
-        self.cube_value = self._cube_after(2)
-        self.cube_owner = 1 - doubler
-        if self._raccoon_allowed():  # else nothing is left to answer: a beaver cannot be dropped
-            self._offer = (doubler, "beaver")
-            self.turn = doubler
+        self.cube = self.cube_rules.beavered(self.cube)
+        if self.cube.offer is not None:  # the doubler may raccoon; else a beaver is not answered (never dropped)
+            self.turn = self.cube.offer[0]
         else:
-            self._offer = None
             self.phase = Phase.ROLL
             self.turn = self.roller
 
-    def _apply_raccoon(self, record: dict[str, Any]) -> None:
+    def _apply_raccoon(self) -> None:
         if not self.can_raccoon():
             raise GameStateError("a raccoon is not allowed now")
-        assert self._offer is not None
-        self.cube_value = self._cube_after(1)
-        self.cube_owner = self._offer[0]
-        self._offer = None
+        self.cube = self.cube_rules.raccooned(self.cube)
         self.phase = Phase.ROLL
         self.turn = self.roller
 
-    def _apply_resign(self, record: dict[str, Any]) -> None:
-        player, level = int(record["player"]), str(record["level"])
+    def _apply_resign(self, event: Resigned) -> None:
+        player, level = event.player, event.level
         if self.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING) or level not in self.resign_levels():
             raise GameStateError(f"cannot resign {level!r} in phase {self.phase.value}")
         self._before_resign = (self.phase, self.turn)
@@ -670,7 +702,7 @@ class Game:
         self.phase = Phase.RESIGN
         self.turn = 1 - player
 
-    def _apply_accept(self, record: dict[str, Any]) -> None:
+    def _apply_accept(self) -> None:
         self._need(Phase.RESIGN)
         assert self.resign_offer is not None
         player, level = self.resign_offer
@@ -679,14 +711,14 @@ class Game:
         kind = level if base == RESIGN_VALUES[level] else self.variant.resign_levels[0]
         self._end(GameResult(1 - player, kind, base, self.cube_value, float(base * self.cube_value), "resign"))
 
-    def _apply_decline(self, record: dict[str, Any]) -> None:
+    def _apply_decline(self) -> None:
         self._need(Phase.RESIGN)
         assert self._before_resign is not None
         self.phase, self.turn = self._before_resign
         self.resign_offer = self._before_resign = None
 
-    def _apply_abandon(self, record: dict[str, Any]) -> None:
-        player = int(record["player"])
+    def _apply_abandon(self, event: Abandoned) -> None:
+        player = event.player
         if self.phase is Phase.OVER:
             raise GameStateError("the game is already over")
         level = self.variant.resign_levels[0]
@@ -698,7 +730,7 @@ class Game:
         self.dice = None
         self.pool, self.pools = None, []
         self.resign_offer = None
-        self._offer = None
+        self.cube = CubeRules.withdrawn(self.cube)
 
     def _need(self, phase: Phase) -> None:
         if self.phase is not phase:
@@ -711,112 +743,24 @@ class Game:
             return f"a double can be offered only before rolling (phase is {self.phase.value})"
         if self.moves_played == 0:
             return "no double before the first move of the game"
-        if self.cube_owner not in (None, self.roller):
-            return "the cube belongs to the opponent"
-        return f"the cube cannot go above {self.options.max_cube}"
+        return self.cube_rules.why_not_double(self.cube, self.roller)
 
-    # ----------------------------------------------------------------- serialisation
+    # ----------------------------------------------------------------- serialisation (nardy.game_record)
 
     def snapshot(self) -> dict[str, Any]:
         """Return the whole derived state, from which :meth:`from_dict` restores the game without replaying its
         history (JSON-compatible)."""
-        return {
-            "phase": self.phase.value,
-            "roller": self.roller,
-            "turn": self.turn,
-            "dice": list(self.dice) if self.dice else None,
-            "cube": [self.cube_value, self.cube_owner],
-            "sides": [list(self.sides[0]), list(self.sides[1])],
-            "result": self.result.to_dict() if self.result else None,
-            "first_player": self.first_player,
-            "turns_taken": list(self.turns_taken),
-            "moves_played": self.moves_played,
-            "last_move": (
-                [[st.src, st.dst, st.die, st.hit] for st in self.last_move.steps] if self.last_move else None
-            ),
-            "last_mover": self.last_mover,
-            "resign_offer": list(self.resign_offer) if self.resign_offer else None,
-            "offer": list(self._offer) if self._offer else None,
-            "before_resign": [self._before_resign[0].value, self._before_resign[1]] if self._before_resign else None,
-            "last_chance": self._last_chance,
-            "auto_doubles": self._auto_doubles,
-            "pools": [p.to_list() for p in ([self.pool] if self.pool else []) + self.pools],
-            "hand_over": self.hand_over,
-            "bonus": self.bonus,
-            "turn_start": list(self._turn_start) if self._turn_start is not None else None,
-        }
+        from nardy import game_record  # the record module reads this one: imported when first needed
 
-    def _restore(self, state: dict[str, Any]) -> None:
-        """Set the derived state from a :meth:`snapshot` (raises KeyError, TypeError or ValueError when malformed;
-        GameStateError when it is not a possible state)."""
-        sides = [tuple(int(n) for n in state["sides"][i]) for i in (0, 1)]
-        self.variant.validate(Position(sides[0], sides[1]))  # InvalidPositionError is a ValueError
-        self.sides = sides
-        self.phase = Phase(state["phase"])
-        self.roller = _player(state["roller"])
-        self.turn = _player(state["turn"])
-        self.dice = _dice_pair(state["dice"]) if state["dice"] is not None else None
-        cube_value, cube_owner = state["cube"]
-        self.cube_value = int(cube_value)
-        self.cube_owner = None if cube_owner is None else _player(cube_owner)
-        self.result = GameResult.from_dict(state["result"]) if state["result"] is not None else None
-        first = state["first_player"]
-        self.first_player = None if first is None else _player(first)
-        self.turns_taken = [int(state["turns_taken"][0]), int(state["turns_taken"][1])]
-        self.moves_played = int(state["moves_played"])
-        last = state["last_move"]
-        mover = state["last_mover"]
-        if last is not None and mover is not None:
-            self.last_mover = _player(mover)
-            steps = tuple(Step(int(a), int(b), int(die), bool(h)) for a, b, die, h in last)
-            self.last_move = Move(steps, Position(self.sides[self.last_mover], self.sides[1 - self.last_mover]))
-        offer = state["resign_offer"]
-        self.resign_offer = (_player(offer[0]), str(offer[1])) if offer else None
-        cube_offer = state["offer"]
-        self._offer = (_player(cube_offer[0]), str(cube_offer[1])) if cube_offer else None
-        before = state["before_resign"]
-        self._before_resign = (Phase(before[0]), _player(before[1])) if before else None
-        self._last_chance = bool(state["last_chance"])
-        self._auto_doubles = int(state["auto_doubles"])
-        pools = [Pool.from_list(p) for p in state.get("pools") or ()]
-        if not pools and self.dice is not None:  # a save from before the pools were kept
-            pools = [Pool.of_roll(self.dice)]
-        self.pool, self.pools = (pools[0], pools[1:]) if pools else (None, [])
-        self.hand_over = bool(state.get("hand_over", False))
-        bonus = state.get("bonus")
-        if bonus not in (None, "choose", "double", "extra"):
-            raise GameStateError(f"saved state has an unknown bonus stage {bonus!r}")
-        self.bonus = bonus
-        start = state.get("turn_start")
-        if start is not None:
-            self._turn_start = tuple(int(n) for n in start)
-        elif "turn_start" not in state and self.dice is not None:  # a save from before it was kept
-            self._turn_start = self.sides[self.roller]
-        else:
-            self._turn_start = None
-        if self.pool is not None and self.dice is not None and self.pool.dice != self.dice:
-            raise GameStateError(f"saved state {state!r} is not consistent (dice and the part being played)")
-        moving = self.phase is Phase.MOVE or (  # a resignation offered mid-turn keeps the turn's dice
-            self.phase is Phase.RESIGN and self._before_resign is not None and self._before_resign[0] is Phase.MOVE
-        )
-        if moving != (self.dice is not None) or (self.phase is Phase.OVER) != bool(self.result):
-            raise GameStateError(f"saved state {state!r} is not consistent (phase, dice and result)")
+        return game_record.snapshot(self)
 
     def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
         """Return the game as a JSON-compatible dict (schema version, settings, history, snapshot); ``compact``
         writes the history records in their short text form (:mod:`nardy.records`) and of the snapshot only the
         result, as a match keeps its finished games (:meth:`from_dict` then replays the history)."""
-        return {
-            "schema": SCHEMA_VERSION,
-            "variant": self.variant.name,
-            "options": self.options.to_dict(),
-            "match_length": self.match_length,
-            "score": list(self.score),
-            "crawford": self.crawford,
-            "first_player": self.initial_first_player,
-            "history": [encode_record(r) for r in self.history] if compact else [dict(r) for r in self.history],
-            "state": {"result": self.result.to_dict() if self.result else None} if compact else self.snapshot(),
-        }
+        from nardy import game_record
+
+        return game_record.dump(self, compact=compact)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None, verify: bool = False) -> Game:
@@ -828,97 +772,6 @@ class Game:
             GameStateError: an unknown schema, a malformed snapshot, a history that cannot be replayed, or a
                 snapshot that disagrees with the replayed history.
         """
-        if data.get("schema") != SCHEMA_VERSION:
-            raise GameStateError(f"unknown game schema {data.get('schema')!r} (expected {SCHEMA_VERSION})")
-        try:
-            game = cls(
-                data["variant"],
-                options=Options.from_dict(data["options"]),
-                dice=dice,
-                match_length=int(data["match_length"]),
-                score=(data["score"][0], data["score"][1]),
-                crawford=bool(data["crawford"]),
-                first_player=data["first_player"],
-            )
-            state = data.get("state")
-            if not verify and isinstance(state, dict) and "moves_played" in state:
-                try:
-                    game._restore(state)
-                except GameStateError:
-                    raise
-                except (KeyError, TypeError, IndexError, ValueError) as error:  # a malformed or impossible state
-                    raise GameStateError(f"saved game snapshot cannot be read: {error!r}") from error
-                game.history = [read_record(record) for record in data["history"]]
-                return game
-            for saved in data["history"]:
-                record = read_record(saved)
-                game._apply(record)
-                game.history.append(record)
-        except GameStateError:
-            raise
-        except (KeyError, TypeError, IndexError, ValueError) as error:
-            raise GameStateError(f"saved game cannot be replayed: {error}") from error
-        if "state" in data and not _same_state(data["state"], game.snapshot()):
-            raise GameStateError("saved game snapshot disagrees with its replayed history")
-        return game
+        from nardy import game_record
 
-
-_PLAY_RECORDS = frozenset({"roll", "move", "pass", "choose", "open"})
-
-
-def _same_state(saved: Any, replayed: dict[str, Any]) -> bool:
-    """Return whether a saved snapshot equals the replayed one (an older, shorter snapshot on its own keys)."""
-    if not isinstance(saved, dict):
-        return False
-    return all(replayed.get(key) == value for key, value in saved.items()) and set(saved) <= set(replayed)
-
-
-def _player(value: Any) -> int:
-    if value not in (0, 1) or isinstance(value, bool):
-        raise GameStateError(f"{value!r} is not a player (0 or 1)")
-    return int(value)
-
-
-def _dice_pair(values: Any) -> tuple[int, int]:
-    a, b = values
-    if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (a, b)):
-        raise GameStateError(f"dice {values!r} are not two values in 1..6")
-    return int(a), int(b)
-
-
-def replay_records(data: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Game]]:
-    """Yield each record of a saved game's history (compact records decoded) with the game as it stands just
-    before that record. It is one Game object, advanced after each yield: read what you need from it before
-    taking the next item; once the iteration ends it holds the final state. Linear, unlike :func:`replay`.
-
-    Raises:
-        GameStateError: the saved game cannot be replayed.
-    """
-    fresh = {key: value for key, value in data.items() if key != "state"}
-    fresh["history"] = []
-    game = Game.from_dict(fresh)
-    for saved in data.get("history", []):
-        record = read_record(saved)
-        yield record, game
-        try:
-            game._apply(record)
-        except GameStateError:
-            raise
-        except (KeyError, TypeError, IndexError, ValueError) as error:
-            raise GameStateError(f"saved game cannot be replayed: {error}") from error
-        game.history.append(record)
-
-
-def replay(data: dict[str, Any]) -> list[Game]:
-    """Return the game after each record of a saved game's history (the first entry is the fresh game).
-
-    Raises:
-        GameStateError: the saved game cannot be replayed.
-    """
-    final = Game.from_dict(data, verify=True)
-    states: list[Game] = []
-    for count in range(len(final.history) + 1):
-        partial = {**data, "history": final.history[:count]}
-        partial.pop("state", None)
-        states.append(Game.from_dict(partial))
-    return states
+        return game_record.load(cls, data, dice=dice, verify=verify)

@@ -33,8 +33,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from nardy.cube import next_cube_value
 from nardy.errors import GameStateError
-from nardy.game import Game, Phase, next_cube_value, replay_records
+from nardy.game import Game, Phase
+from nardy.game_record import replay_records
 from nardy.move import point_name
 
 MAT_VARIANTS: Final = {"short": "Backgammon", "nackgammon": "NackGammon", "hypergammon": "HyperGammon"}

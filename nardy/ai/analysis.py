@@ -24,7 +24,8 @@ from typing import Any, Final
 from nardy.ai.cube import CubeEquities, ProperAction
 from nardy.ai.cube_decisions import double_can_gain, game_cube_equities, rates_cube
 from nardy.ai.features import positions_array
-from nardy.game import Game, Phase, replay_records
+from nardy.game import Game, Phase
+from nardy.game_record import replay_records
 from nardy.move import Move, Step
 from nardy.position import Position
 

@@ -10,7 +10,8 @@ from nardy.ai.cube import CubeEquities, Owner, cube_efficiency, cube_equities
 from nardy.ai.match_cube import MatchScore, match_cube_equities
 from nardy.ai.met import MAX_AWAY
 from nardy.ai.network import OUTPUTS
-from nardy.game import Game, next_cube_value
+from nardy.cube import next_cube_value
+from nardy.game import Game
 from nardy.position import Position
 
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy import FixedDice, Game, GameStateError, IllegalMoveError, Options, Phase, SeededDice
-from nardy.game import next_cube_value, replay
+from nardy.cube import next_cube_value
+from nardy.game_record import replay
 from nardy.position import Position, make_side
 
 VARIANTS = ["short", "long", "hypergammon", "nackgammon", "portes", "misere"]

@@ -33,7 +33,7 @@ from nardy import (
     position_from_any_id,
     variant_position_id,
 )
-from nardy.game import replay
+from nardy.game_record import replay
 from nardy.position import make_side
 from nardy.variants import GameValue, GulBara
 from nardy.variants.base import Pool

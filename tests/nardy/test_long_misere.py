@@ -21,7 +21,7 @@ from nardy import (
     get_variant,
     legal_moves,
 )
-from nardy.game import replay
+from nardy.game_record import replay
 from nardy.position import make_side
 from nardy.variants import GameValue
 

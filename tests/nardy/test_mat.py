@@ -13,7 +13,7 @@ from nardy import Match, Options, SeededDice
 from nardy.ai import get_player
 from nardy.ai.players import play_match
 from nardy.errors import GameStateError
-from nardy.game import replay_records
+from nardy.game_record import replay_records
 from nardy.mat import match_to_mat
 
 gnubg = pytest.importorskip("gnubg", reason="GNU Backgammon's Python module (PyPI gnubg, a test extra)")

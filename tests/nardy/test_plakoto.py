@@ -36,7 +36,7 @@ from nardy import (
     variant_position_id,
 )
 from nardy.errors import ILLEGAL_MOVE_CODES
-from nardy.game import replay
+from nardy.game_record import replay
 from nardy.movegen import all_step_sequences
 from nardy.textboard import draw_position
 from nardy.variants import GameValue

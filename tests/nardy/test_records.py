@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from nardy import Game, Match, SeededDice
 from nardy.errors import GameStateError
-from nardy.game import replay
+from nardy.game_record import replay
 from nardy.records import decode_record, encode_record, read_record
 from tests.nardy.test_game import play_random
 

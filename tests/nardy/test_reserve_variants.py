@@ -36,7 +36,7 @@ from nardy import (
     variant_position_id,
 )
 from nardy.errors import ILLEGAL_MOVE_CODES, InvalidMoveError, InvalidPositionError
-from nardy.game import replay
+from nardy.game_record import replay
 from nardy.ids import extended_position_from_id, extended_position_id
 from nardy.matching import match_move
 from nardy.move import point_name

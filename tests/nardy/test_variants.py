@@ -30,7 +30,7 @@ from nardy import (
 )
 from nardy.cli import answer_request, main, play, run_moves, show
 from nardy.errors import InvalidPositionError
-from nardy.game import replay
+from nardy.game_record import replay
 from nardy.ids import position_from_any_id, position_from_id, position_id, variant_position_id
 from nardy.position import make_side
 from nardy.textboard import draw_position

@@ -9,7 +9,7 @@ from aiogram.types import User
 from bot.storage import Store
 from bot.texts import tr
 from nardy import Phase
-from nardy.game import replay
+from nardy.game_record import replay
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 

@@ -27,7 +27,7 @@ from bot.services.players import PlayerInfo
 from bot.services.record import SCHEMA, ChatLink, GameRecord, RecordError, StatsEntry, TournamentLink
 from bot.storage import StoredGame
 from nardy import FixedDice, Match, Options, Phase, SeededDice, Step
-from nardy.game import next_cube_value
+from nardy.cube import next_cube_value
 
 GAME_ID = "Ab3_-Ab3_-"
 
