@@ -60,7 +60,7 @@ from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, has_lev
 from nardy.ai.bonus import choose_double
 from nardy.ai.hyper_exact import ExactTable
 from nardy.ai.network import Network, shipped_network
-from nardy.ai.players import NODE_BUDGET
+from nardy.ai.search import NODE_BUDGET
 from nardy.position import side_pips
 
 SHORT = get_variant("short")

@@ -18,8 +18,9 @@ import statistics
 import time
 
 from nardy import Match, SeededDice
-from nardy.ai.players import HardPlayer, _BasePlayer, play_match
+from nardy.ai.players import HardPlayer, _BasePlayer
 from nardy.ai.protocol import CubeAction, TakeDecision
+from nardy.ai.selfplay import play_match
 from nardy.game import Game
 
 

@@ -16,18 +16,10 @@ game or per thread. The hard level's network weights ship in ``nardy/ai/weights`
 
 from __future__ import annotations
 
-from nardy.ai.players import (
-    LEVELS,
-    EasyPlayer,
-    HardPlayer,
-    MediumPlayer,
-    RandomPlayer,
-    get_player,
-    has_level,
-    levels_for,
-    play_game,
-)
+from nardy.ai.levels import LEVELS, get_player, has_level, levels_for
+from nardy.ai.players import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer
 from nardy.ai.protocol import ComputerPlayer, CubeAction, TakeDecision
+from nardy.ai.selfplay import play_game
 
 __all__ = [
     "LEVELS",

@@ -5,6 +5,9 @@ Plakoto (pinned checkers), Acey-deucey and Dutch backgammon (a reserve); on the 
 Every player answers the :class:`~nardy.ai.ComputerPlayer` protocol on a :class:`~nardy.game.Game`. Players are cheap
 to build and hold only a random generator; the hard player's network is loaded once per process and shared
 read-only, so players may be used from worker threads (one player object per thread or per game).
+
+The hard player's search is :mod:`nardy.ai.search`; the levels by name are :mod:`nardy.ai.levels`, games between
+computer players :mod:`nardy.ai.selfplay`.
 """
 
 from __future__ import annotations
@@ -14,37 +17,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from nardy.ai.bonus import choose_double
+from nardy.ai import search
 from nardy.ai.cube import CubeEquities
 from nardy.ai.cube_decisions import double_can_gain, game_cube_equities, rates_cube
 from nardy.ai.features import F64, U8, family, positions_array, swap
 from nardy.ai.heuristic import heuristic_equity, heuristic_score
 from nardy.ai.network import Network, equity, shipped_network
-from nardy.ai.protocol import ComputerPlayer, CubeAction, TakeDecision
+from nardy.ai.protocol import CubeAction, TakeDecision
 from nardy.ai.race import RaceTable, race_table
-from nardy.ai.search import candidate_states, states_array
-from nardy.dice import SeededDice
+from nardy.ai.search import DEEP_BUDGET, DEEP_CANDIDATES, DEEP_WINDOW, NODE_BUDGET, won_values
 from nardy.errors import GameStateError
-from nardy.game import RESIGN_VALUES, Game, GameResult, Phase
-from nardy.match import Match
+from nardy.game import RESIGN_VALUES, Game, Phase
 from nardy.move import Move
 from nardy.options import Options
 from nardy.position import Position
 from nardy.variants import Variant, get_variant
-from nardy.variants.base import from_state
-
-# the hard player's look-ahead budget in replies valued per decision (see benchmarks/ai_strength.py, section speed)
-NODE_BUDGET = 16_000
-
-# the 2-ply search after the 1-ply look-ahead: how many candidates by variant (0 or absent: none), the window below
-# the best 1-ply value, and the budget in positions valued (see benchmarks/ai_strength.py, sections judged and speed)
-DEEP_CANDIDATES: dict[str, int] = {"short": 2}
-DEEP_WINDOW = 0.10
-DEEP_BUDGET = 30_000
-
-ROLLS: tuple[tuple[int, int, float], ...] = tuple(
-    (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
-)
 
 
 def _moves_of(game: Game) -> list[Move]:
@@ -54,32 +41,6 @@ def _moves_of(game: Game) -> list[Move]:
     if not moves:  # pragma: no cover - the game forfeits such rolls itself
         raise GameStateError("the roll has no legal move")
     return moves
-
-
-def finish_sign(variant: Variant) -> float:
-    """Return +1 where bearing off all first wins, -1 where it loses (Misère)."""
-    return -1.0 if variant.first_off_loses else 1.0
-
-
-def _won_values(variant: Variant, batch: U8, positions: Sequence[Position], options: Options) -> F64:
-    """Return the mover's value of each position that ends the game (the mover has borne off all), NaN elsewhere:
-    what it wins, or in Misère minus what the other side wins (a last-roll draw counts as that loss too, so the
-    players always avoid finishing first there). A position the variant ends at once (Plakoto's mother rule,
-    :meth:`~nardy.variants.base.Variant.sudden_result`) is valued by that result: plus or minus its points, 0 for
-    a draw."""
-    values = np.full(len(positions), np.nan)
-    sign = finish_sign(variant)
-    half = batch.shape[1] // 2
-    finished = batch[:, :half].sum(axis=1) == 0
-    for i in np.flatnonzero(finished):
-        values[i] = sign * variant.game_value(positions[int(i)], options).points
-    if type(variant).sudden_result is not Variant.sudden_result:
-        for i in np.flatnonzero(~finished):
-            sudden = variant.sudden_result(positions[int(i)], options)
-            if sudden is not None:
-                who, value, _ = sudden
-                values[i] = 0.0 if who is None else (1.0 if who == 0 else -1.0) * value.points
-    return values
 
 
 class _BasePlayer:
@@ -247,11 +208,11 @@ class MediumPlayer(_BasePlayer):
             batch = positions_array(positions)
             values = -equity(self.variant.name, self.network.probabilities(swap(batch)))
             values = values + np.array([self.rng.gauss(0.0, LONG_MEDIUM_NOISE) for _ in moves])
-            won = _won_values(self.variant, batch, positions, game.options)
+            won = won_values(self.variant, batch, positions, game.options)
             return np.asarray(np.where(np.isnan(won), values, won + 10.0 * np.sign(won)))
         batch = positions_array(positions)
         values = heuristic_equity(self.variant.name, batch)
-        won = _won_values(self.variant, batch, positions, game.options)
+        won = won_values(self.variant, batch, positions, game.options)
         return np.asarray(np.where(np.isnan(won), values, won + 10.0 * np.sign(won)))
 
     def position_equity(self, position: Position) -> float:
@@ -307,7 +268,7 @@ class EasyPlayer(MediumPlayer):
             scores = heuristic_score(self.variant.name, batch, blocking=self.blocking)
             if self.noise:
                 scores = scores + np.array([self.rng.gauss(0.0, self.noise) for _ in moves])
-        won = _won_values(self.variant, batch, positions, game.options)
+        won = won_values(self.variant, batch, positions, game.options)
         return np.asarray(np.where(np.isnan(won), scores, 1e6 * np.sign(won)))
 
 
@@ -391,62 +352,16 @@ class HardPlayer(_BasePlayer):
 
     def zero_ply(self, positions: Sequence[Position], options: Options) -> F64:
         """Return the 0-ply equity of each position after a move, for the side that moved."""
-        batch = positions_array(list(positions))
-        values = -equity(self.variant.name, self.probabilities(swap(batch)))
-        won = _won_values(self.variant, batch, positions, options)
-        return np.asarray(np.where(np.isnan(won), values, won))
+        return search.zero_ply(self, positions, options)
 
     def one_ply(self, position: Position, game: Game, opponent_first: bool) -> float:
         """Return the 1-ply equity of ``position`` (after our move, our frame): the average over the opponent's 21
         rolls of our 0-ply equity after its best reply."""
         return self._one_ply(position, game, opponent_first)[0]
 
-    def _turns_by_roll(
-        self, position: Position, first_turn: bool, options: Options, into: list[bytes]
-    ) -> tuple[list[tuple[int, int, float]], float]:
-        """Append to ``into`` the generator states after every legal turn of ``position``'s mover for each of the 21
-        rolls; return each roll's (start, stop, chance) in ``into`` and the chance of a forfeited roll."""
-        spans: list[tuple[int, int, float]] = []
-        forfeits = 0.0
-        for d1, d2, weight in ROLLS:
-            states = candidate_states(self.variant, position, (d1, d2), first_turn, options)
-            if not states:
-                forfeits += weight
-                continue
-            spans.append((len(into), len(into) + len(states), weight))
-            into.extend(states)
-        return spans, forfeits
-
-    def _after_move(self, batch: U8, states: Sequence[bytes], options: Options) -> F64:
-        """Return the mover's 0-ply value of each generator state after its move (the mover's frame, ``batch`` their
-        array): the network's equity for the side it moved against, or the result where the move bore off all (what
-        it wins, in Misère minus that)."""
-        values = -equity(self.variant.name, self.probabilities(swap(batch)))
-        sign = finish_sign(self.variant)
-        for i in np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) == 0):
-            values[i] = sign * self.variant.game_value(from_state(states[int(i)]), options).points
-        return values
-
     def _one_ply(self, position: Position, game: Game, opponent_first: bool) -> tuple[float, int]:
         """Return :meth:`one_ply` and the number of replies it valued."""
-        replies: list[bytes] = []
-        spans, forfeits = self._turns_by_roll(position.swapped(), opponent_first, game.options, replies)
-        total = 0.0
-        if replies:
-            batch = states_array(replies)
-            # our equity, on roll after the reply: minus the replier's value
-            ours = -self._after_move(batch, replies, game.options)
-            if type(self.variant).sudden_result is not Variant.sudden_result:  # Plakoto's mother rule
-                for i in np.flatnonzero(batch[:, : batch.shape[1] // 2].sum(axis=1) > 0):
-                    sudden = self.variant.sudden_result(from_state(replies[int(i)]), game.options)
-                    if sudden is not None:
-                        who, value, _ = sudden
-                        ours[i] = 0.0 if who is None else (-1.0 if who == 0 else 1.0) * value.points
-            for start, stop, weight in spans:
-                total += weight * float(np.min(ours[start:stop]))
-        if forfeits:
-            total += forfeits * float(equity(self.variant.name, self.probabilities(positions_array([position])))[0])
-        return total, len(replies)
+        return search.one_ply(self, position, game.options, opponent_first)
 
     def two_ply(self, position: Position, game: Game, opponent_first: bool) -> float:
         """Return the 2-ply equity of ``position`` (after our move, our frame): the average over the opponent's 21
@@ -456,91 +371,38 @@ class HardPlayer(_BasePlayer):
         return value
 
     def _two_ply(self, position: Position, game: Game, opponent_first: bool, limit: int) -> tuple[float | None, int]:
-        """Return the 2-ply equity of ``position`` (after our move, our frame) and the number of positions valued:
-        for each of the opponent's 21 rolls its best reply at 0-ply, then our 1-ply value of the result (the mean
-        over our 21 rolls of our best move at 0-ply); a forfeited roll leaves the position as it is. When the
-        search would value more than ``limit`` positions it stops before the second level: (None, what it valued)."""
-        options = game.options
-        replies: list[bytes] = []
-        spans, forfeits = self._turns_by_roll(position.swapped(), opponent_first, options, replies)
-        total = 0.0  # the chance-weighted value of the replies that end the game
-        # our positions on roll after the opponent's choice, with their chances (a forfeit leaves ours as it is)
-        ours_on_roll: list[tuple[Position, float]] = [(position, forfeits)] if forfeits else []
-        if replies:
-            theirs = self._after_move(states_array(replies), replies, options)
-            for start, stop, weight in spans:
-                best = start + int(np.argmax(theirs[start:stop]))
-                reply = from_state(replies[best])
-                if sum(reply.me) == 0:
-                    total -= weight * float(theirs[best])
-                else:
-                    ours_on_roll.append((reply.swapped(), weight))
-        moves: list[bytes] = []
-        blocks = [self._turns_by_roll(ours, False, options, moves) for ours, _ in ours_on_roll]
-        if len(replies) + len(moves) > limit:
-            return None, len(replies)
-        after = self._after_move(states_array(moves), moves, options) if moves else np.zeros(0)
-        standing = [ours.swapped() for (ours, _), (_, forfeited) in zip(ours_on_roll, blocks, strict=True) if forfeited]
-        # where we cannot move the opponent is on roll
-        standing_values: list[float] = (
-            (-equity(self.variant.name, self.probabilities(positions_array(standing)))).tolist() if standing else []
-        )
-        stay = iter(standing_values)
-        for (_, chance), (rolls, forfeited) in zip(ours_on_roll, blocks, strict=True):
-            value = sum(weight * float(np.max(after[start:stop])) for start, stop, weight in rolls)
-            if forfeited:
-                value += forfeited * float(next(stay))
-            total += chance * value
-        return total, len(replies) + len(moves) + len(standing)
+        """Return the 2-ply equity of ``position`` (after our move, our frame) and the number of positions valued,
+        or (None, what it valued) when the search would value more than ``limit`` (:func:`nardy.ai.search.two_ply`)."""
+        return search.two_ply(self, position, game.options, opponent_first, limit)
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
         """Return 0-ply equities, refined by the 1-ply look-ahead on the best candidates within the node budget and
         then, where the variant searches deeper, by the 2-ply search on the best of those (``-inf`` for the moves
         the deepest search did not value)."""
-        self.last_evaluations = 0
         values = self.zero_ply([m.position for m in moves], game.options)
-        if self.lookahead <= 0 or len(moves) < 2:
-            return values
-        order = np.argsort(-values)
-        best = values[order[0]]
-        if sum(moves[int(order[0])].position.me) == 0:
-            return values
-        chosen = [int(i) for i in order[: self.lookahead] if values[i] >= best - self.window]
-        if len(chosen) < 2:
-            return values
         opponent_first = game.is_first_turn(1 - game.roller)
-        refined = np.full(len(moves), -np.inf)
-        for i in chosen:
-            if self.last_evaluations >= self.node_budget:
-                break
-            refined[i], evaluated = self._one_ply(moves[i].position, game, opponent_first)
-            self.last_evaluations += evaluated
-        done = np.isfinite(refined)
-        if done.sum() < 2:
+        refined, self.last_evaluations = search.look_ahead(
+            values,
+            moves,
+            lookahead=self.lookahead,
+            window=self.window,
+            budget=self.node_budget,
+            one_ply_of=lambda position: self._one_ply(position, game, opponent_first),
+        )
+        if refined is None:
             return values
-        deeper = self._deepen(refined, moves, game, opponent_first)
-        return refined if deeper is None else deeper
-
-    def _deepen(self, refined: F64, moves: Sequence[Move], game: Game, opponent_first: bool) -> F64 | None:
-        """Return 2-ply equities of the best 1-ply candidates (``-inf`` elsewhere), or None when fewer than two
-        qualify or the budget allows fewer than two."""
         if self.deep < 2 or not self.deep_search:
-            return None
-        order = [int(i) for i in np.argsort(-refined) if np.isfinite(refined[i])]
-        best = refined[order[0]]
-        chosen = [i for i in order[: self.deep] if refined[i] >= best - self.deep_window]
-        if len(chosen) < 2:
-            return None
-        deeper = np.full(len(moves), -np.inf)
-        spent = 0
-        for i in chosen:
-            value, evaluated = self._two_ply(moves[i].position, game, opponent_first, self.deep_budget - spent)
-            spent += evaluated
-            if value is None:
-                break
-            deeper[i] = value
+            return refined
+        deeper, spent = search.deepen(
+            refined,
+            count=self.deep,
+            window=self.deep_window,
+            budget=self.deep_budget,
+            two_ply_of=lambda position, limit: self._two_ply(position, game, opponent_first, limit),
+            moves=moves,
+        )
         self.last_evaluations += spent
-        return deeper if int(np.isfinite(deeper).sum()) >= 2 else None
+        return refined if deeper is None else deeper
 
     def position_equity(self, position: Position) -> float:
         """Return the network's cubeless equity of ``position`` for its side ``me``, that side to roll."""
@@ -578,126 +440,3 @@ class HardPlayer(_BasePlayer):
             return super().take_decision(game)
         equities = self.cube_equities(game, 1 - game.turn)
         return "take" if equities.double_take <= equities.double_pass else "drop"
-
-
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
-
-
-def has_level(level: str, variant: str | Variant) -> bool:
-    """Return whether :func:`get_player` builds ``level`` for ``variant`` (``hard`` needs a shipped network).
-
-    Raises:
-        UnknownVariantError: an unknown variant.
-    """
-    name = get_variant(variant).name
-    if level != "hard":
-        if level not in (*LEVELS, "random"):
-            return False
-        if level == "random":
-            return True
-        try:  # the hand-written evaluation exists for every variant with an encoding (nardy.ai.features.family)
-            family(name)
-        except ValueError:
-            return False
-        return True
-    try:
-        shipped_network(name)
-    except FileNotFoundError:
-        return False
-    return True
-
-
-def levels_for(variant: str | Variant) -> tuple[str, ...]:
-    """Return the levels of :data:`LEVELS` that exist for ``variant``.
-
-    Raises:
-        UnknownVariantError: an unknown variant.
-    """
-    return tuple(level for level in LEVELS if has_level(level, variant))
-
-
-def get_player(level: str, variant: str | Variant, *, seed: int | None = None) -> _BasePlayer:
-    """Return a computer player of ``level`` (``easy``, ``medium``, ``hard``; also ``random``) for ``variant``.
-
-    Raises:
-        UnknownVariantError: an unknown variant.
-        ValueError: an unknown level, or ``hard`` for a variant without a trained network
-            (:func:`has_level` tells beforehand).
-    """
-    classes: dict[str, type[_BasePlayer]] = {
-        "random": RandomPlayer,
-        "easy": EasyPlayer,
-        "medium": MediumPlayer,
-        "hard": HardPlayer,
-    }
-    cls = classes.get(level)
-    if cls is None:
-        raise ValueError(f"unknown level {level!r}; levels: {', '.join(classes)}")
-    return cls(variant, seed)
-
-
-def take_action(game: Game, players: Sequence[ComputerPlayer]) -> None:
-    """Make the one action ``game`` waits for, decided by the player to act (``players[0]`` is player 0): the
-    opening roll, a double or a roll, a take or a drop, a move, or an Acey-deucey double to name.
-
-    Raises:
-        GameStateError: the game is over, or waits for something no computer player answers (a resignation).
-    """
-    if game.phase is Phase.OPENING:
-        game.roll()
-    elif game.phase is Phase.ROLL:
-        if game.can_double() and players[game.roller].cube_action(game) == "double":
-            game.double()
-        else:
-            game.roll()
-    elif game.phase is Phase.DOUBLED:
-        if players[game.turn].take_decision(game) == "take":
-            game.take()
-        else:
-            game.drop()
-    elif game.phase is Phase.MOVE:
-        game.play(players[game.roller].choose_move(game))
-    elif game.phase is Phase.CHOOSE:  # Acey-deucey's 1-2: the roller names a double (nardy.ai.bonus)
-        game.choose_double(choose_double(players[game.roller], game))
-    else:
-        raise GameStateError(f"no computer action in phase {game.phase.value}")
-
-
-def play_match(match: Match, players: Sequence[ComputerPlayer], *, max_actions: int = 20_000) -> Match:
-    """Play ``match`` to its end between two computer players (a money game: its one game) and return it.
-
-    Raises:
-        GameStateError: the match did not end within ``max_actions`` actions.
-    """
-    for _ in range(max_actions):
-        if match.game.phase is Phase.OVER:
-            if match.is_money or match.over:
-                return match
-            match.next_game()
-        else:
-            take_action(match.game, players)
-    raise GameStateError(f"the match did not end within {max_actions} actions")
-
-
-def play_game(
-    variant: str | Variant,
-    players: tuple[ComputerPlayer, ComputerPlayer],
-    *,
-    seed: int,
-    options: Options | None = None,
-    max_plies: int = 3000,
-) -> GameResult:
-    """Play a whole game between two computer players (player 0 = ``players[0]``) and return its result.
-
-    The cube is used when ``options`` enable it (short nardy by default; pass ``Options(cube=False)`` for cubeless).
-
-    Raises:
-        GameStateError: the game did not end within ``max_plies`` actions.
-    """
-    game = Game(variant, options=options or Options(), dice=SeededDice(seed))
-    for _ in range(max_plies):
-        if game.phase is Phase.OVER:
-            assert game.result is not None
-            return game.result
-        take_action(game, players)
-    raise GameStateError(f"the game did not end within {max_plies} actions")

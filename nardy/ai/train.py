@@ -328,7 +328,8 @@ def train_game(
 
 def evaluate_vs_medium(net: Network, games: int, seed: int) -> float:
     """Return the share of cubeless games the network (0-ply) wins against the medium player."""
-    from nardy.ai.players import HardPlayer, MediumPlayer, play_game
+    from nardy.ai.players import HardPlayer, MediumPlayer
+    from nardy.ai.selfplay import play_game
 
     hard = HardPlayer(net.variant, network=net, lookahead=0)
     medium = MediumPlayer(net.variant)

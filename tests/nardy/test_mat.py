@@ -11,7 +11,7 @@ import pytest
 
 from nardy import Match, Options, SeededDice
 from nardy.ai import get_player
-from nardy.ai.players import play_match
+from nardy.ai.selfplay import play_match
 from nardy.errors import GameStateError
 from nardy.game_record import replay_records
 from nardy.mat import match_to_mat

@@ -12,9 +12,8 @@ from nardy import Game, Position, legal_moves
 from nardy.ai import HardPlayer
 from nardy.ai.features import positions_array, swap
 from nardy.ai.network import equity, shipped_network
-from nardy.ai.players import ROLLS
 from nardy.ai.race import RACE_VARIANTS, RaceTable, build_first_off, build_table, race_keys, race_table
-from nardy.ai.search import candidate_states
+from nardy.ai.search import ROLLS, candidate_states
 from nardy.ai.train import train_game
 from nardy.position import make_side
 from nardy.variants import get_variant

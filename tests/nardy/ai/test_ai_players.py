@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from nardy import Game, GameStateError, Options, Phase, SeededDice, legal_moves
 from nardy.ai import LEVELS, ComputerPlayer, HardPlayer, get_player, play_game
 from nardy.ai.features import positions_array, swap
-from nardy.ai.players import ROLLS
+from nardy.ai.search import ROLLS
 from nardy.position import Position, make_side
 from nardy.variants import get_variant
 

@@ -11,7 +11,7 @@ from greedy_baseline import GreedyPlayer
 
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant, legal_moves
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, play_game
-from nardy.ai.players import DEEP_CANDIDATES, NODE_BUDGET
+from nardy.ai.search import DEEP_CANDIDATES, NODE_BUDGET
 from nardy.position import make_side
 
 SHORT = get_variant("short")

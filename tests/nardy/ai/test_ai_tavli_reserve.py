@@ -17,8 +17,8 @@ from nardy.ai.bonus import choose_double
 from nardy.ai.features import encode, family, input_size, positions_array, side_length, swap
 from nardy.ai.heuristic import heuristic_equity, heuristic_score
 from nardy.ai.network import Network, output_names, shipped_network
-from nardy.ai.players import _won_values
 from nardy.ai.search import candidate_states, candidate_states_of, states_array
+from nardy.ai.search import won_values as _won_values
 from nardy.ai.train import (
     bonus_continuation,
     main,

@@ -18,7 +18,8 @@ from nardy.ai.analysis import analyze_match
 from nardy.ai.cube import CubeEquities
 from nardy.ai.cube_decisions import double_can_gain, rates_cube
 from nardy.ai.met import POST_CRAWFORD, PRE_CRAWFORD
-from nardy.ai.players import HardPlayer, _BasePlayer, play_match
+from nardy.ai.players import HardPlayer, _BasePlayer
+from nardy.ai.selfplay import play_match
 from nardy.game_record import replay_records
 from nardy.mat import match_to_mat
 from nardy.position import Position
