@@ -480,8 +480,8 @@ def translate(lang: str | None, message: Message, values: dict[str, object] | No
 
 
 def _plural_number(value: object) -> int:
-    """Return the whole number ``value`` stands for (``3``, ``3.0``, ``"3"``), else 2 (a fraction reads like 2 in
-    both languages: "1.5 points", "1,5 очка")."""
+    """Return the whole number ``value`` stands for (``3``, ``3.0``, ``"3"``), else 2 (a fraction takes the form of
+    2 in both languages: "1.5 points")."""
     if isinstance(value, bool):
         return 2
     if isinstance(value, int):
