@@ -31,10 +31,10 @@ from aiogram.methods import TelegramMethod
 from aiogram.types import Chat, User
 from PIL import Image
 
-from bot.keyboards.actions import StepAction
 from bot.keyboards.callbacks import GameCb, parse_callback
+from bot.model.actions import StepAction
+from bot.model.game import GameRecord
 from bot.services.engine_flow import load_match
-from bot.services.record import GameRecord
 from bot.storage import SqliteGameStore
 from nardy import Phase
 from nardy.ai import get_player

@@ -12,7 +12,7 @@ from typing import Annotated, Final, Literal
 from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH, CallbackData
 from pydantic import Field, ValidationError
 
-from bot.keyboards.actions import GameAction, parse_action
+from bot.model.actions import GameAction, parse_action
 
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{10}$")]
 """A game or challenge id as made by :func:`bot.storage.ids.new_id`."""
@@ -34,7 +34,7 @@ class GameCb(CallbackData, prefix="g"):
     game_id: GameId
     version: Version
     action: Action
-    """The wire form of a :data:`~bot.keyboards.actions.GameAction` (see :meth:`parsed_action`)."""
+    """The wire form of a :data:`~bot.model.actions.GameAction` (see :meth:`parsed_action`)."""
 
     def parsed_action(self) -> GameAction | None:
         """Return the typed action of the button, or None when ``action`` is no action a keyboard makes."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.keyboards.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction
 from bot.keyboards.callbacks import ComputerCb, HistoryCb, MenuCb, game_button_data
+from bot.model.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction
 from bot.texts import tr
 from bot.variants import computer_levels, computer_variants
 from nardy import Game, Phase, Step

@@ -16,7 +16,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import Field
 
 from bot.keyboards.callbacks import GameId, Word
-from bot.services.tournament_record import (
+from bot.model.tournament import (
     DEADLINES,
     FORMAT_CODES,
     LENGTHS,

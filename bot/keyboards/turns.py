@@ -14,8 +14,8 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.keyboards.actions import TurnAction
 from bot.keyboards.callbacks import game_button_data
+from bot.model.actions import TurnAction
 from nardy import Move, Step, TurnPlan
 
 WHOLE_TURN_MAX: Final = 30

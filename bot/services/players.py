@@ -1,14 +1,12 @@
-"""Who plays: the players of a stored record (people and computer levels), and the constants about them."""
+"""Who plays: the computer players and the constants about players (the player itself is
+:class:`bot.model.game.PlayerInfo`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
+from bot.model.game import GameRecord, PlayerInfo
 from bot.texts import tr
-
-if TYPE_CHECKING:
-    from bot.services.record import GameRecord
 
 COMPUTER_ID: Final = 0
 """The user id of a computer player in a record (Telegram user ids are positive)."""
@@ -19,29 +17,6 @@ are counted there (for all chats and levels together), never in the chat's count
 INLINE_STATS_CHAT: Final = -(2**53)
 """The "chat" of the counters of games played on inline messages (:mod:`bot.services.inline`), all together: they
 are played in chats the bot is not in, so ``/stats`` shows them on a line of their own."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerInfo:
-    """A player: Telegram user id, display name and language (``ru``/``en``); ``ai`` is the level of a computer
-    player (its id is :data:`COMPUTER_ID`), None for a person."""
-
-    id: int
-    name: str
-    lang: str = "ru"
-    ai: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the player as stored in the record."""
-        data: dict[str, Any] = {"id": self.id, "name": self.name, "lang": self.lang}
-        if self.ai:
-            data["ai"] = self.ai
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PlayerInfo:
-        """Return the player of a record's ``players`` entry."""
-        return cls(int(data["id"]), str(data["name"]), str(data.get("lang", "ru")), data.get("ai") or None)
 
 
 def computer_player(level: str, lang: str) -> PlayerInfo:

@@ -15,7 +15,7 @@ from bot.keyboards.tournament import (
     registration_keyboard,
     setup_keyboard,
 )
-from bot.services.tournament_record import DEADLINES, FORMAT_CODES, LENGTHS, LIMITS, TournamentSettings
+from bot.model.tournament import DEADLINES, FORMAT_CODES, LENGTHS, LIMITS, TournamentSettings
 from bot.variants import OFFERED
 
 LONGEST_OWNER = 9_999_999_999

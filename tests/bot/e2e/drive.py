@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from aiogram.types import User
 
+from bot.model.game import GameRecord
 from bot.services.engine_flow import load_match
-from bot.services.record import GameRecord
 from bot.storage import Store, StoredGame
 from nardy import Match
 from tests.bot.e2e.helpers import Env, board_message

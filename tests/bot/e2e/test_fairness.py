@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.record import GameRecord
+from bot.model.game import GameRecord
 from bot.storage import Store
 from nardy import Phase
 from nardy.fairness import commitment, verify_record

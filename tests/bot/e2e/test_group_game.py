@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.model.game import GameRecord
 from bot.services.engine_flow import load_match
-from bot.services.record import GameRecord
 from bot.storage import Store
 from nardy import Phase
 from tests.bot.e2e.helpers import Env, board_message, seeded

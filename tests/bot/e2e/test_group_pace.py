@@ -16,10 +16,10 @@ from typing import Any
 from aiogram.methods import TelegramMethod
 from aiogram.types import User
 
-from bot.keyboards.actions import StepAction
 from bot.keyboards.callbacks import GameCb, parse_callback
+from bot.model.actions import StepAction
+from bot.model.game import GameRecord
 from bot.services.engine_flow import load_match
-from bot.services.record import GameRecord
 from bot.storage import SqliteGameStore, Store
 from nardy import Phase
 from nardy.ai import get_player

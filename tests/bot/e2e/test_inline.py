@@ -9,9 +9,9 @@ import asyncio
 from aiogram.types import User
 
 from bot.keyboards.callbacks import InviteCb
+from bot.model.game import GameRecord
 from bot.services.engine_flow import load_match
 from bot.services.inline import inline_chat_id, inline_game_id
-from bot.services.record import GameRecord
 from bot.storage import Store
 from bot.texts import tr
 from nardy import Match, Phase

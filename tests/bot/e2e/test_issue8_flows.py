@@ -17,8 +17,8 @@ import pytest
 from aiogram.methods import TelegramMethod
 from aiogram.types import Chat, User
 
-from bot.keyboards.actions import StepAction
 from bot.keyboards.callbacks import GameCb
+from bot.model.actions import StepAction
 from bot.services.actions import CHOOSE_BOARD, CHOOSE_RESIGN
 from bot.storage import Store, StoredGame
 from bot.texts import tr

@@ -10,7 +10,7 @@ from collections import Counter
 
 from aiogram.types import Chat, User
 
-from bot.services.tournament_record import TournamentRecord
+from bot.model.tournament import TournamentRecord
 from bot.storage import Store
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.tournament_drive import (

@@ -15,7 +15,7 @@ from typing import Any
 
 from aiogram.types import Chat, User
 
-from bot.services.tournament_record import TournamentRecord
+from bot.model.tournament import TournamentRecord
 from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, state
 from tests.bot.e2e.helpers import Env, board_message, seeded

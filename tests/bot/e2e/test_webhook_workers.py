@@ -16,9 +16,9 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 
+from bot.model.game import GameRecord
 from bot.services.engine_flow import load_match, system_dice
 from bot.services.fairness import export_record
-from bot.services.record import GameRecord
 from bot.storage import RedisGameStore
 from nardy.fairness import verify_record
 from tests.bot.fake_bot_api_server import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.types import Chat, User
 
-from bot.services.tournament_record import TournamentRecord
+from bot.model.tournament import TournamentRecord
 from tests.bot.e2e.drive import awaited_user, state
 from tests.bot.e2e.helpers import Env, board_message
 from tests.bot.fake_telegram import ShownMessage

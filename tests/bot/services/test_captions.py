@@ -11,9 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.model.game import GameRecord, PlayerInfo
 from bot.services.captions import MAX_CAPTION, caption, cut_caption, result_text, visible_length
-from bot.services.players import PlayerInfo
-from bot.services.record import GameRecord
 from bot.texts import tr
 from nardy import FixedDice, Match, Phase
 from tests.bot.fake_telegram import check_formatted, telegram_html_error, telegram_visible_text, utf16_length

@@ -8,12 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.handlers.challenge import parse_new_args
-from bot.keyboards.actions import StepAction, parse_action
 from bot.keyboards.game import step_label
+from bot.model.actions import StepAction, parse_action
+from bot.model.game import GameRecord, PlayerInfo
 from bot.services.captions import caption
 from bot.services.engine_flow import advance, match_finished
-from bot.services.players import PlayerInfo
-from bot.services.record import GameRecord
 from bot.texts import norm_lang, tr
 from nardy import FixedDice, Match, Phase, SeededDice, Step
 

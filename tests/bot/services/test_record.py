@@ -9,7 +9,10 @@ from typing import Any
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.keyboards.actions import (
+from bot.keyboards.callbacks import GameCb, game_button_data, parse_callback
+from bot.keyboards.game import game_keyboard, over_keyboard, resign_keyboard
+from bot.keyboards.turns import turn_buttons, turn_choices
+from bot.model.actions import (
     ChooseDoubleAction,
     GameAction,
     GameCommand,
@@ -19,12 +22,8 @@ from bot.keyboards.actions import (
     pack_action,
     parse_action,
 )
-from bot.keyboards.callbacks import GameCb, game_button_data, parse_callback
-from bot.keyboards.game import game_keyboard, over_keyboard, resign_keyboard
-from bot.keyboards.turns import turn_buttons, turn_choices
+from bot.model.game import SCHEMA, ChatLink, GameRecord, PlayerInfo, RecordError, StatsEntry, TournamentLink
 from bot.services.engine_flow import advance, load_match, system_dice
-from bot.services.players import PlayerInfo
-from bot.services.record import SCHEMA, ChatLink, GameRecord, RecordError, StatsEntry, TournamentLink
 from bot.storage import StoredGame
 from nardy import FixedDice, Match, Options, Phase, SeededDice, Step
 from nardy.cube import next_cube_value
@@ -131,35 +130,35 @@ def _broken(change: dict[str, Any], drop: tuple[str, ...] = ()) -> dict[str, Any
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ([], "record must be an object"),
+        ([], "record: Input should be a dictionary"),
         (_broken({}, drop=("match",)), "lacks match"),
         (_broken({}, drop=("players", "chats")), "lacks players, chats"),
         (_broken({"schema": 3}), "schema 3"),
         (_broken({"schema": 0}), "schema 0"),
-        (_broken({"schema": "2"}), "schema must be an integer"),
-        (_broken({"match": "x"}), "match must be an object"),
-        (_broken({"players": [{"id": 1, "name": "A"}]}), "two players"),
+        (_broken({"schema": "2"}), "schema '2'"),
+        (_broken({"match": "x"}), "match: Input should be a valid dictionary"),
+        (_broken({"players": [{"id": 1, "name": "A"}]}), "must hold two players"),
         (_broken({"players": [{"id": "1", "name": "A"}, {"id": 2, "name": "B"}]}), "players[0].id"),
         (_broken({"players": [{"id": 1, "name": None}, {"id": 2, "name": "B"}]}), "players[0].name"),
         (_broken({"chats": []}), "at least one chat"),
         (_broken({"chats": [{"viewer": 0}]}), "chats[0].chat_id"),
         (_broken({"chats": [{"chat_id": 1, "viewer": 2}]}), "chats[0].viewer"),
         (_broken({"chats": [{"chat_id": 1, "message_id": 1.5}]}), "chats[0].message_id"),
-        (_broken({"kind": "channel"}), "kind must be one of"),
+        (_broken({"kind": "channel"}), "kind: Input should be 'group' or 'private'"),
         (_broken({"pending_steps": [[13, 7, 6]]}), "pending_steps[0]"),
         (_broken({"pending_steps": [[13, 7, "6", False]]}), "pending_steps[0]"),
-        (_broken({"pending_steps": {"a": 1}}), "pending_steps must be a list"),
-        (_broken({"chosen": True}), "chosen must be an integer"),
+        (_broken({"pending_steps": {"a": 1}}), "pending_steps: Input should be a valid list"),
+        (_broken({"chosen": True}), "chosen: Input should be a valid integer"),
         (_broken({"events": ["played"]}), "events[0]"),
-        (_broken({"last_action": "yesterday"}), "last_action must be a number"),
-        (_broken({"turn_deadline": float("nan")}), "turn_deadline must be a number"),
-        (_broken({"op": 5}), "op must be a string"),
-        (_broken({"rematch": 5}), "rematch must be a string"),
-        (_broken({"stats_plan": [{"chat": 1, "deltas": {"x": [1, 0, 0]}}]}), "no user id"),
-        (_broken({"stats_plan": [{"chat": 1, "deltas": {"1": [1, 0]}}]}), "[wins, losses, draws]"),
+        (_broken({"last_action": "yesterday"}), "last_action: Value error, must be a finite number"),
+        (_broken({"turn_deadline": float("nan")}), "turn_deadline: Value error, must be a finite number"),
+        (_broken({"op": 5}), "op: Input should be a valid string"),
+        (_broken({"rematch": 5}), "rematch: Input should be a valid string"),
+        (_broken({"stats_plan": [{"chat": 1, "deltas": {"x": [1, 0, 0]}}]}), "stats_plan[0].deltas.x"),
+        (_broken({"stats_plan": [{"chat": 1, "deltas": {"1": [1, 0]}}]}), "stats_plan[0].deltas.1"),
         (_broken({"stats_plan": [{"deltas": {}}]}), "stats_plan[0].chat"),
         (_broken({"tournament": {"tournament_id": "T"}}), "tournament.match_id"),
-        (_broken({"tournament": "T:1"}), "tournament must be an object"),
+        (_broken({"tournament": "T:1"}), "tournament: Input should be a dictionary"),
     ],
 )
 def test_malformed_records_are_refused(data: object, message: str) -> None:

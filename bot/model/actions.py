@@ -1,5 +1,10 @@
 """The action of a game button, typed: what :class:`~bot.keyboards.callbacks.GameCb` carries in ``action``.
 
+:data:`GameAction` is one union of value types, told apart by their class (a :class:`GameCommand` word, or a step,
+a whole turn, a resignation level, a chosen double); :meth:`GameCb.parsed_action
+<bot.keyboards.callbacks.GameCb.parsed_action>` is the one place a button's data becomes one, and
+:mod:`bot.services.actions` dispatches on it with one ``match``.
+
 The wire form (the ``action`` string inside the callback data) is what the first releases put on their buttons,
 so old boards still in chats keep working:
 

@@ -1,12 +1,15 @@
-"""The stored tournament record: round trip, refusal of malformed records, deterministic game ids."""
+"""The stored tournament record: round trip, refusal of malformed records, deterministic game ids, and the
+tournament documents the code before the typed model wrote (fixtures/tournament_*.json) read back unchanged."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.services.tournament_record import Entrant, TournamentRecord, TournamentRecordError, TournamentSettings
+from bot.model.tournament import Entrant, TournamentRecord, TournamentRecordError, TournamentSettings
 from bot.services.tournament_service import build_tournament, match_outcome
 from nardy import Match
 from tournaments import tournament_to_dict
@@ -57,3 +60,32 @@ def test_match_outcome_of_a_finished_session() -> None:
     match.game.roll()
     match.game.abandon(1)
     assert match_outcome(match.to_dict()) == (0, (1, 0))
+
+
+FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("tournament_*.json"))
+
+
+def test_the_fixtures_cover_registration_a_round_under_way_and_the_end() -> None:
+    assert {path.stem for path in FIXTURES} == {
+        "tournament_registration",
+        "tournament_running",
+        "tournament_finished",
+    }
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_a_stored_tournament_loads_and_writes_back_the_same_document(path: Path) -> None:
+    data: dict[str, Any] = json.loads(path.read_text())
+    record = TournamentRecord.from_dict(data)
+    assert record.to_dict() == data
+    if record.core is not None:
+        assert record.tournament().players  # the pure tournament rebuilds from it
+
+
+def test_the_running_fixture_is_in_the_middle_of_its_rounds() -> None:
+    record = TournamentRecord.from_dict(
+        json.loads((Path(__file__).parent / "fixtures/tournament_running.json").read_text())
+    )
+    assert record.status == "running" and record.games
+    results = [e for e in (record.core or {})["events"] if e.get("type") == "result"]
+    assert 0 < len(results) < len(record.games) or record.outbox

@@ -5,15 +5,23 @@ The tournament itself (pairings, results, withdrawals, standings) is the pure va
 it: who organises, who joined (people and computer players), which game plays which match, which messages show the
 tournament, and the outbox of what is still to be announced. Everything the bot does next is derived from this
 record alone (:mod:`bot.services.tournament_service`), so a crash at any point converges on the next wake-up.
+
+The record is a pydantic dataclass read and written by the model's codec (:mod:`bot.model.codec`) in the layout
+the stores have always held (:meth:`TournamentRecord.to_dict`); as before, a key this version does not know makes
+the record unreadable (a tournament record is written by one release at a time).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Final, Literal
+from dataclasses import field, replace
+from typing import Annotated, Any, Final, Literal
 
+from pydantic import AfterValidator, ConfigDict, SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic.dataclasses import dataclass
+
+from bot.model.codec import JsonObject, dump, load
 from bot.variants import is_offered
 from tournaments import START_RATING, Tournament, tournament_from_dict
 
@@ -49,7 +57,10 @@ class TournamentRecordError(ValueError):
     """A stored tournament record is malformed (the message says what is wrong)."""
 
 
-@dataclass(frozen=True, slots=True)
+_STRICT: Final = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True, slots=True, config=_STRICT)
 class TournamentSettings:
     """What the organiser chose on the creation card."""
 
@@ -87,7 +98,11 @@ class TournamentSettings:
         return self
 
 
-@dataclass(frozen=True, slots=True)
+def _checked(settings: TournamentSettings) -> TournamentSettings:
+    return settings.checked()
+
+
+@dataclass(frozen=True, slots=True, config=_STRICT)
 class Entrant:
     """A player of the tournament: a person (``user_id``) or a computer player (``level``)."""
 
@@ -104,7 +119,7 @@ class Entrant:
         return self.level is not None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, config=_STRICT)
 class TournamentRecord:
     """One tournament as the bot stores it (see the module docstring).
 
@@ -126,7 +141,7 @@ class TournamentRecord:
 
     chat_id: int
     organiser: int
-    settings: TournamentSettings
+    settings: Annotated[TournamentSettings, AfterValidator(_checked)]
     lang: str = "ru"
     status: Status = "registration"
     entrants: tuple[Entrant, ...] = ()
@@ -189,40 +204,29 @@ class TournamentRecord:
 
     # ---------------------------------------------------------------------------------------------- (de)serialising
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON-compatible record (schema :data:`SCHEMA`)."""
-        data = asdict(self)
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, data: Any) -> Any:
+        """Check the schema of a stored dict and set it aside (the record does not keep it)."""
+        if not isinstance(data, dict):
+            return data
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"unknown tournament record schema {data.get('schema')!r}")
+        return {k: v for k, v in data.items() if k != "schema"}
+
+    @model_serializer(mode="wrap")
+    def _write(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
+        data: JsonObject = handler(self)
         data["schema"] = SCHEMA
-        data["entrants"] = [asdict(e) for e in self.entrants]
-        for name in ("announced", "reminded", "outbox", "ended"):
-            data[name] = list(getattr(self, name))
         return data
+
+    def to_dict(self) -> JsonObject:
+        """Return the JSON-compatible record (schema :data:`SCHEMA`)."""
+        return dump(self)
 
     @classmethod
     def from_dict(cls, data: object) -> TournamentRecord:
         """Return the record stored as ``data``. Raises TournamentRecordError when it is malformed."""
         if not isinstance(data, dict):
             raise TournamentRecordError(f"a tournament record must be an object, not {type(data).__name__}")
-        if data.get("schema") != SCHEMA:
-            raise TournamentRecordError(f"unknown tournament record schema {data.get('schema')!r}")
-        try:
-            settings = TournamentSettings(**data["settings"]).checked()
-            entrants = tuple(Entrant(**e) for e in data["entrants"])
-            fields = {k: v for k, v in data.items() if k not in ("schema", "settings", "entrants")}
-            record = cls(settings=settings, entrants=entrants, **fields)
-            return replace(
-                record,
-                chat_id=int(record.chat_id),
-                organiser=int(record.organiser),
-                games={str(k): str(v) for k, v in record.games.items()},
-                started={str(k): float(v) for k, v in record.started.items()},
-                announced=tuple(str(m) for m in record.announced),
-                reminded=tuple(str(m) for m in record.reminded),
-                outbox=tuple(str(m) for m in record.outbox),
-                ended=tuple(str(m) for m in record.ended),
-                ratings_before={str(k): float(v) for k, v in record.ratings_before.items()},
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            if isinstance(error, TournamentRecordError):
-                raise
-            raise TournamentRecordError(f"malformed tournament record: {error}") from error
+        return load(cls, data, TournamentRecordError)
