@@ -121,7 +121,7 @@ async def test_a_group_board_follows_the_groups_theme(sqlite_store: Store) -> No
 
 
 async def test_a_finished_board_marks_the_winner(sqlite_store: Store) -> None:
-    """Once a game is over its board lights the winner's strip with a crown and "Won N pt." (the bot passes the
+    """Once a game is over its board lights the winner's strip with a crown and "Won N points." (the bot passes the
     winner and the label to the renderer); the loser's strip has no such mark."""
     env = Env(sqlite_store, seeded("theme-winner"))
     game_id = await play_and_resign(env, -630, "short")

@@ -8,6 +8,7 @@ from bot.keyboards.callbacks import GameCb
 from bot.middlewares.throttle import too_fast_text
 from bot.services.boards import placeholder_photo
 from bot.storage import Store
+from bot.texts import tr
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
@@ -119,11 +120,11 @@ async def test_resign_and_board_repost(sqlite_store: Store) -> None:
     await h.press_button(user, board, "Accept")  # type: ignore[arg-type]
     stored, match = await state(env, game_id)
     assert stored.finished and match.game.phase is Phase.OVER
-    assert "resigned, " in board_message(fake, -303).content
+    assert "resigned; " in board_message(fake, -303).content
     stats = await sqlite_store.get_stats(-303, user.id)  # type: ignore[attr-defined]
     assert stats.wins == 1
     await h.send_text(user, group, "/stats")  # type: ignore[arg-type]
-    assert "1 wins" in fake.last_message(-303).content
+    assert tr("en", "stats", name=user.full_name, wins=1, losses=0, draws=0) == fake.last_message(-303).content
     # rematch starts a new game in the same chat
     await h.press_button(other, board_message(fake, -303), "Rematch")  # type: ignore[arg-type]
     assert len(await sqlite_store.chat_games(-303)) == 1

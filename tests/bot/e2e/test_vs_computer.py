@@ -238,7 +238,7 @@ async def test_the_computer_answers_a_resignation(sqlite_store: Store) -> None:
     stored, match = await state(env, game_id)
     board = board_message(fake, alice.id)
     if stored.finished:
-        assert match.game.phase is Phase.OVER and "Alice resigned, " in board.content
+        assert match.game.phase is Phase.OVER and "Alice resigned; " in board.content
         assert (await sqlite_store.get_stats(COMPUTER_STATS_CHAT, alice.id)).losses == 1
     else:
         assert "Computer (easy) declines the resignation." in board.content
