@@ -5,8 +5,8 @@ renderer and computer pools, timings, each part with its collaborators) and the 
 infra (:func:`create_dispatcher`: middlewares, language, the built-in routers) and the game flow routers. What the
 handlers use is injected the aiogram way, as Dispatcher data (``dp["name"] = value``), which aiogram hands to every
 handler as a keyword argument: ``store``, ``settings``, ``sender``, ``i18n``, ``game_service`` (the handlers'
-façade), ``inline_games`` (inline mode), ``metrics`` (when measured), and per update ``locale`` (the user's
-language, set by the language middleware).
+façade), ``inline_games`` (inline mode), ``tournaments`` (the tournament service), ``metrics`` (when measured), and
+per update ``locale`` (the user's language, set by the language middleware).
 
 Background work runs on one scheduler: the job queue (:mod:`bot.jobs`) when ``jobs`` is given, else in this process
 (the sweeper task and the services' keyed tasks, :class:`bot.services.tasks.KeyedTasks`). The Dispatcher's startup
@@ -161,6 +161,7 @@ def build_dispatcher(
     )
     dp["game_service"] = games
     dp["inline_games"] = games.inline  # the inline handlers use this part alone
+    dp["tournaments"] = games.tournaments
     if jobs is not None:
         dp["jobs"] = jobs
     attach_background(dp, games, settings, jobs=jobs, metrics=metrics)

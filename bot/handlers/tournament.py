@@ -37,10 +37,6 @@ DEEP_LINK = r"^t_[A-Za-z0-9_-]{10}$"
 """The payload of ``/start`` from a registration card's "open the bot" button."""
 
 
-def _service(game_service: GameService) -> TournamentService:
-    return game_service.tournaments
-
-
 def _person(user: User, lang: str) -> PlayerInfo:
     return PlayerInfo(user.id, display_name(user), lang)
 
@@ -57,7 +53,12 @@ async def may_create(bot: Bot, game_service: GameService, chat_id: int, user_id:
 
 
 async def on_tournament(
-    message: Message, command: CommandObject, bot: Bot, game_service: GameService, locale: str
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    game_service: GameService,
+    tournaments: TournamentService,
+    locale: str,
 ) -> None:
     """Answer ``/tournament [last]``: in a group, the running tournament's standings and menu, its registration
     card, or (no tournament) the creation card; ``last``: the last finished table. In private: a hint."""
@@ -70,10 +71,10 @@ async def on_tournament(
     if message.chat.type == ChatType.PRIVATE:
         await game_service.reply(message, tr(lang, "tour.private"))
         return
-    service = _service(game_service)
+    service = tournaments
     argument = (command.args or "").strip().lower()
     if argument in ("last", "последний", "прошлый"):
-        await _show_last(message, game_service, lang)
+        await _show_last(message, game_service, tournaments, lang)
         return
     if argument:
         await game_service.reply(message, tr(lang, "tour.usage"))
@@ -84,7 +85,7 @@ async def on_tournament(
         if record.status == "registration":
             await game_service.reply(message, tr(lang, "tour.reg.open_already"))
             return
-        await _send_standings(game_service, message.chat.id, stored.tournament_id, record, lang, menu=True)
+        await _send_standings(game_service, tournaments, message.chat.id, stored.tournament_id, record, lang, menu=True)
         return
     if not await may_create(bot, game_service, message.chat.id, user.id):
         await game_service.reply(message, tr(lang, "tour.admins_only"))
@@ -115,17 +116,24 @@ def tournament_topic(chat_settings: dict[str, Any]) -> int | None:
     return topic if isinstance(topic, int) and not isinstance(topic, bool) and topic > 0 else None
 
 
-async def _show_last(message: Message, game_service: GameService, lang: str) -> None:
-    last = await _service(game_service).last_in(message.chat.id)
+async def _show_last(message: Message, game_service: GameService, tournaments: TournamentService, lang: str) -> None:
+    last = await tournaments.last_in(message.chat.id)
     if last is None:
         await game_service.reply(message, tr(lang, "tour.last.none"))
         return
     stored, record = last
-    await _send_standings(game_service, message.chat.id, stored.tournament_id, record, lang, menu=False)
+    await _send_standings(game_service, tournaments, message.chat.id, stored.tournament_id, record, lang, menu=False)
 
 
 async def _send_standings(
-    game_service: GameService, chat_id: int, tournament_id: str, record: TournamentRecord, lang: str, *, menu: bool
+    game_service: GameService,
+    tournaments: TournamentService,
+    chat_id: int,
+    tournament_id: str,
+    record: TournamentRecord,
+    lang: str,
+    *,
+    menu: bool,
 ) -> None:
     tournament = record.tournament()
     import asyncio
@@ -141,7 +149,7 @@ async def _send_standings(
         ]
         keyboard = menu_keyboard(tournament_id, lang, watch=watch)
     if not views.standings_shows_bracket(tournament):  # a large bracket: its album, then the table with the menu
-        await _service(game_service).send_bracket(chat_id, record, tournament, lang)
+        await tournaments.send_bracket(chat_id, record, tournament, lang)
     try:
         await game_service.send(
             SendPhoto(
@@ -158,7 +166,13 @@ async def _send_standings(
 # ====================================================================== the creation card
 
 
-async def on_setup(query: CallbackQuery, callback_data: SetupCb, game_service: GameService, locale: str) -> None:
+async def on_setup(
+    query: CallbackQuery,
+    callback_data: SetupCb,
+    game_service: GameService,
+    tournaments: TournamentService,
+    locale: str,
+) -> None:
     """A press on the creation card: change an option, open registration, or close the card (its owner only)."""
     lang = norm_lang(locale)
     message = query.message if isinstance(query.message, Message) else None
@@ -189,7 +203,7 @@ async def on_setup(query: CallbackQuery, callback_data: SetupCb, game_service: G
             )
         )
         return
-    service = _service(game_service)
+    service = tournaments
     topic = tournament_topic(await game_service.store.get_chat_settings(message.chat.id)) or topic_of(message)
     tournament_id = await service.open_registration(
         message.chat.id, _person(query.from_user, lang), settings, message.message_id, thread=topic
@@ -204,7 +218,12 @@ async def on_setup(query: CallbackQuery, callback_data: SetupCb, game_service: G
 
 
 async def on_tour_button(
-    query: CallbackQuery, callback_data: TourCb, bot: Bot, game_service: GameService, locale: str
+    query: CallbackQuery,
+    callback_data: TourCb,
+    bot: Bot,
+    game_service: GameService,
+    tournaments: TournamentService,
+    locale: str,
 ) -> None:
     """A press on a registration card or on the tournament menu. Always answered at once with a toast."""
     lang = norm_lang(locale)
@@ -212,7 +231,7 @@ async def on_tour_button(
     if message is None or is_proxy_user(query.from_user):
         await query.answer(tr(lang, "toast.bad"))
         return
-    service = _service(game_service)
+    service = tournaments
     user = query.from_user
     tournament_id = callback_data.tournament_id
     action = callback_data.action
@@ -245,13 +264,18 @@ async def on_tour_button(
     elif action == "quit":
         await query.answer(await service.withdraw(tournament_id, user.id, lang), show_alert=True)
     elif action in ("table", "pairs", "mine", "watch"):
-        await _menu(query, callback_data, game_service, record, lang)
+        await _menu(query, callback_data, game_service, tournaments, record, lang)
     else:
         await query.answer(tr(lang, "toast.bad"))
 
 
 async def _menu(
-    query: CallbackQuery, callback_data: TourCb, game_service: GameService, record: TournamentRecord, lang: str
+    query: CallbackQuery,
+    callback_data: TourCb,
+    game_service: GameService,
+    tournaments: TournamentService,
+    record: TournamentRecord,
+    lang: str,
 ) -> None:
     message = query.message
     assert isinstance(message, Message)
@@ -262,7 +286,9 @@ async def _menu(
     action = callback_data.action
     if action == "table":
         await query.answer()
-        await _send_standings(game_service, message.chat.id, callback_data.tournament_id, record, lang, menu=False)
+        await _send_standings(
+            game_service, tournaments, message.chat.id, callback_data.tournament_id, record, lang, menu=False
+        )
     elif action == "pairs":
         await query.answer()
         text = views.pairings_text(lang, record, tournament, game_service.clock())
