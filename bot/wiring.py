@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
@@ -39,6 +40,8 @@ from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import ThrottleMiddleware
 from bot.sender import Sender
 from bot.services.background import recover_once, sweeper
+from bot.services.computer import default_computer
+from bot.services.game_config import GameConfig
 from bot.services.game_service import GameService
 from bot.services.messaging import MessageSender
 from bot.storage import Store
@@ -74,9 +77,14 @@ def game_service_options(settings: Settings) -> dict[str, Any]:
 
 def build_game_service(settings: Settings, store: Store, sender: MessageSender, **overrides: Any) -> GameService:
     """Return the game service on ``store`` and ``sender`` with the options of ``settings``; ``overrides`` (dice,
-    clock, sleep, computer factory, renderer, any timing) win over them — tests use them for seeded dice and
-    virtual time."""
-    return GameService(store, sender, **{**game_service_options(settings), **overrides})
+    clock, sleep, computer factory, renderer, any timing — the fields of :class:`GameConfig` — and the service's own
+    ``computer_processes``, ``inline_secret``, …) win over them; tests use them for seeded dice and virtual time.
+
+    Raises: TypeError for an override that is neither."""
+    options: dict[str, Any] = {"computer": default_computer, **game_service_options(settings), **overrides}
+    fields = {field.name for field in dataclasses.fields(GameConfig)}
+    config = GameConfig(**{name: value for name, value in options.items() if name in fields})
+    return GameService(store, sender, config, **{name: value for name, value in options.items() if name not in fields})
 
 
 def create_dispatcher(

@@ -22,11 +22,9 @@ apology.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
-import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from aiogram.methods import TelegramMethod
@@ -43,8 +41,8 @@ from bot.services.computer import (
     computer_to_act,
     default_computer,
 )
-from bot.services.engine_flow import DiceFactory, options_for, system_dice
-from bot.services.game_config import GameConfig, Renderer
+from bot.services.engine_flow import options_for
+from bot.services.game_config import GameConfig
 from bot.services.inline import InlineGames
 from bot.services.messaging import DirectSender, MessageSender, Replies
 from bot.services.players import (
@@ -61,7 +59,6 @@ from bot.services.timers import Sweeper
 from bot.services.tournament_service import TournamentService
 from bot.storage import Store, StoredGame
 from nardy import Match, Options
-from rendering import render_board
 
 log = logging.getLogger(__name__)
 
@@ -119,58 +116,22 @@ class GameService:
         self,
         store: Store,
         sender: MessageSender,
+        config: GameConfig,
         *,
-        dice: DiceFactory = system_dice,
-        renderer: Renderer = render_board,
-        board_width: int = 1280,
-        turn_reminder_after: float = 6 * 3600.0,
-        turn_timeout: float = 24 * 3600.0,
-        finished_game_ttl: float = 30 * 24 * 3600.0,
-        clock: Callable[[], float] = time.time,
-        computer: ComputerFactory = default_computer,
-        computer_delay: float = 1.0,
-        computer_retry_after: float = 60.0,
         computer_processes: int = 1,
-        render_processes: int = 0,
-        board_retry_after: float = 20.0,
-        max_games_per_user: int = 20,
-        max_games_per_chat: int = 500,
-        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         inline_secret: bytes | None = None,
         inline_storage_chat: int | None = None,
         invite_ttl: float = 86400.0,
     ) -> None:
-        """Build the parts on ``store`` and ``sender`` (the infra ``Sender``, or :class:`DirectSender` around a Bot).
-
-        ``computer`` builds computer players; ``computer_delay`` (``BOT_MOVE_DELAY``) is the pause, slept with
-        ``sleep``, before the computer's reply is shown; a computer turn still pending ``computer_retry_after``
-        seconds after the last save (e.g. after a restart) is played by the timeout sweeper. ``computer_processes``
-        worker processes think for the computer (0: a thread); ``render_processes`` worker processes draw the boards
-        (0: a thread; only for the default renderer, :mod:`bot.services.render_pool`).
-        ``board_retry_after``: seconds after a save when the sweeper looks at boards the save left behind.
-        ``max_games_per_user`` / ``max_games_per_chat``: caps on active games. ``inline_secret`` signs inline
-        invitations (the same in every worker; None: a random one of this process), ``inline_storage_chat`` takes
-        the uploads of inline boards, ``invite_ttl``: seconds an inline invitation can be joined
-        (:mod:`bot.services.inline`)."""
+        """Build the parts on ``store``, ``sender`` (the infra ``Sender``, or :class:`DirectSender` around a Bot) and
+        ``config`` (dice, clock, sleep, renderer, timings, caps; shared by every part, see
+        :class:`~bot.services.game_config.GameConfig`). ``computer_processes`` worker processes think for the
+        computer (0: a thread). ``inline_secret`` signs inline invitations (the same in every worker; None: a random
+        one of this process), ``inline_storage_chat`` takes the uploads of inline boards, ``invite_ttl``: seconds an
+        inline invitation can be joined (:mod:`bot.services.inline`)."""
         self.store = store
         self.sender = sender
-        self.config = GameConfig(
-            computer=computer,
-            dice=dice,
-            clock=clock,
-            sleep=sleep,
-            renderer=renderer,
-            board_width=board_width,
-            render_processes=render_processes,
-            turn_reminder_after=turn_reminder_after,
-            turn_timeout=turn_timeout,
-            finished_game_ttl=finished_game_ttl,
-            computer_delay=computer_delay,
-            computer_retry_after=computer_retry_after,
-            board_retry_after=board_retry_after,
-            max_games_per_user=max_games_per_user,
-            max_games_per_chat=max_games_per_chat,
-        )
+        self.config = config
         self.scheduler = Scheduler()
         self.replies = Replies(sender)
         session_end = SessionEnd(store)
