@@ -23,7 +23,7 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
 - ``long``: long nardy, the same ladder: hard vs medium, medium vs easy (≥ 65 %), easy vs random (> 50 %).
 - ``speed``: the median time of a hard decision (``choose_move``) on varied positions of each variant of
   ``--speed-variants`` (default short and long nardy; target CPU p99 ≤ 0.5 s).
-- ``variants``: the variants of RULES.md §6 (``--variants``, default Hypergammon, Nackgammon, Portes, Misère,
+- ``variants``: the variants of docs/rules.md §6 (``--variants``, default Hypergammon, Nackgammon, Portes, Misère,
   Plakoto, Fevga, Gul bara, Acey-deucey, Dutch): medium vs easy (≥ 65 %) and, where a hard network ships, hard vs
   medium (≥ 60 %); Hypergammon and Nackgammon hard also against gnubg 0-ply (no target), Hypergammon hard also
   without its race table (``exact_races=False``, no target: what the table adds); Plakoto, Fevga, Gul bara,
@@ -399,7 +399,7 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
 
 
 NEW_VARIANTS = ("hypergammon", "nackgammon", "portes", "misere")
-# the variants with extended sides or on the long-nardy board (RULES.md §6.2, §6.4-§6.6)
+# the variants with extended sides or on the long-nardy board (docs/rules.md §6.2, §6.4-§6.6)
 TAVLI_RESERVE_VARIANTS = ("plakoto", "fevga", "gulbara", "acey_deucey", "dutch")
 VARIANT_TARGETS = {
     "hard vs gnubg 0-ply": None,
@@ -498,7 +498,7 @@ def variant_match(task: tuple[str, str, int, int]) -> tuple[str, str, int, int, 
 
 def section_variants(variants: list[str], games: int, seed: int, jobs: int, only: set[str] | None) -> None:
     print(
-        f"\n== variants of RULES.md §6: cubeless games scored by each variant's rules, {games} games per "
+        f"\n== variants of docs/rules.md §6: cubeless games scored by each variant's rules, {games} games per "
         f"match-up, sides swapped on each pair of games with the same dice, seed {seed}, {jobs} process(es) ==",
         flush=True,
     )

@@ -173,7 +173,7 @@ def whole_turns(
 
 
 def answer_request(request: Any) -> dict[str, Any]:
-    """Return the answer to one ``moves`` request (see the README); a bad request gives ``{"error": ...}``."""
+    """Return the answer to one ``moves`` request (see docs/engine.md); a bad request gives ``{"error": ...}``."""
     try:
         if not isinstance(request, dict):
             raise RequestError("a request must be a JSON object")

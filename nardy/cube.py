@@ -1,6 +1,6 @@
 """The doubling cube of one game: its state (value, owner, the offer waiting for an answer, the automatic doubles of
 the opening) as an immutable value, and its rules under the game's options: who may double, beaver and raccoon,
-what a take, a drop, a beaver or a raccoon makes of the cube, and the Jacoby rule (RULES.md, the cube).
+what a take, a drop, a beaver or a raccoon makes of the cube, and the Jacoby rule (docs/rules.md, the cube).
 
 The game (:class:`nardy.game.Game`) decides when in a turn the cube may be turned; this module decides what the cube
 itself allows.

@@ -1,4 +1,4 @@
-"""Dice sources and the traditional names of rolls (RULES.md §4)."""
+"""Dice sources and the traditional names of rolls (docs/rules.md §4)."""
 
 from __future__ import annotations
 

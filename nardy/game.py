@@ -152,7 +152,7 @@ class Game:
         self.resign_offer: tuple[int, str] | None = None
         self._before_resign: tuple[Phase, int] | None = None
         self._last_chance = False
-        # the part of the turn being played and the parts after it (RULES.md §6.4, §6.5)
+        # the part of the turn being played and the parts after it (docs/rules.md §6.4, §6.5)
         self.pool: Pool | None = None
         self.pools: list[Pool] = []
         self.hand_over = False  # the roller plays moves handed over by the opponent (Gul bara)
@@ -367,7 +367,7 @@ class Game:
         return chosen
 
     def choose_double(self, die: int) -> None:
-        """Name the double ``die``-``die`` to play after a wholly played Acey-deucey 1-2 (RULES.md §6.5).
+        """Name the double ``die``-``die`` to play after a wholly played Acey-deucey 1-2 (docs/rules.md §6.5).
 
         Raises:
             GameStateError: no double is to be named now, or ``die`` is not 1..6.

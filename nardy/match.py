@@ -1,13 +1,13 @@
 """Match play to N points with the Crawford rule (and money sessions, N = 0), in one variant or rotating variants.
 
-A plain match (``Match("short", 5)``) plays every game in one variant. A *rotating* match (RULES.md §6.2 "Tavli
+A plain match (``Match("short", 5)``) plays every game in one variant. A *rotating* match (docs/rules.md §6.2 "Tavli
 match", §6.7 "Mixed matches") names a rotation of variants: game *i* (counted from 0, drawn games included) is
 played in ``rotation[i % len(rotation)]``. The score is kept across variants; each game is a :class:`Game` of its
 own variant under the match's options, so its value follows that variant's scoring, and its cube that variant's
 cube setting (option ``cube`` left at None gives each variant its own default: Portes, Plakoto, Fevga and long nardy
 without the cube, Hypergammon and short nardy with it).
 
-Decisions where RULES.md is silent:
+Decisions where docs/rules.md is silent:
 
 - **Crawford** (§3): the Crawford game is the first game after a player first reaches N-1, whatever its variant.
   When that game's variant plays without the cube the rule has nothing to forbid there, and it is *not* moved on to
@@ -312,7 +312,7 @@ class Match:
             if self.game_index + int(over) < self.games or a == b:
                 return None
             return 0 if a > b else 1
-        # RULES.md §3 (match play) ends the match "when a player reaches N" and says nothing of both reaching N
+        # docs/rules.md §3 (match play) ends the match "when a player reaches N" and says nothing of both reaching N
         # at once, which only a last_roll_draw draw (§2) can do: then the scores are level and a further game decides.
         if max(a, b) < self.length or a == b:
             return None

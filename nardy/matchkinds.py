@@ -1,4 +1,4 @@
-"""Named kinds of match whose games rotate variants (RULES.md §6.2 "Tavli match", §6.7 "Mixed matches").
+"""Named kinds of match whose games rotate variants (docs/rules.md §6.2 "Tavli match", §6.7 "Mixed matches").
 
 A :class:`MatchKind` is pure data: the rotation of variant names (game *i* of the match is played in
 ``rotation[i % len(rotation)]``), how the match ends (to N points, or after a fixed number of games with deciders
@@ -7,7 +7,7 @@ is :class:`nardy.match.Match` (``Match.of_kind("tavli", 7)`` or ``Match(kind="ta
 
 Registered kinds, found by name or alias in any case (:func:`get_match_kind`):
 
-- ``tavli`` (тавли), RULES.md §6.2: Portes → Plakoto → Fevga → Portes …, a match to 7 points by default (3 and 5
+- ``tavli`` (тавли), docs/rules.md §6.2: Portes → Plakoto → Fevga → Portes …, a match to 7 points by default (3 and 5
   are the other usual lengths), ``opening=winner_starts``: the first game starts with the usual opening roll, the
   winner of each game rolls first in the next, and after a drawn game the next one starts with an opening roll.
 - ``mixed`` (смешанный матч), 000's example in §6.7: one game each of Hypergammon, long and short nardy, then a

@@ -66,7 +66,7 @@ class Move(Frozen):
 
     @property
     def notation(self) -> str:
-        """Return the canonical notation of the turn (RULES.md §5)."""
+        """Return the canonical notation of the turn (docs/rules.md §5)."""
         from nardy.notation import format_steps
 
         return format_steps(self.steps)

@@ -225,7 +225,7 @@ class TurnPlan:
     ) -> None:
         """Compute the legal turns of ``position`` and ``dice``; a double is played as ``count`` moves (4 but in
         a Gul bara hand-over), and ``turn_start`` is the position the turn began in when this plan is not its
-        first part (RULES.md §6.4).
+        first part (docs/rules.md §6.4).
 
         Raises:
             IllegalMoveError: the dice are not two values in 1..6, or ``count`` is not 1..4.

@@ -1,4 +1,4 @@
-"""Move notation of RULES.md §5: canonical output, forgiving input.
+"""Move notation of docs/rules.md §5: canonical output, forgiving input.
 
 Output: one-die moves of a turn, separated by spaces, a checker's consecutive moves joined (``24/18/13``), hits
 marked with ``*``, repeated moves counted (``13/7(2)``), sorted from the farthest point; ``bar`` and ``off``.

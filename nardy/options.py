@@ -1,4 +1,4 @@
-"""Rule options of RULES.md with their defaults. Values are immutable; unknown names or values are refused."""
+"""Rule options of docs/rules.md with their defaults. Values are immutable; unknown names or values are refused."""
 
 from __future__ import annotations
 
@@ -25,20 +25,20 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 
 class InvalidOptionError(NardyError):
-    """An option name or value that RULES.md does not define."""
+    """An option name or value that docs/rules.md does not define."""
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Every rule option of RULES.md. ``None`` means the variant's default: ``cube`` (on for short nardy, Hypergammon,
-    Nackgammon and Misère; off for long nardy and Portes) and ``last_roll_draw`` (on for Misère, off elsewhere).
-    ``hyper_gammons`` counts gammons and backgammons in Hypergammon (RULES.md §6.1; no other variant reads it).
-    ``fevga_prime`` (RULES.md §6.2, Fevga only): ``long_rule`` (default: a six-point prime outside the start quarter
-    follows long nardy's block rule) | ``free`` (only the start-quarter ban). ``gulbara_plain_turns`` (0..10, default
-    3) and ``gulbara_pass_unplayed`` (default on), RULES.md §6.4, Gul bara only: how many of each player's first turns
-    play doubles normally, and whether the unplayed moves of an escalation pass to the opponent (off: they are
-    lost). ``misere`` (RULES.md §6.3, long nardy only; default off): the first side to bear off all its checkers
-    loses, 1 point, no марс."""
+    """Every rule option of docs/rules.md. ``None`` means the variant's default: ``cube`` (on for short nardy,
+    Hypergammon, Nackgammon and Misère; off for long nardy and Portes) and ``last_roll_draw`` (on for Misère, off
+    elsewhere). ``hyper_gammons`` counts gammons and backgammons in Hypergammon (docs/rules.md §6.1; no other variant
+    reads it). ``fevga_prime`` (docs/rules.md §6.2, Fevga only): ``long_rule`` (default: a six-point prime outside the
+    start quarter follows long nardy's block rule) | ``free`` (only the start-quarter ban). ``gulbara_plain_turns``
+    (0..10, default 3) and ``gulbara_pass_unplayed`` (default on), docs/rules.md §6.4, Gul bara only: how many of each
+    player's first turns play doubles normally, and whether the unplayed moves of an escalation pass to the opponent
+    (off: they are lost). ``misere`` (docs/rules.md §6.3, long nardy only; default off): the first side to bear off
+    all its checkers loses, 1 point, no марс."""
 
     opening: Opening = "standard"
     head_exception: HeadException = "blocked"

@@ -5,7 +5,7 @@ checkers on that side's point ``i + 1`` and index 24 is its bar. ``me`` is the s
 point of a side's home; movement goes from high to low numbers; a checker that leaves point 1 or below is borne off.
 Which player ``me`` is, is known only to the game.
 
-Two variants of RULES.md §6 need more than the 25 counters, and their sides carry extra entries after them:
+Two variants of docs/rules.md §6 need more than the 25 counters, and their sides carry extra entries after them:
 
 - **Reserve** (Acey-deucey, Dutch: checkers not yet entered, distinct from borne off): 26 entries, index 25
   (:data:`RESERVE_INDEX`) is the number of the side's checkers still off the board waiting to enter.

@@ -6,7 +6,7 @@ beyond caches of fonts, sprites and board backgrounds.
 ``render_board(position, variant, *, ...) -> bytes``
     ``position`` is a :class:`nardy.position.Position` (``me`` = the side to move, each side in its own frame,
     index 24 = bar); ``variant`` is the name or alias of a registered variant (``"short"``, ``"long"``, or one of
-    RULES.md §6) or any object whose ``.name`` is one. The opposite-geometry variants are drawn on the short-nardy
+    docs/rules.md §6) or any object whose ``.name`` is one. The opposite-geometry variants are drawn on the short-nardy
     board, the parallel ones (Fevga, Gul bara) on the long-nardy board; each side must have the variant's layout
     (:mod:`nardy.position`):
 

@@ -4,7 +4,7 @@ A board is drawn for a *viewer*, the player whose checkers move toward the botto
 spectator) it is drawn from the side to move. Points are numbered in the viewer's frame. See the package docstring
 for every option.
 
-The variants of RULES.md §6 are drawn by the layout of their sides (:mod:`nardy.position`) and their geometry:
+The variants of docs/rules.md §6 are drawn by the layout of their sides (:mod:`nardy.position`) and their geometry:
 the opposite ones on the short-nardy board, the parallel ones (Fevga, Gul bara) on the long-nardy board. A side of
 26 entries has a reserve (Acey-deucey, Dutch), drawn as a pile of face-on checkers with its count in a reserve tray
 at the left, apart from the bear-off trays at the right. A side of 49 entries has Plakoto's pinned flags: a pinned

@@ -1,9 +1,9 @@
 """A fixed set of example boards (scenes) shared by the review gallery and the golden-image tests.
 
 Each scene is a function ``(theme, width, fmt) -> bytes``; :data:`SCENES` maps a file stem to it. Positions are
-written with :func:`nardy.position.make_side`, in each side's own frame (25 = bar); the extended sides of RULES.md §6
-with :func:`reserve_side` (Acey-deucey, Dutch) and :func:`pinned_side` (Plakoto). Every variant has at least one
-scene.
+written with :func:`nardy.position.make_side`, in each side's own frame (25 = bar); the extended sides of
+docs/rules.md §6 with :func:`reserve_side` (Acey-deucey, Dutch) and :func:`pinned_side` (Plakoto). Every variant has
+at least one scene.
 """
 
 from __future__ import annotations

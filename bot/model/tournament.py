@@ -40,9 +40,9 @@ FORMAT_CODES: Final[dict[str, str]] = {
 }
 """Short codes of the formats (for buttons) and their :data:`tournaments.FORMATS` names."""
 LENGTHS: Final = (1, 3, 5, 7, 9, 11, 13)
-"""The match lengths a tournament may use (RULES.md §8)."""
+"""The match lengths a tournament may use (docs/rules.md §8)."""
 DEADLINES: Final[dict[str, float]] = {"1h": 3600.0, "6h": 6 * 3600.0, "24h": 24 * 3600.0, "3d": 3 * 24 * 3600.0}
-"""The round deadlines on offer, by code; the default is 24 h (RULES.md §8)."""
+"""The round deadlines on offer, by code; the default is 24 h (docs/rules.md §8)."""
 LIMITS: Final = (4, 8, 16, 32)
 """Player limits on offer."""
 SWISS_ROUNDS: Final = (0, 3, 4, 5, 6, 7)

@@ -271,7 +271,7 @@ class GameActions:
     async def end_match(self, game_id: str, loser: int) -> None:
         """End a game session as lost by ``loser`` (a tournament forfeit: the deadline passed or the player
         withdrew): the current game is abandoned and the session finished, whatever the match score. Nothing is
-        counted in the stats (a forfeit is not a result, RULES.md §8). Idempotent. Returns nothing.
+        counted in the stats (a forfeit is not a result, docs/rules.md §8). Idempotent. Returns nothing.
 
         Raises: StoreUnavailableError."""
         for _ in range(10):

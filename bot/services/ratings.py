@@ -1,4 +1,4 @@
-"""FIBS ratings of finished sessions (RULES.md §8): which sessions are rated, and applying them exactly once.
+"""FIBS ratings of finished sessions (docs/rules.md §8): which sessions are rated, and applying them exactly once.
 
 A finished session between two people in long or short nardy is rated: a match to N points, or a single game /
 money session as N = 1 (:func:`rating_plan`, computed from the finishing record, stored with it as

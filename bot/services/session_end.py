@@ -25,7 +25,7 @@ class SessionEnd:
         self.tournaments: TournamentService | None = None
 
     async def after_finish(self, game_id: str, record: GameRecord) -> None:
-        """Rate the match (RULES.md §8) and record a tournament match's result. Returns nothing.
+        """Rate the match (docs/rules.md §8) and record a tournament match's result. Returns nothing.
 
         Raises: StoreUnavailableError."""
         plan = record.rating_plan  # written by the finishing save (bot.services.saving)

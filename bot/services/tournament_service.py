@@ -316,7 +316,7 @@ class TournamentService:
 
     async def withdraw(self, tournament_id: str, user_id: int, lang: str) -> str:
         """Withdraw the person from a running tournament: a first press asks to press again, a second one within a
-        minute withdraws (every remaining match of theirs is lost by forfeit, RULES.md §8). Returns: the toast."""
+        minute withdraws (every remaining match of theirs is lost by forfeit, docs/rules.md §8). Returns: the toast."""
         now = self.clock()
         key = (tournament_id, user_id)
         asked = self._quit_pending.pop(key, None)
@@ -553,7 +553,7 @@ class TournamentService:
         return await self.mutate(tournament_id, change) is not None
 
     async def _player_to_move(self, record: TournamentRecord, match: Match) -> str:
-        """Return who loses a match that runs out of time: the player to move in its game (RULES.md §8)."""
+        """Return who loses a match that runs out of time: the player to move in its game (docs/rules.md §8)."""
         game_id = record.games.get(match.id)
         stored = None if game_id is None else await self.store.get_game(game_id)
         if stored is not None and not stored.finished:

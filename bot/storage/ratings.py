@@ -1,4 +1,4 @@
-"""The ratings role (RULES §8, FIBS): ratings per variant and user, changed once per match.
+"""The ratings role (docs/rules.md §8, FIBS): ratings per variant and user, changed once per match.
 
 ``apply_ratings`` changes the ratings of one match's players at once, exactly once per match key, and only when
 nobody changed them since the caller read them (each rating's ``matches`` counter is the compare-and-set token).
@@ -21,7 +21,7 @@ VARIANT_PATTERN = re.compile(r"[a-z_]{1,16}")
 
 @dataclass(frozen=True, slots=True)
 class StoredRating:
-    """A user's rating in one variant (RULES §8 FIBS): start 1500, experience 0.
+    """A user's rating in one variant (docs/rules.md §8 FIBS): start 1500, experience 0.
 
     Attributes:
         rating: the FIBS rating.

@@ -1,5 +1,5 @@
-"""Computer players for long and short nardy and the variants of RULES.md §6 (Hypergammon, Nackgammon, Portes, Misère,
-Plakoto, Acey-deucey, Dutch backgammon, Fevga, Gul bara) behind one protocol (numpy allowed here only).
+"""Computer players for long and short nardy and the variants of docs/rules.md §6 (Hypergammon, Nackgammon, Portes,
+Misère, Plakoto, Acey-deucey, Dutch backgammon, Fevga, Gul bara) behind one protocol (numpy allowed here only).
 
 Use :func:`get_player` (``easy``, ``medium``, ``hard``) and ask the player, on a :class:`~nardy.game.Game`; the hard
 level exists only where a network ships (:func:`has_level`, :func:`levels_for`):

@@ -1,4 +1,4 @@
-"""The computer's choice of the double it names after an Acey-deucey 1-2 (RULES.md §6.5)."""
+"""The computer's choice of the double it names after an Acey-deucey 1-2 (docs/rules.md §6.5)."""
 
 from __future__ import annotations
 

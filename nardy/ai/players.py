@@ -1,5 +1,5 @@
 """Computer players: random, easy, medium (hand-written evaluation) and hard (self-play trained network), for long
-and short nardy and the variants of RULES.md §6: on the short-nardy board Hypergammon, Nackgammon, Portes, Misère,
+and short nardy and the variants of docs/rules.md §6: on the short-nardy board Hypergammon, Nackgammon, Portes, Misère,
 Plakoto (pinned checkers), Acey-deucey and Dutch backgammon (a reserve); on the long-nardy board Fevga and Gul bara.
 
 Every player answers the :class:`~nardy.ai.ComputerPlayer` protocol on a :class:`~nardy.game.Game`. Players are cheap

@@ -56,7 +56,7 @@ def outcome(variant: Variant, state: State, draw_chance: float = 0.0) -> F64:
 
 def last_roll_draw_chance(variant: Variant, state: State) -> float:
     """Return the chance of a draw when the first player of a game where the first finisher loses (Misère) has just
-    borne off all: ``state`` is in the finisher's frame; the other side gets one more turn (RULES.md §6.3), which
+    borne off all: ``state`` is in the finisher's frame; the other side gets one more turn (docs/rules.md §6.3), which
     draws only when every legal turn of its roll bears off all its checkers (it avoids finishing when it can, as the
     players do; a forfeited roll finishes nothing). Return 0.0 where that draw is not in force under the default
     options or the other side has borne off all already."""
@@ -109,7 +109,7 @@ def roll_candidates(
     net: Network, variant: Variant, state: State, dice: tuple[int, int], first_turn: bool, turns_taken: int
 ) -> list[State]:
     """Return the states after every legal play of the last part of the mover's roll of ``dice``: the roll's one
-    pool (every variant but Gul bara), or for an escalating Gul bara double (RULES.md §6.4) the candidates of the
+    pool (every variant but Gul bara), or for an escalating Gul bara double (docs/rules.md §6.4) the candidates of the
     last number it reaches, the numbers before it played by the network's greedy 0-ply choice. Moves that a real
     game would hand over to the opponent are dropped here (training approximates the hand-over by their loss).
     Empty when the roll is forfeited."""
@@ -134,7 +134,7 @@ def roll_candidates(
 
 
 def bonus_continuation(net: Network, variant: Variant, state: State) -> tuple[State, bool]:
-    """Return the state after the double the mover names following a wholly played Acey-deucey 1-2 (RULES.md §6.5),
+    """Return the state after the double the mover names following a wholly played Acey-deucey 1-2 (docs/rules.md §6.5),
     in the mover's frame, and whether the mover rolls again (the double played in full). Each double is tried with
     the network's greedy 0-ply choice of its play; a double played in full is valued with the mover to roll again,
     one that is not (or not at all) with the opponent to roll."""

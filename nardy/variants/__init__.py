@@ -1,6 +1,6 @@
 """The registry of variants, found by name or alias (``long``, ``длинные``, ``short``, ``backgammon``, ...).
 
-Registered: long and short nardy, and of RULES.md §6 Hypergammon (``hypergammon``, гипергаммон), Nackgammon
+Registered: long and short nardy, and of docs/rules.md §6 Hypergammon (``hypergammon``, гипергаммон), Nackgammon
 (``nackgammon``), Portes (``portes``, портес), Misère (``misere``, поддавки), Plakoto (``plakoto``, плакото),
 Acey-deucey (``acey_deucey``, американка), Dutch backgammon (``dutch``, голландский трик-трак), Fevga (``fevga``,
 февга) and Gul bara (``gulbara``, гюльбара, «бешеный гюльбар»)."""

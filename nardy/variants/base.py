@@ -93,7 +93,7 @@ Geometry = Literal["opposite", "parallel"]
 class Pool:
     """One part of a turn played as one step-wise plan: two different dice (``count`` 2), or ``count`` moves of
     one number (a double: 4; a Gul bara hand-over may leave fewer). ``hand_over``: when the mover cannot play the
-    whole pool, the unplayed moves of it and of the pools after it pass to the opponent (Gul bara, RULES.md §6.4).
+    whole pool, the unplayed moves of it and of the pools after it pass to the opponent (Gul bara, docs/rules.md §6.4).
     """
 
     dice: tuple[int, int]
@@ -128,7 +128,7 @@ class Pool:
 class Variant(ABC):
     """A game of the nardy family. Subclasses set the class attributes and implement the hooks.
 
-    ``geometry`` is RULES.md §6's board geometry: ``opposite`` (short nardy: the opponent's point q is the mover's
+    ``geometry`` is docs/rules.md §6's board geometry: ``opposite`` (short nardy: the opponent's point q is the mover's
     25 - q) or ``parallel`` (long nardy: q + 12). ``checkers`` is how many checkers each side plays with (15 but in
     Hypergammon); a position may hold fewer (borne off), never more. ``opening_rerolls``: the opening roll's winner
     rolls both dice afresh under ``opening=standard`` (long nardy, Portes). ``last_roll_draw_by_default`` is the
@@ -188,7 +188,7 @@ class Variant(ABC):
 
     def names_double_after(self, dice: tuple[int, int], options: Options) -> bool:
         """Return whether a roll of ``dice`` wholly played lets the mover name a double and play it, then roll
-        again (Acey-deucey's 1-2, RULES.md §6.5)."""
+        again (Acey-deucey's 1-2, docs/rules.md §6.5)."""
         return False
 
     def finisher_loses(self, options: Options) -> bool:
@@ -246,7 +246,7 @@ class Variant(ABC):
         return self.cube_by_default if options.cube is None else options.cube
 
     def last_roll_draw(self, options: Options) -> bool:
-        """Return whether the last-roll draw (RULES.md §2, §6.3) is in force under ``options``."""
+        """Return whether the last-roll draw (docs/rules.md §2, §6.3) is in force under ``options``."""
         return self.last_roll_draw_by_default if options.last_roll_draw is None else options.last_roll_draw
 
     def resign_options(self, options: Options) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""Fevga (февга), the third game of Tavli (RULES.md §6.2): long nardy's parallel board without its head rule.
+"""Fevga (февга), the third game of Tavli (docs/rules.md §6.2): long nardy's parallel board without its head rule.
 
 Both sides start with all 15 checkers on their point 24 and move the same way round the board; a single checker
 holds a point (no hitting). The start rule, the start-quarter ban and the prime rule replace long nardy's head and
@@ -37,7 +37,7 @@ def start_open(state: State) -> bool:
 
 
 class Fevga(LongNardy):
-    """Fevga (февга), RULES.md §6.2: parallel geometry (the opponent's point q is the mover's q + 12), all 15
+    """Fevga (февга), docs/rules.md §6.2: parallel geometry (the opponent's point q is the mover's q + 12), all 15
     checkers on the mover's 24.
 
     - No hitting: a point holding even one opponent checker is closed.
@@ -48,7 +48,7 @@ class Fevga(LongNardy):
     - **Start-quarter ban**: a side may never hold all six points 19..24 at once; checked after every single move,
       whatever ``block_check`` says ("never" holds mid-turn too).
     - **Prime rule**, option ``fevga_prime``: ``long_rule`` (default) — six or more points in a row along the
-      opponent's path (long nardy's block rule, RULES.md §2, including the corner 24-1) are legal only while an
+      opponent's path (long nardy's block rule, docs/rules.md §2, including the corner 24-1) are legal only while an
       opponent checker is ahead of them (or borne off); checked as ``block_check`` says, like long nardy's |
       ``free`` — only the start-quarter ban.
     - Bear-off as in §1 once all 15 are in 1..6.

@@ -1,4 +1,4 @@
-"""Gul bara (гюльбара, «бешеный гюльбар»), RULES.md §6.4: long nardy whose doubles escalate."""
+"""Gul bara (гюльбара, «бешеный гюльбар»), docs/rules.md §6.4: long nardy whose doubles escalate."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class GulBara(LongNardy):
       turn, a number that cannot be played in full with the head departures allowed so far lets a second head
       checker leave (``head_exception=classic``: when that number is 3, 4 or 6). Never more than two in a turn.
 
-    Where RULES.md is silent:
+    Where docs/rules.md is silent:
 
     - The handed-over moves are a part of their own for the receiver: its head rule allows one head departure
       across them (counted from the start of the hand-over), with no first-turn exception; its own turn that
@@ -36,7 +36,7 @@ class GulBara(LongNardy):
       one turn of the player who rolled it.
     - Under ``last_roll_draw``, a hand-over never goes to a player who has already borne off all its checkers:
       the last chance ends there.
-    - Long nardy's option ``misere`` is not read (RULES.md §6.4 fixes оин/марс scoring; ``misere`` is an option
+    - Long nardy's option ``misere`` is not read (docs/rules.md §6.4 fixes оин/марс scoring; ``misere`` is an option
       of long nardy alone).
     """
 

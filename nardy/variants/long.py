@@ -36,7 +36,7 @@ def _block_allowed(state: State, lo: int) -> bool:
 class LongNardy(Variant):
     """Long nardy: the opponent's point q is the mover's point q + 12 (mod 24).
 
-    Option ``misere`` (RULES.md §6.3, "длинные поддавки"): the side that bears off all its checkers first loses;
+    Option ``misere`` (docs/rules.md §6.3, "длинные поддавки"): the side that bears off all its checkers first loses;
     the other side wins 1 point (оин, never марс) times the cube, and only оин may be resigned. It reverses the
     aim only: ``last_roll_draw`` keeps long nardy's default (off). The variants built on this class (Fevga, Gul
     bara) do not read it (:attr:`reads_misere`).
@@ -166,7 +166,7 @@ class LongNardy(Variant):
         return True
 
     def game_value(self, position: Position, options: Options) -> GameValue:
-        """Return оин / марс (federation) or the extended table of RULES.md §2, from the loser's side; under
+        """Return оин / марс (federation) or the extended table of docs/rules.md §2, from the loser's side; under
         ``misere`` always оин (1), what the side that did *not* finish first wins."""
         if self._misere(options):
             return GameValue("oin", 1)

@@ -1,4 +1,4 @@
-"""Variants of RULES.md §6 played on the short-nardy board: Hypergammon, Nackgammon, Portes and Misère.
+"""Variants of docs/rules.md §6 played on the short-nardy board: Hypergammon, Nackgammon, Portes and Misère.
 
 Each moves exactly as short nardy (opposite geometry, hitting, the bar, bear-off of §1 and §3) and so inherits
 :class:`~nardy.variants.short.ShortNardy`'s move generator unchanged; it differs only in its setup, its number of
@@ -18,7 +18,7 @@ _SINGLE: Final = GameValue("single", 1)
 
 
 class Hypergammon(ShortNardy):
-    """Hypergammon (гипергаммон), RULES.md §6.1: short nardy with 3 checkers each.
+    """Hypergammon (гипергаммон), docs/rules.md §6.1: short nardy with 3 checkers each.
 
     - Setup: 3 checkers each, on the mover's 24, 23 and 22. Everything else as short nardy (hits, bar, bear-off,
       cube; bear-off once all 3 checkers still in play are home).
@@ -47,7 +47,7 @@ class Hypergammon(ShortNardy):
 
 
 class Nackgammon(ShortNardy):
-    """Nackgammon (наккгаммон), RULES.md §6.1: not in the seeds; GNU Backgammon plays it.
+    """Nackgammon (наккгаммон), docs/rules.md §6.1: not in the seeds; GNU Backgammon plays it.
 
     Short nardy in every respect (hits, bar, bear-off, single/gammon/backgammon, cube) but the setup: 2 on 24,
     2 on 23, 4 on 13, 3 on 8, 4 on 6.
@@ -63,7 +63,7 @@ class Nackgammon(ShortNardy):
 
 
 class Portes(ShortNardy):
-    """Portes (портес), the first game of Tavli, RULES.md §6.2.
+    """Portes (портес), the first game of Tavli, docs/rules.md §6.2.
 
     - Short nardy in every other respect: setup, hits, bar, bear-off.
     - No doubling cube by default (option ``cube``).
@@ -87,7 +87,7 @@ class Portes(ShortNardy):
 
 
 class Misere(ShortNardy):
-    """Misère (поддавки), «backgammon to lose», RULES.md §6.3 (seed 000: "кроме одной вариации «Поддавки»").
+    """Misère (поддавки), «backgammon to lose», docs/rules.md §6.3 (seed 000: "кроме одной вариации «Поддавки»").
 
     - Short nardy rules and setup with the aim reversed: the side that bears off its last checker first **loses**;
       the other side wins 1 point × cube (no gammons or backgammons). The cube may be used (default on).

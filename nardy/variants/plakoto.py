@@ -1,4 +1,4 @@
-"""Plakoto (плакото), the second game of Tavli (RULES.md §6.2): no hitting, a lone checker is pinned instead.
+"""Plakoto (плакото), the second game of Tavli (docs/rules.md §6.2): no hitting, a lone checker is pinned instead.
 
 A side has the 49 entries of :mod:`nardy.position`'s pinned layout: indices 0..23 count its *free* checkers on
 points 1..24, index 24 (the bar) is always 0, and index ``25 + i`` is 1 when one checker of the side lies pinned on
@@ -40,7 +40,7 @@ def _leave(b: bytearray, src: int) -> None:
 
 
 class Plakoto(Variant):
-    """Plakoto (плакото), the second game of Tavli, RULES.md §6.2.
+    """Plakoto (плакото), the second game of Tavli, docs/rules.md §6.2.
 
     - Opposite geometry (as short nardy: the opponent's point q is the mover's 25 - q); all 15 checkers start on
       the mover's 24, the *mother* point. There is no bar.
@@ -59,7 +59,7 @@ class Plakoto(Variant):
       afresh; a bear-off win is single (1) or gammon (2: the loser has borne off none), never more; resignation
       single or gammon.
 
-    Where RULES.md is silent:
+    Where docs/rules.md is silent:
 
     - The mother rule is read at the end of each part of a turn, not between its two dice. That is the same as
       "at once": the pinner's checkers on a mother stand on the pinner's own point 1 and can leave it only by
@@ -98,7 +98,7 @@ class Plakoto(Variant):
 
     def successors(self, state: State, die: int, ctx: TurnContext) -> list[Successor]:
         """Return every single legal step of ``die``: a free checker to an open point (pinning a lone opposing
-        checker there), or off per RULES.md §1 when every checker is home and none is pinned."""
+        checker there), or off per docs/rules.md §1 when every checker is home and none is pinned."""
         out: list[Successor] = []
         bearing = not any(state[6:24]) and not any(state[_PIN:_OPP])
         top, stop = (5, -1) if bearing else (23, die - 1)

@@ -1,4 +1,4 @@
-"""Variants of RULES.md §6 whose checkers start off the board, in a reserve: Acey-deucey (§6.5) and Dutch
+"""Variants of docs/rules.md §6 whose checkers start off the board, in a reserve: Acey-deucey (§6.5) and Dutch
 backgammon (§6.6).
 
 Both are played on the short-nardy board (opposite geometry: the opponent's point q is the mover's 25 - q) with
@@ -26,18 +26,18 @@ _OPP_BAR: Final = _OPP + 24
 
 
 class ReserveVariant(Variant):
-    """The rules Acey-deucey and Dutch backgammon share (RULES.md §6.5, §6.6).
+    """The rules Acey-deucey and Dutch backgammon share (docs/rules.md §6.5, §6.6).
 
     - Opposite geometry, 15 checkers a side, all of them in the reserve at the start.
     - A die d enters a reserve checker on the mover's point 25 - d if it is open (empty, the mover's own, or a
       blot that is hit); a player may move checkers already on the board instead of entering the others.
     - Hits as in short nardy; a hit checker goes to the bar (never back to the reserve) and must re-enter before
       any other move, entering from the reserve included.
-    - Bear-off (RULES.md §1) only when all 15 checkers still in play are in the home board: the reserve and the
+    - Bear-off (docs/rules.md §1) only when all 15 checkers still in play are in the home board: the reserve and the
       bar empty and nothing on 7..24.
     - Must-play as everywhere: an entry from the reserve is a move like any other.
     - Pip count: a checker in the reserve counts 25, as one on the bar (it has the whole way to go).
-    - Scoring (RULES.md is silent on what the reserve means for the triple win): single 1 when the loser has borne
+    - Scoring (docs/rules.md is silent on what the reserve means for the triple win): single 1 when the loser has borne
       off a checker; otherwise backgammon 3 when the loser still has a checker in the reserve, on the bar or in
       the winner's home board (a checker not yet entered is further back than one on the bar), else gammon 2.
     """
@@ -63,7 +63,7 @@ class ReserveVariant(Variant):
 
     def successors(self, state: State, die: int, ctx: TurnContext) -> list[Successor]:
         """Return every single legal step of ``die``: bar entry first; else entry from the reserve (``src`` 26)
-        and the moves of the checkers on the board, with hits, and bear-off per RULES.md §1 once every checker
+        and the moves of the checkers on the board, with hits, and bear-off per docs/rules.md §1 once every checker
         is home."""
         opp_index = self.opp_index
         hit_ok = self.may_hit(state)
@@ -208,7 +208,7 @@ class ReserveVariant(Variant):
 
 
 class AceyDeucey(ReserveVariant):
-    """Acey-deucey (американка, «единичка-двоечка»), RULES.md §6.5.
+    """Acey-deucey (американка, «единичка-двоечка»), docs/rules.md §6.5.
 
     - The shared reserve rules of :class:`ReserveVariant`: all 15 start in the reserve, a die d enters on 25 - d,
       hits as in short nardy, the bar before anything else, bear-off once all 15 are home.
@@ -244,7 +244,7 @@ class AceyDeucey(ReserveVariant):
 
 
 class Dutch(ReserveVariant):
-    """Dutch backgammon (голландский трик-трак), RULES.md §6.6.
+    """Dutch backgammon (голландский трик-трак), docs/rules.md §6.6.
 
     - The shared reserve rules of :class:`ReserveVariant` (all 15 start in the reserve and enter with die d on
       25 - d; the bar first; bear-off once all 15 are home); no 1-2 bonus.

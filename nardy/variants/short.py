@@ -41,7 +41,7 @@ class ShortNardy(Variant):
         return 25 - opp_point
 
     def successors(self, state: State, die: int, ctx: TurnContext) -> list[Successor]:
-        """Return every single legal step of ``die``: bar entry first, hits, bearing off per RULES.md §1."""
+        """Return every single legal step of ``die``: bar entry first, hits, bearing off per docs/rules.md §1."""
         opp_index = self.opp_index
         if state[_BAR]:
             dst = 25 - die

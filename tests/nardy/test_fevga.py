@@ -1,5 +1,6 @@
-"""Fevga (февга), RULES.md §6.2: worked examples for every special rule, a plain reference generator compared with the
-engine on thousands of self-play positions, whole games through :class:`nardy.Game`, ids and hypothesis properties.
+"""Fevga (февга), docs/rules.md §6.2: worked examples for every special rule, a plain reference generator compared
+with the engine on thousands of self-play positions, whole games through :class:`nardy.Game`, ids and hypothesis
+properties.
 
 The reference below is written straight from §6.2 and §1 and shares no code with the engine's generator: every order
 of the dice, every checker, each single move checked against the rules on the whole board (no hitting, the start
@@ -52,7 +53,7 @@ OPTION_SETS = (
 )
 
 # ---------------------------------------------------------------------------------------------------------------
-# the reference generator (RULES.md §6.2, §1)
+# the reference generator (docs/rules.md §6.2, §1)
 
 
 def opp_number(point: int) -> int:
@@ -327,7 +328,7 @@ def test_reached_positions_keep_the_rules() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# worked examples (RULES.md §6.2)
+# worked examples (docs/rules.md §6.2)
 
 
 def moves_of(position: Position, dice: tuple[int, int], options: Options | None = None) -> set[str]:
@@ -344,7 +345,7 @@ def test_registry_and_settings() -> None:
     assert not FEVGA.cube_enabled(Options()) and FEVGA.cube_enabled(Options(cube=True))
     assert FEVGA.opening_rerolls and not FEVGA.last_roll_draw(Options())
     assert FEVGA.resign_options(Options()) == ("single", "gammon")
-    assert "RULES.md §6.2" in class_docstring(Fevga)
+    assert "docs/rules.md §6.2" in class_docstring(Fevga)
     assert {"start_rule", "start_quarter"} <= set(ILLEGAL_MOVE_CODES)
 
 

@@ -1,5 +1,5 @@
-"""Gul bara (гюльбара, «бешеный гюльбар»), RULES.md §6.4: worked examples of the escalation, the hand-over, the plain
-turns and the head rule across an escalation; whole games through :class:`nardy.Game` checked part by part against
+"""Gul bara (гюльбара, «бешеный гюльбар»), docs/rules.md §6.4: worked examples of the escalation, the hand-over, the
+plain turns and the head rule across an escalation; whole games through :class:`nardy.Game` checked part by part against
 a plain reference and an independent model of the turn order; save/load, replay, ids and hypothesis properties.
 
 The reference below is written straight from §2 and §6.4 and shares no code with the engine: one part of a turn (two
@@ -51,7 +51,7 @@ OPTION_SETS = (
 )
 
 # ---------------------------------------------------------------------------------------------------------------
-# the reference (RULES.md §2, §6.4)
+# the reference (docs/rules.md §2, §6.4)
 
 PATH = [q + 12 if q <= 12 else q - 12 for q in range(1, 25)]  # the mover's points along the opponent's path
 
@@ -158,7 +158,7 @@ def ref_legal(
 
 
 def value_of(loser: tuple[int, ...], options: Options) -> GameValue:
-    """What the winner scores, from the loser's side (RULES.md §2)."""
+    """What the winner scores, from the loser's side (docs/rules.md §2)."""
     if sum(loser) < 15:
         return GameValue("oin", 1)
     if options.long_scoring == "federation":
@@ -193,7 +193,7 @@ class Tally:
 
 def drive(seed: int, options: Options, tally: Tally, save_every: int = 0) -> Game:
     """Play one seeded game through Game, checking every part against the reference and the turn order against
-    a model of RULES.md §6.4 built from the dice alone; return the finished game."""
+    a model of docs/rules.md §6.4 built from the dice alone; return the finished game."""
     rng = random.Random(seed)
     greedy = seed % 2 == 0
     dice_source = SeededDice(seed)
@@ -295,7 +295,7 @@ def test_driven_games_exercise_every_rule() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# worked examples (RULES.md §6.4)
+# worked examples (docs/rules.md §6.4)
 
 
 def test_registry_and_settings() -> None:
@@ -307,7 +307,7 @@ def test_registry_and_settings() -> None:
     assert GULBARA.initial_position() == get_variant("long").initial_position()
     assert not GULBARA.cube_enabled(Options()) and GULBARA.opening_rerolls
     assert GULBARA.resign_options(Options()) == ("oin", "mars")
-    assert "RULES.md §6.4" in class_docstring(GulBara)
+    assert "docs/rules.md §6.4" in class_docstring(GulBara)
 
 
 def test_options_are_checked() -> None:
@@ -541,7 +541,7 @@ def test_last_chance_after_finishing_in_a_hand_over() -> None:
 
 
 def test_misere_is_not_read() -> None:
-    """Gul bara keeps оин/марс (RULES.md §6.4): long nardy's option misere does not apply."""
+    """Gul bara keeps оин/марс (docs/rules.md §6.4): long nardy's option misere does not apply."""
     misere = Options(misere=True)
     assert not GULBARA.finisher_loses(misere) and GULBARA.resign_options(misere) == ("oin", "mars")
     assert GULBARA.game_value(pos({}, {24: 15}), misere) == GameValue("mars", 2)

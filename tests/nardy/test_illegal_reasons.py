@@ -125,7 +125,7 @@ def test_head_rule() -> None:
 
 
 def test_block_rule() -> None:
-    # RULES.md §7: 24/18 4/1 would hold 22, 23, 24, 1, 2, 3 with every opponent checker behind them
+    # docs/rules.md §7: 24/18 4/1 would hold 22, 23, 24, 1, 2, 3 with every opponent checker behind them
     position = pos({24: 10, 23: 1, 22: 1, 4: 1, 3: 1, 2: 1}, {24: 15})
     assert code_of(plan(position, (6, 3), "long"), "24/18 4/1") == "block_rule"
 

@@ -1,4 +1,4 @@
-"""Long nardy's option ``misere`` (RULES.md §6.3, "длинные поддавки"): the first side to bear off all its checkers
+"""Long nardy's option ``misere`` (docs/rules.md §6.3, "длинные поддавки"): the first side to bear off all its checkers
 loses; the other side wins 1 point (оин, never марс) times the cube. Moves are long nardy's, unchanged."""
 
 from __future__ import annotations

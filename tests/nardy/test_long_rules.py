@@ -1,4 +1,4 @@
-"""Long nardy edge cases (RULES.md §1, §2) and a differential test against a naive reference generator.
+"""Long nardy edge cases (docs/rules.md §1, §2) and a differential test against a naive reference generator.
 
 The reference below is written straight from the rule book, position by position and with no shared code with the
 engine's generator: every order of the dice, every checker, then the must-play and head-exception rules on the whole
@@ -285,7 +285,7 @@ def test_second_mover_6_6_and_4_4() -> None:
 
 
 def test_later_turn_6_5_one_head_checker_plays_both() -> None:
-    """RULES.md §7: the head holds checkers, no other checker can move: one head checker plays 6-5."""
+    """docs/rules.md §7: the head holds checkers, no other checker can move: one head checker plays 6-5."""
     position = pos({24: 14, 1: 1}, {24: 15})
     moves = legal_moves(LONG, position, (6, 5))
     assert notations(moves) == {"24/18/13"}
@@ -313,7 +313,7 @@ CORNER = pos({24: 10, 23: 1, 22: 1, 4: 1, 3: 1, 2: 1}, {24: 15})
 
 @pytest.mark.parametrize("block_check", ["per_move", "end_of_turn"])
 def test_block_across_the_corner(block_check: str) -> None:
-    """RULES.md §7: 22, 23, 24, 1, 2, 3 are six in a row on the opponent's path."""
+    """docs/rules.md §7: 22, 23, 24, 1, 2, 3 are six in a row on the opponent's path."""
     found = moves_of(CORNER, (6, 3), block_check=block_check)
     assert "24/18 4/1" not in found
     assert "24/18/15" in found  # 24/15
@@ -376,7 +376,7 @@ def test_bear_off_with_higher_dice_takes_the_highest() -> None:
 
 
 def test_rules_example_bear_off_from_2_then_1() -> None:
-    """RULES.md §7: home holds checkers only on 1 and 2, roll 5-3: take off from 2, then from 1."""
+    """docs/rules.md §7: home holds checkers only on 1 and 2, roll 5-3: take off from 2, then from 1."""
     position = pos({2: 1, 1: 1}, {24: 15})
     assert moves_of(position, (5, 3)) == {"2/off 1/off"}
     position = pos({2: 3, 1: 2}, {24: 15})

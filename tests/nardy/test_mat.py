@@ -23,7 +23,7 @@ Action = tuple[Any, ...]
 
 def self_play(seed: int, variant: str, length: int) -> Match:
     """A match between two computer players that double, take and drop (easy players: fast, and they err).
-    Hypergammon is played with its option ``hyper_gammons`` on: gnubg counts gammons there, RULES.md §6.1 by
+    Hypergammon is played with its option ``hyper_gammons`` on: gnubg counts gammons there, docs/rules.md §6.1 by
     default does not (the file says what our rules scored; gnubg recounts from the board)."""
     options = Options(hyper_gammons=True) if variant == "hypergammon" else None
     players = [get_player("easy", variant, seed=seed), get_player("easy", variant, seed=seed + 7)]

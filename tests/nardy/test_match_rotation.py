@@ -1,6 +1,6 @@
-"""Matches whose games rotate variants (RULES.md §6.2 "Tavli match", §6.7 "Mixed matches"): rotation order, the score
-across variants, each game's own scoring and cube, Crawford, winner starts, draws, matches of a fixed number of games
-with deciders, save/load/replay mid-game, the named kinds, and that plain matches are unchanged."""
+"""Matches whose games rotate variants (docs/rules.md §6.2 "Tavli match", §6.7 "Mixed matches"): rotation order, the
+score across variants, each game's own scoring and cube, Crawford, winner starts, draws, matches of a fixed number of
+games with deciders, save/load/replay mid-game, the named kinds, and that plain matches are unchanged."""
 
 from __future__ import annotations
 

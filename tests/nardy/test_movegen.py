@@ -81,7 +81,7 @@ def test_long_properties(turn: Turn) -> None:
 
 
 SIX_VARIANTS = ["short", "long", "hypergammon", "nackgammon", "portes", "misere"]
-"""Short and long nardy, and the variants of RULES.md §6 registered so far (all on the short-nardy board)."""
+"""Short and long nardy, and the variants of docs/rules.md §6 registered so far (all on the short-nardy board)."""
 
 
 @SHORT_SETTINGS

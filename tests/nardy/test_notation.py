@@ -1,4 +1,4 @@
-"""Move notation (RULES.md §5): canonical output, forgiving input, and the typed errors of match_move."""
+"""Move notation (docs/rules.md §5): canonical output, forgiving input, and the typed errors of match_move."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Plakoto (RULES.md §6.2): pinning instead of hitting, the mother rule, bear-off with pinned checkers.
+"""Plakoto (docs/rules.md §6.2): pinning instead of hitting, the mother rule, bear-off with pinned checkers.
 
 A plain reference generator written straight from §6.2 (every order of the dice, every checker, the must-play rules
 of §1 on the whole set of results; no code shared with the engine's successors) is compared with the engine on
@@ -307,7 +307,7 @@ def test_registered_with_its_names_and_defaults() -> None:
     assert PLAKOTO.geometry == "opposite" and not PLAKOTO.has_bar
     assert not PLAKOTO.cube_enabled(Options()) and PLAKOTO.cube_enabled(Options(cube=True))
     assert PLAKOTO.opening_rerolls and PLAKOTO.resign_levels == ("single", "gammon")
-    assert "RULES.md §6.2" in class_docstring(type(PLAKOTO))
+    assert "docs/rules.md §6.2" in class_docstring(type(PLAKOTO))
     assert {"pinned", "bear_off_pinned"} <= set(ILLEGAL_MOVE_CODES)
 
 

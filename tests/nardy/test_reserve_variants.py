@@ -1,4 +1,4 @@
-"""Acey-deucey (RULES.md §6.5) and Dutch backgammon (§6.6): a differential test against a plain reference
+"""Acey-deucey (docs/rules.md §6.5) and Dutch backgammon (§6.6): a differential test against a plain reference
 generator, worked examples, the 1-2 bonus through :class:`nardy.Game`, notation, ids, save and replay, properties.
 
 The reference below is written straight from the rule book, with no code shared with the engine's generator (not
@@ -51,7 +51,7 @@ IN = 26  # the reserve as a step's source
 BAR = 25
 
 # ---------------------------------------------------------------------------------------------------------------
-# the reference generator (RULES.md §1, §3, §6.5, §6.6)
+# the reference generator (docs/rules.md §1, §3, §6.5, §6.6)
 
 RefSide = tuple[int, ...]  # 26 counters: [0..23] points 1..24, [24] bar, [25] reserve
 

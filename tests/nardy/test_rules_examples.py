@@ -1,4 +1,4 @@
-"""The worked examples of RULES.md §7, one test each, plus the §1/§3 rules they illustrate."""
+"""The worked examples of docs/rules.md §7, one test each, plus the §1/§3 rules they illustrate."""
 
 from __future__ import annotations
 

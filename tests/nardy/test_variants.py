@@ -1,4 +1,4 @@
-"""The variants of RULES.md §6 on the short-nardy board: Hypergammon, Nackgammon, Portes, Misère.
+"""The variants of docs/rules.md §6 on the short-nardy board: Hypergammon, Nackgammon, Portes, Misère.
 
 Worked examples written from §6 (setups, scoring, Portes' reroll opening and its gammon without backgammon,
 Misère's reversed result and last-roll draw), the registry and options, ids, the text board and the command line.
@@ -67,7 +67,7 @@ def test_registered_with_name_and_russian_alias(name: str) -> None:
     assert get_variant(RUSSIAN[name].upper()) is variant
     assert variant.geometry == "opposite" and variant.has_bar
     assert variant.titles["en"] and variant.titles["ru"]
-    assert "RULES.md §6" in class_docstring(type(variant))
+    assert "docs/rules.md §6" in class_docstring(type(variant))
 
 
 def test_long_and_short_keep_their_settings() -> None:
@@ -114,7 +114,7 @@ def test_setups() -> None:
     for name in ("portes", "misere"):
         assert get_variant(name).initial_side() == SHORT_START
         start = get_variant(name).initial_position()
-        assert len(legal_moves(name, start, (3, 1))) == 16  # RULES.md §7: short nardy's 16 plays of 3-1
+        assert len(legal_moves(name, start, (3, 1))) == 16  # docs/rules.md §7: short nardy's 16 plays of 3-1
 
 
 def test_opening_plays() -> None:

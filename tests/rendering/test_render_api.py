@@ -65,7 +65,7 @@ def test_engine_variant_objects_are_accepted() -> None:
 
 
 def test_variants_on_the_short_board() -> None:
-    """The opposite variants of RULES.md §6 are drawn on the short-nardy board, the parallel ones on the long-nardy
+    """The opposite variants of docs/rules.md §6 are drawn on the short-nardy board, the parallel ones on the long-nardy
     board; Hypergammon has 3 checkers; a variant's board differs from the main game's only by its title."""
     for name in ("hypergammon", "гипергаммон", "nackgammon", "portes", "поддавки", "misere"):
         assert variant_name(name) == "short"

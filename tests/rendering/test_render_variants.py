@@ -1,4 +1,4 @@
-"""The variants of RULES.md §6 on the board: reserves, pinned checkers, titles, boards by geometry, a scene and a
+"""The variants of docs/rules.md §6 on the board: reserves, pinned checkers, titles, boards by geometry, a scene and a
 golden for each. Coordinates come from :mod:`rendering.layout`, colours from :mod:`rendering.theme`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings of finished sessions (RULES.md §8): which sessions are rated, and applying a plan exactly once."""
+"""Ratings of finished sessions (docs/rules.md §8): which sessions are rated, and applying a plan exactly once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The computer players of Plakoto, Fevga, Gul bara, Acey-deucey and Dutch backgammon (RULES.md §6.2, §6.4-§6.6):
+"""The computer players of Plakoto, Fevga, Gul bara, Acey-deucey and Dutch backgammon (docs/rules.md §6.2, §6.4-§6.6):
 whole seeded games at every level, Gul bara's hand-over, Acey-deucey's named double, and the evaluation of the
 extended sides (pins and the mother, the reserve)."""
 

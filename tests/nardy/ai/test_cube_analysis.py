@@ -107,7 +107,7 @@ def gnubg_cube_analysis(data: dict[str, Any], path: Path) -> list[CubeEquities]:
     double, double/take and double/pass for the side that decides (the doubler, or the one answering)."""
     path.write_text(match_to_mat(data, ["Alice", "Bob"]))
     gnubg.command("set threads 1")  # gnubg's worker threads never finish under the Python module
-    gnubg.command("set jacoby off")  # our rules' default (RULES.md §2); gnubg's own is on
+    gnubg.command("set jacoby off")  # our rules' default (docs/rules.md §2); gnubg's own is on
     gnubg.command("set analysis chequerplay evaluation plies 0")
     gnubg.command("set analysis cubedecision evaluation plies 0")
     gnubg.command(f"import mat {path}")
