@@ -47,6 +47,7 @@ from aiogram.methods import (
     EditMessageMedia,
     EditMessageReplyMarkup,
     EditMessageText,
+    SendMediaGroup,
     SendPhoto,
     TelegramMethod,
 )
@@ -502,6 +503,15 @@ class Sender:
         self._global_sent.append(now)
         queue.not_before = now + self._budget(chat_id)[0]
 
+    def _charge_album(self, queue: _ChatQueue, method: TelegramMethod[Any]) -> None:
+        """Count an album's other messages against the chat's and the global budget: Telegram counts each
+        message of a ``sendMediaGroup``, while :meth:`_wait_turn` counted the call once. Returns nothing."""
+        extra = len(method.media) - 1 if isinstance(method, SendMediaGroup) else 0
+        if extra > 0:
+            now = self.clock()
+            queue.sent_at.extend([now] * extra)
+            self._global_sent.extend([now] * extra)
+
     async def _work(self, chat_id: ChatKey, queue: _ChatQueue) -> None:
         while queue:
             try:
@@ -509,6 +519,7 @@ class Sender:
             except _PastDeadlineError:
                 return
             item = queue.pop()  # chosen after the wait: board traffic queued meanwhile goes first
+            self._charge_album(queue, item.method)
             if item.edit_key is not None and self._pending_edits.get(item.edit_key) is item:
                 del self._pending_edits[item.edit_key]
             try:

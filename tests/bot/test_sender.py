@@ -21,6 +21,7 @@ from aiogram.methods import (
     EditMessageCaption,
     EditMessageMedia,
     EditMessageReplyMarkup,
+    SendMediaGroup,
     SendMessage,
     SendPhoto,
     TelegramMethod,
@@ -104,6 +105,19 @@ async def test_group_chat_at_most_nineteen_in_any_minute(sender: Sender, bot: Re
     assert bot.texts() == [f"m{i}" for i in range(45)]
     assert all(b - a >= 1.0 for a, b in pairwise(times))
     # Regression: the old window let the 21st call through exactly 60 s after the 1st (21 in a closed minute).
+    assert max_in_any_minute(times) == 19
+
+
+async def test_an_album_counts_each_of_its_pictures_against_the_group_budget(sender: Sender, bot: RecordingBot) -> None:
+    photo = BufferedInputFile(b"jpeg", filename="p.jpg")
+    album = SendMediaGroup(chat_id=-5, media=[InputMediaPhoto(media=photo) for _ in range(5)])
+    await asyncio.gather(
+        sender.send(album, priority=Priority.BOARD),
+        *(sender.send(msg(-5, f"m{i}"), priority=Priority.BOARD) for i in range(20)),
+    )
+    # Telegram counts each picture of an album as a message: 5 at the album's time, then one per message.
+    times = [t for t, m in bot.calls for _ in range(len(m.media) if isinstance(m, SendMediaGroup) else 1)]
+    assert len(times) == 25
     assert max_in_any_minute(times) == 19
 
 
