@@ -15,7 +15,7 @@ async def state(env: Env, game_id: str) -> tuple[StoredGame, Match]:
     """Return the stored game and its match."""
     stored = await env.store.get_game(game_id)
     assert stored is not None
-    return stored, load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
+    return stored, load_match(GameRecord.from_stored(stored), game_id, env.service.config.dice)
 
 
 async def only_game(store: Store, chat_id: int) -> str:

@@ -151,7 +151,7 @@ async def assert_converged(env: Env, game_id: str) -> None:
     """Assert that every board of the game shows its saved version, and the game's wake-up deadline is released."""
     stored = await env.store.get_game(game_id)
     assert stored is not None
-    match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
+    match = load_match(GameRecord.from_stored(stored), game_id, env.service.config.dice)
     for chat in stored.data["chats"]:
         chat_id = int(chat["chat_id"])
         state = stored.boards.get(chat_id)
@@ -183,7 +183,7 @@ async def _press_random(env: Env, game_id: str, users: dict[int, User], rng: ran
     Returns: False when nothing can be pressed."""
     stored = await env.store.get_game(game_id)
     assert stored is not None
-    match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
+    match = load_match(GameRecord.from_stored(stored), game_id, env.service.config.dice)
     game = match.game
     players = stored.data["players"]
     presser = users[players[0]["id"]] if stored.finished else users[players[game.turn]["id"]]

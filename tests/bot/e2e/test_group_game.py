@@ -36,7 +36,7 @@ async def test_group_short_game_by_buttons(sqlite_store: Store) -> None:
     while True:
         stored = await sqlite_store.get_game(game_id)
         assert stored is not None
-        match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
+        match = load_match(GameRecord.from_stored(stored), game_id, env.service.config.dice)
         if stored.finished or match.game.phase is Phase.OVER:
             break
         to_act = users[stored.data["players"][match.game.turn]["id"]]

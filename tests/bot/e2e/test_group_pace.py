@@ -81,7 +81,7 @@ async def _play(env: Env, clock: EventClock, game_id: str, users: dict[int, User
     while turns < TURNS:
         stored = await env.store.get_game(game_id)
         assert stored is not None and not stored.finished, f"the game ended after {turns} turns"
-        match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
+        match = load_match(GameRecord.from_stored(stored), game_id, env.service.config.dice)
         game = match.game
         index = game.turn
         chat = next(c for c in stored.data["chats"] if c.get("viewer") in (None, index))
@@ -89,7 +89,7 @@ async def _play(env: Env, clock: EventClock, game_id: str, users: dict[int, User
         await _wait_board(env, clock, game_id, chat_id)
         stored = await env.store.get_game(game_id)
         assert stored is not None
-        match = load_match(GameRecord.from_stored(stored), game_id, env.service.dice)
+        match = load_match(GameRecord.from_stored(stored), game_id, env.service.config.dice)
         game = match.game
         if game.turn != index:
             continue

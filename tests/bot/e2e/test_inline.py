@@ -37,7 +37,7 @@ async def game_of(env: Env, message: ShownMessage) -> tuple[str, GameRecord, Mat
     stored = await env.store.get_game(game_id)
     assert stored is not None, "no game on the inline message"
     record = GameRecord.from_stored(stored)
-    return game_id, record, load_match(record, game_id, env.service.dice)
+    return game_id, record, load_match(record, game_id, env.service.config.dice)
 
 
 async def play_out(env: Env, message: ShownMessage, users: dict[int, User]) -> int:

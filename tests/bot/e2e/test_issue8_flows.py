@@ -432,7 +432,7 @@ async def _sweep_with_a_corrupt_record(store: Store, caplog: pytest.LogCaptureFi
         record, match = await state(env, game_id)
         awaited[game_id] = awaited_user(record, match, users)
         assert record.deadline is not None and not record.data["reminded"]
-    now = time.time() + env.service.turn_reminder_after + 60  # every game is overdue
+    now = time.time() + env.service.config.turn_reminder_after + 60  # every game is overdue
     assert sorted(await store.due_games(now)) == sorted(games)
 
     with caplog.at_level(logging.ERROR, logger="bot.services.timers"):
@@ -455,7 +455,7 @@ async def _sweep_with_a_corrupt_record(store: Store, caplog: pytest.LogCaptureFi
     logged = [r for r in caplog.records if r.name == "bot.services.timers" and bad in r.getMessage()]
     assert logged and "quarantined" in logged[0].getMessage() and logged[0].exc_info is not None
     # the next sweep (turn timeout) finishes the four games and does not touch the quarantined one again
-    later = now + env.service.turn_timeout
+    later = now + env.service.config.turn_timeout
     assert await env.service.sweep(later) == 4
     for game_id in good:
         record = await store.get_game(game_id)
@@ -517,9 +517,9 @@ async def test_final_board_names_nobody_to_move(sqlite_store: Store) -> None:
     group = fake.group_chat(-882)
     game_id = await _start(env, group, alice, bob)
     assert game_id
-    now = time.time() + env.service.turn_reminder_after + 60
+    now = time.time() + env.service.config.turn_reminder_after + 60
     await env.service.sweep(now)
-    await env.service.sweep(now + env.service.turn_timeout)
+    await env.service.sweep(now + env.service.config.turn_timeout)
     stored, _ = await state(env, game_id)
     assert stored.finished
     board = _board_of(fake, stored, group.id)

@@ -8,6 +8,7 @@ import time
 from bot.jobs import TaskiqJobs
 from bot.metrics import Metrics
 from bot.model.game import GameRecord
+from bot.services.computer import computer_to_act as computer_awaited
 from bot.storage import RedisGameStore, StoredGame
 from nardy import Match
 from nardy.ai import ComputerPlayer, get_player
@@ -36,12 +37,12 @@ def shows_saved_version(stored: StoredGame, chat_id: int) -> bool:
 
 
 def computer_to_act(env: Env, stored: StoredGame, match: Match) -> bool:
-    return env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None
+    return computer_awaited(GameRecord.from_stored(stored), match) is not None
 
 
 async def test_the_computer_replies_through_the_queue(redis_store: RedisGameStore, redis_url: str) -> None:
     env = Env(redis_store, seeded("jobs-computer"), computer=fixed_seed)
-    env.service.computer_delay = 0.0
+    env.service.config.computer_delay = 0.0
     metrics = Metrics()
     jobs = TaskiqJobs(redis_url, metrics=metrics, sweep_interval=3600)
     await jobs.start(env.service)

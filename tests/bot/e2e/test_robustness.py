@@ -157,7 +157,7 @@ async def test_renderer_failure_still_updates_caption_and_keyboard(sqlite_store:
     def broken(*_args: object, **_kwargs: object) -> bytes:
         raise ValueError("renderer bug")
 
-    env.service.renderer = broken
+    env.service.config.renderer = broken
     shown_before = board.content
     await env.h.press(user, -305, board.message_id, board.buttons()[0][0].callback_data or "")  # type: ignore[arg-type]
     after = await sqlite_store.get_game(game_id)

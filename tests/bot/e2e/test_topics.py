@@ -30,7 +30,7 @@ async def test_a_game_started_in_a_topic_stays_in_it(sqlite_store: Store) -> Non
         await press_first(env, awaited_user(stored, match, users), -930)
     stored, match = await state(env, game_id)
     await h.send_text(awaited_user(stored, match, users), group, "/board", thread_id=TOPIC)  # re-posted: still there
-    now = time.time() + env.service.turn_reminder_after + 60
+    now = time.time() + env.service.config.turn_reminder_after + 60
     await env.service.sweep(now)  # the turn reminder
     stored, match = await state(env, game_id)
     await h.send_text(awaited_user(stored, match, users), group, "/resign", thread_id=TOPIC)

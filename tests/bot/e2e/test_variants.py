@@ -155,7 +155,7 @@ async def test_a_level_the_computer_lacks_is_played_and_named_as_the_strongest_i
 @pytest.mark.parametrize("variant", NEW)
 async def test_new_bot_of_each_variant(sqlite_store: Store, variant: str) -> None:
     env = Env(sqlite_store, seeded(f"variant-bot-{variant}"), computer=lambda lv, v, s: get_player(lv, v, seed=3))
-    env.service.sleep = env.clock.sleep
+    env.service.config.sleep = env.clock.sleep
     fake, h = env.fake, env.h
     alice = fake.user(31, "Alice", "en")
     chat = fake.private_chat(alice)

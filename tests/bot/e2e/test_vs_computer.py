@@ -13,7 +13,8 @@ from aiogram.types import User
 
 from bot.handlers.computer import BOT_ARGS, parse_bot_args
 from bot.model.game import GameRecord
-from bot.services.game_service import COMPUTER_ID, COMPUTER_STATS_CHAT
+from bot.services.computer import computer_to_act
+from bot.services.players import COMPUTER_ID, COMPUTER_STATS_CHAT
 from bot.storage import Store
 from bot.texts import tr
 from bot.variants import MAIN, computer_variants
@@ -53,8 +54,8 @@ async def human_turn(env: Env, user: User, chat_id: int, game_id: str, *, type_m
 
 async def test_full_private_game_against_the_computer(sqlite_store: Store) -> None:
     env = Env(sqlite_store, seeded("vs-computer-1"), computer=fixed_seed)
-    env.service.sleep = env.clock.sleep  # BOT_MOVE_DELAY (1 s by default) on virtual time
-    assert env.service.computer_delay == 1.0
+    env.service.config.sleep = env.clock.sleep  # BOT_MOVE_DELAY (1 s by default) on virtual time
+    assert env.service.config.computer_delay == 1.0
     fake, h = env.fake, env.h
     alice = fake.user(21, "Alice", "en")
     chat = fake.private_chat(alice)
@@ -92,7 +93,7 @@ async def test_full_private_game_against_the_computer(sqlite_store: Store) -> No
         if stored.finished:
             break
         record = GameRecord.from_stored(stored)
-        assert env.service.computer_to_act(record, match) is None  # after settling, the person acts
+        assert computer_to_act(record, match) is None  # after settling, the person acts
         board = board_message(fake, alice.id)
         assert board.buttons() or match.game.phase is Phase.MOVE, board.content
         edits, version = board.edits, stored.version
@@ -296,7 +297,7 @@ async def test_the_computer_thinks_off_the_event_loop(sqlite_store: Store) -> No
     game_id = await only_game(sqlite_store, alice.id)
     for _ in range(40):
         stored, match = await state(env, game_id)
-        if env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None:
+        if computer_to_act(GameRecord.from_stored(stored), match) is not None:
             break
         await press_first(env, alice, alice.id)
     await asyncio.to_thread(started.wait, 60)
@@ -312,7 +313,7 @@ async def test_the_computer_thinks_off_the_event_loop(sqlite_store: Store) -> No
     assert players[0].released is True
     assert all(t is not threading.main_thread() for p in players for t in p.threads)
     assert after.version == before.version + 1
-    assert env.service.computer_to_act(GameRecord.from_stored(after), match) is None
+    assert computer_to_act(GameRecord.from_stored(after), match) is None
     await env.close()
 
 
@@ -339,17 +340,17 @@ async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store
     env.service.computer_turns.request = lambda _game_id: None  # type: ignore[method-assign]
     for _ in range(20):
         stored, match = await state(env, game_id)
-        if env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None:
+        if computer_to_act(GameRecord.from_stored(stored), match) is not None:
             break
         await press_first(env, alice, alice.id)
     env.service.computer_turns.request = wake  # type: ignore[method-assign]
-    assert not stored.finished and env.service.computer_to_act(GameRecord.from_stored(stored), match) is not None
+    assert not stored.finished and computer_to_act(GameRecord.from_stored(stored), match) is not None
     assert await env.service.sweep(now=time.time() + 1000) == 0  # not due yet
     assert await env.service.sweep(now=time.time() + 10_000) == 1  # due (the person's reminder comes after 6 h)
     await env.service.settle()
     after, match = await state(env, game_id)
     assert after.version == stored.version + 1
-    assert env.service.computer_to_act(GameRecord.from_stored(after), match) is None
+    assert computer_to_act(GameRecord.from_stored(after), match) is None
     await env.close()
 
 
@@ -357,7 +358,7 @@ async def test_the_production_computer_thinks_in_a_worker_process(sqlite_store: 
     """With the production wiring (system dice, the built-in players) the computer's replies are computed in the
     service's process pool, not on the event loop's process, and they reach the board."""
     env = Env(sqlite_store, None)
-    env.service.computer_delay = 0.0
+    env.service.config.computer_delay = 0.0
     fake, h = env.fake, env.h
     alice = fake.user(81, "Alice", "en")
     await h.send_text(alice, fake.private_chat(alice), "/new bot short medium")
