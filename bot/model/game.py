@@ -206,6 +206,27 @@ class ChatLink:
                 del data[key]
         return data
 
+    @property
+    def is_inline(self) -> bool:
+        """Whether the game is played on an inline message (then ``chat_id`` is synthetic, no chat of Telegram's)."""
+        return self.inline is not None
+
+    @property
+    def is_private(self) -> bool:
+        """Whether the chat is a player's private chat with the bot (whose id is the user's)."""
+        return not self.is_inline and self.chat_id > 0
+
+    @property
+    def is_group(self) -> bool:
+        """Whether the chat is a group or supergroup of Telegram's (an inline message is not one)."""
+        return not self.is_inline and self.chat_id < 0
+
+    @property
+    def is_shared(self) -> bool:
+        """Whether everybody sees the same board there: a group's or an inline message's one board (whole-turn
+        buttons, games counted against the chat's limit), as opposed to a private chat's."""
+        return not self.is_private
+
     def to_dict(self) -> JsonObject:
         """Return the chat as stored in the record's ``"chats"``."""
         return dump(self)
@@ -355,6 +376,41 @@ class GameRecord:
         """Keep the rating change the finishing save planned (None: the session is not rated)."""
         self.rating_plan = None if plan is None else dict(plan)
         self.rating_planned = True
+
+    # ------------------------------------------------------------------ the engine's match, read
+
+    @property
+    def variant(self) -> str | None:
+        """The variant of the match's current game (``"short"``, ``"long"``, ...), None when the match names none."""
+        value = self.match.get("variant")
+        return value if isinstance(value, str) else None
+
+    @property
+    def match_kind(self) -> str:
+        """The kind of match to start again (a rematch): a rotating match's kind name, else its variant.
+
+        Raises: KeyError when the match names neither."""
+        return str(self.match.get("kind") or self.match["variant"])
+
+    @property
+    def match_length(self) -> int:
+        """The match's length in points (0: a single game). Raises: KeyError, ValueError or TypeError when the match
+        has no usable length."""
+        return int(self.match["length"])
+
+    @property
+    def match_games(self) -> list[dict[str, Any]]:
+        """The match's games as the engine saved them (:meth:`nardy.Game.to_dict`): the finished ones, then the
+        current one (an empty dict when the match has none)."""
+        return [*self.match.get("finished_games", []), self.match.get("game", {})]
+
+    @property
+    def moves_played(self) -> bool:
+        """Whether any move has been played in the match: a finished game has a history, or the current game has
+        a move in its history."""
+        return any(g.get("history") for g in self.match.get("finished_games", [])) or any(
+            r.get("t") == "move" for r in self.match.get("game", {}).get("history", [])
+        )
 
     # ------------------------------------------------------------------ conversion
 

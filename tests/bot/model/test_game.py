@@ -136,3 +136,27 @@ def test_any_record_reads_back_equal(record: GameRecord) -> None:
     assert again == record
     assert again.to_dict() == data
     assert GameRecord.from_json(record.to_json()) == record
+
+
+def test_the_record_reads_its_match_through_typed_accessors() -> None:
+    cube = GameRecord.from_dict(_document(FIXTURES / "game_running_match_cube.json"))
+    assert cube.variant == cube.match["variant"] and cube.match_kind == cube.match["variant"]
+    assert cube.match_length == 3
+    assert cube.match_games == [*cube.match["finished_games"], cube.match["game"]]
+    finished = GameRecord.from_dict(_document(FIXTURES / "game_finished.json"))
+    assert finished.moves_played
+    fresh = GameRecord.new(Match("short", dice=SeededDice(3)).to_dict(), cube.players, cube.chats, kind="group")
+    assert fresh.variant == "short" and fresh.match_length == 0 and not fresh.moves_played
+    assert len(fresh.match_games) == 1
+    rotating = GameRecord.new({"variant": "long", "kind": "mixed", "length": 0}, cube.players, cube.chats, kind="group")
+    assert rotating.match_kind == "mixed" and rotating.match_games == [{}]
+    assert GameRecord.new({"variant": 1}, cube.players, cube.chats, kind="group").variant is None
+
+
+def test_a_chat_link_says_what_kind_of_chat_it_is() -> None:
+    private, group = ChatLink(5, 0), ChatLink(-100123)
+    inline = ChatLink(-(2**52) - 7, inline="AgAAAbc")
+    assert private.is_private and not private.is_group and not private.is_inline and not private.is_shared
+    assert group.is_group and group.is_shared and not group.is_private and not group.is_inline
+    assert inline.is_inline and inline.is_shared and not inline.is_group and not inline.is_private
+    assert ChatLink.from_dict(inline.to_dict()).is_inline
