@@ -49,7 +49,7 @@ from pydantic.dataclasses import dataclass
 from pydantic_core import to_json
 
 from bot.model.codec import JsonObject, dump, load, load_json
-from nardy import Step
+from nardy import Options, Step
 
 if TYPE_CHECKING:
     from bot.storage import StoredGame
@@ -393,10 +393,22 @@ class GameRecord:
         return str(self.match.get("kind") or self.match["variant"])
 
     @property
+    def rotating(self) -> bool:
+        """Whether the match rotates its variant from game to game (the engine saved a ``rotation``)."""
+        return bool(self.match.get("rotation"))
+
+    @property
     def match_length(self) -> int:
         """The match's length in points (0: a single game). Raises: KeyError, ValueError or TypeError when the match
         has no usable length."""
         return int(self.match["length"])
+
+    @property
+    def match_options(self) -> Options:
+        """The match's rule options (the defaults for those it does not name).
+
+        Raises: nardy's InvalidOptionError (a ValueError) when the match names an unknown option or value."""
+        return Options.from_dict(self.match.get("options"))
 
     @property
     def match_games(self) -> list[dict[str, Any]]:

@@ -150,6 +150,9 @@ def test_the_record_reads_its_match_through_typed_accessors() -> None:
     assert len(fresh.match_games) == 1
     rotating = GameRecord.new({"variant": "long", "kind": "mixed", "length": 0}, cube.players, cube.chats, kind="group")
     assert rotating.match_kind == "mixed" and rotating.match_games == [{}]
+    assert not cube.rotating
+    assert GameRecord.new({"rotation": ["long", "short"]}, cube.players, cube.chats, kind="group").rotating
+    assert cube.match_options == Match.from_dict(cube.match).options
     assert GameRecord.new({"variant": 1}, cube.players, cube.chats, kind="group").variant is None
 
 
