@@ -36,7 +36,7 @@ from nardy import FairDice, Game, Match, NardyError, Options, Phase
 
 if TYPE_CHECKING:
     from bot.services.game_config import GameConfig
-    from bot.storage import Store
+    from bot.storage import GameRecords
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def read_record(stored: StoredGame) -> GameRecord | None:
 def _describe(record: GameRecord, user_id: int, lang: str) -> str:
     index = record.player_index(user_id)
     opponent = record.players[1 - index].name if index is not None else "?"
-    variant = tr(lang, f"variant.{record.match.get('variant', 'short')}")
+    variant = tr(lang, f"variant.{record.variant or 'short'}")
     return f"{opponent} · {variant}"
 
 
@@ -142,7 +142,7 @@ class GameActions:
 
     def __init__(
         self,
-        store: Store,
+        store: GameRecords,
         sender: MessageSender,
         config: GameConfig,
         boards: BoardPresenter,
@@ -423,7 +423,6 @@ class GameActions:
             if await self.store.update_game(stored.game_id, stored.version, record.to_dict(), deadline=wake) is None:
                 return tr(lang, "toast.stale")  # another press won
             self.boards.request(stored.game_id)
-        match_data = record.match
         players = list(reversed(record.players))
         chats = [
             ChatLink(
@@ -432,13 +431,13 @@ class GameActions:
             for c in record.chats
         ]
         await self.start_game(
-            str(match_data.get("kind") or match_data["variant"]),
-            int(match_data["length"]),
+            record.match_kind,
+            record.match_length,
             players,
             chats,
             kind=record.kind,
             confirm=record.confirm,
-            options=Options.from_dict(match_data.get("options")),
+            options=record.match_options,
             game_id=rematch_id,
         )
         return ""

@@ -19,7 +19,7 @@ from nardy.ai.analysis import BLUNDER, INACCURACY, Analysis, CubeRating, PlayRat
 
 if TYPE_CHECKING:
     from bot.services.game_config import GameConfig
-    from bot.storage import Store
+    from bot.storage import GameRecords
 
 WORST_PER_PLAYER = 3
 
@@ -89,7 +89,7 @@ def _play_caption(record: GameRecord, play: PlayRating, lang: str) -> str:
 
 
 async def analysis_answer(
-    store: Store, config: GameConfig, game_id: str, chat_id: int, user_id: int, lang: str
+    store: GameRecords, config: GameConfig, game_id: str, chat_id: int, user_id: int, lang: str
 ) -> AnalysisAnswer:
     """Return the analysis of a finished game for ``user_id`` asking in ``chat_id`` (a player of it, or anyone in a
     chat it was shown in), or a clear refusal. Raises: StoreUnavailableError."""
@@ -101,7 +101,7 @@ async def analysis_answer(
     stored, record = found
     if not stored.finished:
         return AnalysisAnswer(tr(lang, "analysis.running", game=game_id))
-    variants = {g.get("variant") for g in [*record.match.get("finished_games", []), record.match.get("game", {})]}
+    variants = {g.get("variant") for g in record.match_games}
     if not all(isinstance(v, str) and has_level("hard", v) for v in variants):
         return AnalysisAnswer(tr(lang, "analysis.unsupported", game=game_id))
     try:

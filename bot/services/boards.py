@@ -48,7 +48,7 @@ from bot.services.engine_flow import load_match
 from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
 from bot.services.render_pool import render_in_processes
 from bot.services.tasks import KeyedTasks
-from bot.storage import Store, StoredGame
+from bot.storage import GameRecords, SettingsRecords, StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.texts import board_labels, board_title, tr
 from bot.variants import game_name
@@ -61,12 +61,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
+class BoardStore(GameRecords, SettingsRecords, Protocol):
+    """The storage roles the boards use: the games and their board entries, and the settings that choose a
+    board's theme."""
+
+
 RETRY_DELAYS: Final = (2.0, 5.0, 15.0, 45.0)
 """Seconds before the in-process retries of a sync that failed for a retryable reason (then the sweeper)."""
 BOARD_CLAIM_LEASE: Final = 15.0
-"""Seconds a worker's claim to post a chat's new board lasts (:meth:`Store.claim_board`). The poster renews it
-every third of that while its ``sendPhoto`` waits in the queue or is being made, and right before the call; after
-a crash another worker may post the board once it has passed."""
+"""Seconds a worker's claim to post a chat's new board lasts (:meth:`~bot.storage.games.GameRecords.claim_board`).
+The poster renews it every third of that while its ``sendPhoto`` waits in the queue or is being made, and right
+before the call; after a crash another worker may post the board once it has passed."""
 
 
 THEME_KEY: Final = "theme"
@@ -81,7 +87,7 @@ def board_theme_of(settings: Mapping[str, Any]) -> str:
     return value if isinstance(value, str) and value in THEMES else THEMES[0]
 
 
-async def board_theme(store: Store, chat: ChatLink) -> str:
+async def board_theme(store: SettingsRecords, chat: ChatLink) -> str:
     """Return the theme a chat's board is drawn in: a private chat's (whose id is its user's) in that user's theme,
     a group's in the group's theme chosen by its admins, an inline message's in the default.
     Raises: StoreUnavailableError."""
@@ -256,7 +262,7 @@ class InlineBoards(Protocol):
 class BoardPresenter:
     """Renders boards and converges every board message of a game to its saved version."""
 
-    def __init__(self, store: Store, sender: MessageSender, config: GameConfig) -> None:
+    def __init__(self, store: BoardStore, sender: MessageSender, config: GameConfig) -> None:
         """Read games from ``store``, send and edit through ``sender``, draw with the renderer, dice and timings of
         ``config`` (read at call time, so tests may swap them). :meth:`connect` adds the collaborators built after
         it (they need it first)."""
@@ -270,7 +276,7 @@ class BoardPresenter:
         self.failures = 0
         """How many board syncs failed for a retryable reason (diagnostics)."""
         self.owner = secrets.token_hex(8)
-        """This process's name in the store's board claims (:meth:`Store.claim_board`)."""
+        """This process's name in the store's board claims (:meth:`~bot.storage.games.GameRecords.claim_board`)."""
 
     def connect(self, *, release: Callable[[StoredGame, GameRecord], Awaitable[None]], inline: InlineBoards) -> None:
         """Add the collaborators that need this presenter first: ``release`` (:meth:`GameSaver.release`, called

@@ -200,13 +200,9 @@ def _fairness_line(record: GameRecord, match: Match, lang: str, game_id: str | N
         return tr(lang, "fair.caption.over", command=code(f"/verify {game_id}")) + "\n" + export
     if seeds is None:
         return None
-    data = record.match
-    played = any(g.get("history") for g in data.get("finished_games", [])) or any(
-        r.get("t") == "move" for r in data.get("game", {}).get("history", [])
-    )
     return (
         None
-        if played
+        if record.moves_played
         else tr(lang, "fair.caption.start", hash=code(seeds.commitment), command=code(f"/verify {game_id}"))
     )
 

@@ -28,7 +28,7 @@ from nardy.ai.bonus import choose_double
 
 if TYPE_CHECKING:
     from bot.services.game_config import GameConfig
-    from bot.storage import Store
+    from bot.storage import GameRecords
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class ComputerTurns:
     """Runs the computer's replies in background tasks, one per game."""
 
     def __init__(
-        self, store: Store, config: GameConfig, scheduler: Scheduler, save: SaveGame, *, processes: int = 1
+        self, store: GameRecords, config: GameConfig, scheduler: Scheduler, save: SaveGame, *, processes: int = 1
     ) -> None:
         """Read games from ``store`` and write them with ``save`` (:meth:`bot.services.saving.GameSaver.save`), with
         the dice, delay and computer players of ``config``; hand replies to the job queue of ``scheduler`` when it

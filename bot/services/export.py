@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.model.game import GameRecord, RecordError
 from bot.services.fairness import export_record
-from bot.storage import Store, StoredGame
+from bot.storage import GameRecords, StoredGame
 from bot.storage.ids import is_valid_id
 from bot.texts import tr
 from nardy import NardyError
@@ -37,7 +37,7 @@ def record_files(game_id: str, record: GameRecord, *, finished: bool) -> tuple[E
     ``nardy-<id>.txt``, then ``nardy-<id>.json``. Raises: GameStateError when the match cannot be replayed."""
     names = [p.name for p in record.players]
     match = record.match
-    if match.get("variant") in MAT_VARIANTS and not match.get("rotation"):
+    if record.variant in MAT_VARIANTS and not record.rotating:
         text = ExportFile(f"nardy-{game_id}.mat", match_to_mat(match, names).encode())
     else:
         text = ExportFile(f"nardy-{game_id}.txt", match_transcript(match, names).encode())
@@ -46,7 +46,7 @@ def record_files(game_id: str, record: GameRecord, *, finished: bool) -> tuple[E
 
 
 async def visible_game(
-    store: Store, game_id: str, chat_id: int, user_id: int, lang: str
+    store: GameRecords, game_id: str, chat_id: int, user_id: int, lang: str
 ) -> tuple[StoredGame, GameRecord] | str:
     """Return the stored game and its record when ``user_id`` asking in ``chat_id`` may see it (a player of it, or
     anyone in a chat it was shown in), else the refusal to answer. Raises: StoreUnavailableError."""
@@ -62,7 +62,7 @@ async def visible_game(
     return stored, record
 
 
-async def export_answer(store: Store, game_id: str, chat_id: int, user_id: int, lang: str) -> ExportAnswer:
+async def export_answer(store: GameRecords, game_id: str, chat_id: int, user_id: int, lang: str) -> ExportAnswer:
     """Return the answer of ``/export <game_id>`` asked by ``user_id`` in ``chat_id``: the record's files when the
     user played the game or the game was shown in this chat; a clear refusal otherwise. Raises:
     StoreUnavailableError."""

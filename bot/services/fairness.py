@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.model.game import GameRecord, RecordError
-from bot.storage import Store
+from bot.storage import GameRecords
 from bot.storage.ids import is_valid_id
 from bot.texts import code, tr
 from nardy.fairness import SCHEME, match_rolls, verify_record
@@ -38,7 +38,7 @@ def export_record(game_id: str, record: GameRecord, *, finished: bool) -> dict[s
         "format": RECORD_FORMAT,
         "version": 1,
         "game_id": game_id,
-        "variant": record.match.get("variant"),
+        "variant": record.variant,
         "players": [p.name for p in record.players],
         "fairness": fairness,
         "rolls": match_rolls(record.match),
@@ -55,7 +55,7 @@ class VerifyAnswer:
     filename: str | None = None
 
 
-async def verify_answer(store: Store, game_id: str, lang: str) -> VerifyAnswer:
+async def verify_answer(store: GameRecords, game_id: str, lang: str) -> VerifyAnswer:
     """Return the answer of ``/verify <game_id>``: the commitment while the game runs; once it is over the revealed
     seeds, the check of every roll and the exported record. Raises: StoreUnavailableError."""
     if not is_valid_id(game_id):

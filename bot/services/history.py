@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.model.game import GameRecord, RecordError
-from bot.storage import Store, StoredGame
+from bot.storage import GameRecords, StoredGame
 from bot.texts import Html, esc, tr
 from nardy import Match, NardyError
 from nardy.game_record import replay_records
@@ -95,10 +95,9 @@ def _describe(stored: StoredGame, record: GameRecord, user_id: int, lang: str) -
     me = record.player_index(user_id)
     if me is None:
         return None
-    match = record.match
     opponent = record.players[1 - me].name
-    variant = tr(lang, f"variant.{match.get('variant')}")
-    games = [*match.get("finished_games", []), match.get("game", {})]
+    variant = tr(lang, f"variant.{record.variant}")
+    games = record.match_games
     result = (games[-1].get("state") or {}).get("result") or {}
     score = list(games[-1].get("score", [0, 0]))
     if result.get("winner") is not None:
@@ -114,7 +113,7 @@ def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-async def history_entries(store: Store, chat_id: int, user_id: int, lang: str) -> list[HistoryEntry]:
+async def history_entries(store: GameRecords, chat_id: int, user_id: int, lang: str) -> list[HistoryEntry]:
     """Return the user's last finished games shown in the chat, newest first (at most :data:`HISTORY_SIZE`).
     Raises: StoreUnavailableError."""
     entries: list[HistoryEntry] = []

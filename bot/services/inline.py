@@ -36,7 +36,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import DeleteMessage, EditMessageMedia, EditMessageReplyMarkup, EditMessageText, SendPhoto
@@ -60,7 +60,7 @@ from bot.services.boards import BoardPresenter, board_keyboard, chat_lang, keybo
 from bot.services.engine_flow import load_match, options_for
 from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
 from bot.services.players import INLINE_STATS_CHAT
-from bot.storage import StoredGame
+from bot.storage import GameRecords, SettingsRecords, StoredGame, UpdateClaims
 from bot.texts import tr
 from bot.variants import OFFERED, default_length, get_match_kind_games, resolve
 from nardy import Match, Phase
@@ -68,9 +68,14 @@ from nardy.textboard import draw_position
 
 if TYPE_CHECKING:
     from bot.services.game_config import GameConfig
-    from bot.storage import Store
 
 log = logging.getLogger(__name__)
+
+
+class InlineStore(GameRecords, SettingsRecords, UpdateClaims, Protocol):
+    """The storage roles inline mode uses: the games and their boards, the host's settings (the name an
+    invitation shows) and the update claims that make a Join create its game once."""
+
 
 INLINE_CHAT_BASE: Final = 2**52
 """Synthetic chat ids of inline messages lie in ``(-(INLINE_CHAT_BASE + 2**48), -INLINE_CHAT_BASE]``."""
@@ -150,7 +155,7 @@ class InlineGames:
 
     def __init__(
         self,
-        store: Store,
+        store: InlineStore,
         sender: MessageSender,
         config: GameConfig,
         boards: BoardPresenter,

@@ -22,7 +22,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from bot.log_context import bind_game
 from bot.model.game import GameRecord, StatsEntry
@@ -30,15 +30,19 @@ from bot.services.computer import computer_to_act
 from bot.services.engine_flow import match_finished
 from bot.services.players import COMPUTER_STATS_CHAT, INLINE_STATS_CHAT
 from bot.services.ratings import rating_plan
-from bot.storage import StoredGame
+from bot.storage import GameRecords, StatsRecords, StoredGame
 from bot.storage.errors import StoreUnavailableError
 from nardy import Match
 
 if TYPE_CHECKING:
     from bot.services.game_config import GameConfig
-    from bot.storage import Store
 
 log = logging.getLogger(__name__)
+
+
+class SaverStore(GameRecords, StatsRecords, Protocol):
+    """The storage roles the saver uses: the games, and the stats a finished session adds."""
+
 
 RECOVERY_DELAYS: Final = (0.05, 0.2, 0.5, 1.0, 2.0)
 """Pauses between the reads that find out whether a save whose reply was lost was applied."""
@@ -86,7 +90,7 @@ class GameSaver:
 
     def __init__(
         self,
-        store: Store,
+        store: SaverStore,
         config: GameConfig,
         *,
         request_boards: Callable[[str], None],

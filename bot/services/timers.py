@@ -28,7 +28,7 @@ from nardy import NardyError
 
 if TYPE_CHECKING:
     from bot.services.game_config import GameConfig
-    from bot.storage import Store
+    from bot.storage import GameRecords
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ class Sweeper:
 
     def __init__(
         self,
-        store: Store,
+        store: GameRecords,
         sender: MessageSender,
         config: GameConfig,
         boards: BoardPresenter,
