@@ -169,7 +169,7 @@ async def test_crash_after_a_result_is_saved_is_converged_by_the_sweeper(sqlite_
     await resign_game(env, games[0][1], users)
 
     # the process dies right after the result's save: no background reconcile runs
-    service = env.service.tournaments
+    service = env.service.tournaments.reconciler
     requested: list[str] = []
     original_request = service.request
     service.request = lambda tournament_id, *, delay=0.0: requested.append(tournament_id)  # type: ignore[method-assign]
@@ -284,7 +284,7 @@ async def test_round_deadline_reminds_then_forfeits(sqlite_store: Store) -> None
 async def test_two_matches_ending_together(sqlite_store: Store) -> None:
     group_id = -613
     env = Env(sqlite_store, seeded("together-rr"))
-    env.service.tournaments.batch_window = 0.5
+    env.service.tournaments.reconciler.batch_window = 0.5
     fake = env.fake
     tournament_id, users, _group = await _start_four(env, group_id)
     await env.service.settle()

@@ -12,7 +12,7 @@ from tests.bot.fake_telegram import ShownMessage
 
 def tournament_env(env: Env) -> Env:
     """Return ``env`` with results announced at once (no batching pause on the test's real clock)."""
-    env.service.tournaments.batch_window = 0.0
+    env.service.tournaments.reconciler.batch_window = 0.0
     return env
 
 
@@ -34,14 +34,14 @@ async def running(env: Env, group: Chat) -> tuple[str, TournamentRecord]:
     """Return the id and record of the group's unfinished tournament."""
     tournament_id = await env.store.chat_tournament(group.id)
     assert tournament_id is not None
-    loaded = await env.service.tournaments.load(tournament_id)
+    loaded = await env.service.tournaments.records.load(tournament_id)
     assert loaded is not None
     return tournament_id, loaded[1]
 
 
 async def record_of(env: Env, tournament_id: str) -> TournamentRecord:
     """Return the tournament's record."""
-    loaded = await env.service.tournaments.load(tournament_id)
+    loaded = await env.service.tournaments.records.load(tournament_id)
     assert loaded is not None
     return loaded[1]
 
