@@ -5,8 +5,10 @@ from __future__ import annotations
 from bot.model.game import GameRecord
 from bot.services.engine_flow import load_match
 from bot.storage import Store
+from bot.texts import tr
 from nardy import Phase
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, GAME_OVER, has_entry, shown
 
 
 async def test_group_short_game_by_buttons(sqlite_store: Store) -> None:
@@ -19,11 +21,12 @@ async def test_group_short_game_by_buttons(sqlite_store: Store) -> None:
 
     await h.send_text(alice, group, "/new short")
     card = fake.last_message(group.id)
-    assert "Alice challenges" in card.content
-    await h.press_button(alice, card, "Join")
-    assert "cannot join your own" in fake.toasts_for(alice.id)[-1]
-    await h.press_button(bob, card, "Join")
-    assert "started" in fake.last_message(group.id).content or "started" in card.content
+    assert shown(EN, "challenge.card", name="Alice", variant=tr(EN, "variant.short"), match="") in card.content
+    await h.press_button(alice, card, shown(EN, "btn.join"))
+    assert fake.toasts_for(alice.id)[-1] == shown(EN, "toast.own_challenge")
+    await h.press_button(bob, card, shown(EN, "btn.join"))
+    started = shown(EN, "challenge.started", a="Alice", b="Bob")
+    assert started in fake.last_message(group.id).content or started in card.content
 
     board = board_message(fake, group.id)
     assert board.photo is not None
@@ -47,26 +50,26 @@ async def test_group_short_game_by_buttons(sqlite_store: Store) -> None:
         if not refused_checked:
             before = (stored.version, stored.data)
             await h.press(carol, group.id, board.message_id, first.callback_data or "")
-            assert fake.toasts_for(carol.id)[-1] == "You are not playing this game."
+            assert fake.toasts_for(carol.id)[-1] == shown(EN, "toast.not_player")
             await h.press(waiting, group.id, board.message_id, first.callback_data or "")
-            assert fake.toasts_for(waiting.id)[-1] == "It is not your turn."
+            assert fake.toasts_for(waiting.id)[-1] == shown(EN, "toast.not_turn")
             after = await sqlite_store.get_game(game_id)
             assert after is not None and (after.version, after.data) == before
             refused_checked = True
         edits_before = board.edits
         if match.game.phase is Phase.ROLL and not doubled:
-            await h.press_button(to_act, board, "Double")
+            await h.press_button(to_act, board, shown(EN, "btn.double", value=2))
             doubled = True
             board = board_message(fake, group.id)
-            assert "take or pass" in board.content
+            assert shown(EN, "turn.doubled", name=waiting.first_name, value=2) in board.content.splitlines()
             continue
         await h.press(to_act, group.id, board.message_id, first.callback_data or "")
         presses += 1
         assert presses < 2000
         assert board_message(fake, group.id).edits > edits_before
     final = board_message(fake, group.id)
-    assert "Game over" in final.content
-    assert any("Rematch" in t for t in final.button_texts())
+    assert has_entry(final.content, EN, *GAME_OVER), final.content
+    assert shown(EN, "btn.rematch") in final.button_texts()
     assert doubled
     stats = [await sqlite_store.get_stats(group.id, u.id) for u in (alice, bob)]
     assert sorted((s.wins, s.losses) for s in stats) == [(0, 1), (1, 0)]
