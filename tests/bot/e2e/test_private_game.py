@@ -7,6 +7,7 @@ import re
 from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, opens_with, shown
 
 
 async def test_private_game_via_deep_link(sqlite_store: Store) -> None:
@@ -18,7 +19,7 @@ async def test_private_game_via_deep_link(sqlite_store: Store) -> None:
     found = re.search(r"https://t\.me/\w+\?start=(c_[A-Za-z0-9_-]{10})", link)
     assert found, link
     await h.send_text(alice, fake.private_chat(alice), f"/start {found.group(1)}")
-    assert "own challenge" in fake.last_message(alice.id).content
+    assert fake.last_message(alice.id).content == shown(EN, "toast.own_challenge")
     await h.send_text(bob, fake.private_chat(bob), f"/start {found.group(1)}")
     boards = {u.id: board_message(fake, u.id) for u in (alice, bob)}
     assert all(b.photo is not None for b in boards.values())
@@ -34,15 +35,15 @@ async def test_private_game_via_deep_link(sqlite_store: Store) -> None:
         assert board_message(fake, other.id).buttons() == []  # only the awaited player has buttons
         before = {u: board_message(fake, u).edits for u in users}
         await press_first(env, user, user.id)
-        after = {u: board_message(fake, u).edits for u in users}
-        assert all(after[u] > before[u] for u in users)
+        edited = {u: board_message(fake, u).edits for u in users}
+        assert all(edited[u] > before[u] for u in users)
     # in a private chat any text of a player is a move attempt: gibberish is refused with the legal options
     stored, match = await state(env, game_id)
     if not stored.finished:
         user = awaited_user(stored, match, users)
         await h.send_text(user, fake.private_chat(user), "hello there")
         reply = fake.last_message(user.id).content
-        assert reply.startswith("Move not accepted:") or reply == "It is not your turn.", reply
+        assert opens_with(reply, EN, "move.error") or reply == shown(EN, "toast.not_turn"), reply
         after, _ = await state(env, game_id)
         assert (after.version, after.data) == (stored.version, stored.data)
     # still one board per chat, edited in place
@@ -51,5 +52,5 @@ async def test_private_game_via_deep_link(sqlite_store: Store) -> None:
     # a second join of the same link is refused
     carol = fake.user(13, "Carol", "en")
     await h.send_text(carol, fake.private_chat(carol), f"/start {found.group(1)}")
-    assert "no longer open" in fake.last_message(carol.id).content
+    assert fake.last_message(carol.id).content == shown(EN, "toast.challenge_gone")
     await env.close()

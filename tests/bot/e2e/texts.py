@@ -70,10 +70,27 @@ def has_entry(content: str, lang: str, *keys: str, **kwargs: object) -> bool:
     return any(entry_pattern(lang, key, **kwargs).search(content) for key in keys)
 
 
+def opens_with(content: str, lang: str, *keys: str, **kwargs: object) -> bool:
+    """Return whether ``content`` begins with one of the catalogue texts ``keys`` in ``lang`` (see
+    :func:`entry_pattern` for ``kwargs``)."""
+    return any(entry_pattern(lang, key, **kwargs).match(content) for key in keys)
+
+
 def entry_lines(content: str, lang: str, *keys: str, **kwargs: object) -> list[str]:
     """Return the lines of ``content`` that are wholly one of the catalogue texts ``keys`` in ``lang``."""
     patterns = [entry_pattern(lang, key, **kwargs) for key in keys]
     return [line for line in content.splitlines() if any(p.fullmatch(line) for p in patterns)]
 
 
-__all__ = ["EN", "GAME_OVER", "RU", "TURN_KEYS", "entry_lines", "entry_pattern", "has_entry", "resign_button", "shown"]
+__all__ = [
+    "EN",
+    "GAME_OVER",
+    "RU",
+    "TURN_KEYS",
+    "entry_lines",
+    "entry_pattern",
+    "has_entry",
+    "opens_with",
+    "resign_button",
+    "shown",
+]
