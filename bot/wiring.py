@@ -168,7 +168,11 @@ def build_dispatcher(
         metrics=metrics,
     )
     dp["game_service"] = games
-    dp["inline_games"] = games.inline  # the inline handlers use this part alone
+    dp["replies"] = games.replies
+    dp["actions"] = games.actions
+    dp["boards"] = games.boards
+    dp["game_config"] = games.config
+    dp["inline_games"] = games.inline
     dp["tournaments"] = games.tournaments
     if jobs is not None:
         dp["jobs"] = jobs

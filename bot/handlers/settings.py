@@ -8,8 +8,6 @@ group's one board, seen by everyone there, in the group's theme chosen by its ad
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiogram import Bot, Router
 from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.exceptions import TelegramAPIError
@@ -20,9 +18,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import SettingsCb
 from bot.model.game import topic_of
-from bot.model.settings import ChatSettings
+from bot.model.settings import ChatSettings, UserSettings
 from bot.services.boards import THEME_KEY, THEMES, board_theme_of
-from bot.services.game_service import GameService
+from bot.services.messaging import Replies
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, is_offered, next_variant
 
@@ -45,10 +44,10 @@ async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
     return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
 
-def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) -> tuple[str, InlineKeyboardMarkup]:
-    """Return the settings text and keyboard for the chat's ``current`` settings; ``topic``: the forum topic the
+def settings_view(lang: str, chat: ChatSettings, topic: int | None = None) -> tuple[str, InlineKeyboardMarkup]:
+    """Return the settings text and keyboard for the chat's settings ``chat``; ``topic``: the forum topic the
     settings are shown in (it may become the tournaments' topic)."""
-    chat = ChatSettings.from_dict(current)
+    theme = theme_of(chat.theme)
     variant = chat.variant if chat.variant is not None and is_offered(chat.variant) else DEFAULT
     confirm = bool(chat.confirm)
     cube_long = bool(chat.cube_long)
@@ -61,7 +60,7 @@ def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) 
             tr(lang, "settings.confirm", value=onoff[confirm]),
             tr(lang, "settings.cube_long", value=onoff[cube_long]),
             tr(lang, "settings.tournaments", value=tr(lang, f"settings.tournaments.{creators}")),
-            tr(lang, "settings.theme", value=tr(lang, f"settings.theme.{board_theme_of(current)}")),
+            tr(lang, "settings.theme", value=tr(lang, f"settings.theme.{theme}")),
         ]
     )
     other = next_variant(variant)
@@ -91,7 +90,7 @@ def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) 
                 callback_data=SettingsCb(key="tournaments", value=other_creators).pack(),
             )
         ],
-        [theme_button(lang, current)],
+        [theme_button(lang, theme)],
     ]
     tour_topic = chat.tour_topic
     if tour_topic is not None or topic is not None:  # only groups with topics see this line
@@ -114,51 +113,57 @@ def settings_view(lang: str, current: dict[str, Any], topic: int | None = None) 
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def theme_button(lang: str, current: dict[str, Any]) -> InlineKeyboardButton:
-    """Return the button that switches the board theme of ``current`` settings to the other theme."""
-    other = next((name for name in THEMES if name != board_theme_of(current)), THEMES[0])
+def theme_of(stored: str | None) -> str:
+    """Return the board theme a stored ``theme`` setting names (the default, classic, when unset or unknown)."""
+    return board_theme_of({} if stored is None else {THEME_KEY: stored})
+
+
+def theme_button(lang: str, theme: str) -> InlineKeyboardButton:
+    """Return the button that switches the board theme ``theme`` to the other theme."""
+    other = next((name for name in THEMES if name != theme), THEMES[0])
     return InlineKeyboardButton(
         text=tr(lang, "settings.theme", value=tr(lang, f"settings.theme.{other}")),
         callback_data=SettingsCb(key=THEME_KEY, value=other).pack(),
     )
 
 
-def user_settings_view(lang: str, current: dict[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
-    """Return the text and keyboard of a user's own settings (a private chat's ``/settings``)."""
+def user_settings_view(lang: str, mine: UserSettings) -> tuple[str, InlineKeyboardMarkup]:
+    """Return the text and keyboard of a user's own settings ``mine`` (a private chat's ``/settings``)."""
+    theme = theme_of(mine.theme)
     text = "\n".join(
         [
             tr(lang, "settings.user_title"),
-            tr(lang, "settings.theme", value=tr(lang, f"settings.theme.{board_theme_of(current)}")),
+            tr(lang, "settings.theme", value=tr(lang, f"settings.theme.{theme}")),
             tr(lang, "settings.theme.whose"),
         ]
     )
-    return text, InlineKeyboardMarkup(inline_keyboard=[[theme_button(lang, current)]])
+    return text, InlineKeyboardMarkup(inline_keyboard=[[theme_button(lang, theme)]])
 
 
-async def on_settings(message: Message, bot: Bot, game_service: GameService, locale: str) -> None:
+async def on_settings(message: Message, bot: Bot, store: Store, replies: Replies, locale: str) -> None:
     """Show the chat's settings with buttons to change them (admins only); in a private chat, the user's own."""
     if message.from_user is None:
         return
     lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if refusal:
-        await game_service.reply(message, refusal)
+        await replies.reply(message, refusal)
         return
     if message.chat.type == ChatType.PRIVATE:
-        mine = await game_service.store.get_user_settings(message.from_user.id)
+        mine = UserSettings.from_dict(await store.get_user_settings(message.from_user.id))
         text, keyboard = user_settings_view(lang, mine)
-        await game_service.reply(message, text, keyboard=keyboard, quote=False)
+        await replies.reply(message, text, keyboard=keyboard, quote=False)
         return
     if not await is_admin(bot, message.chat.id, message.from_user.id):
-        await game_service.reply(message, tr(lang, "settings.admins_only"))
+        await replies.reply(message, tr(lang, "settings.admins_only"))
         return
-    current = await game_service.store.get_chat_settings(message.chat.id)
+    current = ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))
     text, keyboard = settings_view(lang, current, topic_of(message))
-    await game_service.reply(message, text, keyboard=keyboard, quote=False)
+    await replies.reply(message, text, keyboard=keyboard, quote=False)
 
 
 async def on_settings_button(
-    query: CallbackQuery, callback_data: SettingsCb, bot: Bot, game_service: GameService, locale: str
+    query: CallbackQuery, callback_data: SettingsCb, bot: Bot, store: Store, replies: Replies, locale: str
 ) -> None:
     """Change one setting (admins only; in a private chat the presser's own theme) and refresh the message."""
     lang = norm_lang(locale)
@@ -167,49 +172,52 @@ async def on_settings_button(
         await query.answer(tr(lang, "toast.bad"))
         return
     if message.chat.type == ChatType.PRIVATE:
-        await on_user_setting(query, callback_data, message, lang, game_service)
+        await on_user_setting(query, callback_data, message, lang, store, replies)
         return
     if is_proxy_user(query.from_user) or not await is_admin(bot, message.chat.id, query.from_user.id):
         await query.answer(tr(lang, "settings.admins_only"))
         return
-    store = game_service.store
-    current = dict(await store.get_chat_settings(message.chat.id))
+    current = ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))
     topic = topic_of(message)
-    if callback_data.key == "tour_topic":
-        if callback_data.value == "here" and topic is None:
-            await query.answer(tr(lang, "toast.bad"))
-            return
-        if callback_data.value == "here":
-            current["tour_topic"] = topic
-        else:
-            current.pop("tour_topic", None)
+    key, value = callback_data.key, callback_data.value
+    if key == "tour_topic" and value == "here" and topic is None:
+        await query.answer(tr(lang, "toast.bad"))
+        return
+    current.extra.pop(key, None)  # a value of another type, kept aside when read, is replaced
+    if key == "tour_topic":
+        current.tour_topic = topic if value == "here" else None
+    elif key == "variant":
+        current.variant = value
+    elif key == "tournaments":
+        current.tournaments = value
+    elif key == THEME_KEY:
+        current.theme = value
+    elif key == "confirm":
+        current.confirm = value == "on"
     else:
-        on = callback_data.value == "on"
-        current[callback_data.key] = (
-            callback_data.value if callback_data.key in ("variant", "tournaments", THEME_KEY) else on
-        )
-    await store.set_chat_settings(message.chat.id, current)
+        current.cube_long = value == "on"
+    await store.set_chat_settings(message.chat.id, current.to_dict())
     await query.answer(tr(lang, "settings.saved"))
     text, keyboard = settings_view(lang, current, topic)
-    await game_service.edit(
+    await replies.edit(
         EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text, reply_markup=keyboard)
     )
 
 
 async def on_user_setting(
-    query: CallbackQuery, callback_data: SettingsCb, message: Message, lang: str, game_service: GameService
+    query: CallbackQuery, callback_data: SettingsCb, message: Message, lang: str, store: Store, replies: Replies
 ) -> None:
     """Store the presser's own board theme (the only setting of a private chat) and refresh the message."""
     if callback_data.key != THEME_KEY or is_proxy_user(query.from_user):
         await query.answer(tr(lang, "toast.bad"))
         return
-    store = game_service.store
-    mine = dict(await store.get_user_settings(query.from_user.id))
-    mine[THEME_KEY] = callback_data.value
-    await store.set_user_settings(query.from_user.id, mine)
+    mine = UserSettings.from_dict(await store.get_user_settings(query.from_user.id))
+    mine.extra.pop(THEME_KEY, None)
+    mine.theme = callback_data.value
+    await store.set_user_settings(query.from_user.id, mine.to_dict())
     await query.answer(tr(lang, "settings.saved"))
     text, keyboard = user_settings_view(lang, mine)
-    await game_service.edit(
+    await replies.edit(
         EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text, reply_markup=keyboard)
     )
 

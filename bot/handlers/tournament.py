@@ -9,7 +9,6 @@ Every button press is answered at once with a toast; what it changes is shown by
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
@@ -23,11 +22,14 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.handlers.settings import is_admin
 from bot.keyboards.tournament import SetupCb, TourCb, menu_keyboard, next_settings, setup_keyboard
 from bot.model.game import PlayerInfo, topic_of
+from bot.model.settings import ChatSettings, UserSettings
 from bot.model.tournament import TournamentRecord, TournamentRecordError, TournamentSettings
 from bot.services import tournament_views as views
-from bot.services.game_service import GameService
-from bot.services.messaging import SEND_FAILURES
+from bot.services.boards import BoardPresenter
+from bot.services.game_config import GameConfig
+from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.tournament_service import TournamentService
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 from bot.variants import is_offered
 
@@ -41,10 +43,9 @@ def _person(user: User, lang: str) -> PlayerInfo:
     return PlayerInfo(user.id, display_name(user), lang)
 
 
-async def may_create(bot: Bot, game_service: GameService, chat_id: int, user_id: int) -> bool:
+async def may_create(bot: Bot, store: Store, chat_id: int, user_id: int) -> bool:
     """Return whether the user may create a tournament in the chat: an admin, or anyone if the settings allow."""
-    settings = await game_service.store.get_chat_settings(chat_id)
-    if settings.get("tournaments") == "anyone":
+    if ChatSettings.from_dict(await store.get_chat_settings(chat_id)).anyone_creates_tournaments:
         return True
     return await is_admin(bot, chat_id, user_id)
 
@@ -56,7 +57,8 @@ async def on_tournament(
     message: Message,
     command: CommandObject,
     bot: Bot,
-    game_service: GameService,
+    store: Store,
+    replies: Replies,
     tournaments: TournamentService,
     locale: str,
 ) -> None:
@@ -66,67 +68,67 @@ async def on_tournament(
     lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if user is None or refusal:
-        await game_service.reply(message, refusal or tr(lang, "toast.bad"))
+        await replies.reply(message, refusal or tr(lang, "toast.bad"))
         return
     if message.chat.type == ChatType.PRIVATE:
-        await game_service.reply(message, tr(lang, "tour.private"))
+        await replies.reply(message, tr(lang, "tour.private"))
         return
     service = tournaments
     argument = (command.args or "").strip().lower()
     if argument in ("last", "последний", "прошлый"):
-        await _show_last(message, game_service, tournaments, lang)
+        await _show_last(message, replies, tournaments, lang)
         return
     if argument:
-        await game_service.reply(message, tr(lang, "tour.usage"))
+        await replies.reply(message, tr(lang, "tour.usage"))
         return
     running = await service.running_in(message.chat.id)
     if running is not None:
         stored, record = running
         if record.status == "registration":
-            await game_service.reply(message, tr(lang, "tour.reg.open_already"))
+            await replies.reply(message, tr(lang, "tour.reg.open_already"))
             return
-        await _send_standings(game_service, tournaments, message.chat.id, stored.tournament_id, record, lang, menu=True)
+        await _send_standings(replies, tournaments, message.chat.id, stored.tournament_id, record, lang, menu=True)
         return
-    if not await may_create(bot, game_service, message.chat.id, user.id):
-        await game_service.reply(message, tr(lang, "tour.admins_only"))
+    if not await may_create(bot, store, message.chat.id, user.id):
+        await replies.reply(message, tr(lang, "tour.admins_only"))
         return
     settings = TournamentSettings()
-    defaults = await game_service.store.get_chat_settings(message.chat.id)
-    if is_offered(defaults.get("variant")):
-        settings = TournamentSettings(variant=defaults["variant"])
+    defaults = ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))
+    if defaults.variant is not None and is_offered(defaults.variant):
+        settings = TournamentSettings(variant=defaults.variant)
     text, keyboard = views.setup_text(lang, settings), setup_keyboard(user.id, settings, lang)
     topic = tournament_topic(defaults)
     if topic is None or topic == topic_of(message):
-        await game_service.reply(message, text, keyboard=keyboard, quote=False)
+        await replies.reply(message, text, keyboard=keyboard, quote=False)
         return
     try:  # the group gives tournaments a topic of their own: the card goes there
-        await game_service.send(
+        await replies.send(
             SendMessage(chat_id=message.chat.id, text=text, reply_markup=keyboard, message_thread_id=topic)
         )
     except SEND_FAILURES as error:
         log.info("tournament card not sent to topic %s: %s", topic, error)
-        await game_service.reply(message, text, keyboard=keyboard, quote=False)
+        await replies.reply(message, text, keyboard=keyboard, quote=False)
         return
-    await game_service.reply(message, tr(lang, "tour.in_topic"))
+    await replies.reply(message, tr(lang, "tour.in_topic"))
 
 
-def tournament_topic(chat_settings: dict[str, Any]) -> int | None:
+def tournament_topic(chat_settings: ChatSettings) -> int | None:
     """Return the forum topic the group gives its tournaments (``/settings`` in that topic), else None."""
-    topic = chat_settings.get("tour_topic")
-    return topic if isinstance(topic, int) and not isinstance(topic, bool) and topic > 0 else None
+    topic = chat_settings.tour_topic
+    return topic if topic is not None and topic > 0 else None
 
 
-async def _show_last(message: Message, game_service: GameService, tournaments: TournamentService, lang: str) -> None:
+async def _show_last(message: Message, replies: Replies, tournaments: TournamentService, lang: str) -> None:
     last = await tournaments.last_in(message.chat.id)
     if last is None:
-        await game_service.reply(message, tr(lang, "tour.last.none"))
+        await replies.reply(message, tr(lang, "tour.last.none"))
         return
     stored, record = last
-    await _send_standings(game_service, tournaments, message.chat.id, stored.tournament_id, record, lang, menu=False)
+    await _send_standings(replies, tournaments, message.chat.id, stored.tournament_id, record, lang, menu=False)
 
 
 async def _send_standings(
-    game_service: GameService,
+    replies: Replies,
     tournaments: TournamentService,
     chat_id: int,
     tournament_id: str,
@@ -151,7 +153,7 @@ async def _send_standings(
     if not views.standings_shows_bracket(tournament):  # a large bracket: its album, then the table with the menu
         await tournaments.send_bracket(chat_id, record, tournament, lang)
     try:
-        await game_service.send(
+        await replies.send(
             SendPhoto(
                 chat_id=chat_id,
                 photo=BufferedInputFile(photo, filename="standings.jpg"),
@@ -169,7 +171,8 @@ async def _send_standings(
 async def on_setup(
     query: CallbackQuery,
     callback_data: SetupCb,
-    game_service: GameService,
+    store: Store,
+    replies: Replies,
     tournaments: TournamentService,
     locale: str,
 ) -> None:
@@ -189,12 +192,12 @@ async def on_setup(
         return
     if callback_data.action == "x":
         await query.answer()
-        await game_service.edit(DeleteMessage(chat_id=message.chat.id, message_id=message.message_id))
+        await replies.edit(DeleteMessage(chat_id=message.chat.id, message_id=message.message_id))
         return
     if callback_data.action != "go":
         await query.answer()
         changed = next_settings(settings, callback_data.action)
-        await game_service.edit(
+        await replies.edit(
             EditMessageText(
                 chat_id=message.chat.id,
                 message_id=message.message_id,
@@ -204,7 +207,9 @@ async def on_setup(
         )
         return
     service = tournaments
-    topic = tournament_topic(await game_service.store.get_chat_settings(message.chat.id)) or topic_of(message)
+    topic = tournament_topic(ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))) or topic_of(
+        message
+    )
     tournament_id = await service.open_registration(
         message.chat.id, _person(query.from_user, lang), settings, message.message_id, thread=topic
     )
@@ -221,7 +226,10 @@ async def on_tour_button(
     query: CallbackQuery,
     callback_data: TourCb,
     bot: Bot,
-    game_service: GameService,
+    store: Store,
+    replies: Replies,
+    boards: BoardPresenter,
+    game_config: GameConfig,
     tournaments: TournamentService,
     locale: str,
 ) -> None:
@@ -244,8 +252,8 @@ async def on_tour_button(
         toast = await service.join(tournament_id, _person(user, lang))
         alert = False
         if toast == tr(lang, "tour.joined") and record.settings.venue == "private":
-            settings = await game_service.store.get_user_settings(user.id)
-            if not settings.get("dm"):
+            settings = UserSettings.from_dict(await store.get_user_settings(user.id))
+            if not settings.dm:
                 toast, alert = tr(lang, "tour.joined.open_bot"), True
         await query.answer(toast, show_alert=alert)
     elif action == "leave":
@@ -264,7 +272,7 @@ async def on_tour_button(
     elif action == "quit":
         await query.answer(await service.withdraw(tournament_id, user.id, lang), show_alert=True)
     elif action in ("table", "pairs", "mine", "watch"):
-        await _menu(query, callback_data, game_service, tournaments, record, lang)
+        await _menu(query, callback_data, replies, boards, game_config, tournaments, record, lang)
     else:
         await query.answer(tr(lang, "toast.bad"))
 
@@ -272,7 +280,9 @@ async def on_tour_button(
 async def _menu(
     query: CallbackQuery,
     callback_data: TourCb,
-    game_service: GameService,
+    replies: Replies,
+    boards: BoardPresenter,
+    game_config: GameConfig,
     tournaments: TournamentService,
     record: TournamentRecord,
     lang: str,
@@ -287,12 +297,12 @@ async def _menu(
     if action == "table":
         await query.answer()
         await _send_standings(
-            game_service, tournaments, message.chat.id, callback_data.tournament_id, record, lang, menu=False
+            replies, tournaments, message.chat.id, callback_data.tournament_id, record, lang, menu=False
         )
     elif action == "pairs":
         await query.answer()
-        text = views.pairings_text(lang, record, tournament, game_service.clock())
-        await game_service.reply(message, text, quote=False)
+        text = views.pairings_text(lang, record, tournament, game_config.clock())
+        await replies.reply(message, text, quote=False)
     elif action == "mine":
         entrant = record.person(query.from_user.id)
         mine = (
@@ -314,19 +324,19 @@ async def _menu(
         if index is None or not 0 <= index < len(playing):
             await query.answer(tr(lang, "tour.watch.over"))
             return
-        sent = await game_service.show_board_to(record.games[playing[index].id], query.from_user.id, lang)
+        sent = await boards.show_to(record.games[playing[index].id], query.from_user.id, lang)
         await query.answer(tr(lang, "tour.watch.sent" if sent else "tour.watch.open_bot"), show_alert=not sent)
 
 
-async def on_deep_link(message: Message, game_service: GameService, locale: str) -> None:
+async def on_deep_link(message: Message, store: Store, replies: Replies, locale: str) -> None:
     """``/start t_<id>`` from a registration card: the bot may now write to this person; say so."""
     lang = norm_lang(locale)
     if message.from_user is not None:
-        settings = dict(await game_service.store.get_user_settings(message.from_user.id))
-        if not settings.get("dm"):
-            settings["dm"] = True
-            await game_service.store.set_user_settings(message.from_user.id, settings)
-    await game_service.send(SendMessage(chat_id=message.chat.id, text=tr(lang, "tour.dm.ready")))
+        settings = UserSettings.from_dict(await store.get_user_settings(message.from_user.id))
+        if not settings.dm:
+            settings.dm = True
+            await store.set_user_settings(message.from_user.id, settings.to_dict())
+    await replies.send(SendMessage(chat_id=message.chat.id, text=tr(lang, "tour.dm.ready")))
 
 
 def create_router() -> Router:
