@@ -154,7 +154,10 @@ def is_not_modified(error: TelegramBadRequest) -> bool:
 
 
 def is_group(chat_id: ChatKey) -> bool:
-    """Return True for group, supergroup and channel ids (negative numbers or ``@username`` strings)."""
+    """Return True for group, supergroup and channel ids (negative numbers or ``@username`` strings), and for the
+    ``inline:<id>`` key of an inline message's edits (paced like a group's: the message may be in one). The synthetic
+    chat id a game on an inline message is stored under never reaches the sender: its board is edited by
+    ``inline_message_id``."""
     return isinstance(chat_id, str) or chat_id < 0
 
 

@@ -182,6 +182,12 @@ class FairSeeds:
         return load(cls, data, RecordError)
 
 
+def is_private_chat(chat_id: int) -> bool:
+    """Return whether ``chat_id`` is a private chat's: Telegram gives it the user's id (positive), a group a negative
+    id, and the synthetic ids of inline messages (:class:`ChatLink`'s ``inline``) are negative too."""
+    return chat_id > 0
+
+
 @dataclass(frozen=True, slots=True)
 class ChatLink:
     """A chat a game is shown in: ``viewer`` is the player the board is drawn for (None: a group's one board,
@@ -214,12 +220,12 @@ class ChatLink:
     @property
     def is_private(self) -> bool:
         """Whether the chat is a player's private chat with the bot (whose id is the user's)."""
-        return not self.is_inline and self.chat_id > 0
+        return not self.is_inline and is_private_chat(self.chat_id)
 
     @property
     def is_group(self) -> bool:
         """Whether the chat is a group or supergroup of Telegram's (an inline message is not one)."""
-        return not self.is_inline and self.chat_id < 0
+        return not self.is_inline and not is_private_chat(self.chat_id)
 
     @property
     def is_shared(self) -> bool:

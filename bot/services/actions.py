@@ -24,7 +24,6 @@ from bot.model.game import ChatLink, Event, GameRecord, Kind, PlayerInfo, Record
 from bot.services.boards import BoardPresenter
 from bot.services.computer import ComputerTurns, computer_to_act
 from bot.services.engine_flow import advance, load_match, new_fair_seeds
-from bot.services.inline import is_inline_chat
 from bot.services.messaging import SEND_FAILURES, MessageSender
 from bot.services.saving import GameSaver
 from bot.storage import StoredGame
@@ -187,7 +186,7 @@ class GameActions:
         """
         refusal = await self._limit_refusal(players, chats) if limits else None
         if refusal is not None:
-            await self._notify(chats[0].chat_id, refusal, thread=chats[0].thread)
+            await self._notify(chats[0], refusal)
             return None
         game_id = game_id or new_id()
         seeds = new_fair_seeds(self.config.dice, game_id, [p.id for p in players])
@@ -230,24 +229,22 @@ class GameActions:
             if len(await self.store.user_games(player.id)) >= self.config.max_games_per_user:
                 return tr(lang, "limit.user", name=player.name, limit=self.config.max_games_per_user)
         for chat in chats:
-            if chat.chat_id < 0 and (  # a group: games with a viewer (the computer's) count too
+            if chat.is_shared and (  # a group (or inline message): games with a viewer (the computer's) count too
                 await self.store.count_chat_games(chat.chat_id) >= self.config.max_games_per_chat
             ):
                 return tr(lang, "limit.chat", limit=self.config.max_games_per_chat)
         return None
 
-    async def _notify(
-        self, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None, *, thread: int | None = None
-    ) -> None:
-        if is_inline_chat(chat_id):
+    async def _notify(self, chat: ChatLink, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+        if chat.is_inline:
             log.info("no chat to tell of an inline game: %s", text)
             return
         try:
             await self.sender.send(
-                SendMessage(chat_id=chat_id, text=text, reply_markup=keyboard, message_thread_id=thread)
+                SendMessage(chat_id=chat.chat_id, text=text, reply_markup=keyboard, message_thread_id=chat.thread)
             )
         except SEND_FAILURES as error:
-            log.info("message to %s failed: %s", chat_id, error)
+            log.info("message to %s failed: %s", chat.chat_id, error)
 
     # ------------------------------------------------------------------ tournament matches
 
@@ -503,7 +500,7 @@ class GameActions:
         threads = {link.thread for link in links if link is not None}
         thread = threads.pop() if len(threads) == 1 else None  # the games' topic, when they share one
         keyboard = self._choice_keyboard(games, user_id, lang, action)
-        await self._notify(chat_id, tr(lang, "choose.game"), keyboard, thread=thread)
+        await self._notify(ChatLink(chat_id, thread=thread), tr(lang, "choose.game"), keyboard)
 
     async def text_move(self, chat_id: int, user_id: int, text: str, lang: str) -> str | None:
         """Play a typed move in the user's game in this chat. With several games there, the move goes to the one
@@ -609,11 +606,9 @@ class GameActions:
         match = load_match(record, stored.game_id, self.config.dice)
         if match.game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
             return tr(lang, "toast.bad")
-        link = record.chat(chat_id)
         await self._notify(
-            chat_id,
+            record.chat(chat_id) or ChatLink(chat_id),
             tr(lang, "resign.choose"),
             resign_keyboard(match.game, stored.game_id, stored.version, lang, index),
-            thread=link.thread if link is not None else None,
         )
         return None

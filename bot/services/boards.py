@@ -41,7 +41,7 @@ from PIL import Image
 from bot.keyboards.game import game_keyboard, over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
 from bot.log_context import bind_game
-from bot.model.game import ChatLink, GameRecord
+from bot.model.game import ChatLink, GameRecord, is_private_chat
 from bot.sender import Guard
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
@@ -91,9 +91,9 @@ async def board_theme(store: SettingsRecords, chat: ChatLink) -> str:
     """Return the theme a chat's board is drawn in: a private chat's (whose id is its user's) in that user's theme,
     a group's in the group's theme chosen by its admins, an inline message's in the default.
     Raises: StoreUnavailableError."""
-    if chat.inline is not None:
+    if chat.is_inline:
         return THEMES[0]
-    if chat.chat_id > 0:
+    if chat.is_private:
         return board_theme_of(await store.get_user_settings(chat.chat_id))
     return board_theme_of(await store.get_chat_settings(chat.chat_id))
 
@@ -173,7 +173,7 @@ def board_keyboard(
 def spectators(stored: StoredGame, record: GameRecord) -> list[int]:
     """Return the private chats watching the game: board entries of the store for chats the record does not show
     the game in (a Watch press adds one, :meth:`BoardPresenter.watch`)."""
-    return [chat_id for chat_id in stored.boards if chat_id > 0 and record.chat(chat_id) is None]
+    return [chat_id for chat_id in stored.boards if is_private_chat(chat_id) and record.chat(chat_id) is None]
 
 
 def keyboard_in_chat(record: GameRecord, match: Match, chat: ChatLink) -> bool:
@@ -380,13 +380,13 @@ class BoardPresenter:
         lang = chat_lang(record, chat)
         text = caption(record, match, lang, stored.game_id)
         keyboard = (
-            board_keyboard(record, match, stored.game_id, stored.version, lang, group=chat_id < 0)
+            board_keyboard(record, match, stored.game_id, stored.version, lang, group=chat.is_shared)
             if keyboard_in_chat(record, match, chat) and not spectator
             else None
         )
         theme = await board_theme(self.store, chat)
         photo = await self._photo(stored.game_id, record, match, chat.viewer, lang, theme)
-        if chat.inline is not None:
+        if chat.is_inline:
             inline = self.inline
             assert inline is not None, "BoardPresenter.connect() was not called"
             markup = inline.board_markup(record, match, stored.game_id, stored.version, lang, keyboard)
@@ -552,7 +552,7 @@ class BoardPresenter:
             match = load_match(record, game_id, self.config.dice)
             lang = chat_lang(record, chat)
             keyboard = (
-                board_keyboard(record, match, game_id, stored.version, lang, group=chat_id < 0)
+                board_keyboard(record, match, game_id, stored.version, lang, group=chat.is_shared)
                 if keyboard_in_chat(record, match, chat)
                 else None
             )

@@ -21,6 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
+from bot.model.game import ChatLink
 from bot.storage import RatingRecords, StoredRating
 from bot.storage.errors import StoreUnavailableError
 from bot.variants import OFFERED
@@ -112,14 +113,15 @@ def _plan(record: Mapping[str, Any]) -> dict[str, Any] | None:
         return None  # lost by time or by leaving: a forfeit
     if result.reason not in ("bearoff", "draw") and min(session_moves(match_data)) < MIN_MOVES:
         return None  # resigned (or a double dropped) before both really played
-    chats = [int(chat["chat_id"]) for chat in record.get("chats") or []]
+    links = [ChatLink.from_dict(chat) for chat in record.get("chats") or []]
     loser = 1 - winner
     return {
         "variant": variant,
         "length": length,
         "winner": {"id": ids[winner], "name": str(players[winner].get("name", ""))},
         "loser": {"id": ids[loser], "name": str(players[loser].get("name", ""))},
-        "chats": [chat for chat in dict.fromkeys(chats) if chat < 0],
+        # shared chats: the groups, and (as ever) the synthetic id of an inline message, which no one can list
+        "chats": list(dict.fromkeys(link.chat_id for link in links if link.is_shared)),
     }
 
 

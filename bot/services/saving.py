@@ -80,7 +80,7 @@ def stats_plan(record: GameRecord, match: Match) -> list[StatsEntry]:
     chats = (
         [COMPUTER_STATS_CHAT]
         if record.against_computer
-        else [INLINE_STATS_CHAT if c.inline else c.chat_id for c in record.chats]
+        else [INLINE_STATS_CHAT if c.is_inline else c.chat_id for c in record.chats]
     )
     return [StatsEntry(chat_id, deltas) for chat_id in dict.fromkeys(chats)] if deltas else []
 

@@ -136,7 +136,7 @@ class Sweeper:
         for chat in record.chats:
             if chat.viewer not in (None, turn):
                 continue
-            inline = chat.inline is not None  # no chat to write to: the player's private chat, if it takes it
+            inline = chat.is_inline  # no chat to write to: the player's private chat, if it takes it
             message_id = None if inline else self.boards.current_message(stored, record, chat.chat_id)
             try:
                 await self.sender.send(
