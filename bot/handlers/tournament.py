@@ -28,6 +28,8 @@ from bot.services import tournament_views as views
 from bot.services.boards import BoardPresenter
 from bot.services.game_config import GameConfig
 from bot.services.messaging import SEND_FAILURES, Replies
+from bot.services.tournament_messages import TournamentMessages
+from bot.services.tournament_records import TournamentRecordKeeper
 from bot.services.tournament_service import TournamentService
 from bot.storage import Store
 from bot.texts import norm_lang, tr
@@ -73,21 +75,22 @@ async def on_tournament(
     if message.chat.type == ChatType.PRIVATE:
         await replies.reply(message, tr(lang, "tour.private"))
         return
-    service = tournaments
     argument = (command.args or "").strip().lower()
     if argument in ("last", "последний", "прошлый"):
-        await _show_last(message, replies, tournaments, lang)
+        await _show_last(message, replies, tournaments.records, tournaments.messages, lang)
         return
     if argument:
         await replies.reply(message, tr(lang, "tour.usage"))
         return
-    running = await service.running_in(message.chat.id)
+    running = await tournaments.records.running_in(message.chat.id)
     if running is not None:
         stored, record = running
         if record.status == "registration":
             await replies.reply(message, tr(lang, "tour.reg.open_already"))
             return
-        await _send_standings(replies, tournaments, message.chat.id, stored.tournament_id, record, lang, menu=True)
+        await _send_standings(
+            replies, tournaments.messages, message.chat.id, stored.tournament_id, record, lang, menu=True
+        )
         return
     if not await may_create(bot, store, message.chat.id, user.id):
         await replies.reply(message, tr(lang, "tour.admins_only"))
@@ -118,18 +121,20 @@ def tournament_topic(chat_settings: ChatSettings) -> int | None:
     return topic if topic is not None and topic > 0 else None
 
 
-async def _show_last(message: Message, replies: Replies, tournaments: TournamentService, lang: str) -> None:
-    last = await tournaments.last_in(message.chat.id)
+async def _show_last(
+    message: Message, replies: Replies, records: TournamentRecordKeeper, messages: TournamentMessages, lang: str
+) -> None:
+    last = await records.last_in(message.chat.id)
     if last is None:
         await replies.reply(message, tr(lang, "tour.last.none"))
         return
     stored, record = last
-    await _send_standings(replies, tournaments, message.chat.id, stored.tournament_id, record, lang, menu=False)
+    await _send_standings(replies, messages, message.chat.id, stored.tournament_id, record, lang, menu=False)
 
 
 async def _send_standings(
     replies: Replies,
-    tournaments: TournamentService,
+    messages: TournamentMessages,
     chat_id: int,
     tournament_id: str,
     record: TournamentRecord,
@@ -151,7 +156,7 @@ async def _send_standings(
         ]
         keyboard = menu_keyboard(tournament_id, lang, watch=watch)
     if not views.standings_shows_bracket(tournament):  # a large bracket: its album, then the table with the menu
-        await tournaments.send_bracket(chat_id, record, tournament, lang)
+        await messages.send_bracket(chat_id, record, tournament, lang)
     try:
         await replies.send(
             SendPhoto(
@@ -206,11 +211,10 @@ async def on_setup(
             )
         )
         return
-    service = tournaments
     topic = tournament_topic(ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))) or topic_of(
         message
     )
-    tournament_id = await service.open_registration(
+    tournament_id = await tournaments.registration.open_registration(
         message.chat.id, _person(query.from_user, lang), settings, message.message_id, thread=topic
     )
     if tournament_id is None:
@@ -239,17 +243,17 @@ async def on_tour_button(
     if message is None or is_proxy_user(query.from_user):
         await query.answer(tr(lang, "toast.bad"))
         return
-    service = tournaments
+    registration = tournaments.registration
     user = query.from_user
     tournament_id = callback_data.tournament_id
     action = callback_data.action
-    loaded = await service.load(tournament_id)
+    loaded = await tournaments.records.load(tournament_id)
     if loaded is None or loaded[1].chat_id != message.chat.id:
         await query.answer(tr(lang, "tour.gone"))
         return
     record = loaded[1]
     if action == "join":
-        toast = await service.join(tournament_id, _person(user, lang))
+        toast = await registration.join(tournament_id, _person(user, lang))
         alert = False
         if toast == tr(lang, "tour.joined") and record.settings.venue == "private":
             settings = UserSettings.from_dict(await store.get_user_settings(user.id))
@@ -257,22 +261,22 @@ async def on_tour_button(
                 toast, alert = tr(lang, "tour.joined.open_bot"), True
         await query.answer(toast, show_alert=alert)
     elif action == "leave":
-        await query.answer(await service.leave(tournament_id, user.id, lang))
+        await query.answer(await registration.leave(tournament_id, user.id, lang))
     elif action in ("start", "cancel", "add"):
         admin = user.id != record.organiser and await is_admin(bot, message.chat.id, user.id)
         if action == "start":
-            toast = await service.start(tournament_id, user.id, lang, admin=admin)
+            toast = await registration.start(tournament_id, user.id, lang, admin=admin)
         elif action == "cancel":
-            toast = await service.cancel(tournament_id, user.id, lang, admin=admin)
+            toast = await registration.cancel(tournament_id, user.id, lang, admin=admin)
         elif callback_data.arg in ("easy", "medium", "hard"):
-            toast = await service.add_computer(tournament_id, user.id, callback_data.arg, lang, admin=admin)
+            toast = await registration.add_computer(tournament_id, user.id, callback_data.arg, lang, admin=admin)
         else:
             toast = tr(lang, "toast.bad")
         await query.answer(toast)
     elif action == "quit":
-        await query.answer(await service.withdraw(tournament_id, user.id, lang), show_alert=True)
+        await query.answer(await registration.withdraw(tournament_id, user.id, lang), show_alert=True)
     elif action in ("table", "pairs", "mine", "watch"):
-        await _menu(query, callback_data, replies, boards, game_config, tournaments, record, lang)
+        await _menu(query, callback_data, replies, boards, game_config, tournaments.messages, record, lang)
     else:
         await query.answer(tr(lang, "toast.bad"))
 
@@ -283,7 +287,7 @@ async def _menu(
     replies: Replies,
     boards: BoardPresenter,
     game_config: GameConfig,
-    tournaments: TournamentService,
+    messages: TournamentMessages,
     record: TournamentRecord,
     lang: str,
 ) -> None:
@@ -296,9 +300,7 @@ async def _menu(
     action = callback_data.action
     if action == "table":
         await query.answer()
-        await _send_standings(
-            replies, tournaments, message.chat.id, callback_data.tournament_id, record, lang, menu=False
-        )
+        await _send_standings(replies, messages, message.chat.id, callback_data.tournament_id, record, lang, menu=False)
     elif action == "pairs":
         await query.answer()
         text = views.pairings_text(lang, record, tournament, game_config.clock())

@@ -31,8 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.model.game import GameRecord, PlayerInfo
-from bot.model.tournament import TournamentRecord, TournamentSettings
+from bot.model.game import GameRecord
 from bot.services.messaging import Replies
 from bot.services.tasks import Scheduler
 from bot.services.tournament_messages import TournamentMessages
@@ -40,8 +39,7 @@ from bot.services.tournament_reconcile import TournamentReconciler
 from bot.services.tournament_records import TournamentRecordKeeper
 from bot.services.tournament_registration import TournamentRegistration
 from bot.services.tournament_rules import build_tournament, match_outcome
-from bot.storage import Store, StoredTournament
-from tournaments import Tournament
+from bot.storage import Store
 
 if TYPE_CHECKING:
     from bot.services.actions import GameActions
@@ -71,9 +69,16 @@ class TournamentService:
         self.records = TournamentRecordKeeper(store, config, retry_after=retry)
         self.messages = TournamentMessages(replies)
         self.reconciler = TournamentReconciler(
-            self.records, store, store, self.messages, games, config, scheduler, batch_window=batch_window
+            self.records,
+            game_records=store,
+            ratings=store,
+            messages=self.messages,
+            games=games,
+            config=config,
+            scheduler=scheduler,
+            batch_window=batch_window,
         )
-        self.registration = TournamentRegistration(self.records, store, config, self.reconciler.request)
+        self.registration = TournamentRegistration(self.records, store, config, on_change=self.reconciler.request)
 
     async def match_finished(self, game_id: str, tournament_id: str, match_id: str, record: GameRecord) -> None:
         """See :meth:`TournamentReconciler.match_finished`."""
@@ -102,62 +107,6 @@ class TournamentService:
     async def stop(self) -> None:
         """Cancel the background work (the sweeper finishes it after a restart). Returns nothing."""
         await self.reconciler.stop()
-
-    # ------------------------------------------------------------------ until the handlers use the parts
-
-    async def load(self, tournament_id: str) -> tuple[StoredTournament, TournamentRecord] | None:
-        """See :meth:`TournamentRecordKeeper.load`."""
-        return await self.records.load(tournament_id)
-
-    async def running_in(self, chat_id: int) -> tuple[StoredTournament, TournamentRecord] | None:
-        """See :meth:`TournamentRecordKeeper.running_in`."""
-        return await self.records.running_in(chat_id)
-
-    async def last_in(self, chat_id: int) -> tuple[StoredTournament, TournamentRecord] | None:
-        """See :meth:`TournamentRecordKeeper.last_in`."""
-        return await self.records.last_in(chat_id)
-
-    async def open_registration(
-        self,
-        chat_id: int,
-        organiser: PlayerInfo,
-        settings: TournamentSettings,
-        card_message_id: int | None,
-        *,
-        thread: int | None = None,
-    ) -> str | None:
-        """See :meth:`TournamentRegistration.open_registration`."""
-        return await self.registration.open_registration(chat_id, organiser, settings, card_message_id, thread=thread)
-
-    async def join(self, tournament_id: str, person: PlayerInfo) -> str:
-        """See :meth:`TournamentRegistration.join`."""
-        return await self.registration.join(tournament_id, person)
-
-    async def leave(self, tournament_id: str, user_id: int, lang: str) -> str:
-        """See :meth:`TournamentRegistration.leave`."""
-        return await self.registration.leave(tournament_id, user_id, lang)
-
-    async def add_computer(self, tournament_id: str, user_id: int, level: str, lang: str, *, admin: bool) -> str:
-        """See :meth:`TournamentRegistration.add_computer`."""
-        return await self.registration.add_computer(tournament_id, user_id, level, lang, admin=admin)
-
-    async def cancel(self, tournament_id: str, user_id: int, lang: str, *, admin: bool) -> str:
-        """See :meth:`TournamentRegistration.cancel`."""
-        return await self.registration.cancel(tournament_id, user_id, lang, admin=admin)
-
-    async def start(self, tournament_id: str, user_id: int, lang: str, *, admin: bool) -> str:
-        """See :meth:`TournamentRegistration.start`."""
-        return await self.registration.start(tournament_id, user_id, lang, admin=admin)
-
-    async def withdraw(self, tournament_id: str, user_id: int, lang: str) -> str:
-        """See :meth:`TournamentRegistration.withdraw`."""
-        return await self.registration.withdraw(tournament_id, user_id, lang)
-
-    async def send_bracket(
-        self, chat_id: int, record: TournamentRecord, tournament: Tournament, lang: str, *, thread: int | None = None
-    ) -> int:
-        """See :meth:`TournamentMessages.send_bracket`."""
-        return await self.messages.send_bracket(chat_id, record, tournament, lang, thread=thread)
 
 
 __all__ = ["TournamentService", "build_tournament", "match_outcome"]
