@@ -22,6 +22,7 @@ from nardy import Game, Move, Phase
 from nardy.ai import ComputerPlayer, get_player
 from tests.bot.e2e.drive import only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, GAME_OVER, RU, has_entry, resign_button, shown
 
 MAX_ACTIONS = 800
 
@@ -38,6 +39,21 @@ def test_parse_bot_args() -> None:
     assert parse_bot_args("bot HARD", "long") == ("long", "hard", 0)
     assert all(BOT_ARGS.match(a) for a in ("bot", "bot long", "Computer hard", "бот"))
     assert not any(BOT_ARGS.match(a) for a in ("long", "bots", "short match 5", "robot"))
+
+
+def _computer(lang: str, level: str) -> str:
+    """Return the computer's name at ``level`` in ``lang``."""
+    return shown(lang, "computer.name", level=tr(lang, f"level.{level}"))
+
+
+def _chooser_buttons(variant: str, level: str) -> list[str]:
+    """Return the labels of the computer chooser's buttons with ``variant`` and ``level`` ticked."""
+    variants = [*MAIN, *(v for v in computer_variants() if v not in MAIN)]  # the two main games, then the others
+    return [
+        *(("✓ " if v == variant else "") + shown(EN, f"btn.{v}") for v in variants),
+        *(("✓ " if lv == level else "") + shown(EN, f"btn.{lv}") for lv in ("easy", "medium", "hard")),
+        shown(EN, "btn.start"),
+    ]
 
 
 async def human_turn(env: Env, user: User, chat_id: int, game_id: str, *, type_move: bool) -> None:
@@ -64,26 +80,27 @@ async def test_full_private_game_against_the_computer(sqlite_store: Store) -> No
     await h.send_text(alice, chat, "/start")
     await h.press_button(alice, fake.last_message(alice.id), "Play against the computer")
     chooser = fake.last_message(alice.id)
-    assert "Play against the computer" in chooser.content
-    others = [tr("en", f"btn.{v}") for v in computer_variants() if v not in MAIN]  # the computer's other games
-    assert chooser.button_texts() == ["✓ Short nardy", "Long nardy", *others, "Easy", "✓ Medium", "Hard", "▶ Start"]
-    await h.press_button(alice, chooser, "Long nardy")
-    await h.press_button(alice, chooser, "Hard")
-    assert chooser.button_texts() == ["Short nardy", "✓ Long nardy", *others, "Easy", "Medium", "✓ Hard", "▶ Start"]
-    await h.press_button(alice, chooser, "Short nardy")
-    await h.press_button(alice, chooser, "Medium")
-    start_data = chooser.button("Start").callback_data or ""
-    await h.press_button(alice, chooser, "Start")
+    assert chooser.content == shown(EN, "computer.choose")
+    assert chooser.button_texts() == _chooser_buttons("short", "medium")
+    await h.press_button(alice, chooser, shown(EN, "btn.long"))
+    await h.press_button(alice, chooser, shown(EN, "btn.hard"))
+    assert chooser.button_texts() == _chooser_buttons("long", "hard")
+    await h.press_button(alice, chooser, shown(EN, "btn.short"))
+    await h.press_button(alice, chooser, shown(EN, "btn.medium"))
+    start_data = chooser.button(shown(EN, "btn.start")).callback_data or ""
+    await h.press_button(alice, chooser, shown(EN, "btn.start"))
     await h.press(alice, alice.id, chooser.message_id, start_data)  # a double press starts one game only
-    assert fake.toasts_for(alice.id)[-1] == "This challenge is no longer open."
-    assert "▶ Start" in chooser.history[-1]["buttons"] and chooser.buttons() == []
-    assert chooser.content == "The game has started: Alice vs Computer (medium), short nardy."
+    assert fake.toasts_for(alice.id)[-1] == shown(EN, "toast.challenge_gone")
+    assert shown(EN, "btn.start") in chooser.history[-1]["buttons"] and chooser.buttons() == []
+    medium = _computer(EN, "medium")
+    started = shown(EN, "computer.started", name="Alice", computer=medium, variant=tr(EN, "variant.short"))
+    assert chooser.content == started
     await env.service.settle()
     game_id = await only_game(sqlite_store, alice.id)
     assert await sqlite_store.user_games(alice.id) == [game_id]
     assert await sqlite_store.user_games(COMPUTER_ID) == []
     stored, _ = await state(env, game_id)
-    assert stored.data["players"][1] == {"id": COMPUTER_ID, "name": "Computer (medium)", "lang": "en", "ai": "medium"}
+    assert stored.data["players"][1] == {"id": COMPUTER_ID, "name": medium, "lang": "en", "ai": "medium"}
     assert len([m for m in fake.messages(alice.id) if m.photo_file_id]) == 1  # one board, edited in place
 
     computer_moves = replies = 0
@@ -98,7 +115,9 @@ async def test_full_private_game_against_the_computer(sqlite_store: Store) -> No
         assert board.buttons() or match.game.phase is Phase.MOVE, board.content
         edits, version = board.edits, stored.version
         if match.game.phase is Phase.ROLL and not doubled:
-            await h.press_button(alice, board, "Double")  # the computer answers with take_decision
+            await h.press_button(
+                alice, board, shown(EN, "btn.double", value=2)
+            )  # the computer answers with take_decision
             doubled = True
         else:
             type_move = action % 3 == 0
@@ -113,35 +132,35 @@ async def test_full_private_game_against_the_computer(sqlite_store: Store) -> No
         if saves == 2:
             replies += 1
             shown_first = board.history[-1]  # the board after the person's action, before the computer's reply
-            assert "Computer (medium) is thinking…" in (shown_first["caption"] or "")
+            assert shown(EN, "turn.thinking", name=medium) in (shown_first["caption"] or "").splitlines()
             assert shown_first["buttons"] == []
             events = after.data["events"]
             assert events or after_match.game.phase is Phase.DOUBLED, board.content  # a move, a take … or a double
             if any(e["t"] == "played" and e["player"] == 1 for e in events):
                 computer_moves += 1
-                assert "Computer (medium) played " in board.content
+                assert has_entry(board.content, EN, "played", name=medium), board.content
             if after_match.game.phase is not Phase.OVER:
-                assert "is thinking" not in board.content
+                assert not has_entry(board.content, EN, "turn.thinking"), board.content
     else:
         raise AssertionError("the game did not end")
     assert doubled and typed and computer_moves > 5 and replies >= computer_moves
     assert 1.0 in env.clock.sleeps  # the computer's pause
 
     final = board_message(fake, alice.id)
-    assert "Game over" in final.content
-    assert final.button_texts() == ["Rematch", "New game", "📄 Record"]
+    assert has_entry(final.content, EN, *GAME_OVER), final.content
+    assert final.button_texts() == [shown(EN, "btn.rematch"), shown(EN, "btn.new"), shown(EN, "btn.record")]
     vs_computer = await sqlite_store.get_stats(COMPUTER_STATS_CHAT, alice.id)
     assert vs_computer.played == 1
     assert (await sqlite_store.get_stats(alice.id, alice.id)).played == 0  # the chat's counters stay between people
     assert (await sqlite_store.get_stats(COMPUTER_STATS_CHAT, COMPUTER_ID)).played == 0
     await h.send_text(alice, chat, "/stats")
-    line = tr("en", "stats.computer", wins=vs_computer.wins, losses=vs_computer.losses, draws=vs_computer.draws)
+    line = shown(EN, "stats.computer", wins=vs_computer.wins, losses=vs_computer.losses, draws=vs_computer.draws)
     assert line in fake.last_message(alice.id).content
 
     # New game opens the chooser again; Rematch starts the next game against the same computer
-    await h.press_button(alice, final, "New game")
-    assert fake.last_message(alice.id).button_texts()[-1] == "▶ Start"
-    await h.press_button(alice, final, "Rematch")
+    await h.press_button(alice, final, shown(EN, "btn.new"))
+    assert fake.last_message(alice.id).button_texts()[-1] == shown(EN, "btn.start")
+    await h.press_button(alice, final, shown(EN, "btn.rematch"))
     await env.service.settle()
     rematch = await only_game(sqlite_store, alice.id)
     stored, _ = await state(env, rematch)
@@ -159,10 +178,11 @@ async def test_new_bot_long_easy_in_a_group(sqlite_store: Store) -> None:
     game_id = await only_game(sqlite_store, group.id)
     stored, match = await state(env, game_id)
     assert match.variant.name == "long"
-    assert [p["name"] for p in stored.data["players"]] == ["Alice", "Computer (easy)"]
+    easy = _computer(EN, "easy")
+    assert [p["name"] for p in stored.data["players"]] == ["Alice", easy]
     assert stored.data["kind"] == "group"
     board = board_message(fake, group.id)
-    assert "long nardy" in board.content and "Computer (easy)" in board.content
+    assert shown(EN, "variant.long") in board.content and easy in board.content
     assert not fake.messages(alice.id)  # nothing went to the private chat
     replies = 0
     for _ in range(12):
@@ -175,11 +195,8 @@ async def test_new_bot_long_easy_in_a_group(sqlite_store: Store) -> None:
         after, _ = await state(env, game_id)
         replies += after.version - version - 1
     assert replies > 0
-    assert (
-        "Computer (easy) played "
-        in "\n".join((h_["caption"] or "") for h_ in board_message(fake, group.id).history)
-        + board_message(fake, group.id).content
-    )
+    captions = [h_["caption"] or "" for h_ in board_message(fake, group.id).history]
+    assert has_entry("\n".join([*captions, board_message(fake, group.id).content]), EN, "played", name=easy)
     # a typed move in a group from a stranger is ignored; /new bot without a level is medium, short by default
     before = await sqlite_store.get_game(game_id)
     await h.send_text(carol, group, "13/7 8/7")
@@ -210,7 +227,7 @@ async def test_a_stranger_cannot_press_in_a_game_against_the_computer(sqlite_sto
         for button in [b for row in board.buttons() for b in row]:
             env.clock.now += 1.0  # a person's pace (faster presses are throttled: THROTTLE_RATE)
             await h.press(carol, group.id, board.message_id, button.callback_data or "")
-            assert fake.toasts_for(carol.id)[-1] == "Вы не участвуете в этой игре."
+            assert fake.toasts_for(carol.id)[-1] == shown(RU, "toast.not_player")
         await env.service.settle()
         after = await sqlite_store.get_game(game_id)
         assert after is not None and (after.version, after.data) == (stored.version, stored.data)
@@ -218,7 +235,7 @@ async def test_a_stranger_cannot_press_in_a_game_against_the_computer(sqlite_sto
         await env.service.settle()
     # a stranger's /resign and /board find no game of theirs
     await h.send_text(carol, group, "/resign")
-    assert fake.last_message(group.id).content == "У вас нет игры в этом чате."
+    assert fake.last_message(group.id).content == shown(RU, "no_game")
     await env.close()
 
 
@@ -234,15 +251,15 @@ async def test_the_computer_answers_a_resignation(sqlite_store: Store) -> None:
     await env.service.settle()
     await h.send_text(alice, chat, "/resign")
     menu = fake.last_message(alice.id)
-    await h.press_button(alice, menu, "a backgammon")  # the computer cannot lose by accepting the most
+    await h.press_button(alice, menu, resign_button(EN, "backgammon"))  # the computer cannot lose by accepting the most
     await env.service.settle()
     stored, match = await state(env, game_id)
     board = board_message(fake, alice.id)
     if stored.finished:
-        assert match.game.phase is Phase.OVER and "Alice resigned; " in board.content
+        assert match.game.phase is Phase.OVER and has_entry(board.content, EN, "over.resign", loser="Alice")
         assert (await sqlite_store.get_stats(COMPUTER_STATS_CHAT, alice.id)).losses == 1
     else:
-        assert "Computer (easy) declines the resignation." in board.content
+        assert shown(EN, "computer.declined", name=_computer(EN, "easy")) in board.content.splitlines()
     await env.close()
 
 
@@ -325,7 +342,7 @@ async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store
     await env.service.settle()
     game_id = await only_game(redis_store, alice.id)
     stored, _ = await state(env, game_id)
-    assert stored.data["players"][1]["name"] == "Компьютер (сложный)"
+    assert stored.data["players"][1]["name"] == _computer(RU, "hard")
     replies = 0
     for _ in range(6):
         stored, _ = await state(env, game_id)
@@ -337,7 +354,7 @@ async def test_a_hard_computer_replies_and_a_lost_reply_is_recovered(redis_store
     assert replies > 0
     # the computer's reply is lost (e.g. a restart): the timeout sweeper plays it
     wake = env.service.computer_turns.request
-    env.service.computer_turns.request = lambda _game_id: None  # type: ignore[method-assign]
+    env.service.computer_turns.request = lambda game_id: None  # type: ignore[method-assign]
     for _ in range(20):
         stored, match = await state(env, game_id)
         if computer_to_act(GameRecord.from_stored(stored), match) is not None:
