@@ -17,6 +17,7 @@ from rendering.theme import get_theme
 from tests.bot.e2e.drive import only_game, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.test_export import play_and_resign
+from tests.bot.e2e.texts import EN, RU, shown
 from tests.rendering.render_helpers import share_near
 
 RGB = tuple[int, int, int]
@@ -32,6 +33,11 @@ def frame_colour(photo: bytes | None) -> RGB:
     return int(value[0]), int(value[1]), int(value[2])
 
 
+def _board(lang: str, theme: str) -> str:
+    """Return the settings line (and button label) naming the board ``theme`` in ``lang``."""
+    return shown(lang, "settings.theme", value=tr(lang, f"settings.theme.{theme}"))
+
+
 def is_dark(colour: RGB) -> bool:
     """Return whether a frame pixel is the dark theme's frame (the classic wood is far lighter and redder)."""
     dark, classic = get_theme("dark").frame, get_theme("classic").frame
@@ -45,20 +51,20 @@ async def test_a_user_picks_dark_and_only_their_own_boards_turn_dark(sqlite_stor
     alice, bob = fake.user(21, "Alice", "en"), fake.user(22, "Bob", "ru")
     await h.send_text(alice, fake.private_chat(alice), "/settings")
     panel = fake.last_message(alice.id)
-    assert panel.content.startswith("Your settings:\nBoard: classic (wood)"), panel.content
-    assert panel.button_texts() == ["Board: dark"]
+    assert panel.content.startswith(f"{shown(EN, 'settings.user_title')}\n{_board(EN, 'classic')}"), panel.content
+    assert panel.button_texts() == [_board(EN, "dark")]
     # bad presses change nothing: a group's setting or an unknown theme in a private chat
     await h.press(alice, alice.id, panel.message_id, "s:confirm:on")
     await h.press(alice, alice.id, panel.message_id, "s:theme:neon")
-    assert fake.toasts_for(alice.id)[-2:] == [tr("en", "toast.bad")] * 2
+    assert fake.toasts_for(alice.id)[-2:] == [shown(EN, "toast.bad")] * 2
     assert "theme" not in await sqlite_store.get_user_settings(alice.id)
-    await h.press_button(alice, panel, "Board: dark")
-    assert fake.toasts_for(alice.id)[-1] == "Saved."
+    await h.press_button(alice, panel, _board(EN, "dark"))
+    assert fake.toasts_for(alice.id)[-1] == shown(EN, "settings.saved")
     assert (await sqlite_store.get_user_settings(alice.id))["theme"] == "dark"
     panel = fake.last_message(alice.id)
-    assert "Board: dark" in panel.content and panel.button_texts() == ["Board: classic (wood)"]
+    assert _board(EN, "dark") in panel.content.splitlines() and panel.button_texts() == [_board(EN, "classic")]
     await h.send_text(bob, fake.private_chat(bob), "/settings")
-    assert fake.last_message(bob.id).content.startswith("Ваши настройки:\nДоска: классическая (дерево)")
+    assert fake.last_message(bob.id).content.startswith(f"{shown(RU, 'settings.user_title')}\n{_board(RU, 'classic')}")
     await env.close()
 
     # a restart: a new dispatcher and service on the same store
@@ -80,7 +86,7 @@ async def test_the_choice_survives_a_restart_on_redis(redis_store: Store) -> Non
     env = Env(redis_store, seeded("theme-redis"))
     alice = env.fake.user(41, "Alice", "en")
     await env.h.send_text(alice, env.fake.private_chat(alice), "/settings")
-    await env.h.press_button(alice, env.fake.last_message(alice.id), "Board: dark")
+    await env.h.press_button(alice, env.fake.last_message(alice.id), _board(EN, "dark"))
     await env.close()
     env = Env(redis_store, seeded("theme-redis-2"))
     fake, h = env.fake, env.h
@@ -101,16 +107,16 @@ async def test_a_group_board_follows_the_groups_theme(sqlite_store: Store) -> No
     admin, member = fake.user(31, "Admin", "en"), fake.user(32, "Member", "en")
     group = fake.group_chat(-620, admins=[admin.id])
     await h.send_text(admin, group, "/new short")
-    await h.press_button(member, fake.last_message(group.id), "Join")
+    await h.press_button(member, fake.last_message(group.id), shown(EN, "btn.join"))
     game_id = await only_game(sqlite_store, group.id)
     assert not is_dark(frame_colour(board_message(fake, group.id).photo))
     await h.send_text(admin, group, "/settings")
     panel = fake.last_message(group.id)
-    assert "Board: classic (wood)" in panel.content
-    await h.press_button(member, panel, "Board: dark")
-    assert fake.toasts_for(member.id)[-1] == "Only chat admins can change the settings."
+    assert _board(EN, "classic") in panel.content.splitlines()
+    await h.press_button(member, panel, _board(EN, "dark"))
+    assert fake.toasts_for(member.id)[-1] == shown(EN, "settings.admins_only")
     assert await sqlite_store.get_chat_settings(group.id) == {}
-    await h.press_button(admin, panel, "Board: dark")
+    await h.press_button(admin, panel, _board(EN, "dark"))
     assert await sqlite_store.get_chat_settings(group.id) == {"theme": "dark"}
     await h.send_text(admin, group, "/board")
     await env.service.settle()
@@ -128,8 +134,8 @@ async def test_a_finished_board_marks_the_winner(sqlite_store: Store) -> None:
     _, match = await state(env, game_id)
     result = match.game.result
     assert result is not None and result.winner in (0, 1)
-    label = tr("en", "board.winner", points=f"{result.points:g}")
-    assert winner_mark(match, "en") == {"winner": result.winner, "winner_label": label}
+    label = tr(EN, "board.winner", points=f"{result.points:g}")
+    assert winner_mark(match, EN) == {"winner": result.winner, "winner_label": label}
     photo = board_message(env.fake, -630).photo
     assert photo is not None
     image = Image.open(io.BytesIO(photo)).convert("RGB")

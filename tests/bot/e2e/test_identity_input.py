@@ -13,9 +13,11 @@ from bot.handlers.identity import CHANNEL_BOT_ID, GROUP_ANONYMOUS_BOT_ID
 from bot.keyboards.callbacks import ChallengeCb, ComputerCb, MenuCb
 from bot.middlewares.errors import ErrorReportingMiddleware
 from bot.storage import SqliteGameStore, Store
+from bot.texts import tr
 from nardy.ai import ComputerPlayer, get_player
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, RU, shown
 
 REFUSAL = "Games are played by people: write as yourself, not on behalf of a channel or as an anonymous admin."
 REFUSAL_RU = "В нарды играют люди: пишите от своего имени, а не от имени канала или анонимного администратора."
@@ -50,7 +52,7 @@ async def test_channels_cannot_start_join_or_play(sqlite_store: Store) -> None:
     # a real game in the group: another channel's typed move is refused and changes nothing
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
     await h.send_text(alice, group, "/new short")
-    await h.press_button(bob, fake.last_message(group.id), "Join")
+    await h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
     game_id = await only_game(sqlite_store, group.id)
     before = await sqlite_store.get_game(game_id)
     await h.send_text(proxy, group, "13/7 8/7", sender_chat=sport)
@@ -110,8 +112,9 @@ async def test_hostile_names_reach_telegram_escaped(sqlite_store: Store) -> None
     group = fake.group_chat(-703)
     await h.send_text(eve, group, "/new short match 3")
     card = fake.last_message(group.id)
-    assert "Eve <3 challenges" in card.content
-    await h.press_button(mallory, card, "Join")
+    match_to_3 = tr(EN, "challenge.match", length=3)
+    assert shown(EN, "challenge.card", name="Eve <3", variant=tr(EN, "variant.short"), match=match_to_3) in card.content
+    await h.press_button(mallory, card, shown(EN, "btn.join"))
     game_id = await only_game(sqlite_store, group.id)
     users = {eve.id: eve, mallory.id: mallory}
     for _ in range(6):
@@ -122,8 +125,8 @@ async def test_hostile_names_reach_telegram_escaped(sqlite_store: Store) -> None
     now[0] += 150
     assert await env.service.sweep() == 1
     reminder = fake.last_message(group.id)
-    assert "your move" in reminder.content or "ваш ход" in reminder.content
-    assert "Eve <3" in reminder.content or "<b>x</b> & Co" in reminder.content
+    names = ("Eve <3", "<b>x</b> & Co")
+    assert reminder.content in {shown(lang, "reminder", name=name) for lang in (EN, RU) for name in names}
     await h.send_text(eve, group, "/stats")
     assert _failures(env) == 0
     await env.close()
@@ -145,20 +148,20 @@ async def test_forged_buttons_claim_nothing(sqlite_store: Store) -> None:
 
     forged_go = ComputerCb(offer_id=challenge_id, action="go", variant="short", level="easy").pack()
     await h.press(bob, group.id, card.message_id, forged_go)
-    assert fake.toasts_for(bob.id)[-1] == "This button is not valid any more."
+    assert fake.toasts_for(bob.id)[-1] == shown(EN, "toast.bad")
     forged_join = ChallengeCb(challenge_id=offer.offer_id, action="join").pack()
     await h.press(alice, bob.id, chooser.message_id, forged_join)
-    assert fake.toasts_for(alice.id)[-1] == "This button is not valid any more."
+    assert fake.toasts_for(alice.id)[-1] == shown(EN, "toast.bad")
     # Alice presses Start on Bob's chooser from her own chat: not hers to claim
     await h.press(alice, alice.id, 1, offer.pack())
-    assert fake.toasts_for(alice.id)[-1] == "This button is not valid any more."
+    assert fake.toasts_for(alice.id)[-1] == shown(EN, "toast.bad")
     assert await sqlite_store.get_challenge(challenge_id) is not None
     assert await sqlite_store.get_challenge(offer.offer_id) is not None
     assert await sqlite_store.user_games(alice.id) == [] and await sqlite_store.user_games(bob.id) == []
     # the genuine buttons still work
-    await h.press_button(bob, card, "Join")
+    await h.press_button(bob, card, shown(EN, "btn.join"))
     assert len(await sqlite_store.chat_games(group.id)) == 1
-    await h.press_button(bob, chooser, "Start")
+    await h.press_button(bob, chooser, shown(EN, "btn.start"))
     assert len(await sqlite_store.user_games(bob.id)) == 2
     assert _failures(env) == 0
     await env.close()
