@@ -15,7 +15,7 @@ a save never loses what a newer (or older) release wrote. The JSON shape is the 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Final, get_type_hints
+from typing import Any, Final, Self, get_type_hints
 
 from pydantic import (
     SerializerFunctionWrapHandler,
@@ -65,16 +65,12 @@ def _write(data: JsonObject) -> JsonObject:
     return {**{k: v for k, v in data.items() if v is not None}, **extra}
 
 
-@dataclass(slots=True)
-class UserSettings:
-    """A user's settings (see the module docstring); None: not set."""
+class _SettingsDocument:
+    """The codec of both settings documents (pydantic takes the validator and serializer of a plain base class):
+    each known key read into its typed field when its value has that type, everything else kept in ``extra``;
+    written back as set keys plus ``extra``. A subclass is a pydantic dataclass with an ``extra`` field."""
 
-    lang: StrictStr | None = None
-    theme: StrictStr | None = None
-    dm: StrictBool | None = None
-    name: StrictStr | None = None
-    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
-    """Keys this version does not know, and known keys stored with a value of another type, written back as read."""
+    __slots__ = ()
 
     @model_validator(mode="before")
     @classmethod
@@ -86,17 +82,29 @@ class UserSettings:
         return _write(handler(self))
 
     def to_dict(self) -> JsonObject:
-        """Return the settings as the store keeps them (set keys only)."""
+        """Return the settings as the store keeps them (set keys only, then the kept ones)."""
         return dump(self)
 
     @classmethod
-    def from_dict(cls, data: object) -> UserSettings:
+    def from_dict(cls, data: object) -> Self:
         """Return the settings of a stored document. Raises: SettingsError when it is not a JSON object."""
         return load(cls, data, SettingsError)
 
 
 @dataclass(slots=True)
-class ChatSettings:
+class UserSettings(_SettingsDocument):
+    """A user's settings (see the module docstring); None: not set."""
+
+    lang: StrictStr | None = None
+    theme: StrictStr | None = None
+    dm: StrictBool | None = None
+    name: StrictStr | None = None
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """Keys this version does not know, and known keys stored with a value of another type, written back as read."""
+
+
+@dataclass(slots=True)
+class ChatSettings(_SettingsDocument):
     """A chat's settings (see the module docstring); None: not set, the default applies."""
 
     variant: StrictStr | None = None
@@ -108,28 +116,10 @@ class ChatSettings:
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Keys this version does not know, and known keys stored with a value of another type, written back as read."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _read(cls, data: Any) -> Any:
-        return _sort_out(cls, data)
-
-    @model_serializer(mode="wrap")
-    def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
-        return _write(handler(self))
-
     @property
     def anyone_creates_tournaments(self) -> bool:
         """Whether anyone in the group may create a tournament (else only its admins)."""
         return self.tournaments == "anyone"
-
-    def to_dict(self) -> JsonObject:
-        """Return the settings as the store keeps them (set keys only)."""
-        return dump(self)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ChatSettings:
-        """Return the settings of a stored document. Raises: SettingsError when it is not a JSON object."""
-        return load(cls, data, SettingsError)
 
 
 SETTINGS_TYPES: Final = (UserSettings, ChatSettings)

@@ -60,3 +60,12 @@ _keys = st.sampled_from(["lang", "theme", "dm", "name", "variant", "confirm", "c
 def test_any_settings_document_writes_back_as_it_was(data: dict[str, Any]) -> None:
     assert UserSettings.from_dict(data).to_dict() == data
     assert ChatSettings.from_dict(data).to_dict() == data
+
+
+def test_both_documents_share_one_codec_and_keep_their_slots() -> None:
+    user, chat = UserSettings.from_dict({"name": "Alice", "x": 1}), ChatSettings.from_dict({"tour_topic": 3, "x": 1})
+    assert type(user) is UserSettings and type(chat) is ChatSettings
+    assert not hasattr(user, "__dict__") and not hasattr(chat, "__dict__")
+    assert (user.to_dict(), chat.to_dict()) == ({"name": "Alice", "x": 1}, {"tour_topic": 3, "x": 1})
+    with pytest.raises(SettingsError):
+        ChatSettings.from_dict("theme")
