@@ -42,6 +42,7 @@ from bot.keyboards.game import game_keyboard, over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
 from bot.log_context import bind_game
 from bot.model.game import ChatLink, GameRecord, is_private_chat
+from bot.model.settings import ChatSettings, UserSettings
 from bot.sender import Guard
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
@@ -81,10 +82,16 @@ THEMES: Final = theme_names()
 """The board themes to choose from, the default (classic) first."""
 
 
-def board_theme_of(settings: Mapping[str, Any]) -> str:
-    """Return the board theme stored in user or chat ``settings`` (the default, classic, when none or unknown)."""
-    value = settings.get(THEME_KEY)
+def known_theme(value: str | None) -> str:
+    """Return the board theme a ``theme`` setting names (:attr:`UserSettings.theme` or :attr:`ChatSettings.theme`):
+    the default, classic, when it is unset or no theme of the renderer's."""
     return value if isinstance(value, str) and value in THEMES else THEMES[0]
+
+
+def board_theme_of(settings: Mapping[str, Any]) -> str:
+    """Return the board theme stored in a raw user or chat settings document (as :func:`known_theme`)."""
+    value = settings.get(THEME_KEY)
+    return known_theme(value if isinstance(value, str) else None)
 
 
 async def board_theme(store: SettingsRecords, chat: ChatLink) -> str:
@@ -94,8 +101,8 @@ async def board_theme(store: SettingsRecords, chat: ChatLink) -> str:
     if chat.is_inline:
         return THEMES[0]
     if chat.is_private:
-        return board_theme_of(await store.get_user_settings(chat.chat_id))
-    return board_theme_of(await store.get_chat_settings(chat.chat_id))
+        return known_theme(UserSettings.from_dict(await store.get_user_settings(chat.chat_id)).theme)
+    return known_theme(ChatSettings.from_dict(await store.get_chat_settings(chat.chat_id)).theme)
 
 
 def winner_mark(match: Match, lang: str) -> dict[str, Any]:
@@ -503,7 +510,7 @@ class BoardPresenter:
             return False
         record = GameRecord.from_stored(stored)
         match = load_match(record, game_id, self.config.dice)
-        theme = board_theme_of(await self.store.get_user_settings(user_id))
+        theme = known_theme(UserSettings.from_dict(await self.store.get_user_settings(user_id)).theme)
         photo = await render_photo(self.config, record, match, None, lang, theme=theme)
         try:
             await self.sender.send(

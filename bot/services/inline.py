@@ -56,6 +56,7 @@ from bot.keyboards.callbacks import InviteCb, game_button_data
 from bot.keyboards.game import resign_keyboard
 from bot.model.actions import GameCommand
 from bot.model.game import ChatLink, GameRecord, PlayerInfo
+from bot.model.settings import UserSettings
 from bot.services.boards import BoardPresenter, board_keyboard, chat_lang, keyboard_in_chat
 from bot.services.engine_flow import load_match, options_for
 from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
@@ -235,9 +236,11 @@ class InlineGames:
     async def _remember(self, user_id: int, name: str) -> None:
         if self._names.get(user_id) == name:
             return
-        settings = await self.store.get_user_settings(user_id)
-        if settings.get("name") != name:
-            await self.store.set_user_settings(user_id, {**settings, "name": name})
+        settings = UserSettings.from_dict(await self.store.get_user_settings(user_id))
+        if settings.name != name:
+            settings.name = name
+            settings.extra.pop("name", None)  # a name of another type, kept aside, must not win over this one
+            await self.store.set_user_settings(user_id, settings.to_dict())
         if len(self._names) > 10_000:
             self._names.clear()
         self._names[user_id] = name
@@ -274,8 +277,8 @@ class InlineGames:
                 return ""
             if len(await store.user_games(presser.id)) >= self.config.max_games_per_user:
                 return tr(lang, "limit.user", name=presser.name, limit=self.config.max_games_per_user)
-            settings = await store.get_user_settings(cb.host)
-            host = PlayerInfo(cb.host, str(settings.get("name") or tr(cb.lang, "inline.host")), cb.lang)
+            settings = UserSettings.from_dict(await store.get_user_settings(cb.host))
+            host = PlayerInfo(cb.host, settings.name or tr(cb.lang, "inline.host"), cb.lang)
             chat = ChatLink(inline_chat_id(inline_message_id), None, lang=cb.lang, inline=inline_message_id)
             await self.start_game(
                 cb.variant,

@@ -3,6 +3,9 @@ signature of the invitations' buttons."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -54,3 +57,29 @@ def test_an_invitation_fits_a_button_and_its_signature_binds_every_field() -> No
     assert games._sign("acey_deucey", 24, 9_999_999_999_999, "ru", 99_999_999) != join.sig
     assert games._sign("acey_deucey", 25, 9_999_999_999_998, "ru", 99_999_999) != join.sig
     assert new_id() != inline_game_id("x")
+
+
+class _Settings:
+    """The user settings of a store, in memory (all ``InlineGames._remember`` uses)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.writes = 0
+
+    async def get_user_settings(self, user_id: int) -> dict[str, Any]:
+        return dict(self.data)
+
+    async def set_user_settings(self, user_id: int, settings: Mapping[str, Any]) -> None:
+        self.data = dict(settings)
+        self.writes += 1
+
+
+async def test_the_host_name_is_remembered_in_the_user_settings_keeping_the_rest() -> None:
+    store = _Settings({"theme": "dark", "later": [1], "name": 5})  # a name of another type is replaced
+    games = InlineGames(store, None, None, None, None, secret=b"k")  # type: ignore[arg-type]
+    await games._remember(7, "Alice")
+    assert store.data == {"theme": "dark", "later": [1], "name": "Alice"} and store.writes == 1
+    await games._remember(7, "Alice")
+    games._names.clear()
+    await games._remember(7, "Alice")  # read again: already stored
+    assert store.writes == 1
