@@ -9,33 +9,36 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from aiogram.types import User
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from bot.middlewares.errors import UNAVAILABLE
 from bot.storage import RedisGameStore, SqliteGameStore, Store
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, has_entry, shown, shown_message
 
 OUTAGE_PORT = 6391
 
 
-async def _start_group_game(env: Env, chat_id: int) -> tuple[str, dict[int, object]]:
+async def _start_group_game(env: Env, chat_id: int) -> tuple[str, dict[int, User]]:
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
     group = fake.group_chat(chat_id)
     await h.send_text(alice, group, "/new short")
-    await h.press_button(bob, fake.last_message(group.id), "Join")
+    await h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
     return await only_game(env.store, group.id), {alice.id: alice, bob.id: bob}
 
 
-async def _play_presses(env: Env, game_id: str, users: dict[int, object], chat_id: int, count: int) -> None:
+async def _play_presses(env: Env, game_id: str, users: dict[int, User], chat_id: int, count: int) -> None:
     for _ in range(count):
         stored, match = await state(env, game_id)
         if stored.finished:
             return
         version = stored.version
-        await press_first(env, awaited_user(stored, match, users), chat_id)  # type: ignore[arg-type]
+        await press_first(env, awaited_user(stored, match, users), chat_id)
         after = await env.store.get_game(game_id)
         assert after is not None and after.version == version + 1
 
@@ -117,10 +120,10 @@ async def test_redis_outage_apologises_then_resumes(own_redis: tuple[Path, list[
     Redis(port=OUTAGE_PORT).shutdown(save=True)
     processes[0].wait()
     board = board_message(fake, -402)
-    await press_first(env, user, -402)  # type: ignore[arg-type]
-    assert fake.toasts_for(user.id)[-1] == "The bot is temporarily unavailable. Please try again in a minute."  # type: ignore[attr-defined]
-    await env.h.send_text(user, fake.chat_objects[-402], "13/7 8/7")  # type: ignore[arg-type]
-    assert "temporarily unavailable" in fake.last_message(-402).content
+    await press_first(env, user, -402)
+    assert fake.toasts_for(user.id)[-1] == shown_message(EN, UNAVAILABLE)
+    await env.h.send_text(user, fake.chat_objects[-402], "13/7 8/7")
+    assert fake.last_message(-402).content == shown_message(EN, UNAVAILABLE)
     assert board_message(fake, -402).edits == board.edits
     # Redis comes back: play resumes from the saved state
     processes.append(_start_redis(directory))
@@ -141,14 +144,14 @@ async def test_turn_reminder_then_timeout(sqlite_store: Store) -> None:
     assert await env.service.sweep(now[0] + 50) == 0
     now[0] += 150
     assert await env.service.sweep() == 1
-    assert "your move" in env.fake.last_message(-403).content
+    assert env.fake.last_message(-403).content == shown(EN, "reminder", name=slow.first_name)
     assert await env.service.sweep() == 0  # reminded once
     now[0] += 1000
     assert await env.service.sweep() == 1
     stored, match = await state(env, game_id)
     assert stored.finished and match.game.phase is Phase.OVER
     assert match.game.result is not None and match.game.result.winner != stored.data["players"].index(
-        next(p for p in stored.data["players"] if p["id"] == slow.id)  # type: ignore[attr-defined]
+        next(p for p in stored.data["players"] if p["id"] == slow.id)
     )
-    assert "Bob ran out of time" in board_message(env.fake, -403).content
+    assert has_entry(board_message(env.fake, -403).content, EN, "over.abandon", loser="Bob")
     await env.close()

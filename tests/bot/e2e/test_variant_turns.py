@@ -7,11 +7,11 @@ from __future__ import annotations
 from aiogram.types import User
 
 from bot.storage import Store
-from bot.texts import tr
 from nardy import Phase
 from nardy.game_record import replay
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, shown
 
 MAX_ACTIONS = 3000
 
@@ -21,7 +21,7 @@ async def _start(env: Env, variant: str, chat_id: int) -> tuple[str, User, User,
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
     group = fake.group_chat(chat_id)
     await h.send_text(alice, group, f"/new {variant}")
-    await h.press_button(bob, fake.last_message(group.id), "Join")
+    await h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
     return await only_game(env.store, group.id), alice, bob, {alice.id: alice, bob.id: bob}
 
 
@@ -39,15 +39,15 @@ async def test_acey_deucey_names_a_double_with_six_buttons_then_rolls_again(sqli
     other = next(u for u in users.values() if u.id != chooser.id)
     board = board_message(fake, -710)
     assert board.button_texts() == [f"{d}-{d}" for d in range(1, 7)]
-    assert f"{chooser.first_name} played the 1-2: name a double to play, then roll again" in board.content
+    assert shown(EN, "turn.choose", name=chooser.first_name) in board.content.splitlines()
     version = stored.version
     await h.press(other, -710, board.message_id, board.button("6-6").callback_data or "")
-    assert fake.toasts_for(other.id)[-1] == tr("en", "toast.not_turn")
+    assert fake.toasts_for(other.id)[-1] == shown(EN, "toast.not_turn")
     assert (await state(env, game_id))[0].version == version  # nothing changed
     await h.press_button(chooser, board, "6-6")
     stored, match = await state(env, game_id)
     assert stored.version == version + 1
-    assert f"{chooser.first_name} named the double 6-6" in board_message(fake, -710).content
+    assert shown(EN, "chose", name=chooser.first_name, d=6) in board_message(fake, -710).content
     chooser_index = next(i for i, p in enumerate(stored.data["players"]) if p["id"] == chooser.id)
     for _ in range(20):  # the chooser plays the named double by buttons
         stored, match = await state(env, game_id)
@@ -85,11 +85,11 @@ async def test_gul_bara_hands_the_unplayed_moves_to_the_opponent(sqlite_store: S
     giver = next(u for u in users.values() if u.id != receiver.id)
     assert stored.data["players"][game.roller]["id"] == receiver.id
     board = board_message(fake, -711)
-    assert f"{receiver.first_name} plays the moves {giver.first_name} could not play" in board.content
+    assert shown(EN, "pools.handover", name=receiver.first_name, other=giver.first_name) in board.content
     assert board.buttons(), board.content
     version = stored.version
     await h.press(giver, -711, board.message_id, board.buttons()[0][0].callback_data or "")
-    assert fake.toasts_for(giver.id)[-1] == tr("en", "toast.not_turn")
+    assert fake.toasts_for(giver.id)[-1] == shown(EN, "toast.not_turn")
     assert (await state(env, game_id))[0].version == version
     # the receiver plays them to the end, then rolls for its own turn
     for _ in range(50):
@@ -109,8 +109,9 @@ async def test_a_tavli_match_rotates_its_games_and_says_so_in_the_caption(sqlite
     env = Env(sqlite_store, seeded("tavli-rotation"))
     game_id, _alice, _bob, users = await _start(env, "tavli", -712)
     board = board_message(env.fake, -712)
-    assert "Tavli, game 1: Portes; next: Plakoto" in board.content and "Match to 7: 0 – 0" in board.content
-    assert "Crawford" not in board.content
+    assert "Tavli, game 1: Portes; next: Plakoto" in board.content  # the engine's description of the match
+    assert shown(EN, "score", length=7, a=0, b=0) in board.content.splitlines()
+    assert shown(EN, "crawford") not in board.content
     for _ in range(MAX_ACTIONS):  # play the first game to its end
         stored, match = await state(env, game_id)
         if match.game_index == 1:
@@ -123,5 +124,5 @@ async def test_a_tavli_match_rotates_its_games_and_says_so_in_the_caption(sqlite
         assert match.game.first_player == first_result["winner"]
     board = board_message(env.fake, -712)
     assert "Tavli, game 2: Plakoto; next: Fevga" in board.content, board.content
-    assert "Plakoto" in board.content.splitlines()[0] or "плакото" in board.content.splitlines()[0]
+    assert shown(EN, "variant.plakoto") in board.content.splitlines()[0]
     await env.close()

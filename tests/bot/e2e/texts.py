@@ -13,7 +13,7 @@ import re
 import string
 from typing import Final
 
-from bot.i18n import Plural
+from bot.i18n import Message, Plural
 from bot.texts import TEXTS, esc, tr, translate
 from tests.bot.fake_telegram import telegram_visible_text
 
@@ -33,6 +33,12 @@ def shown(lang: str, key: str, **kwargs: object) -> str:
     that entry. Values that are themselves entries are given as ``tr(...)`` results (e.g. ``level=tr(lang,
     "kind.single")``), as the bot does."""
     return telegram_visible_text(tr(lang, key, **kwargs))
+
+
+def shown_message(lang: str, message: Message) -> str:
+    """Return a gettext message that is not a :func:`bot.texts.tr` key (such as the error middleware's apology) in
+    ``lang`` as a user sees it."""
+    return telegram_visible_text(translate(lang, message))
 
 
 def resign_button(lang: str, kind: str = "single") -> str:
