@@ -392,11 +392,18 @@ class GameRecord:
         return value if isinstance(value, str) else None
 
     @property
+    def kind_name(self) -> str | None:
+        """The name of a rotating match's kind (e.g. ``"tavli"``), None for a match of one variant (or a rotation
+        the engine saved without a name)."""
+        value = self.match.get("kind")
+        return str(value) if value else None
+
+    @property
     def match_kind(self) -> str:
         """The kind of match to start again (a rematch): a rotating match's kind name, else its variant.
 
         Raises: KeyError when the match names neither."""
-        return str(self.match.get("kind") or self.match["variant"])
+        return self.kind_name or str(self.match["variant"])
 
     @property
     def rotating(self) -> bool:
@@ -421,6 +428,19 @@ class GameRecord:
         """The match's games as the engine saved them (:meth:`nardy.Game.to_dict`): the finished ones, then the
         current one (an empty dict when the match has none)."""
         return [*self.match.get("finished_games", []), self.match.get("game", {})]
+
+    @property
+    def final_score(self) -> list[Any]:
+        """The match's score ``[player 0, player 1]`` with the last game's result counted (the points as saved;
+        a game still played adds nothing).
+
+        Raises: KeyError, TypeError or IndexError when the saved games are malformed."""
+        last = self.match_games[-1]
+        result = (last.get("state") or {}).get("result") or {}
+        score = list(last.get("score", [0, 0]))
+        if result.get("winner") is not None:
+            score[result["winner"]] += result.get("points", 0)
+        return score
 
     @property
     def moves_played(self) -> bool:

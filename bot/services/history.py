@@ -97,11 +97,7 @@ def _describe(stored: StoredGame, record: GameRecord, user_id: int, lang: str) -
         return None
     opponent = record.players[1 - me].name
     variant = tr(lang, f"variant.{record.variant}")
-    games = record.match_games
-    result = (games[-1].get("state") or {}).get("result") or {}
-    score = list(games[-1].get("score", [0, 0]))
-    if result.get("winner") is not None:
-        score[result["winner"]] += result.get("points", 0)
+    score = record.final_score
     a, b = (score[me], score[1 - me])
     outcome = tr(lang, "history.won" if a > b else "history.lost" if a < b else "history.drawn")
     when = time.strftime("%Y-%m-%d", time.gmtime(record.last_action or 0))

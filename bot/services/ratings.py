@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
-from bot.model.game import ChatLink
+from bot.model.game import GameRecord
 from bot.storage import RatingRecords, StoredRating
 from bot.storage.errors import StoreUnavailableError
 from bot.variants import OFFERED
@@ -84,20 +84,19 @@ def _last_record_type(game: Game) -> str | None:
     return str(last.get("t")) if isinstance(last, dict) else None
 
 
-def _plan(record: Mapping[str, Any]) -> dict[str, Any] | None:
-    if record.get("forfeit"):
+def _plan(record: GameRecord) -> dict[str, Any] | None:
+    if record.forfeit:
         return None
-    players = list(record.get("players") or [])
-    if len(players) != 2 or any(p.get("ai") for p in players):
+    players = record.players
+    if record.against_computer:
         return None
-    ids = [int(p["id"]) for p in players]
+    ids = [p.id for p in players]
     if ids[0] == ids[1] or min(ids) <= 0:
         return None
-    match_data = record["match"]
-    variant = str(match_data.get("kind") or match_data.get("variant"))
-    if variant not in RATED_VARIANTS or (match_data.get("rotation") and not match_data.get("kind")):
+    variant = record.match_kind
+    if variant not in RATED_VARIANTS or (record.rotating and not record.kind_name):
         return None  # not offered, or an unnamed rotation (the bot makes none)
-    match = Match.from_dict(dict(match_data))
+    match = Match.from_dict(dict(record.match))
     result = match.game.result
     if result is None:
         return None
@@ -111,29 +110,29 @@ def _plan(record: Mapping[str, Any]) -> dict[str, Any] | None:
         return None
     if result.reason == "abandon" or _last_record_type(match.game) == "abandon":
         return None  # lost by time or by leaving: a forfeit
-    if result.reason not in ("bearoff", "draw") and min(session_moves(match_data)) < MIN_MOVES:
+    if result.reason not in ("bearoff", "draw") and min(session_moves(record.match)) < MIN_MOVES:
         return None  # resigned (or a double dropped) before both really played
-    links = [ChatLink.from_dict(chat) for chat in record.get("chats") or []]
     loser = 1 - winner
     return {
         "variant": variant,
         "length": length,
-        "winner": {"id": ids[winner], "name": str(players[winner].get("name", ""))},
-        "loser": {"id": ids[loser], "name": str(players[loser].get("name", ""))},
+        "winner": {"id": ids[winner], "name": players[winner].name},
+        "loser": {"id": ids[loser], "name": players[loser].name},
         # shared chats: the groups, and (as ever) the synthetic id of an inline message, which no one can list
-        "chats": list(dict.fromkeys(link.chat_id for link in links if link.is_shared)),
+        "chats": list(dict.fromkeys(chat.chat_id for chat in record.chats if chat.is_shared)),
     }
 
 
-def rating_plan(record: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Return the rating change a finished session's record calls for, or None when the session is not rated.
+def rating_plan(record: GameRecord | Mapping[str, Any]) -> dict[str, Any] | None:
+    """Return the rating change a finished session's record (a :class:`GameRecord` or its stored dict) calls for,
+    or None when the session is not rated.
 
     The plan (JSON-compatible, to be saved in the record): ``{"variant": "long" | "short", "length": N,
     "winner": {"id", "name"}, "loser": {"id", "name"}, "chats": [group chat ids, for their leaderboards]}``.
-    Pure: reads the record's dict form only. A record that cannot be read is not rated (logged).
+    Pure. A record that cannot be read is not rated (logged).
     """
     try:
-        return _plan(record)
+        return _plan(record if isinstance(record, GameRecord) else GameRecord.from_dict(record))
     except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError):
         log.exception("the rating of a finished session cannot be planned: not rated")
         return None

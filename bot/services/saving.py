@@ -119,7 +119,7 @@ class GameSaver:
         finished = match_finished(match)
         if finished:
             record.stats_plan = stats_plan(record, match)
-            record.plan_rating(rating_plan(record.to_dict()))
+            record.plan_rating(rating_plan(record))
             record.turn_deadline = None
         else:
             record.reminded = False

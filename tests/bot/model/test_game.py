@@ -153,6 +153,11 @@ def test_the_record_reads_its_match_through_typed_accessors() -> None:
     assert not cube.rotating
     assert GameRecord.new({"rotation": ["long", "short"]}, cube.players, cube.chats, kind="group").rotating
     assert cube.match_options == Match.from_dict(cube.match).options
+    assert cube.final_score == list(Match.from_dict(cube.match).score)  # a game still played adds nothing
+    for name in ("game_finished", "game_forfeit"):
+        over = GameRecord.from_dict(_document(FIXTURES / f"{name}.json"))
+        assert tuple(over.final_score) == Match.from_dict(over.match).score_after_game()
+    assert over.kind_name is None and over.match_kind == over.variant
     assert GameRecord.new({"variant": 1}, cube.players, cube.chats, kind="group").variant is None
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.handlers.ratings import clean_name, fit, leaderboard_rows, leaderboard_table, parse_variant
+from bot.model.game import GameRecord
 from bot.services.ratings import (
     RatingConflictError,
     apply_rating_plan,
@@ -141,7 +142,15 @@ def test_a_match_whose_last_game_is_lost_by_time_is_not_rated() -> None:
 
 
 def test_a_record_marked_forfeit_is_not_rated() -> None:
-    assert rating_plan(_record(_finished_single(), forfeit=True)) is None
+    assert rating_plan(_record(_finished_single(), forfeit=1)) is None  # the player who lost by forfeit
+    link = {"tournament_id": "t", "match_id": "m"}
+    assert rating_plan(_record(_finished_single(), forfeit=1, tournament=link)) is None
+
+
+def test_the_plan_of_a_record_is_the_plan_of_its_stored_dict() -> None:
+    data = _record(_finished_single(), chats=(-5, ALICE))
+    plan = rating_plan(GameRecord.from_dict(data))
+    assert plan is not None and plan == rating_plan(data) and plan["chats"] == [-5]
 
 
 @pytest.mark.parametrize("moves", [0, 1, 4, 5])
