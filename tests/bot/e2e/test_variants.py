@@ -18,6 +18,7 @@ from nardy import Phase
 from nardy.ai import get_player
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, GAME_OVER, RU, entry_pattern, has_entry, opens_with, shown
 from tests.bot.e2e.tournament_drive import active_games, open_bot, open_tournament, record_of, tournament_env
 
 NEW = tuple(v for v in OFFERED if v not in MAIN)
@@ -83,13 +84,14 @@ async def _finish_game(
     raise AssertionError("the game did not end")
 
 
-def _assert_over(env: Env, chat_id: int, winner: int | None, names: tuple[str, str], over: str) -> None:
+def _assert_over(env: Env, chat_id: int, winner: int | None, names: tuple[str, str], lang: str) -> None:
+    """Assert that the chat's board says the game is over: a draw, or won by ``names[winner]``."""
     final = board_message(env.fake, chat_id)
-    assert over in final.content, final.content
     if winner is None:
-        assert "draw" in final.content or "Ничья" in final.content or "ничья" in final.content, final.content
+        assert has_entry(final.content, lang, "over.draw"), final.content
     else:
-        assert names[winner] in final.content.split(over, 1)[1], final.content
+        won = [key for key in GAME_OVER if key != "over.draw"]
+        assert has_entry(final.content, lang, *won, name=names[winner]), final.content
 
 
 @pytest.mark.parametrize("variant", NEW)
@@ -100,19 +102,21 @@ async def test_group_game_of_each_variant_by_buttons(sqlite_store: Store, varian
     group = fake.group_chat(-700)
     await h.send_text(alice, group, f"/new {variant}")
     card = fake.last_message(group.id)
-    assert "Alice challenges" in card.content and tr("en", f"variant.{variant}") in card.content, card.content
-    await h.press_button(bob, card, "Join")
+    assert has_entry(card.content, EN, "challenge.card", name="Alice", variant=tr(EN, f"variant.{variant}")), (
+        card.content
+    )
+    await h.press_button(bob, card, shown(EN, "btn.join"))
     game_id = await only_game(sqlite_store, group.id)
     _, match = await state(env, game_id)
     assert game_name(match) == variant
     winner, _ = await _finish_game(env, game_id, group.id, {alice.id: alice, bob.id: bob})
-    _assert_over(env, group.id, winner, ("Alice", "Bob"), "Game over")
+    _assert_over(env, group.id, winner, ("Alice", "Bob"), EN)
     stats = [await sqlite_store.get_stats(group.id, u.id) for u in (alice, bob)]
     if winner is not None:
         assert (stats[winner].wins, stats[1 - winner].losses) == (1, 1)
         await h.send_text(alice, group, f"/top {variant}")  # the game was rated in its own variant
         top = fake.last_message(group.id)
-        assert f"Leaderboard of this chat: {tr('en', f'variant.{variant}')}" in top.content, top.content
+        assert shown(EN, "top.title", variant=tr(EN, f"variant.{variant}")) in top.content, top.content
         assert "Alice" in top.content and "Bob" in top.content
     await env.close()
 
@@ -125,14 +129,16 @@ async def test_group_game_of_each_variant_with_typed_moves(sqlite_store: Store, 
     group = fake.group_chat(-701)
     await h.send_text(alice, group, f"/new {RUSSIAN[variant]} матч 1")
     card = fake.last_message(group.id)
-    assert tr("ru", f"variant.{variant}") in card.content, card.content
-    await h.press_button(bob, card, "Играть")
+    assert has_entry(card.content, RU, "challenge.card", name="Алиса", variant=tr(RU, f"variant.{variant}")), (
+        card.content
+    )
+    await h.press_button(bob, card, shown(RU, "btn.join"))
     game_id = await only_game(sqlite_store, group.id)
     _, match = await state(env, game_id)
     assert game_name(match) == variant
     winner, typed = await _finish_game(env, game_id, group.id, {alice.id: alice, bob.id: bob}, typed_turns=6)
     assert typed == 6
-    _assert_over(env, group.id, winner, ("Алиса", "Боб"), "Партия окончена")
+    _assert_over(env, group.id, winner, ("Алиса", "Боб"), RU)
     await env.close()
 
 
@@ -148,7 +154,7 @@ async def test_a_level_the_computer_lacks_is_played_and_named_as_the_strongest_i
     game_id = await only_game(sqlite_store, alice.id)
     stored, _ = await state(env, game_id)
     assert stored.data["players"][1]["ai"] == "medium"
-    assert "medium" in stored.data["players"][1]["name"]
+    assert stored.data["players"][1]["name"] == shown(EN, "computer.name", level=tr(EN, "level.medium"))
     await env.close()
 
 
@@ -162,7 +168,8 @@ async def test_new_bot_of_each_variant(sqlite_store: Store, variant: str) -> Non
     await h.send_text(alice, chat, f"/new bot {variant} easy")
     await env.service.settle()
     if not computer_plays(variant):
-        assert fake.last_message(alice.id).content.startswith("The computer does not play"), variant
+        unsupported = fake.last_message(alice.id).content
+        assert opens_with(unsupported, EN, "computer.unsupported", variant=tr(EN, f"variant.{variant}")), unsupported
         assert await sqlite_store.user_games(alice.id) == []
         await env.close()
         return
@@ -177,7 +184,7 @@ async def test_new_bot_of_each_variant(sqlite_store: Store, variant: str) -> Non
         await env.service.settle()
     else:
         raise AssertionError("the game did not end")
-    assert "Game over" in board_message(fake, alice.id).content
+    assert has_entry(board_message(fake, alice.id).content, EN, *GAME_OVER)
     await env.close()
 
 
@@ -195,19 +202,20 @@ async def test_new_bot_answers_clearly_when_the_computer_does_not_play_the_varia
     alice, boris = fake.user(41, "Alice", "en"), fake.user(42, "Борис", "ru")
     await h.send_text(alice, fake.private_chat(alice), "/new bot portes")
     text = fake.last_message(alice.id).content
-    assert text == "The computer does not play Portes yet. It plays: short nardy, long nardy."
+    plays = ", ".join(tr(EN, f"variant.{v}") for v in MAIN)
+    assert text == shown(EN, "computer.unsupported", variant=tr(EN, "variant.portes"), variants=plays)
     await h.send_text(boris, fake.private_chat(boris), "/new бот поддавки")
-    expected = tr("ru", "computer.unsupported", variant=tr("ru", "variant.misere"), variants="").split(" Он", 1)[0]
-    assert fake.last_message(boris.id).content.startswith(expected)
+    refusal = fake.last_message(boris.id).content
+    assert opens_with(refusal, RU, "computer.unsupported", variant=tr(RU, "variant.misere")), refusal
     assert await sqlite_store.user_games(alice.id) == [] and await sqlite_store.user_games(boris.id) == []
     # the chooser offers only what the computer plays, and a forged pick of another variant is refused
     await h.send_text(alice, fake.private_chat(alice), "/start")
     await h.press_button(alice, fake.last_message(alice.id), "Play against the computer")
     chooser = fake.last_message(alice.id)
-    assert chooser.button_texts()[:3] == ["✓ Short nardy", "Long nardy", "Easy"]
-    forged = (chooser.button("Start").callback_data or "").replace(":short:", ":portes:")
+    assert chooser.button_texts()[:3] == ["✓ " + shown(EN, "btn.short"), shown(EN, "btn.long"), shown(EN, "btn.easy")]
+    forged = (chooser.button(shown(EN, "btn.start")).callback_data or "").replace(":short:", ":portes:")
     await h.press(alice, alice.id, chooser.message_id, forged)
-    assert fake.toasts_for(alice.id)[-1] == tr("en", "toast.bad")
+    assert fake.toasts_for(alice.id)[-1] == shown(EN, "toast.bad")
     await env.close()
 
 
@@ -221,18 +229,19 @@ async def test_two_player_portes_round_robin(sqlite_store: Store) -> None:
     card = fake.last_message(group.id)
     seen = []
     for _ in OFFERED:  # the Game option cycles through every offered variant and back
-        seen.append(next(t for t in card.button_texts() if t.startswith("Game:")))
-        await h.press_button(alice, fake.chats[group.id][card.message_id], "Game:")
+        seen.append(next(t for t in card.button_texts() if entry_pattern(EN, "tour.opt.variant").fullmatch(t)))
+        await h.press_button(alice, fake.chats[group.id][card.message_id], seen[-1])
         card = fake.chats[group.id][card.message_id]
-    assert seen == [f"Game: {tr('en', f'variant.{v}')}" for v in OFFERED]
-    await h.press_button(alice, card, "Close")
-    card = await open_tournament(env, alice, group, presses=("Game:",) * OFFERED.index("portes"))
-    assert "Portes" in card.content, card.content
+    assert seen == [shown(EN, "tour.opt.variant", value=tr(EN, f"variant.{v}")) for v in OFFERED]
+    await h.press_button(alice, card, shown(EN, "tour.btn.close"))
+    game_option = shown(EN, "tour.opt.variant", value="")
+    card = await open_tournament(env, alice, group, presses=(game_option,) * OFFERED.index("portes"))
+    assert shown(EN, "variant.portes") in card.content, card.content
     tournament_id = (await sqlite_store.chat_tournament(group.id)) or ""
     for user in (alice, bob):
         await open_bot(env, user, tournament_id)
-        await h.press_button(user, fake.chats[group.id][card.message_id], "Join")
-    await h.press_button(alice, fake.chats[group.id][card.message_id], "Start")
+        await h.press_button(user, fake.chats[group.id][card.message_id], shown(EN, "btn.join"))
+    await h.press_button(alice, fake.chats[group.id][card.message_id], shown(EN, "btn.start"))
     games = await active_games(env, tournament_id)
     assert len(games) == 1
     (game_id,) = games.values()
@@ -248,16 +257,21 @@ async def test_two_player_portes_round_robin(sqlite_store: Store) -> None:
     record = await record_of(env, tournament_id)
     assert record.status == "finished" and record.settings.variant == "portes"
     final = fake.last_message(group.id)
-    assert "The tournament is over" in final.content and "Winner:" in final.content
+    assert final.content.splitlines()[0] == shown(EN, "tour.final.title") and has_entry(
+        final.content, EN, "tour.final.winner"
+    )
     # the match is rated in Portes: /rating lists it next to long and short, not the variants never played
     await h.send_text(alice, fake.private_chat(alice), "/rating")
     rating = fake.last_message(alice.id).content
-    assert "Portes:" in rating and "short nardy:" in rating and "long nardy:" in rating
-    assert "hypergammon" not in rating and "nackgammon" not in rating
+    listed = [
+        v for v in OFFERED if has_entry(rating, EN, "rating.line", "rating.unrated", variant=tr(EN, f"variant.{v}"))
+    ]
+    assert set(listed) == {"portes", "short", "long"}, rating
+    assert shown(EN, "variant.hypergammon") not in rating and shown(EN, "variant.nackgammon") not in rating
     await h.send_text(bob, group, "/top портес")  # accepted (the matches were private: not on this leaderboard)
-    assert fake.last_message(group.id).content == "Nobody has played a rated game of Portes in this chat yet."
+    assert fake.last_message(group.id).content == shown(EN, "top.empty", variant=tr(EN, "variant.portes"))
     await h.send_text(bob, group, "/top chess")
-    assert fake.last_message(group.id).content.startswith("Usage: /top")
+    assert opens_with(fake.last_message(group.id).content, EN, "top.usage")
     await env.close()
 
 
@@ -279,42 +293,47 @@ async def test_rules_settings_and_the_start_menu_chooser(sqlite_store: Store) ->
     admin, boris = fake.user(1, "Admin", "en"), fake.user(2, "Борис", "ru")
     group = fake.group_chat(-900, admins=[admin.id])
     await h.send_text(admin, group, "/rules nackgammon")
-    assert fake.last_message(group.id).content.startswith("Nackgammon:")
+    assert fake.last_message(group.id).content.startswith(shown(EN, "rules.nackgammon"))
     await h.send_text(boris, group, "/rules поддавки")
-    assert fake.last_message(group.id).content.startswith("Поддавки:")
+    assert fake.last_message(group.id).content.startswith(shown(RU, "rules.misere"))
     await h.send_text(boris, group, "/rules гипергаммон")
-    assert fake.last_message(group.id).content.startswith("Гипергаммон:")
+    assert fake.last_message(group.id).content.startswith(shown(RU, "rules.hypergammon"))
     await h.send_text(admin, group, "/rules portes")
-    assert fake.last_message(group.id).content.startswith("Portes")
+    assert fake.last_message(group.id).content.startswith(shown(EN, "rules.portes"))
 
     # /settings: the default variant cycles through all of them, and /new uses it
     await h.send_text(admin, group, "/settings")
     panel = fake.last_message(group.id)
     seen = []
     for _ in OFFERED:
-        button = next(t for t in panel.button_texts() if t.startswith("Default:"))
+        button = next(t for t in panel.button_texts() if entry_pattern(EN, "settings.variant").fullmatch(t))
         seen.append(button)
-        await h.press_button(admin, fake.last_message(group.id), "Default:")
+        await h.press_button(admin, fake.last_message(group.id), button)
         panel = fake.last_message(group.id)
-    assert seen == [f"Default: {tr('en', f'variant.{v}')}" for v in (*OFFERED[1:], OFFERED[0])]
+    assert seen == [shown(EN, "settings.variant", variant=tr(EN, f"variant.{v}")) for v in (*OFFERED[1:], OFFERED[0])]
     assert (await sqlite_store.get_chat_settings(group.id))["variant"] == "short"
-    for _ in range(OFFERED.index("hypergammon")):
-        await h.press_button(admin, fake.last_message(group.id), "Default:")
+    for v in OFFERED[1 : OFFERED.index("hypergammon") + 1]:
+        await h.press_button(
+            admin, fake.last_message(group.id), shown(EN, "settings.variant", variant=tr(EN, f"variant.{v}"))
+        )
     assert (await sqlite_store.get_chat_settings(group.id))["variant"] == "hypergammon"
     await h.send_text(admin, group, "/new")
-    assert "hypergammon" in fake.last_message(group.id).content
+    hyper = tr(EN, "variant.hypergammon")
+    assert has_entry(fake.last_message(group.id).content, EN, "challenge.card", name="Admin", variant=hyper)
     await h.send_text(admin, group, "/new long")  # an explicit variant wins over the default
-    assert "long nardy" in fake.last_message(group.id).content
+    long = tr(EN, "variant.long")
+    assert has_entry(fake.last_message(group.id).content, EN, "challenge.card", name="Admin", variant=long)
 
     # the start menu: More games → a chooser of the other variants → a new game of that variant
     chat = fake.private_chat(boris)
     await h.send_text(boris, chat, "/start")
     await h.press_button(boris, fake.last_message(boris.id), "Другие игры")
     chooser = fake.last_message(boris.id)
-    assert chooser.button_texts() == ["🎲 " + tr("ru", f"btn.{v}") for v in NEW]
-    await h.press_button(boris, chooser, "Портес")
+    assert chooser.button_texts() == ["🎲 " + shown(RU, f"btn.{v}") for v in NEW]
+    await h.press_button(boris, chooser, shown(RU, "btn.portes"))
     link = fake.last_message(boris.id)
-    assert "?start=c_" in link.content and "портес" in link.content.lower(), link.content
+    portes = tr(RU, "variant.portes")
+    assert "?start=c_" in link.content and has_entry(link.content, RU, "challenge.link", variant=portes), link.content
     await env.close()
 
 
@@ -324,7 +343,7 @@ async def test_private_challenge_of_a_variant_by_deep_link(sqlite_store: Store) 
     alice, bob = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en")
     await h.send_text(alice, fake.private_chat(alice), "/new misere")
     text = fake.last_message(alice.id).content
-    assert "misère" in text
+    assert has_entry(text, EN, "challenge.link", variant=tr(EN, "variant.misere")), text
     challenge_id = text.split("start=c_", 1)[1][:10]
     await h.send_text(bob, fake.private_chat(bob), f"/start c_{challenge_id}")
     game_id = await only_game(sqlite_store, alice.id)

@@ -66,7 +66,7 @@ def _form_pattern(form: str, values: dict[str, object]) -> str:
         if name in values:
             parts.append(re.escape(telegram_visible_text(esc(values[name]))))
         else:
-            parts.append(r"[^\n]+?")
+            parts.append(r"[^\n]*?")
     return "".join(parts)
 
 
