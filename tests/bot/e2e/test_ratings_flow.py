@@ -16,6 +16,7 @@ from nardy import Match, Phase
 from nardy.ai import ComputerPlayer, get_player
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, GAME_OVER, RU, has_entry, shown
 
 MAX_ACTIONS = 3000
 
@@ -57,14 +58,14 @@ async def test_a_group_game_is_rated_and_shown(store: Store) -> None:
     group = fake.group_chat(-4100)
 
     await h.send_text(alice, group, "/top")
-    assert fake.last_message(group.id).content == "Nobody has played a rated game of short nardy in this chat yet."
+    assert fake.last_message(group.id).content == shown(EN, "top.empty", variant=tr(EN, "variant.short"))
 
     await h.send_text(alice, group, "/new short")
-    await h.press_button(bob, fake.last_message(group.id), "Join")
+    await h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
     await env.service.settle()
     (game_id,) = await store.chat_games(group.id)
     match = await play_out(env, game_id, group.id, {alice.id: alice, bob.id: bob})
-    assert "Game over" in board_message(fake, group.id).content
+    assert has_entry(board_message(fake, group.id).content, EN, *GAME_OVER)
     result = match.game.result
     assert result is not None and result.winner is not None and result.reason == "bearoff"
     stored, _ = await state(env, game_id)
@@ -81,34 +82,34 @@ async def test_a_group_game_is_rated_and_shown(store: Store) -> None:
     assert await store.get_ratings("short", [winner, loser]) == ratings
 
     users = {alice.id: alice, bob.id: bob}
-    langs = {alice.id: "en", bob.id: "ru"}
+    langs = {alice.id: EN, bob.id: RU}
     await h.send_text(users[winner], group, "/rating")
     text = fake.last_message(group.id).content
     lang = langs[winner]
     short = tr(lang, "variant.short")
-    assert tr(lang, "rating.line", variant=short, rating="1510.00", experience=1, matches=1) in text
-    assert tr(lang, "rating.unrated", variant=tr(lang, "variant.long"), rating="1500.00") in text
+    assert shown(lang, "rating.line", variant=short, rating="1510.00", experience=1, matches=1) in text
+    assert shown(lang, "rating.unrated", variant=tr(lang, "variant.long"), rating="1500.00") in text
     await h.send_text(users[loser], group, "/рейтинг")
     text = fake.last_message(group.id).content
     lang = langs[loser]
     short = tr(lang, "variant.short")
-    assert tr(lang, "rating.line", variant=short, rating="1490.00", experience=1, matches=1) in text
+    assert shown(lang, "rating.line", variant=short, rating="1490.00", experience=1, matches=1) in text
 
     await h.send_text(alice, group, "/top")
     assert fake.last_message(group.id).photo is not None  # the leaderboard picture, the table as its caption
     lines = fake.last_message(group.id).content.split("\n")
-    assert lines[0] == "Leaderboard of this chat: short nardy"
+    assert lines[0] == shown(EN, "top.title", variant=tr(EN, "variant.short"))
     names = {alice.id: "Alice", bob.id: "Боб <b>"}
     assert names[winner] in lines[2] and "1510.00" in lines[2]
     assert names[loser] in lines[3] and "1490.00" in lines[3]
     assert len(lines) == 4
     await h.send_text(bob, group, "/ТОП long")
-    assert fake.last_message(group.id).content == tr("ru", "top.empty", variant=tr("ru", "variant.long"))
+    assert fake.last_message(group.id).content == shown(RU, "top.empty", variant=tr(RU, "variant.long"))
     await h.send_text(alice, group, "/top backgammon please")
-    games = ", ".join(tr("en", f"variant.{v}") for v in OFFERED)
-    assert fake.last_message(group.id).content == tr("en", "top.usage", games=games)
+    games = ", ".join(tr(EN, f"variant.{v}") for v in OFFERED)
+    assert fake.last_message(group.id).content == shown(EN, "top.usage", games=games)
     await h.send_text(alice, fake.private_chat(alice), "/top")
-    assert "belongs to a group" in fake.last_message(alice.id).content
+    assert fake.last_message(alice.id).content == shown(EN, "top.private")
 
     # a game against the computer changes nothing
     before = await store.get_ratings("short", [alice.id, bob.id])
