@@ -13,14 +13,18 @@ from aiogram.methods import SendMediaGroup, SendPhoto
 from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
 
 from bot.services.analysis import analysis_answer
-from bot.services.game_service import GameService
+from bot.services.game_config import GameConfig
 from bot.services.history import history_entries
+from bot.services.messaging import Replies
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 log = logging.getLogger(__name__)
 
 
-async def on_analyze(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
+async def on_analyze(
+    message: Message, command: CommandObject, store: Store, replies: Replies, game_config: GameConfig, locale: str
+) -> None:
     """Answer ``/analyze``: with a game id, that game; alone, the sender's last finished game in this chat."""
     user = message.from_user
     if user is None:
@@ -29,13 +33,13 @@ async def on_analyze(message: Message, command: CommandObject, game_service: Gam
     words = (command.args or "").split()
     game_id = words[0][:64] if words else None
     if game_id is None:
-        entries = await history_entries(game_service.store, message.chat.id, user.id, lang)
+        entries = await history_entries(store, message.chat.id, user.id, lang)
         game_id = entries[0].game_id if entries else None
     if game_id is None:
-        await game_service.reply(message, tr(lang, "analysis.usage"))
+        await replies.reply(message, tr(lang, "analysis.usage"))
         return
-    answer = await analysis_answer(game_service.store, game_service.config, game_id, message.chat.id, user.id, lang)
-    await game_service.reply(message, answer.text)
+    answer = await analysis_answer(store, game_config, game_id, message.chat.id, user.id, lang)
+    await replies.reply(message, answer.text)
     if not answer.boards:
         return
     media: list[Any] = [
@@ -46,9 +50,9 @@ async def on_analyze(message: Message, command: CommandObject, game_service: Gam
         if len(media) == 1:  # an album needs two pictures at least
             photo, caption = answer.boards[0]
             file = BufferedInputFile(photo, filename="play.jpg")
-            await game_service.send(SendPhoto(chat_id=message.chat.id, photo=file, caption=caption))
+            await replies.send(SendPhoto(chat_id=message.chat.id, photo=file, caption=caption))
         else:
-            await game_service.send(SendMediaGroup(chat_id=message.chat.id, media=media))
+            await replies.send(SendMediaGroup(chat_id=message.chat.id, media=media))
     except TelegramAPIError as error:
         log.info("the boards of the analysis of game %s could not be sent: %s", game_id, error)
 

@@ -18,9 +18,13 @@ from bot.config import Settings
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
-from bot.model.challenge import ChallengeError, load_challenge
-from bot.model.game import topic_of
-from bot.services.game_service import ChatLink, GameService, PlayerInfo
+from bot.model.challenge import Challenge, ChallengeError, GroupChallenge, PrivateChallenge, load_challenge
+from bot.model.game import ChatLink, PlayerInfo, topic_of
+from bot.model.settings import ChatSettings
+from bot.services.actions import GameActions
+from bot.services.engine_flow import options_for
+from bot.services.messaging import Replies
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, default_length, get_match_kind_games, is_offered, resolve
 from rendering.names import MAX_NAME_LENGTH, drawable_name
@@ -69,14 +73,13 @@ def player_of(user: User, locale: str | None = None) -> PlayerInfo:
     return PlayerInfo(user.id, display_name(user), norm_lang(locale or user.language_code))
 
 
-def challenge_info(data: dict[str, Any], kind: str) -> dict[str, Any] | None:
-    """Return the stored challenge ``data`` when it is a well-formed challenge of ``kind`` (``"group"``: a card in
-    a group, ``"private"``: a deep link), else None — e.g. a computer offer's id in a forged challenge button."""
+def stored_challenge(data: object) -> Challenge | None:
+    """Return the challenge of a stored document (a group card, a deep link or a computer offer), or None when it
+    is none of them (a forged or garbled one); the caller checks that it is the kind its button expects."""
     try:
-        challenge = load_challenge(data)
+        return load_challenge(data)
     except ChallengeError:
         return None
-    return data if challenge.kind == kind else None
 
 
 def _what(lang: str, variant: str, length: int) -> tuple[str, str]:
@@ -88,8 +91,9 @@ def _ttl(settings: Settings | None) -> float:
     return float(getattr(settings, "challenge_ttl", CHALLENGE_TTL))
 
 
-async def _chat_defaults(game_service: GameService, chat_id: int) -> dict[str, Any]:
-    return await game_service.store.get_chat_settings(chat_id)
+async def chat_defaults(store: Store, chat_id: int) -> ChatSettings:
+    """Return the chat's settings (its defaults for new games). Raises: StoreUnavailableError."""
+    return ChatSettings.from_dict(await store.get_chat_settings(chat_id))
 
 
 async def create_challenge(
@@ -98,7 +102,8 @@ async def create_challenge(
     user: User,
     variant: str,
     length: int,
-    game_service: GameService,
+    store: Store,
+    replies: Replies,
     bot: Bot,
     *,
     locale: str | None = None,
@@ -113,17 +118,17 @@ async def create_challenge(
     what, match = _what(lang, variant, length)
     data: dict[str, Any] = {"challenger": challenger.to_dict(), "variant": variant, "length": length}
     if chat_type == ChatType.PRIVATE:
-        challenge_id = await game_service.store.create_challenge({**data, "kind": "private"}, ttl=ttl)
+        challenge_id = await store.create_challenge({**data, "kind": "private"}, ttl=ttl)
         me = await bot.me()
         link = f"https://t.me/{me.username}?start=c_{challenge_id}"
-        await game_service.send(
+        await replies.send(
             SendMessage(chat_id=message_chat_id, text=tr(lang, "challenge.link", link=link, variant=what, match=match))
         )
         return
     data.update(kind="group", chat_id=message_chat_id)
     if opponent is not None:
         data["opponent"] = player_of(opponent).to_dict()
-    challenge_id = await game_service.store.create_challenge(data, ttl=ttl, chat_id=message_chat_id)
+    challenge_id = await store.create_challenge(data, ttl=ttl, chat_id=message_chat_id)
     if opponent is not None:
         text = tr(
             lang,
@@ -155,7 +160,7 @@ async def create_challenge(
             text=tr(lang, "btn.cancel"), callback_data=ChallengeCb(challenge_id=challenge_id, action="cancel").pack()
         )
     )
-    await game_service.send(
+    await replies.send(
         SendMessage(
             chat_id=message_chat_id,
             text=text,
@@ -166,17 +171,23 @@ async def create_challenge(
 
 
 async def on_new(
-    message: Message, command: CommandObject, game_service: GameService, bot: Bot, settings: Settings, locale: str
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    replies: Replies,
+    bot: Bot,
+    settings: Settings,
+    locale: str,
 ) -> None:
     """``/new [variant] [match N]``: a challenge card (group) or an invitation link (private)."""
     if message.from_user is None:
         return
     refusal = proxy_refusal(message, locale)
     if refusal:
-        await game_service.reply(message, refusal)
+        await replies.reply(message, refusal)
         return
-    defaults = await _chat_defaults(game_service, message.chat.id)
-    variant, length = parse_new_args(command.args, str(defaults.get("variant", "short")))
+    defaults = await chat_defaults(store, message.chat.id)
+    variant, length = parse_new_args(command.args, defaults.variant or DEFAULT)
     opponent = None
     reply = message.reply_to_message
     if (
@@ -194,7 +205,8 @@ async def on_new(
         message.from_user,
         variant,
         length,
-        game_service,
+        store,
+        replies,
         bot,
         locale=locale,
         opponent=opponent,
@@ -204,7 +216,13 @@ async def on_new(
 
 
 async def on_menu_new(
-    query: CallbackQuery, callback_data: MenuCb, game_service: GameService, bot: Bot, settings: Settings, locale: str
+    query: CallbackQuery,
+    callback_data: MenuCb,
+    store: Store,
+    replies: Replies,
+    bot: Bot,
+    settings: Settings,
+    locale: str,
 ) -> None:
     """The New game menu buttons (``new_<variant>``): like ``/new <variant>`` in the pressed message's chat."""
     await query.answer()
@@ -219,7 +237,8 @@ async def on_menu_new(
         query.from_user,
         variant,
         0,
-        game_service,
+        store,
+        replies,
         bot,
         locale=locale,
         ttl=_ttl(settings),
@@ -227,45 +246,44 @@ async def on_menu_new(
     )
 
 
-async def on_menu_more(query: CallbackQuery, game_service: GameService, locale: str) -> None:
+async def on_menu_more(query: CallbackQuery, replies: Replies, locale: str) -> None:
     """The More games menu button: send the chooser of the other variants to the pressed message's chat."""
     await query.answer()
     if not isinstance(query.message, Message):
         return
     lang = norm_lang(locale)
-    await game_service.send(
+    await replies.send(
         SendMessage(chat_id=query.message.chat.id, text=tr(lang, "menu.more"), reply_markup=more_games_keyboard(lang))
     )
 
 
 async def on_challenge_button(
-    query: CallbackQuery, callback_data: ChallengeCb, game_service: GameService, locale: str
+    query: CallbackQuery, callback_data: ChallengeCb, store: Store, replies: Replies, actions: GameActions, locale: str
 ) -> None:
     """Join / Accept / Decline / Cancel on a challenge card: only on a group challenge's own card (a forged button
     carrying a computer offer's or a private challenge's id, or pressed in another chat, is refused unclaimed)."""
     user = query.from_user
     lang = norm_lang(locale)
-    store = game_service.store
     challenge = await store.get_challenge(callback_data.challenge_id)
     if challenge is None:
         await query.answer(tr(lang, "toast.challenge_gone"))
         return
-    info = challenge_info(challenge.data, "group")
+    info = stored_challenge(challenge.data)
     pressed_in = query.message.chat.id if query.message is not None else None
-    if info is None or pressed_in != info["chat_id"] or is_proxy_user(user):
+    if not isinstance(info, GroupChallenge) or pressed_in != info.chat_id or is_proxy_user(user):
         await query.answer(tr(lang, "toast.bad"))
         return
-    challenger = info["challenger"]
-    opponent = info.get("opponent")
+    challenger = info.challenger
+    opponent = info.opponent
     action = callback_data.action
     if action == "cancel":
-        if user.id != challenger["id"]:
+        if user.id != challenger.id:
             await query.answer(tr(lang, "toast.not_challenger"))
             return
-    elif user.id == challenger["id"]:
+    elif user.id == challenger.id:
         await query.answer(tr(lang, "toast.own_challenge"))
         return
-    elif opponent is not None and user.id != opponent["id"]:
+    elif opponent is not None and user.id != opponent.id:
         await query.answer(tr(lang, "toast.not_for_you"))
         return
     elif (opponent is None) != (action == "join"):  # Join is on open cards only, Accept/Decline on aimed ones
@@ -277,29 +295,28 @@ async def on_challenge_button(
         return
     await query.answer()
     message = query.message if isinstance(query.message, Message) else None
-    card_lang = challenger.get("lang", lang)
+    card_lang = challenger.lang
     if action in ("cancel", "decline"):
         key = "challenge.cancelled" if action == "cancel" else "challenge.declined"
         text = tr(card_lang, key, name=display_name(user))
         if message is not None:
-            await game_service.edit(EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text))
+            await replies.edit(EditMessageText(chat_id=message.chat.id, message_id=message.message_id, text=text))
         return
-    first = PlayerInfo(challenger["id"], challenger["name"], challenger.get("lang", "ru"))
+    first = PlayerInfo(challenger.id, challenger.name, challenger.lang)
     second = player_of(user, locale)
-    chat_id = int(info["chat_id"])
-    defaults = await store.get_chat_settings(chat_id)
-    started = await game_service.start_game(
-        info["variant"],
-        int(info.get("length", 0)),
+    defaults = await chat_defaults(store, info.chat_id)
+    started = await actions.start_game(
+        info.variant,
+        info.length,
         [first, second],
-        [ChatLink(chat_id, thread=topic_of(message))],
+        [ChatLink(info.chat_id, thread=topic_of(message))],
         kind="group",
-        confirm=bool(defaults.get("confirm")),
-        options=game_service.options_for(info["variant"], defaults),
+        confirm=bool(defaults.confirm),
+        options=options_for(info.variant, defaults),
     )
     if message is not None:  # a refused start (a game cap, answered in the chat) closes the card without a game
         key = "challenge.started" if started is not None else "toast.challenge_gone"
-        await game_service.edit(
+        await replies.edit(
             EditMessageText(
                 chat_id=message.chat.id,
                 message_id=message.message_id,
@@ -308,7 +325,9 @@ async def on_challenge_button(
         )
 
 
-async def on_deep_link(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
+async def on_deep_link(
+    message: Message, command: CommandObject, store: Store, replies: Replies, actions: GameActions, locale: str
+) -> None:
     """``/start c_<id>``: join a private challenge; the game is played in the two private chats."""
     user = message.from_user
     if user is None or command.args is None:
@@ -316,34 +335,33 @@ async def on_deep_link(message: Message, command: CommandObject, game_service: G
     lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if refusal:
-        await game_service.reply(message, refusal)
+        await replies.reply(message, refusal)
         return
     found = DEEP_LINK.match(command.args)
     if found is None:
         return
     challenge_id = found.group(1)
-    store = game_service.store
     challenge = await store.get_challenge(challenge_id)
-    info = None if challenge is None else challenge_info(challenge.data, "private")
-    if info is None:
-        await game_service.reply(message, tr(lang, "toast.challenge_gone"))
+    info = None if challenge is None else stored_challenge(challenge.data)
+    if not isinstance(info, PrivateChallenge):
+        await replies.reply(message, tr(lang, "toast.challenge_gone"))
         return
-    challenger = info["challenger"]
-    if challenger["id"] == user.id:
-        await game_service.reply(message, tr(lang, "toast.own_challenge"))
+    challenger = info.challenger
+    if challenger.id == user.id:
+        await replies.reply(message, tr(lang, "toast.own_challenge"))
         return
     if await store.claim_challenge(challenge_id) is None:
-        await game_service.reply(message, tr(lang, "toast.challenge_gone"))
+        await replies.reply(message, tr(lang, "toast.challenge_gone"))
         return
-    first = PlayerInfo(challenger["id"], challenger["name"], challenger.get("lang", "ru"))
+    first = PlayerInfo(challenger.id, challenger.name, challenger.lang)
     second = player_of(user, locale)
-    await game_service.start_game(
-        info["variant"],
-        int(info.get("length", 0)),
+    await actions.start_game(
+        info.variant,
+        info.length,
         [first, second],
         [ChatLink(first.id, viewer=0), ChatLink(message.chat.id, viewer=1)],
         kind="private",
-        options=game_service.options_for(info["variant"], {}),
+        options=options_for(info.variant),
     )
 
 

@@ -13,13 +13,18 @@ from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.config import Settings
-from bot.handlers.challenge import named_variant, parse_new_args, player_of
+from bot.handlers.challenge import chat_defaults, named_variant, parse_new_args, player_of, stored_challenge
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
-from bot.model.game import topic_of
-from bot.services.game_service import COMPUTER_LEVELS, ChatLink, GameService, computer_player
+from bot.model.challenge import ComputerOffer
+from bot.model.game import ChatLink, topic_of
+from bot.services.actions import GameActions
+from bot.services.engine_flow import options_for
+from bot.services.messaging import Replies
+from bot.services.players import COMPUTER_LEVELS, computer_player
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, computer_levels, computer_plays, computer_variants
 
@@ -68,7 +73,8 @@ async def start_against_computer(
     variant: str,
     level: str,
     length: int,
-    game_service: GameService,
+    store: Store,
+    actions: GameActions,
     *,
     locale: str | None = None,
     thread: int | None = None,
@@ -84,33 +90,35 @@ async def start_against_computer(
     if level not in available and available:
         level = available[-1]  # e.g. no hard network for this game yet: the strongest level there is, named so
     computer = computer_player(level, human.lang)
-    defaults = await game_service.store.get_chat_settings(chat_id)
-    return await game_service.start_game(
+    defaults = await chat_defaults(store, chat_id)
+    return await actions.start_game(
         variant,
         length,
         [human, computer],
         [ChatLink(chat_id, viewer=0, thread=thread)],
         kind="private" if chat_type == ChatType.PRIVATE else "group",
-        confirm=bool(defaults.get("confirm")),
-        options=game_service.options_for(variant, defaults),
+        confirm=bool(defaults.confirm),
+        options=options_for(variant, defaults),
     )
 
 
-async def on_new_bot(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
+async def on_new_bot(
+    message: Message, command: CommandObject, store: Store, replies: Replies, actions: GameActions, locale: str
+) -> None:
     """``/new bot [variant] [easy|medium|hard] [match N]``: the sender plays the computer in this chat (a variant the
     computer does not play yet is answered with the list of those it plays)."""
     if message.from_user is None:
         return
     refusal = proxy_refusal(message, locale)
     if refusal:
-        await game_service.reply(message, refusal)
+        await replies.reply(message, refusal)
         return
-    defaults = await game_service.store.get_chat_settings(message.chat.id)
-    variant, level, length = parse_bot_args(command.args, str(defaults.get("variant", DEFAULT)))
+    defaults = await chat_defaults(store, message.chat.id)
+    variant, level, length = parse_bot_args(command.args, defaults.variant or DEFAULT)
     if not computer_plays(variant):
         lang = norm_lang(locale)
         plays = ", ".join(tr(lang, f"variant.{v}") for v in computer_variants())
-        await game_service.reply(
+        await replies.reply(
             message, tr(lang, "computer.unsupported", variant=tr(lang, f"variant.{variant}"), variants=plays)
         )
         return
@@ -121,24 +129,27 @@ async def on_new_bot(message: Message, command: CommandObject, game_service: Gam
         variant,
         level,
         length,
-        game_service,
+        store,
+        actions,
         locale=locale,
         thread=topic_of(message),
     )
 
 
-async def on_menu_computer(query: CallbackQuery, game_service: GameService, settings: Settings, locale: str) -> None:
+async def on_menu_computer(
+    query: CallbackQuery, store: Store, replies: Replies, settings: Settings, locale: str
+) -> None:
     """The "Play against the computer" button: send the chooser (an open offer, like a challenge)."""
     await query.answer()
     if not isinstance(query.message, Message):
         return
     lang = norm_lang(locale)
     chat_id = query.message.chat.id
-    defaults = await game_service.store.get_chat_settings(chat_id)
-    variant = computer_default(str(defaults.get("variant", DEFAULT)))
+    defaults = await chat_defaults(store, chat_id)
+    variant = computer_default(defaults.variant or DEFAULT)
     ttl = float(getattr(settings, "challenge_ttl", OFFER_TTL))
-    offer_id = await game_service.store.create_challenge({"kind": "computer", "chat_id": chat_id}, ttl=ttl)
-    await game_service.send(
+    offer_id = await store.create_challenge({"kind": "computer", "chat_id": chat_id}, ttl=ttl)
+    await replies.send(
         SendMessage(
             chat_id=chat_id,
             text=tr(lang, "computer.choose"),
@@ -148,14 +159,13 @@ async def on_menu_computer(query: CallbackQuery, game_service: GameService, sett
 
 
 async def on_computer_button(
-    query: CallbackQuery, callback_data: ComputerCb, game_service: GameService, locale: str
+    query: CallbackQuery, callback_data: ComputerCb, store: Store, replies: Replies, actions: GameActions, locale: str
 ) -> None:
     """A press on the chooser: tick another variant or level, or Start (once: the offer is claimed atomically).
 
     Only a computer offer, pressed in its own chat, is acted on: a forged button carrying a challenge's id (or
     pressed elsewhere) is refused and nothing is claimed."""
     lang = norm_lang(locale)
-    store = game_service.store
     message = query.message if isinstance(query.message, Message) else None
     offer_id, variant, level = callback_data.offer_id, callback_data.variant, callback_data.level
     if not computer_plays(variant):
@@ -166,10 +176,11 @@ async def on_computer_button(
         await query.answer(tr(lang, "toast.challenge_gone"))
         return
     pressed_in = query.message.chat.id if query.message is not None else None
+    chooser = stored_challenge(offer.data)
     if (
-        offer.data.get("kind") != "computer"
+        not isinstance(chooser, ComputerOffer)
         or pressed_in is None
-        or offer.data.get("chat_id") != pressed_in
+        or chooser.chat_id != pressed_in
         or is_proxy_user(query.from_user)
     ):
         await query.answer(tr(lang, "toast.bad"))
@@ -177,7 +188,7 @@ async def on_computer_button(
     if callback_data.action == "pick":
         await query.answer()
         if message is not None:
-            await game_service.edit(
+            await replies.edit(
                 EditMessageReplyMarkup(
                     chat_id=message.chat.id,
                     message_id=message.message_id,
@@ -200,7 +211,7 @@ async def on_computer_button(
             computer=computer_player(level, lang).name,
             variant=tr(lang, f"variant.{variant}"),
         )
-        await game_service.edit(EditMessageText(chat_id=chat_id, message_id=message.message_id, text=text))
+        await replies.edit(EditMessageText(chat_id=chat_id, message_id=message.message_id, text=text))
     await start_against_computer(
         chat_id,
         chat_type,
@@ -208,7 +219,8 @@ async def on_computer_button(
         variant,
         level,
         0,
-        game_service,
+        store,
+        actions,
         locale=locale,
         thread=topic_of(message),
     )

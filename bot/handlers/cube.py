@@ -10,22 +10,23 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.handlers.identity import proxy_refusal
-from bot.services.game_service import GameService
+from bot.services.actions import GameActions
+from bot.services.messaging import Replies
 from bot.texts import norm_lang
 
 
-async def on_resign(message: Message, game_service: GameService, locale: str) -> None:
+async def on_resign(message: Message, actions: GameActions, replies: Replies, locale: str) -> None:
     """Offer the sender the resignation levels of their game in this chat."""
     if message.from_user is None:
         return
     lang = norm_lang(locale)
     proxy = proxy_refusal(message, lang)
     if proxy:
-        await game_service.reply(message, proxy)
+        await replies.reply(message, proxy)
         return
-    refusal = await game_service.offer_resign_menu(message.chat.id, message.from_user.id, lang)
+    refusal = await actions.offer_resign_menu(message.chat.id, message.from_user.id, lang)
     if refusal:
-        await game_service.reply(message, refusal)
+        await replies.reply(message, refusal)
 
 
 def create_router() -> Router:

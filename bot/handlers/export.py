@@ -11,23 +11,26 @@ from aiogram.filters import Command, CommandObject
 from aiogram.methods import SendDocument, SendMessage
 from aiogram.types import BufferedInputFile, Message, ReplyParameters
 
+from bot.services.actions import GameActions
 from bot.services.export import export_answer
-from bot.services.game_service import GameService
 from bot.services.history import history_entries
+from bot.services.messaging import MessageSender, Replies
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 log = logging.getLogger(__name__)
 
 
 async def send_export(
-    game_service: GameService, message: Message, game_id: str, user_id: int, lang: str, *, quote: bool = True
+    store: Store, sender: MessageSender, message: Message, game_id: str, user_id: int, lang: str, *, quote: bool = True
 ) -> None:
-    """Answer a request of ``user_id`` for game ``game_id``'s record in the chat of ``message`` (as a reply to it
-    when ``quote``): the answer text, then the files (or only a refusal). The text and the files are queued
-    together, each carrying the same notice, so that a shutdown that cannot send them answers "send /export again"
-    in their place (:meth:`bot.sender.Sender.send`). Telegram errors are logged. Returns nothing.
+    """Answer a request of ``user_id`` for game ``game_id``'s record (read from ``store``) in the chat of
+    ``message`` (as a reply to it when ``quote``): the answer text, then the files (or only a refusal), through
+    ``sender``. The text and the files are queued together, each carrying the same notice, so that a shutdown that
+    cannot send them answers "send /export again" in their place (:meth:`bot.sender.Sender.send`). Telegram errors
+    are logged. Returns nothing.
     Raises: StoreUnavailableError."""
-    answer = await export_answer(game_service.store, game_id, message.chat.id, user_id, lang)
+    answer = await export_answer(store, game_id, message.chat.id, user_id, lang)
     chat_id = message.chat.id
     thread = message.message_thread_id if message.is_topic_message else None
     notice = (
@@ -43,15 +46,21 @@ async def send_export(
         document = BufferedInputFile(file.data, filename=file.filename)
         calls.append(SendDocument(chat_id=chat_id, message_thread_id=thread, document=document))
     # gathered: each send is queued (in this order) before any is awaited, so a shutdown finds them all queued
-    results = await asyncio.gather(
-        *(game_service.sender.send(call, notice=notice) for call in calls), return_exceptions=True
-    )
+    results = await asyncio.gather(*(sender.send(call, notice=notice) for call in calls), return_exceptions=True)
     for result in results:
         if isinstance(result, BaseException):
             log.info("the record of game %s was not sent: %r", game_id, result)
 
 
-async def on_export(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
+async def on_export(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    sender: MessageSender,
+    replies: Replies,
+    actions: GameActions,
+    locale: str,
+) -> None:
     """Answer ``/export``: with a game id, that game; alone, the sender's game running in this chat, else the last
     game they finished here."""
     user = message.from_user
@@ -61,15 +70,15 @@ async def on_export(message: Message, command: CommandObject, game_service: Game
     words = (command.args or "").split()
     game_id = words[0][:64] if words else None
     if game_id is None:
-        stored = await game_service.find_game(message.chat.id, user.id)
+        stored = await actions.find_game(message.chat.id, user.id)
         game_id = stored.game_id if stored is not None else None
     if game_id is None:
-        finished = await history_entries(game_service.store, message.chat.id, user.id, lang)
+        finished = await history_entries(store, message.chat.id, user.id, lang)
         game_id = finished[0].game_id if finished else None
     if game_id is None:
-        await game_service.reply(message, tr(lang, "export.usage"))
+        await replies.reply(message, tr(lang, "export.usage"))
         return
-    await send_export(game_service, message, game_id, user.id, lang)
+    await send_export(store, sender, message, game_id, user.id, lang)
 
 
 def create_router() -> Router:

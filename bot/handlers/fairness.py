@@ -8,28 +8,32 @@ from aiogram.filters import Command, CommandObject
 from aiogram.methods import SendDocument
 from aiogram.types import BufferedInputFile, Message
 
+from bot.services.actions import GameActions
 from bot.services.fairness import verify_answer
-from bot.services.game_service import GameService
+from bot.services.messaging import Replies
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 
-async def on_verify(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
+async def on_verify(
+    message: Message, command: CommandObject, store: Store, replies: Replies, actions: GameActions, locale: str
+) -> None:
     """Answer ``/verify``: with a game id, that game; alone, the sender's game in this chat."""
     user = message.from_user
     lang = norm_lang(locale)
     words = (command.args or "").split()
     game_id = words[0] if words else None
     if game_id is None and user is not None:
-        stored = await game_service.find_game(message.chat.id, user.id)
+        stored = await actions.find_game(message.chat.id, user.id)
         game_id = stored.game_id if stored is not None else None
     if game_id is None:
-        await game_service.reply(message, tr(lang, "fair.usage"))
+        await replies.reply(message, tr(lang, "fair.usage"))
         return
-    answer = await verify_answer(game_service.store, game_id[:64], lang)
-    await game_service.reply(message, answer.text)
+    answer = await verify_answer(store, game_id[:64], lang)
+    await replies.reply(message, answer.text)
     if answer.file is not None:
         document = BufferedInputFile(answer.file, filename=answer.filename or "record.json")
-        await game_service.send(SendDocument(chat_id=message.chat.id, document=document))
+        await replies.send(SendDocument(chat_id=message.chat.id, document=document))
 
 
 def create_router() -> Router:

@@ -10,7 +10,11 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.keyboards.callbacks import GameCb, WatchCb
 from bot.model.actions import GameCommand, ResignAction
 from bot.model.game import GameRecord, RecordError
-from bot.services.game_service import GameService
+from bot.services.actions import GameActions
+from bot.services.boards import BoardPresenter
+from bot.services.inline import InlineGames
+from bot.services.messaging import Replies
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 
@@ -21,7 +25,12 @@ def _lang(user: object, locale: str | None) -> str:
 
 
 async def on_game_button(
-    query: CallbackQuery, callback_data: GameCb, game_service: GameService, locale: str | None = None
+    query: CallbackQuery,
+    callback_data: GameCb,
+    actions: GameActions,
+    inline_games: InlineGames,
+    replies: Replies,
+    locale: str | None = None,
 ) -> None:
     """Apply a board button press and answer it at once with a toast (a refusal or nothing); the boards follow
     through the paced sender in the background. An action no keyboard makes (forged) is refused."""
@@ -32,16 +41,12 @@ async def on_game_button(
         return
     inline = query.inline_message_id
     if inline is not None and action in (GameCommand.CHOOSE_RESIGN, GameCommand.CHOOSE_BOARD):
-        show = (
-            game_service.inline.resign_menu
-            if action is GameCommand.CHOOSE_RESIGN
-            else game_service.inline.restore_keyboard
-        )
+        show = inline_games.resign_menu if action is GameCommand.CHOOSE_RESIGN else inline_games.restore_keyboard
         toast = await show(callback_data.game_id, callback_data.version, query.from_user.id, inline)
         await query.answer(toast or None)
         return
     message = query.message if isinstance(query.message, Message) else None
-    toast = await game_service.press(
+    toast = await actions.press(
         callback_data.game_id,
         callback_data.version,
         action,
@@ -54,27 +59,25 @@ async def on_game_button(
     resign_menu = isinstance(action, ResignAction) or action is GameCommand.CHOOSE_RESIGN
     if not toast and resign_menu and isinstance(query.message, Message):
         # the resignation menu (or the "which game?" question before it) has done its job
-        await game_service.edit(
-            EditMessageReplyMarkup(chat_id=query.message.chat.id, message_id=query.message.message_id)
-        )
+        await replies.edit(EditMessageReplyMarkup(chat_id=query.message.chat.id, message_id=query.message.message_id))
 
 
 async def on_watch_button(
-    query: CallbackQuery, callback_data: WatchCb, game_service: GameService, locale: str | None = None
+    query: CallbackQuery, callback_data: WatchCb, boards: BoardPresenter, locale: str | None = None
 ) -> None:
     """Make the presser a spectator of the game (its board follows in their private chat), answered at once."""
     lang = _lang(query.from_user, locale)
-    outcome = await game_service.boards.watch(callback_data.game_id, query.from_user.id)
+    outcome = await boards.watch(callback_data.game_id, query.from_user.id)
     keys = {"ok": "toast.watching", "player": "toast.watch_player", "already": "toast.watch_already"}
     await query.answer(tr(lang, keys.get(outcome, "toast.gone")), show_alert=outcome == "ok")
 
 
-async def on_watch(message: Message, game_service: GameService, locale: str | None = None) -> None:
+async def on_watch(message: Message, store: Store, replies: Replies, locale: str | None = None) -> None:
     """``/watch`` in a group: a Watch button for each game running in the chat."""
     lang = _lang(message.from_user, locale)
     rows: list[list[InlineKeyboardButton]] = []
-    for game_id in (await game_service.store.chat_games(message.chat.id))[:10]:
-        stored = await game_service.store.get_game(game_id)
+    for game_id in (await store.chat_games(message.chat.id))[:10]:
+        stored = await store.get_game(game_id)
         if stored is None or stored.finished:
             continue
         try:
@@ -86,9 +89,9 @@ async def on_watch(message: Message, game_service: GameService, locale: str | No
         text = f"{tr(lang, 'btn.watch')}: {names} · {variant}"
         rows.append([InlineKeyboardButton(text=text[:60], callback_data=WatchCb(game_id=game_id).pack())])
     if not rows:
-        await game_service.reply(message, tr(lang, "watch.none"))
+        await replies.reply(message, tr(lang, "watch.none"))
         return
-    await game_service.reply(message, tr(lang, "watch.choose"), keyboard=InlineKeyboardMarkup(inline_keyboard=rows))
+    await replies.reply(message, tr(lang, "watch.choose"), keyboard=InlineKeyboardMarkup(inline_keyboard=rows))
 
 
 async def on_bad_game_button(query: CallbackQuery, locale: str | None = None) -> None:
@@ -96,14 +99,14 @@ async def on_bad_game_button(query: CallbackQuery, locale: str | None = None) ->
     await query.answer(tr(_lang(query.from_user, locale), "toast.bad"))
 
 
-async def on_board(message: Message, game_service: GameService, locale: str | None = None) -> None:
+async def on_board(message: Message, actions: GameActions, replies: Replies, locale: str | None = None) -> None:
     """Re-post the board of the sender's game at the bottom of the chat."""
     if message.from_user is None:
         return
     lang = _lang(message.from_user, locale)
-    refusal = await game_service.repost(message.chat.id, message.from_user.id, lang)
+    refusal = await actions.repost(message.chat.id, message.from_user.id, lang)
     if refusal:
-        await game_service.reply(message, refusal)
+        await replies.reply(message, refusal)
 
 
 def create_router() -> Router:

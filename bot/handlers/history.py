@@ -21,23 +21,26 @@ from aiogram.types import (
 from bot.handlers.export import send_export
 from bot.keyboards.callbacks import HistoryCb, ReplayCb
 from bot.model.game import GameRecord, RecordError
-from bot.services.game_service import GameService
+from bot.services.boards import render_photo
+from bot.services.game_config import GameConfig
 from bot.services.history import frame_caption, frame_match, history_entries, replay_frames
+from bot.services.messaging import MessageSender, Replies
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 from nardy import NardyError
 
 log = logging.getLogger(__name__)
 
 
-async def on_history(message: Message, game_service: GameService, locale: str) -> None:
+async def on_history(message: Message, store: Store, replies: Replies, locale: str) -> None:
     """List the sender's last finished games in this chat."""
     user = message.from_user
     if user is None:
         return
     lang = norm_lang(locale)
-    entries = await history_entries(game_service.store, message.chat.id, user.id, lang)
+    entries = await history_entries(store, message.chat.id, user.id, lang)
     if not entries:
-        await game_service.reply(message, tr(lang, "history.none"))
+        await replies.reply(message, tr(lang, "history.none"))
         return
     lines: list[str] = [tr(lang, "history.title")]
     rows: list[list[InlineKeyboardButton]] = []
@@ -53,7 +56,7 @@ async def on_history(message: Message, game_service: GameService, locale: str) -
                 ),
             ]
         )
-    await game_service.reply(message, "\n".join(lines), keyboard=InlineKeyboardMarkup(inline_keyboard=rows))
+    await replies.reply(message, "\n".join(lines), keyboard=InlineKeyboardMarkup(inline_keyboard=rows))
 
 
 def _nav(game_id: str, index: int, last: int) -> InlineKeyboardMarkup:
@@ -69,10 +72,10 @@ def _nav(game_id: str, index: int, last: int) -> InlineKeyboardMarkup:
 
 
 async def _frame(
-    game_service: GameService, game_id: str, index: int, lang: str
+    store: Store, config: GameConfig, game_id: str, index: int, lang: str
 ) -> tuple[bytes, str, InlineKeyboardMarkup] | None:
     """Return the photo, caption and buttons of frame ``index`` (clamped), or None when the game is gone."""
-    stored = await game_service.store.get_game(game_id)
+    stored = await store.get_game(game_id)
     if stored is None or not stored.finished:
         return None
     try:
@@ -86,12 +89,18 @@ async def _frame(
         log.warning("the replay of game %s cannot be built", game_id)
         return None
     record.pending_steps = []
-    photo = await game_service.render_photo(record, match, None, lang)
+    photo = await render_photo(config, record, match, None, lang)
     return photo, frame_caption(record, frames, index, lang, game_id), _nav(game_id, index, len(frames) - 1)
 
 
 async def on_history_button(
-    query: CallbackQuery, callback_data: HistoryCb, game_service: GameService, locale: str
+    query: CallbackQuery,
+    callback_data: HistoryCb,
+    store: Store,
+    sender: MessageSender,
+    replies: Replies,
+    game_config: GameConfig,
+    locale: str,
 ) -> None:
     """Start a replay (a new photo message at the first frame) or send the game's record files (as ``/export``
     does)."""
@@ -102,16 +111,16 @@ async def on_history_button(
         return
     if callback_data.action == "export":  # also the 📄 Record button of a finished board
         await query.answer()
-        await send_export(game_service, message, callback_data.game_id, query.from_user.id, lang, quote=False)
+        await send_export(store, sender, message, callback_data.game_id, query.from_user.id, lang, quote=False)
         return
-    shown = await _frame(game_service, callback_data.game_id, 0, lang)
+    shown = await _frame(store, game_config, callback_data.game_id, 0, lang)
     if shown is None:
         await query.answer(tr(lang, "history.gone"))
         return
     await query.answer()
     photo, caption, keyboard = shown
     try:
-        await game_service.send(
+        await replies.send(
             SendPhoto(
                 chat_id=message.chat.id,
                 photo=BufferedInputFile(photo, filename="replay.jpg"),
@@ -124,7 +133,12 @@ async def on_history_button(
 
 
 async def on_replay_button(
-    query: CallbackQuery, callback_data: ReplayCb, game_service: GameService, locale: str
+    query: CallbackQuery,
+    callback_data: ReplayCb,
+    store: Store,
+    replies: Replies,
+    game_config: GameConfig,
+    locale: str,
 ) -> None:
     """Show another frame of a replay on the same message."""
     lang = norm_lang(locale)
@@ -133,12 +147,12 @@ async def on_replay_button(
         await query.answer(tr(lang, "toast.bad"))
         return
     await query.answer()  # at once: rendering the frame takes a moment
-    shown = await _frame(game_service, callback_data.game_id, callback_data.frame, lang)
+    shown = await _frame(store, game_config, callback_data.game_id, callback_data.frame, lang)
     if shown is None:
         return
     photo, caption, keyboard = shown
     try:
-        await game_service.edit(
+        await replies.edit(
             EditMessageMedia(
                 chat_id=message.chat.id,
                 message_id=message.message_id,

@@ -14,7 +14,7 @@ from bot.handlers.identity import proxy_refusal
 from bot.i18n import LANGUAGE_NAMES
 from bot.keyboards.callbacks import LangCb
 from bot.keyboards.menu import language_keyboard
-from bot.middlewares.i18n import LANGUAGE_KEY
+from bot.model.settings import UserSettings
 from bot.sender import Sender
 from bot.storage import SettingsRecords
 
@@ -40,9 +40,10 @@ async def lang_chosen(
 ) -> None:
     """Store the presser's language and confirm in it (a toast; in a private chat the keyboard message is
     edited too). Returns nothing. Raises: StoreUnavailableError (reported by the error middleware)."""
-    settings = await store.get_user_settings(query.from_user.id)
-    settings[LANGUAGE_KEY] = callback_data.code
-    await store.set_user_settings(query.from_user.id, settings)
+    settings = UserSettings.from_dict(await store.get_user_settings(query.from_user.id))
+    settings.extra.pop("lang", None)  # a value of another type, kept aside when read, is replaced
+    settings.lang = callback_data.code
+    await store.set_user_settings(query.from_user.id, settings.to_dict())
     with i18n.use_locale(callback_data.code):
         text = _("Language: {language}").format(language=LANGUAGE_NAMES[callback_data.code])
         await query.answer(text)

@@ -10,7 +10,9 @@ from aiogram.types import Message
 
 from bot.config import Settings
 from bot.handlers.identity import is_proxy_sender
-from bot.services.game_service import GameService
+from bot.services.actions import GameActions
+from bot.services.messaging import Replies
+from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 MAX_TEXT_MOVE = 200
@@ -18,7 +20,9 @@ MOVE_LIKE = re.compile(r"(\d{1,2}|bar|бар|off|оф|in|вв|ввод|res|ре�
 """In groups only messages that look like a move are taken as one (players chat there too)."""
 
 
-async def on_text_move(message: Message, game_service: GameService, settings: Settings, locale: str) -> None:
+async def on_text_move(
+    message: Message, store: Store, replies: Replies, actions: GameActions, settings: Settings, locale: str
+) -> None:
     """Play the typed move, or reply with the engine's reason and some legal options.
 
     In private chats every text of a player with a game there is a move attempt; in groups only texts that look
@@ -34,17 +38,17 @@ async def on_text_move(message: Message, game_service: GameService, settings: Se
     lang = norm_lang(locale)
     if is_proxy_sender(message):
         # a channel or an anonymous admin can have no game; answer only where a game is being played
-        if private or await game_service.store.chat_games(message.chat.id):
-            await game_service.reply(message, tr(lang, "move.sender_chat"))
+        if private or await store.chat_games(message.chat.id):
+            await replies.reply(message, tr(lang, "move.sender_chat"))
         return
-    if await game_service.find_game(message.chat.id, message.from_user.id) is None:
+    if await actions.find_game(message.chat.id, message.from_user.id) is None:
         return
     if len(text) > limit:
-        await game_service.reply(message, tr(lang, "move.too_long"))
+        await replies.reply(message, tr(lang, "move.too_long"))
         return
-    reply = await game_service.text_move(message.chat.id, message.from_user.id, text, lang)
+    reply = await actions.text_move(message.chat.id, message.from_user.id, text, lang)
     if reply:
-        await game_service.reply(message, reply)
+        await replies.reply(message, reply)
 
 
 def create_router() -> Router:

@@ -18,10 +18,10 @@ from aiogram.types import BufferedInputFile, Message
 
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
-from bot.services.game_service import GameService
-from bot.services.messaging import SEND_FAILURES
+from bot.model.settings import ChatSettings
+from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.ratings import RATED_VARIANTS, ratings_of
-from bot.storage import StoredRating
+from bot.storage import Store, StoredRating
 from bot.texts import Html, esc, norm_lang, table_labels, tr
 from bot.variants import DEFAULT, MAIN, resolve
 from rendering import LeaderboardRow, render_leaderboard
@@ -94,7 +94,7 @@ def leaderboard_table(lang: str, rows: Sequence[tuple[int, StoredRating]]) -> Ht
     return Html("<pre>" + "\n".join(esc(line) for line in lines) + "</pre>")
 
 
-async def on_rating(message: Message, game_service: GameService, locale: str) -> None:
+async def on_rating(message: Message, store: Store, replies: Replies, locale: str) -> None:
     """Reply with the user's rating, experience and rated matches in each variant."""
     user = message.from_user
     if user is None:
@@ -102,15 +102,15 @@ async def on_rating(message: Message, game_service: GameService, locale: str) ->
     lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if refusal:
-        await game_service.reply(message, refusal)
+        await replies.reply(message, refusal)
         return
     replied = message.reply_to_message
     if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
         if replied.sender_chat is not None or is_proxy_user(replied.from_user):
-            await game_service.reply(message, tr(lang, "move.sender_chat"))
+            await replies.reply(message, tr(lang, "move.sender_chat"))
             return
         user = replied.from_user
-    ratings = await ratings_of(game_service.store, user.id)
+    ratings = await ratings_of(store, user.id)
     lines: list[str] = [tr(lang, "rating.title", name=display_name(user))]
     for variant in RATED_VARIANTS:
         rating = ratings[variant]
@@ -123,7 +123,7 @@ async def on_rating(message: Message, game_service: GameService, locale: str) ->
             lines.append(tr(lang, "rating.unrated", **values))
     lines.append("")
     lines.append(tr(lang, "rating.note"))
-    await game_service.reply(message, "\n".join(lines))
+    await replies.reply(message, "\n".join(lines))
 
 
 def parse_variant(args: str | None) -> str | None:
@@ -138,26 +138,25 @@ def parse_variant(args: str | None) -> str | None:
     return name if name in RATED_VARIANTS else None
 
 
-async def on_top(message: Message, game_service: GameService, command: CommandObject, locale: str) -> None:
+async def on_top(message: Message, store: Store, replies: Replies, command: CommandObject, locale: str) -> None:
     """Reply with the group's leaderboard of the variant asked (default: the chat's variant, else short)."""
     lang = norm_lang(locale)
     if message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
-        await game_service.reply(message, tr(lang, "top.private"))
+        await replies.reply(message, tr(lang, "top.private"))
         return
     variant = parse_variant(command.args)
     if variant is None:
         games = ", ".join(tr(lang, f"variant.{v}") for v in RATED_VARIANTS)
-        await game_service.reply(message, tr(lang, "top.usage", games=games))
+        await replies.reply(message, tr(lang, "top.usage", games=games))
         return
-    store = game_service.store
     if not variant:
-        chosen = str((await store.get_chat_settings(message.chat.id)).get("variant") or DEFAULT)
+        chosen = ChatSettings.from_dict(await store.get_chat_settings(message.chat.id)).variant or DEFAULT
         variant = chosen if chosen in RATED_VARIANTS else DEFAULT
     variant_name = tr(lang, f"variant.{variant}")
     players = await store.chat_rated_players(message.chat.id, variant)
     rows = leaderboard_rows(await store.get_ratings(variant, players)) if players else []
     if not rows:
-        await game_service.reply(message, tr(lang, "top.empty", variant=variant_name))
+        await replies.reply(message, tr(lang, "top.empty", variant=variant_name))
         return
     title = tr(lang, "top.title", variant=variant_name)
     text = title + "\n" + leaderboard_table(lang, rows)
@@ -173,11 +172,11 @@ async def on_top(message: Message, game_service: GameService, command: CommandOb
         )
     except (ValueError, OSError):
         log.exception("the leaderboard image could not be drawn: the table is sent alone")
-        await game_service.reply(message, text)
+        await replies.reply(message, text)
         return
     caption = text if len(text) <= CAPTION_LIMIT else title  # the picture shows the table either way
     try:
-        await game_service.send(
+        await replies.send(
             SendPhoto(
                 chat_id=message.chat.id,
                 photo=BufferedInputFile(image, filename="top.jpg"),

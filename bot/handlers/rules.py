@@ -7,7 +7,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.keyboards.callbacks import MenuCb
-from bot.services.game_service import GameService
+from bot.services.messaging import Replies
 from bot.texts import norm_lang, tr
 from bot.variants import MAIN, OFFERED, resolve
 
@@ -24,17 +24,17 @@ def rules_text(lang: str, args: str | None) -> str:
     return "\n\n".join([*parts, tr(lang, "rules.more", commands=others)])
 
 
-async def on_rules(message: Message, command: CommandObject, game_service: GameService, locale: str) -> None:
+async def on_rules(message: Message, command: CommandObject, replies: Replies, locale: str) -> None:
     """Reply with the rules summary."""
-    await game_service.reply(message, rules_text(norm_lang(locale), command.args))
+    await replies.reply(message, rules_text(norm_lang(locale), command.args))
 
 
-async def on_rules_button(query: CallbackQuery, game_service: GameService, locale: str) -> None:
+async def on_rules_button(query: CallbackQuery, replies: Replies, locale: str) -> None:
     """The Rules menu button: send the summaries of short and long nardy (and the other games' commands)."""
     await query.answer()
     if isinstance(query.message, Message):
         lang = norm_lang(locale)
-        await game_service.reply(query.message, rules_text(lang, None), quote=False)
+        await replies.reply(query.message, rules_text(lang, None), quote=False)
 
 
 def create_router() -> Router:

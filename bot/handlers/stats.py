@@ -9,12 +9,13 @@ from aiogram.types import Message
 
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
-from bot.services.game_service import COMPUTER_STATS_CHAT, GameService
-from bot.services.players import INLINE_STATS_CHAT
+from bot.services.messaging import Replies
+from bot.services.players import COMPUTER_STATS_CHAT, INLINE_STATS_CHAT
+from bot.storage import Store
 from bot.texts import esc, norm_lang, tr
 
 
-async def on_stats(message: Message, game_service: GameService, locale: str) -> None:
+async def on_stats(message: Message, store: Store, replies: Replies, locale: str) -> None:
     """Reply with the user's counters in the chat."""
     user = message.from_user
     if user is None:
@@ -22,19 +23,19 @@ async def on_stats(message: Message, game_service: GameService, locale: str) -> 
     lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
     if refusal:
-        await game_service.reply(message, refusal)
+        await replies.reply(message, refusal)
         return
     replied = message.reply_to_message
     if replied is not None and replied.from_user is not None:
         if replied.sender_chat is not None or is_proxy_user(replied.from_user):
-            await game_service.reply(message, tr(lang, "move.sender_chat"))
+            await replies.reply(message, tr(lang, "move.sender_chat"))
             return
         user = replied.from_user
-    stats = await game_service.store.get_stats(message.chat.id, user.id)
-    computer = await game_service.store.get_stats(COMPUTER_STATS_CHAT, user.id)
-    inline = await game_service.store.get_stats(INLINE_STATS_CHAT, user.id)
+    stats = await store.get_stats(message.chat.id, user.id)
+    computer = await store.get_stats(COMPUTER_STATS_CHAT, user.id)
+    inline = await store.get_stats(INLINE_STATS_CHAT, user.id)
     if not stats.played and not computer.played and not inline.played:
-        await game_service.reply(message, tr(lang, "stats.none"))
+        await replies.reply(message, tr(lang, "stats.none"))
         return
     name = display_name(user)
     lines: list[str] = []  # Telegram HTML: the texts are Html, the name is escaped here
@@ -46,7 +47,7 @@ async def on_stats(message: Message, game_service: GameService, locale: str) -> 
         lines.append(tr(lang, "stats.computer", wins=computer.wins, losses=computer.losses, draws=computer.draws))
     if inline.played:
         lines.append(tr(lang, "stats.inline", wins=inline.wins, losses=inline.losses, draws=inline.draws))
-    await game_service.reply(message, "\n".join(lines))
+    await replies.reply(message, "\n".join(lines))
 
 
 def create_router() -> Router:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.model.game import Event, FairSeeds, GameRecord
+from bot.model.settings import ChatSettings
 from nardy import DiceSource, FairDice, Game, GameStateError, Match, Options, Phase, SystemDice
 from nardy.fairness import FairnessError, commitment, dice_rolled, new_server_seed
 
@@ -133,8 +134,9 @@ def advance(match: Match, record: GameRecord, events: list[Event]) -> None:
         return  # DOUBLED or RESIGN: a player answers
 
 
-def options_for(variant: str, chat_settings: dict[str, Any]) -> Options:
-    """Return the rule options of a new game from the chat settings (``cube_long``: the cube in long nardy)."""
-    if variant == "long" and chat_settings.get("cube_long"):
+def options_for(variant: str, chat_settings: ChatSettings | None = None) -> Options:
+    """Return the rule options of a new game of ``variant`` from the chat's settings (``cube_long``: the cube in
+    long nardy); None: a chat without settings (a private or an inline game), the default options."""
+    if variant == "long" and chat_settings and chat_settings.cube_long:
         return Options(cube=True)
     return Options()
