@@ -201,7 +201,7 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
     async with stop_on_signals(handle_signals) as stop:
         store, bot = await open_store_and_bot(settings, stop)
     sender = Sender(bot, sender_limits(settings))
-    dp, _games = build_dispatcher(settings, store, sender, jobs=create_jobs(settings))
+    dp, _services = build_dispatcher(settings, store, sender, jobs=create_jobs(settings))
     freeze_startup_objects()
     try:
         await dp.start_polling(
@@ -238,7 +238,7 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     bot.session.middleware(ApiMetricsMiddleware(metrics))
     sender = Sender(bot, sender_limits(settings))
     metrics.watch_queue(sender.pending)
-    dp, _games = build_dispatcher(settings, store, sender, metrics=metrics, jobs=create_jobs(settings, metrics))
+    dp, _services = build_dispatcher(settings, store, sender, metrics=metrics, jobs=create_jobs(settings, metrics))
     app = create_webhook_app(dp, bot, store, settings, metrics, stop=stop)
     runner = web.AppRunner(app, handle_signals=False)
     try:

@@ -24,7 +24,10 @@ Cluster; taskiq-redis supports both, and taskiq is actively maintained. taskiq's
 instance, so the periodic sweep is queued by a lease-elected ticker instead (:meth:`TaskiqJobs.tick`).
 
 Without Redis (the embedded SQLite store, polling) no queue runs: the same job code runs in the process (the
-computer's replies and tournament work as tasks, the sweep in a loop, ``bot.services.setup.sweeper``).
+computer's replies and tournament work as tasks, the sweep in a loop, :meth:`bot.services.background.PeriodicWork.run`).
+
+:meth:`TaskiqJobs.start` takes the parts the jobs drive (:class:`JobParts`: the computer's turns, the tournaments, the
+periodic work and the shared config for its ``sleep``), as :mod:`bot.wiring` built them.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -42,12 +45,14 @@ from taskiq.acks import AcknowledgeType
 from taskiq.api import run_receiver_task
 from taskiq_redis import RedisStreamBroker, RedisStreamClusterBroker
 
-from bot.services.background import sweep_once
 from bot.storage.redis.keys import cluster_startup_url
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
-    from bot.services.game_service import GameService
+    from bot.services.background import PeriodicWork
+    from bot.services.computer import ComputerTurns
+    from bot.services.game_config import GameConfig
+    from bot.services.tournament_service import TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +109,7 @@ class TaskiqJobs:
         self._computer = self.broker.register_task(_computer_turn, task_name=COMPUTER_TURN)
         self._tournament = self.broker.register_task(_tournament_reconcile, task_name=TOURNAMENT_RECONCILE)
         self._sweep = self.broker.register_task(_sweep, task_name=SWEEP)
-        self._service: GameService | None = None
+        self._parts: JobParts | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[bool]] = set()
         self._redis: Redis | None = None
@@ -127,11 +132,11 @@ class TaskiqJobs:
             unacknowledged_lock_timeout=5.0,
         )
 
-    async def start(self, service: GameService) -> None:
-        """Connect and start running jobs for ``service`` in this process. Raises: RedisError or OSError when
-        Redis does not answer."""
-        self._service = service
-        self.broker.state.service = service
+    async def start(self, parts: JobParts) -> None:
+        """Connect and start running the jobs of ``parts`` in this process (see :class:`JobParts`). Raises:
+        RedisError or OSError when Redis does not answer."""
+        self._parts = parts
+        self.broker.state.parts = parts
         self.broker.state.jobs = self
         await self.broker.startup()
         if self.cluster_url is None:
@@ -172,13 +177,13 @@ class TaskiqJobs:
         return True
 
     def _in_process(self, name: str, key: str, delay: float) -> None:
-        service = self._service
-        if service is None:
+        parts = self._parts
+        if parts is None:
             return
         if name == COMPUTER_TURN:
-            service.computer_turns.wake(key)
+            parts.computer_turns.wake(key)
         else:
-            service.tournaments.run_in_process(key, delay=delay)
+            parts.tournaments.run_in_process(key, delay=delay)
 
     # ---- the ticker ----------------------------------------------------------------------------------------
     async def tick(self) -> bool:
@@ -232,6 +237,36 @@ class TaskiqJobs:
             await self.broker.shutdown()
 
 
+class JobParts(Protocol):
+    """The parts the jobs drive (:class:`bot.wiring.Services` has them): the computer's replies, the tournaments'
+    work, the sweep, and the shared config whose ``sleep`` waits out a job's delay."""
+
+    @property
+    def config(self) -> GameConfig:
+        """The shared game config (its ``sleep``)."""
+        ...
+
+    @property
+    def computer_turns(self) -> ComputerTurns:
+        """Runs the ``computer_turn`` jobs."""
+        ...
+
+    @property
+    def tournaments(self) -> TournamentService:
+        """Runs the ``tournament_reconcile`` jobs."""
+        ...
+
+    @property
+    def periodic(self) -> PeriodicWork:
+        """Runs the ``sweep`` job."""
+        ...
+
+
+def _parts(context: Context) -> JobParts:
+    parts: JobParts = context.state.parts
+    return parts
+
+
 def _jobs(context: Context) -> TaskiqJobs:
     jobs: TaskiqJobs = context.state.jobs
     return jobs
@@ -256,13 +291,13 @@ async def _run(context: Context, kind: str | None, work: Any) -> Any:
 async def _computer_turn(game_id: str, delay: float, context: Context = TaskiqDepends()) -> int:
     """The ``computer_turn`` job: wait ``delay`` seconds, then reply in the game until the computer is no longer
     to act. Returns: replies saved."""
-    service: GameService = context.state.service
+    parts = _parts(context)
 
     async def reply() -> int:
         if delay > 0:
-            await service.sleep(delay)
+            await parts.config.sleep(delay)
         replies = 0
-        while replies < MAX_COMPUTER_REPLIES and await service.computer_turns.reply(game_id, wait=False):
+        while replies < MAX_COMPUTER_REPLIES and await parts.computer_turns.reply(game_id, wait=False):
             replies += 1
         return replies
 
@@ -272,18 +307,18 @@ async def _computer_turn(game_id: str, delay: float, context: Context = TaskiqDe
 
 async def _tournament_reconcile(tournament_id: str, delay: float, context: Context = TaskiqDepends()) -> None:
     """The ``tournament_reconcile`` job: wait ``delay`` seconds, then bring the tournament up to date."""
-    service: GameService = context.state.service
+    parts = _parts(context)
 
     async def reconcile() -> None:
         if delay > 0:
-            await service.sleep(delay)
-        await service.tournaments.reconcile(tournament_id)
+            await parts.config.sleep(delay)
+        await parts.tournaments.reconcile(tournament_id)
 
     await _run(context, TOURNAMENT_RECONCILE, reconcile())
 
 
 async def _sweep(_key: str, _delay: float, context: Context = TaskiqDepends()) -> None:
-    """The ``sweep`` job (see :func:`bot.services.background.sweep_once`, which counts it in the metrics)."""
-
+    """The ``sweep`` job (see :meth:`bot.services.background.PeriodicWork.sweep_once`, which counts it in the
+    metrics)."""
     jobs = _jobs(context)
-    await _run(context, None, sweep_once(context.state.service, jobs.purge_batch, jobs.metrics))
+    await _run(context, None, _parts(context).periodic.sweep_once(jobs.purge_batch, jobs.metrics))

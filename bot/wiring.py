@@ -1,16 +1,27 @@
 """The composition root: everything the bot runs on, built once at start-up from the Settings and injected.
 
-:func:`build_dispatcher` is the one place that builds the game services (:func:`build_game_service`: store, sender,
-renderer and computer pools, timings, each part with its collaborators) and the Dispatcher that serves them: the
-infra (:func:`create_dispatcher`: middlewares, language, the built-in routers) and the game flow routers. What the
-handlers use is injected the aiogram way, as Dispatcher data (``dp["name"] = value``), which aiogram hands to every
-handler as a keyword argument: ``store``, ``settings``, ``sender``, ``i18n``, ``game_service`` (the handlers'
-façade), ``inline_games`` (inline mode), ``tournaments`` (the tournament service), ``metrics`` (when measured), and
-per update ``locale`` (the user's language, set by the language middleware).
+:func:`build_services` builds the game services once, as a :class:`Services` container: the store, the sender, one
+:class:`~bot.services.game_config.GameConfig` (dice, clock, renderer, timings, caps), one
+:class:`~bot.services.tasks.Scheduler`, the renderer and computer pools, and each part with only the collaborators
+it needs (no part knows the container). :func:`build_dispatcher` builds it and the Dispatcher that serves it: the
+infra (:func:`create_dispatcher`: middlewares, language, the built-in routers) and the game flow routers.
+
+What the handlers use is injected the aiogram way, as Dispatcher data (``dp["name"] = value``); aiogram hands each
+handler the keyword arguments its signature names, nothing else:
+
+- ``store`` (the :class:`~bot.storage.Store`), ``settings`` (:class:`~bot.config.Settings`), ``sender`` (the paced
+  :class:`~bot.sender.Sender`), ``i18n``, ``metrics`` (when measured);
+- ``replies`` (:class:`~bot.services.messaging.Replies`: send, edit, reply), ``actions``
+  (:class:`~bot.services.actions.GameActions`: start, press, typed moves, /board, /resign), ``boards``
+  (:class:`~bot.services.boards.BoardPresenter`: watch, show a board), ``inline_games``
+  (:class:`~bot.services.inline.InlineGames`), ``tournaments``
+  (:class:`~bot.services.tournament_service.TournamentService`), ``game_config`` (the shared GameConfig);
+- per update ``locale`` (the user's language, a plain string set by the language middleware).
 
 Background work runs on one scheduler: the job queue (:mod:`bot.jobs`) when ``jobs`` is given, else in this process
-(the sweeper task and the services' keyed tasks, :class:`bot.services.tasks.KeyedTasks`). The Dispatcher's startup
-hook starts it and its shutdown hook stops it (see :func:`attach_background`).
+(:meth:`bot.services.background.PeriodicWork.run` and the parts' keyed tasks,
+:class:`bot.services.tasks.KeyedTasks`). The Dispatcher's startup hook starts it and its shutdown hook stops it (see
+:func:`attach_background`).
 
 Nothing else builds a service: no cache of services, no lookup through the middlewares.
 """
@@ -22,6 +33,7 @@ import contextlib
 import dataclasses
 import hashlib
 import logging
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -39,11 +51,18 @@ from bot.middlewares import ErrorReportingMiddleware, UserLanguageMiddleware
 from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import ThrottleMiddleware
 from bot.sender import Sender
-from bot.services.background import recover_once, sweeper
-from bot.services.computer import default_computer
+from bot.services.actions import GameActions
+from bot.services.background import PeriodicWork
+from bot.services.boards import BoardPresenter
+from bot.services.computer import ComputerTurns, default_computer
 from bot.services.game_config import GameConfig
-from bot.services.game_service import GameService
-from bot.services.messaging import MessageSender
+from bot.services.inline import InlineGames
+from bot.services.messaging import MessageSender, Replies
+from bot.services.saving import GameSaver
+from bot.services.session_end import SessionEnd
+from bot.services.tasks import JobQueue, Scheduler
+from bot.services.timers import Sweeper
+from bot.services.tournament_service import TournamentService
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -52,9 +71,65 @@ SHUTDOWN_BOARD_GRACE = 2.0
 """Seconds a shutdown lets running board syncs hand their edits to the sender (which drains afterwards)."""
 
 
-def game_service_options(settings: Settings) -> dict[str, Any]:
-    """Return the :class:`GameService` keyword arguments that ``settings`` decide (timings, caps, pools, inline
-    secret and storage chat)."""
+@dataclasses.dataclass(slots=True, kw_only=True)
+class Services:
+    """The game services of one bot process, built once by :func:`build_services`: the parts, each holding only its
+    own collaborators, and the lifecycle the process and the tests drive (settle, sweep, recover, stop). The
+    handlers never see it: they get the parts they use from the Dispatcher's data."""
+
+    store: Store
+    sender: MessageSender
+    config: GameConfig
+    """Shared by every part; tests change its fields (dice, clock, delays) and every part sees the change."""
+    scheduler: Scheduler
+    replies: Replies
+    boards: BoardPresenter
+    saver: GameSaver
+    computer_turns: ComputerTurns
+    actions: GameActions
+    inline: InlineGames
+    sweeper: Sweeper
+    tournaments: TournamentService
+    periodic: PeriodicWork
+
+    @property
+    def jobs(self) -> JobQueue | None:
+        """The job queue that runs the background work (:mod:`bot.jobs`), or None: in this process."""
+        return self.scheduler.queue
+
+    @jobs.setter
+    def jobs(self, queue: JobQueue | None) -> None:
+        self.scheduler.queue = queue
+
+    async def sweep(self, now: float | None = None) -> int:
+        """Handle the games due by ``now`` (default: the config's clock): see
+        :meth:`bot.services.timers.Sweeper.sweep`. Returns: games handled."""
+        return await self.sweeper.sweep(now)
+
+    async def recover(self) -> int:
+        """At start-up: bring up to date every board a previous process left behind (see
+        :meth:`bot.services.background.PeriodicWork.recover`). Returns: games handled."""
+        return await self.periodic.recover()
+
+    async def settle(self) -> None:
+        """Wait until no computer reply, board sync or tournament work is running (for tests and a graceful
+        shutdown). Returns nothing."""
+        while self.computer_turns.running or self.boards.busy_any() or self.tournaments.busy():
+            await self.computer_turns.settle()
+            await self.boards.settle()
+            await self.tournaments.settle()
+
+    async def stop_computer(self) -> None:
+        """Cancel the running computer replies, board syncs and tournament work (the sweep finishes them after a
+        restart). Returns nothing."""
+        await self.computer_turns.stop()
+        await self.boards.stop()
+        await self.tournaments.stop()
+
+
+def service_options(settings: Settings) -> dict[str, Any]:
+    """Return the options of :func:`build_services` that ``settings`` decide (timings, caps, pools, inline secret
+    and storage chat)."""
     token = settings.bot_token.get_secret_value()
     options: dict[str, Any] = {
         "turn_reminder_after": float(settings.turn_reminder_after),
@@ -75,16 +150,71 @@ def game_service_options(settings: Settings) -> dict[str, Any]:
     return options
 
 
-def build_game_service(settings: Settings, store: Store, sender: MessageSender, **overrides: Any) -> GameService:
-    """Return the game service on ``store`` and ``sender`` with the options of ``settings``; ``overrides`` (dice,
-    clock, sleep, computer factory, renderer, any timing — the fields of :class:`GameConfig` — and the service's own
-    ``computer_processes``, ``inline_secret``, …) win over them; tests use them for seeded dice and virtual time.
+def build_services(settings: Settings, store: Store, sender: MessageSender, **overrides: Any) -> Services:
+    """Return the game services on ``store`` and ``sender`` (the infra ``Sender``, or
+    :class:`~bot.services.messaging.DirectSender` around a Bot) with the options of ``settings``; ``overrides``
+    (dice, clock, sleep, computer factory, renderer, any timing — the fields of :class:`GameConfig` — and the
+    options of :func:`assemble`: ``computer_processes``, ``inline_secret``, …) win over them; tests use them for
+    seeded dice and virtual time.
 
     Raises: TypeError for an override that is neither."""
-    options: dict[str, Any] = {"computer": default_computer, **game_service_options(settings), **overrides}
+    options: dict[str, Any] = {"computer": default_computer, **service_options(settings), **overrides}
     fields = {field.name for field in dataclasses.fields(GameConfig)}
     config = GameConfig(**{name: value for name, value in options.items() if name in fields})
-    return GameService(store, sender, config, **{name: value for name, value in options.items() if name not in fields})
+    return assemble(store, sender, config, **{name: value for name, value in options.items() if name not in fields})
+
+
+def assemble(
+    store: Store,
+    sender: MessageSender,
+    config: GameConfig,
+    *,
+    computer_processes: int = 1,
+    inline_secret: bytes | None = None,
+    inline_storage_chat: int | None = None,
+    invite_ttl: float = 86400.0,
+) -> Services:
+    """Return the parts built on ``store``, ``sender`` and ``config``, each given its collaborators.
+    ``computer_processes`` worker processes think for the computer (0: a thread). ``inline_secret`` signs inline
+    invitations (the same in every worker; None: a random one of this process), ``inline_storage_chat`` takes the
+    uploads of inline boards, ``invite_ttl``: seconds an inline invitation can be joined
+    (:mod:`bot.services.inline`)."""
+    scheduler = Scheduler()
+    replies = Replies(sender)
+    session_end = SessionEnd(store)
+    boards = BoardPresenter(store, sender, config)
+    saver = GameSaver(store, config, request_boards=boards.request, after_finish=session_end.after_finish)
+    computer_turns = ComputerTurns(store, config, scheduler, saver.save, processes=computer_processes)
+    actions = GameActions(store, sender, config, boards, saver, computer_turns)
+    inline = InlineGames(
+        store,
+        sender,
+        config,
+        boards,
+        actions.start_game,
+        secret=inline_secret if inline_secret is not None else secrets.token_bytes(32),
+        storage_chat=inline_storage_chat,
+        invite_ttl=invite_ttl,
+    )
+    boards.connect(release=saver.release, inline=inline)
+    sweeper = Sweeper(store, sender, config, boards, saver, computer_turns)
+    tournaments = TournamentService(store, replies, config, scheduler, actions)
+    session_end.tournaments = tournaments
+    return Services(
+        store=store,
+        sender=sender,
+        config=config,
+        scheduler=scheduler,
+        replies=replies,
+        boards=boards,
+        saver=saver,
+        computer_turns=computer_turns,
+        actions=actions,
+        inline=inline,
+        sweeper=sweeper,
+        tournaments=tournaments,
+        periodic=PeriodicWork(store, config, sweeper, tournaments),
+    )
 
 
 def create_dispatcher(
@@ -151,13 +281,14 @@ def build_dispatcher(
     i18n: I18n | None = None,
     throttle_clock: Callable[[], float] | None = None,
     **service_overrides: Any,
-) -> tuple[Dispatcher, GameService]:
-    """Build the whole bot once: the game service (:func:`build_game_service`, with ``service_overrides``), the
-    Dispatcher with the game flow routers before the built-in ones and ``game_service`` in its data, and the
-    background work on ``jobs`` (or in this process) started and stopped with the Dispatcher.
+) -> tuple[Dispatcher, Services]:
+    """Build the whole bot once: the game services (:func:`build_services`, with ``service_overrides``), the
+    Dispatcher with the game flow routers before the built-in ones and the parts the handlers use in its data (see
+    the module docstring), and the background work on ``jobs`` (or in this process) started and stopped with the
+    Dispatcher.
 
-    Returns: the Dispatcher and the game service."""
-    games = build_game_service(settings, store, sender, **service_overrides)
+    Returns: the Dispatcher and the services."""
+    services = build_services(settings, store, sender, **service_overrides)
     dp = create_dispatcher(
         store,
         settings,
@@ -167,22 +298,21 @@ def build_dispatcher(
         throttle_clock=throttle_clock,
         metrics=metrics,
     )
-    dp["game_service"] = games
-    dp["replies"] = games.replies
-    dp["actions"] = games.actions
-    dp["boards"] = games.boards
-    dp["game_config"] = games.config
-    dp["inline_games"] = games.inline
-    dp["tournaments"] = games.tournaments
+    dp["replies"] = services.replies
+    dp["actions"] = services.actions
+    dp["boards"] = services.boards
+    dp["game_config"] = services.config
+    dp["inline_games"] = services.inline
+    dp["tournaments"] = services.tournaments
     if jobs is not None:
         dp["jobs"] = jobs
-    attach_background(dp, games, settings, jobs=jobs, metrics=metrics)
-    return dp, games
+    attach_background(dp, services, settings, jobs=jobs, metrics=metrics)
+    return dp, services
 
 
 def attach_background(
     dp: Dispatcher,
-    games: GameService,
+    services: Services,
     settings: Settings,
     *,
     jobs: TaskiqJobs | None = None,
@@ -198,20 +328,21 @@ def attach_background(
     started: list[TaskiqJobs] = []
 
     async def start(**_data: Any) -> None:
+        periodic = services.periodic
         if jobs is not None:
             try:
-                await jobs.start(games)
+                await jobs.start(services)
             except Exception:
                 log.exception("the job queue cannot start: background work runs in this process")
             else:
-                games.jobs = jobs
+                services.jobs = jobs
                 started.append(jobs)
-                running.append(asyncio.create_task(recover_once(games), name="nardy-recovery"))
+                running.append(asyncio.create_task(periodic.recover_once(), name="nardy-recovery"))
                 return
         interval = float(settings.timeout_sweep_interval)
         running.append(
             asyncio.create_task(
-                sweeper(games, interval, settings.store_purge_batch, metrics), name="nardy-timeout-sweeper"
+                periodic.run(interval, settings.store_purge_batch, metrics), name="nardy-timeout-sweeper"
             )
         )
 
@@ -219,8 +350,8 @@ def attach_background(
         while started:
             await started.pop().close()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(games.boards.settle(), timeout=SHUTDOWN_BOARD_GRACE)
-        await games.stop_computer()
+            await asyncio.wait_for(services.boards.settle(), timeout=SHUTDOWN_BOARD_GRACE)
+        await services.stop_computer()
         while running:
             task = running.pop()
             task.cancel()

@@ -1,6 +1,7 @@
 """The periodic work of a bot process: the recovery pass at start-up and the sweep (boards left behind, reminders,
-timeouts, lost computer replies, tournaments, expired records). The in-process :func:`sweeper` runs it when no job
-queue does (:mod:`bot.jobs` queues :func:`sweep_once` as its ``sweep`` job); :mod:`bot.wiring` starts either."""
+timeouts, lost computer replies, tournaments, expired records). :meth:`PeriodicWork.run` runs it in this process
+when no job queue does (:mod:`bot.jobs` runs :meth:`PeriodicWork.sweep_once` as its ``sweep`` job); :mod:`bot.wiring`
+builds it and starts either."""
 
 from __future__ import annotations
 
@@ -8,45 +9,62 @@ import asyncio
 import logging
 
 from bot.metrics import Metrics
-from bot.services.game_service import GameService
+from bot.services.game_config import GameConfig
+from bot.services.timers import Sweeper
+from bot.services.tournament_service import TournamentService
+from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
 
-async def recover_once(service: GameService) -> None:
-    """Bring up to date whatever a previous process left behind (boards, stats, computer replies, tournaments).
-    Never raises (logs errors; the sweep retries)."""
-    try:
-        await service.recover()
-        await service.tournaments.sweep(service.clock() + service.board_retry_after, limit=1000)
-    except Exception:
-        log.exception("start-up recovery failed (the sweeper retries)")
+class PeriodicWork:
+    """The recovery pass and the sweep, on the parts they drive: the games' sweeper, the tournaments and the
+    store's purge."""
 
+    def __init__(self, store: Store, config: GameConfig, sweeper: Sweeper, tournaments: TournamentService) -> None:
+        """Sweep the games with ``sweeper`` and the tournaments with ``tournaments``, purge ``store``; ``config``
+        gives the clock and ``board_retry_after`` (how far ahead a crashed process left its boards' deadlines)."""
+        self.store = store
+        self.config = config
+        self.sweeper = sweeper
+        self.tournaments = tournaments
 
-async def sweep_once(service: GameService, purge_batch: int = 500, metrics: Metrics | None = None) -> None:
-    """Handle due games (boards behind, reminders, timeouts, lost computer replies) and tournaments, and purge
-    expired records in batches of ``purge_batch``; count it in ``metrics`` (job ``sweep``, and the unfinished
-    games as ``nardy_active_games``). Never raises (logs errors)."""
-    outcome = "error"
-    try:
-        await service.sweep()
-        await service.tournaments.sweep()
-        await service.store.purge_expired(purge_batch)
-        outcome = "ok"
+    async def recover(self) -> int:
+        """Bring up to date every board a previous process left behind (its games' wake-up deadlines are at most
+        ``board_retry_after`` ahead) and do whatever else is due in the games. Returns: games handled. Raises:
+        StoreUnavailableError."""
+        return await self.sweeper.sweep(self.config.clock() + self.config.board_retry_after, limit=1000)
+
+    async def recover_once(self) -> None:
+        """At start-up: :meth:`recover` the games, then the tournaments (their deadlines as far ahead). Never raises
+        (logs errors; the sweep retries)."""
+        try:
+            await self.recover()
+            await self.tournaments.sweep(self.config.clock() + self.config.board_retry_after, limit=1000)
+        except Exception:
+            log.exception("start-up recovery failed (the sweeper retries)")
+
+    async def sweep_once(self, purge_batch: int = 500, metrics: Metrics | None = None) -> None:
+        """Handle due games (boards behind, reminders, timeouts, lost computer replies) and tournaments, and purge
+        expired records in batches of ``purge_batch``; count it in ``metrics`` (job ``sweep``, and the unfinished
+        games as ``nardy_active_games``). Never raises (logs errors)."""
+        outcome = "error"
+        try:
+            await self.sweeper.sweep()
+            await self.tournaments.sweep()
+            await self.store.purge_expired(purge_batch)
+            outcome = "ok"
+            if metrics is not None:
+                metrics.active_games.set(await self.store.active_game_count())
+        except Exception:  # the sweeper must survive store outages and anything else
+            log.exception("timeout sweep failed")
         if metrics is not None:
-            metrics.active_games.set(await service.store.active_game_count())
-    except Exception:  # the sweeper must survive store outages and anything else
-        log.exception("timeout sweep failed")
-    if metrics is not None:
-        metrics.job("sweep", outcome)
+            metrics.job("sweep", outcome)
 
-
-async def sweeper(
-    service: GameService, interval: float, purge_batch: int = 500, metrics: Metrics | None = None
-) -> None:
-    """The in-process sweeper: :func:`recover_once`, then :func:`sweep_once` every ``interval`` seconds, forever.
-    Never raises."""
-    await recover_once(service)
-    while True:
-        await sweep_once(service, purge_batch, metrics)
-        await asyncio.sleep(interval)
+    async def run(self, interval: float, purge_batch: int = 500, metrics: Metrics | None = None) -> None:
+        """The in-process sweeper: :meth:`recover_once`, then :meth:`sweep_once` every ``interval`` seconds,
+        forever. Never raises."""
+        await self.recover_once()
+        while True:
+            await self.sweep_once(purge_batch, metrics)
+            await asyncio.sleep(interval)

@@ -1,7 +1,8 @@
 """The import graph of the code, read from the sources with ``ast`` (nothing is imported): no module of ``bot/``
 takes part in an import cycle (imports under ``TYPE_CHECKING`` count too), and the floors below the bot never import
-it. ``lint-imports`` checks the same and the layers inside the bot (``[tool.importlinter]`` in pyproject.toml); this
-test keeps the cycle rule in the test suite itself."""
+it; no service imports the composition root (``bot.wiring``), and the removed ``GameService`` façade
+(``bot.services.game_service``) stays gone. ``lint-imports`` checks the same and the layers inside the bot
+(``[tool.importlinter]`` in pyproject.toml); this test keeps these rules in the test suite itself."""
 
 from __future__ import annotations
 
@@ -115,3 +116,15 @@ def test_the_floors_below_the_bot_never_import_it() -> None:
         for module, path in modules_of(package).items():
             wrong = {n for n in imported_names(path, module) if n.split(".")[0] in forbidden}
             assert not wrong, f"{module} imports {sorted(wrong)}"
+
+
+def test_no_service_imports_the_composition_root_and_the_facade_is_gone() -> None:
+    services = {module: path for module, path in modules_of("bot").items() if module.startswith("bot.services")}
+    assert "bot.services.actions" in services  # the walk found the services
+    assert "bot.services.game_service" not in services
+    for module, path in services.items():
+        wrong = {n for n in imported_names(path, module) if n == "bot.wiring" or n.startswith("bot.wiring.")}
+        assert not wrong, f"{module} imports the composition root: {sorted(wrong)}"
+    for module, path in modules_of("bot").items():
+        facade = {n for n in imported_names(path, module) if n.startswith("bot.services.game_service")}
+        assert not facade, f"{module} imports the removed GameService façade"

@@ -14,6 +14,7 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.jobs import TICKER_KEY, TaskiqJobs
+from bot.services.game_config import GameConfig
 
 
 @dataclass
@@ -31,14 +32,14 @@ class StubTurns:
 
 
 @dataclass
-class StubService:
-    """The part of the game service the jobs use."""
+class StubParts:
+    """The parts the jobs use (:class:`bot.jobs.JobParts`): the stub's replies, the real sleep; the tournaments and
+    the sweep are never run here."""
 
     computer_turns: StubTurns = field(default_factory=StubTurns)
-    swept: int = 0
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+    config: GameConfig = field(default_factory=lambda: GameConfig(computer=lambda *_: None))
+    tournaments: Any = None
+    periodic: Any = None
 
 
 async def _until(condition: Any, timeout: float = 20.0) -> None:
@@ -61,30 +62,30 @@ async def test_any_worker_runs_a_job_and_a_dead_workers_job_is_claimed(
 ) -> None:
     first = TaskiqJobs(redis_url, retry_after=1.0, sweep_interval=3600)
     queues.append(first)
-    hung = StubService(StubTurns(hang=True))
-    await first.start(hung)  # type: ignore[arg-type]
+    hung = StubTurns(hang=True)
+    await first.start(StubParts(hung))  # type: ignore[arg-type]
     await asyncio.sleep(0.3)  # its consumer joins the group
     first.computer_turn("g-1", 0.0)
-    await _until(lambda: hung.computer_turns.calls == ["g-1"])
+    await _until(lambda: hung.calls == ["g-1"])
     # the worker dies mid-job: its receiver stops without acknowledging the job
     for task in first._tasks:
         task.cancel()
     await asyncio.gather(*first._tasks, return_exceptions=True)
     second = TaskiqJobs(redis_url, retry_after=1.0, sweep_interval=3600)
     queues.append(second)
-    healthy = StubService()
-    await second.start(healthy)  # type: ignore[arg-type]
+    healthy = StubTurns()
+    await second.start(StubParts(healthy))  # type: ignore[arg-type]
     await asyncio.sleep(1.2)
     # the next job read by the live worker makes it look for jobs pending longer than JOB_RETRY_AFTER (1 s here)
     second.computer_turn("g-2", 0.0)
-    await _until(lambda: sorted(healthy.computer_turns.calls) == ["g-1", "g-2"])
+    await _until(lambda: sorted(healthy.calls) == ["g-1", "g-2"])
 
 
 async def test_one_worker_queues_each_sweep(redis_url: str, queues: list[TaskiqJobs]) -> None:
     workers = [TaskiqJobs(redis_url, sweep_interval=3600) for _ in range(3)]
     queues.extend(workers)
     for jobs in workers:
-        jobs.broker.state.service = StubService()
+        jobs.broker.state.parts = StubParts()
         jobs.broker.state.jobs = jobs
         await jobs.broker.startup()
         jobs._redis = Redis.from_url(redis_url)

@@ -59,8 +59,9 @@ class Env:
         """Build everything on ``store`` through the composition root (:func:`bot.wiring.build_dispatcher`) with the
         dice factory ``dice`` (None: the production wiring exactly, system dice and the settings' render processes;
         otherwise boards are drawn in a thread unless ``render_processes`` is given). ``sender_clock``: the
-        sender's clock and sleep (default a :class:`VirtualClock`); ``service`` goes to the game service (its own
-        ``clock``, ``sleep``, …)."""
+        sender's clock and sleep (default a :class:`VirtualClock`); ``service`` overrides the options of the game
+        services (:func:`bot.wiring.build_services`: its ``clock``, ``sleep``, …). ``self.service`` is the
+        :class:`bot.wiring.Services` container built."""
 
         self.store = store
         self.fake = fake or FakeTelegram()

@@ -1,6 +1,6 @@
 """Every board converges to its saved game, whatever point a crash hits.
 
-A "process" is a Dispatcher, a Sender and a GameService on one store; it is killed at a random input/output
+A "process" is a Dispatcher, a Sender and the game services on one store; it is killed at a random input/output
 operation (a store call or a Bot API call, before it is made or after it was made but before its reply is seen),
 which is what ``kill -9`` does to a real process: nothing after that point runs, and nothing in its memory
 survives (its queued edits are lost). A new process on the same store (and the same Telegram) then starts as the

@@ -1,5 +1,5 @@
-"""The production wiring: the composition root builds the game service once and hands it to the handlers as
-Dispatcher data, and the Dispatcher's startup hook runs the timeout sweeper until shutdown."""
+"""The production wiring: the composition root builds the game services once and hands the handlers the parts
+they use as Dispatcher data, and the Dispatcher's startup hook runs the timeout sweeper until shutdown."""
 
 from __future__ import annotations
 
@@ -13,7 +13,17 @@ from tests.bot.e2e.helpers import Env, board_message
 
 async def test_production_wiring_plays_with_system_dice(sqlite_store: Store) -> None:
     env = Env(sqlite_store, None)
-    assert env.dp["game_service"] is env.service and env.dp["store"] is sqlite_store
+    assert env.dp["store"] is sqlite_store and env.service.store is sqlite_store
+    parts = {
+        "replies": env.service.replies,
+        "actions": env.service.actions,
+        "boards": env.service.boards,
+        "inline_games": env.service.inline,
+        "tournaments": env.service.tournaments,
+        "game_config": env.service.config,
+    }
+    assert all(env.dp[name] is part for name, part in parts.items())
+    assert "game_service" not in env.dp.workflow_data
     fake, h = env.fake, env.h
     alice, bob = fake.user(1, "Alice", "ru"), fake.user(2, "Bob", "ru")
     group = fake.group_chat(-700)
