@@ -15,6 +15,7 @@ from nardy import Phase
 from nardy.fairness import verify_record
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message
+from tests.bot.e2e.texts import EN, resign_button, shown
 from tests.bot.fake_telegram import ShownMessage
 
 
@@ -29,19 +30,22 @@ async def play_and_resign(env: Env, chat_id: int, variant: str, presses: int = 6
     users = {1: alice, 2: bob}
     group = fake.group_chat(chat_id)
     await h.send_text(alice, group, f"/new {variant}")
-    await h.press_button(bob, fake.last_message(chat_id), "Join")
+    await h.press_button(bob, fake.last_message(chat_id), shown(EN, "btn.join"))
     game_id = await only_game(env.store, chat_id)
     for _ in range(presses):
         stored, match = await state(env, game_id)
         if match.game.phase is Phase.DOUBLED:
-            await h.press_button(awaited_user(stored, match, users), board_message(fake, chat_id), "Accept")
+            await h.press_button(
+                awaited_user(stored, match, users), board_message(fake, chat_id), shown(EN, "btn.accept")
+            )
             continue
         await press_first(env, awaited_user(stored, match, users), chat_id)
     stored, match = await state(env, game_id)
     resigning = awaited_user(stored, match, users)
     await h.send_text(resigning, group, "/resign")
-    await h.press_button(resigning, fake.last_message(chat_id), "single game")
-    await h.press_button(bob if resigning is alice else alice, board_message(fake, chat_id), "Accept")
+    kind = "oin" if variant == "long" else "single"  # a single game is called an oin in long nardy
+    await h.press_button(resigning, fake.last_message(chat_id), resign_button(EN, kind))
+    await h.press_button(bob if resigning is alice else alice, board_message(fake, chat_id), shown(EN, "btn.accept"))
     stored, _ = await state(env, game_id)
     assert stored.finished
     return game_id
@@ -57,7 +61,7 @@ async def test_export_of_a_short_game_is_a_mat_file_and_a_verifiable_record(
     before = len(env.fake.messages(-910))
     await env.h.send_text(env.fake.user(2, "Bob", "en"), env.fake.group_chat(-910), f"/export {game_id}")
     new = env.fake.messages(-910)[before:]
-    assert new[0].content == f"The record of game {game_id}:"
+    assert new[0].content == shown(EN, "export.done", game=game_id)
     files = documents(new)
     assert set(files) == {f"nardy-{game_id}.mat", f"nardy-{game_id}.json"}
     mat = files[f"nardy-{game_id}.mat"].decode()
@@ -87,11 +91,11 @@ async def test_export_of_a_long_game_is_a_transcript_and_strangers_are_refused(s
     eve = fake.user(5, "Eve", "en")
     other = fake.group_chat(-912)
     await h.send_text(eve, other, f"/export {game_id}")
-    assert fake.last_message(-912).content == f"Game {game_id} was not played by you or in this chat."
+    assert fake.last_message(-912).content == shown(EN, "export.not_yours", game=game_id)
     await h.send_text(eve, other, "/export")
-    assert "Send /export and a game's id" in fake.last_message(-912).content
+    assert fake.last_message(-912).content == shown(EN, "export.usage")
     await h.send_text(eve, other, "/export ../../etc/passwd")
-    assert "Send /export and a game's id" in fake.last_message(-912).content
+    assert fake.last_message(-912).content == shown(EN, "export.usage")
     assert documents(fake.messages(-912)) == {}
     await env.close()
 
@@ -106,7 +110,7 @@ async def test_bare_export_after_a_game_sends_the_last_finished_game(sqlite_stor
     before = len(fake.messages(-913))
     await h.send_text(fake.user(1, "Alice", "en"), group, "/export")
     new = fake.messages(-913)[before:]
-    assert new[0].content == f"The record of game {game_id}:"
+    assert new[0].content == shown(EN, "export.done", game=game_id)
     assert set(documents(new)) == {f"nardy-{game_id}.mat", f"nardy-{game_id}.json"}
     await h.send_text(fake.user(1, "Alice", "en"), group, "/new long")  # a running game comes first
     await h.press_button(fake.user(2, "Bob", "en"), fake.last_message(-913), "Join")
@@ -114,10 +118,10 @@ async def test_bare_export_after_a_game_sends_the_last_finished_game(sqlite_stor
     before = len(fake.messages(-913))
     await h.send_text(fake.user(2, "Bob", "en"), group, "/export")
     new = fake.messages(-913)[before:]
-    assert new[0].content.startswith(f"The record of game {running} so far")
+    assert new[0].content == shown(EN, "export.running", game=running)
     assert set(documents(new)) == {f"nardy-{running}.txt", f"nardy-{running}.json"}
     await h.send_text(fake.user(5, "Eve", "en"), group, "/export")  # Eve played nothing here
-    assert "Send /export and a game's id" in fake.last_message(-913).content
+    assert fake.last_message(-913).content == shown(EN, "export.usage")
     await env.close()
 
 
@@ -127,11 +131,11 @@ async def test_the_finished_board_offers_the_record(sqlite_store: Store) -> None
     fake, h = env.fake, env.h
     game_id = await play_and_resign(env, -914, "long")
     board = board_message(fake, -914)
-    assert "📄 Record" in board.button_texts()
+    assert shown(EN, "btn.record") in board.button_texts()
     before = len(fake.messages(-914))
-    await h.press_button(fake.user(3, "Carol", "en"), board, "Record")  # anyone in the chat may take it
+    await h.press_button(fake.user(3, "Carol", "en"), board, shown(EN, "btn.record"))  # anyone in the chat may take it
     new = fake.messages(-914)[before:]
-    assert new[0].content == f"The record of game {game_id}:"
+    assert new[0].content == shown(EN, "export.done", game=game_id)
     assert set(documents(new)) == {f"nardy-{game_id}.txt", f"nardy-{game_id}.json"}
     await env.close()
 
@@ -172,9 +176,8 @@ async def test_an_export_cut_off_by_a_shutdown_is_answered_with_try_again(sqlite
     await request
     new = fake.messages(-915)[before:]
     assert [m.content for m in new] == [
-        f"The record of game {game_id}:",
-        f"The bot is restarting and could not send the record of game {game_id}: send /export {game_id} again in "
-        "a minute.",
+        shown(EN, "export.done", game=game_id),
+        shown(EN, "export.restarting", game=game_id),
     ]
     assert dropped == 2 and env.sender.noticed == 1
     await env.close()

@@ -17,6 +17,7 @@ from nardy import Phase
 from nardy.fairness import commitment, verify_record
 from tests.bot.e2e.drive import awaited_user, only_game, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, RU, has_entry, resign_button, shown
 
 
 def everything_shown(env: Env) -> str:
@@ -34,7 +35,7 @@ async def test_a_game_commits_to_its_dice_and_verify_reveals_them_at_the_end(
     users = {1: alice, 2: bob}
     group = fake.group_chat(-900)
     await h.send_text(alice, group, "/new short")
-    await h.press_button(bob, fake.last_message(group.id), "Join")
+    await h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
     game_id = await only_game(sqlite_store, group.id)
     stored, match = await state(env, game_id)
     seeds = GameRecord.from_stored(stored).fairness
@@ -45,19 +46,21 @@ async def test_a_game_commits_to_its_dice_and_verify_reveals_them_at_the_end(
     for _ in range(8):  # a few turns, so that there are rolls to check
         stored, match = await state(env, game_id)
         if match.game.phase is Phase.DOUBLED:
-            await h.press_button(awaited_user(stored, match, users), board_message(fake, group.id), "Accept")
+            await h.press_button(
+                awaited_user(stored, match, users), board_message(fake, group.id), shown(EN, "btn.accept")
+            )
             continue
         await press_first(env, awaited_user(stored, match, users), group.id)
     await h.send_text(alice, group, "/verify")  # during the game: the commitment, not the seed
     running = fake.last_message(group.id).content
-    assert seeds.commitment in running and "revealed when the game ends" in running
+    assert seeds.commitment in running and has_entry(running, EN, "fair.running", game=game_id, hash=seeds.commitment)
     assert seeds.server_seed not in everything_shown(env)
     stored, match = await state(env, game_id)
     resigning = awaited_user(stored, match, users)
     other = bob if resigning is alice else alice
     await h.send_text(resigning, group, "/resign")
-    await h.press_button(resigning, fake.last_message(group.id), "single game")
-    await h.press_button(other, board_message(fake, group.id), "Accept")
+    await h.press_button(resigning, fake.last_message(group.id), resign_button(EN, "single"))
+    await h.press_button(other, board_message(fake, group.id), shown(EN, "btn.accept"))
     stored, _ = await state(env, game_id)
     assert stored.finished
     assert f"/verify {game_id}" in board_message(fake, group.id).content
@@ -66,7 +69,7 @@ async def test_a_game_commits_to_its_dice_and_verify_reveals_them_at_the_end(
 
     await h.send_text(bob, group, f"/verify {game_id}")
     answer, document = fake.messages(group.id)[-2:]
-    assert answer.text is not None and "rolls match the revealed seed" in answer.content
+    assert answer.text is not None and has_entry(answer.content, EN, "fair.ok", game=game_id), answer.content
     assert seeds.server_seed in answer.content
     assert document.document is not None and document.document_name == f"nardy-{game_id}.json"
     record = json.loads(document.document)
@@ -89,19 +92,19 @@ async def test_verify_answers_bad_input_clearly(sqlite_store: Store) -> None:
     alice, bob = fake.user(1, "Alice", "ru"), fake.user(2, "Bob", "en")
     group = fake.group_chat(-901)
     await h.send_text(bob, group, "/verify")
-    assert "Send /verify and a game's id" in fake.last_message(group.id).content
+    assert fake.last_message(group.id).content == shown(EN, "fair.usage")
     await h.send_text(bob, group, "/verify <script>")
-    assert "Send /verify and a game's id" in fake.last_message(group.id).content
+    assert fake.last_message(group.id).content == shown(EN, "fair.usage")
     await h.send_text(alice, group, "/verify AAAAAAAAAA")
-    assert "Партии AAAAAAAAAA нет" in fake.last_message(group.id).content
+    assert fake.last_message(group.id).content == shown(RU, "fair.unknown", game="AAAAAAAAAA")
     await h.send_text(alice, group, "/new short")
-    await h.press_button(bob, fake.last_message(group.id), "Играть")
+    await h.press_button(bob, fake.last_message(group.id), shown(RU, "btn.join"))
     game_id = await only_game(sqlite_store, group.id)
     stored, _ = await state(env, game_id)
     assert GameRecord.from_stored(stored).fairness is None
     assert "/verify" not in board_message(fake, group.id).content
     await h.send_text(bob, group, f"/verify {game_id}")
-    assert "has no fair-dice seeds" in fake.last_message(group.id).content
+    assert fake.last_message(group.id).content == shown(EN, "fair.none", game=game_id)
     after, _ = await state(env, game_id)
     assert after.version == stored.version  # nothing changed
     await env.close()
