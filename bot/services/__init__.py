@@ -1,5 +1,8 @@
 """Game services: load a game, check an action with the engine, save it atomically, render and send the boards.
 
-Each module is imported by its own name (``bot.services.game_service``, ``bot.services.boards``, …); the package
-itself imports nothing, so that loading one service does not load them all.
+Each part is a class of its own module (``bot.services.actions.GameActions``, ``bot.services.boards.BoardPresenter``,
+``bot.services.tournament_service.TournamentService``, …) that gets its collaborators in its constructor; the
+composition root (:mod:`bot.wiring`) builds them once and hands the handlers the parts they use. No service imports
+``bot.wiring``, a handler or ``bot.jobs``. Each module is imported by its own name; the package itself imports
+nothing, so that loading one service does not load them all.
 """
