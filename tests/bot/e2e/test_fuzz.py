@@ -10,6 +10,7 @@ from bot.middlewares.errors import ErrorReportingMiddleware
 from bot.storage import SqliteGameStore
 from tests.bot.e2e.drive import only_game
 from tests.bot.e2e.helpers import Env, board_message, seeded
+from tests.bot.e2e.texts import EN, shown
 
 TEXTS = st.one_of(
     st.text(max_size=300),
@@ -36,7 +37,7 @@ async def test_random_input_never_crashes(sqlite_path: str, texts: list[str], da
     alice, bob, carol = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en"), fake.user(3, "Carol", "ru")
     group = fake.group_chat(-900)
     await h.send_text(alice, group, "/new short")
-    await h.press_button(bob, fake.last_message(group.id), "Join")
+    await h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
     game_id = await only_game(store, group.id)
     before = await store.get_game(game_id)
     board = board_message(fake, group.id)

@@ -24,6 +24,7 @@ from bot.storage import SqliteGameStore, Store
 from nardy import Phase
 from nardy.ai import get_player
 from tests.bot.e2e.helpers import Env, seeded
+from tests.bot.e2e.texts import EN, shown
 from tests.bot.event_clock import EventClock
 from tests.bot.fake_telegram import FakeTelegram
 
@@ -128,7 +129,7 @@ async def _run(store: Store, mode: str) -> tuple[float, list[tuple[float, str, A
     if mode == "group":
         group = fake.group_chat(GROUP)
         await env.h.send_text(alice, group, "/new short")
-        await env.h.press_button(bob, fake.last_message(group.id), "Join")
+        await env.h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
         game_id = (await store.chat_games(GROUP))[0]
     else:
         await env.h.send_text(alice, fake.private_chat(alice), "/new short")

@@ -19,6 +19,7 @@ import pytest
 from bot.storage import RedisGameStore, SqliteGameStore, Store
 from tests.bot.e2e.drive import only_game
 from tests.bot.e2e.helpers import Env, seeded
+from tests.bot.e2e.texts import EN, shown
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.virtual_time import VirtualClock
 
@@ -72,7 +73,7 @@ async def test_a_sweep_never_posts_a_second_board_while_the_first_waits(
         return None
 
     first.h.settle = no_settle  # the first worker's boards are stuck in its queue: do not wait for them
-    press = asyncio.create_task(first.h.press_button(bob, card, "Join"))
+    press = asyncio.create_task(first.h.press_button(bob, card, shown(EN, "btn.join")))
     for _ in range(1000):
         await asyncio.sleep(0)
         if await store.chat_games(GROUP) and first.sender.pending() and first.service.boards.busy_any():
