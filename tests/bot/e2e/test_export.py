@@ -113,7 +113,7 @@ async def test_bare_export_after_a_game_sends_the_last_finished_game(sqlite_stor
     assert new[0].content == shown(EN, "export.done", game=game_id)
     assert set(documents(new)) == {f"nardy-{game_id}.mat", f"nardy-{game_id}.json"}
     await h.send_text(fake.user(1, "Alice", "en"), group, "/new long")  # a running game comes first
-    await h.press_button(fake.user(2, "Bob", "en"), fake.last_message(-913), "Join")
+    await h.press_button(fake.user(2, "Bob", "en"), fake.last_message(-913), shown(EN, "btn.join"))
     running = next(g for g in await env.store.chat_games(-913) if g != game_id)
     before = len(fake.messages(-913))
     await h.send_text(fake.user(2, "Bob", "en"), group, "/export")

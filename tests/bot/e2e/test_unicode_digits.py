@@ -70,7 +70,9 @@ async def test_decimal_digits_of_other_scripts_are_played(sqlite_store: Store) -
     for table in (ARABIC_INDIC, FULLWIDTH):
         stored, match = await state(env, game_id)
         if match.game.phase is Phase.ROLL:
-            await env.h.press_button(awaited_user(stored, match, users), board_message(env.fake, group.id), "Roll")
+            await env.h.press_button(
+                awaited_user(stored, match, users), board_message(env.fake, group.id), shown(EN, "btn.roll")
+            )
             stored, match = await state(env, game_id)
         assert match.game.phase is Phase.MOVE
         move = match.game.legal_moves()[0]
