@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.keyboards.callbacks import InviteCb
+from bot.model.game import ChatLink
+from bot.services.actions import GameActions
 from bot.services.inline import (
     INLINE_CHAT_BASE,
     InlineGames,
@@ -83,3 +85,21 @@ async def test_the_host_name_is_remembered_in_the_user_settings_keeping_the_rest
     games._names.clear()
     await games._remember(7, "Alice")  # read again: already stored
     assert store.writes == 1
+
+
+class _Sender:
+    def __init__(self) -> None:
+        self.sent: list[Any] = []
+
+    async def send(self, method: Any) -> None:
+        self.sent.append(method)
+
+
+async def test_a_notice_about_an_inline_game_goes_to_no_chat() -> None:
+    sender = _Sender()
+    actions = GameActions(None, sender, None, None, None, None)  # type: ignore[arg-type]
+    inline = ChatLink(inline_chat_id("AgAAAbc"), inline="AgAAAbc")
+    await actions._notify(inline, "limit")
+    assert sender.sent == []
+    await actions._notify(ChatLink(-100123, thread=5), "limit")
+    assert [(m.chat_id, m.message_thread_id, m.text) for m in sender.sent] == [(-100123, 5, "limit")]
