@@ -171,7 +171,7 @@ class Run:
         service = self.env.service.tournaments
         played: set[str] = set()
         while True:
-            loaded = await service.load(tournament_id)
+            loaded = await service.records.load(tournament_id)
             assert loaded is not None
             record = loaded[1]
             if record.status == "finished":
@@ -228,12 +228,12 @@ class Run:
             assert stored is not None
             if stored.finished:
                 return
-            index = load_match(GameRecord.from_stored(stored), game_id, self.env.service.dice).game.turn
+            index = load_match(GameRecord.from_stored(stored), game_id, self.env.service.config.dice).game.turn
             chat_id = self.chat_of(stored, index)
             stored = await self.wait_for(lambda chat=chat_id: self.shown(game_id, chat), "a board")
             if stored.finished:
                 return
-            match = load_match(GameRecord.from_stored(stored), game_id, self.env.service.dice)
+            match = load_match(GameRecord.from_stored(stored), game_id, self.env.service.config.dice)
             game = match.game
             if game.turn != index:
                 continue
