@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import json
 import os
 import sys
@@ -116,10 +117,13 @@ def native_selected() -> bool:
 
 
 def compiled() -> bool:
-    """Return whether the engine's hot path runs compiled (its modules are mypyc extension modules)."""
-    from nardy import movegen
+    """Return whether the engine's hot path runs compiled (its modules are mypyc extension modules).
 
-    return not (movegen.__file__ or "").endswith(".py")
+    It asks the import system where the move generator loads from (the loaded module's spec once it is imported)
+    rather than importing it: the compiled modules import this one, never the other way round.
+    """
+    spec = importlib.util.find_spec(module_name("nardy/movegen.py"))
+    return not ((spec.origin if spec else None) or "").endswith(".py")
 
 
 if __name__ == "nardy._build":  # imported as the package's module (setup.py reads this file for its settings)
