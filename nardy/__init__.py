@@ -25,9 +25,9 @@ from nardy.game import Game, GameResult, Phase
 from nardy.ids import position_from_any_id, variant_position_id
 from nardy.match import Match
 from nardy.matching import match_move
-from nardy.move import Move, Step
+from nardy.move import Move, Step, format_steps
 from nardy.movegen import TurnPlan, count_legal_moves, legal_moves
-from nardy.notation import format_steps, parse_segments
+from nardy.notation import parse_segments
 from nardy.options import InvalidOptionError, Options
 from nardy.position import Position
 from nardy.variants import UnknownVariantError, Variant, get_variant

@@ -1,7 +1,9 @@
-"""Steps (one checker, one die) and moves (a whole turn)."""
+"""Steps (one checker, one die) and moves (a whole turn), and their canonical text (docs/rules.md §5; reading
+it is :mod:`nardy.notation`'s)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
@@ -44,6 +46,36 @@ class Step:
         return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
 
 
+def _chains(steps: Sequence[Step]) -> list[list[Step]]:
+    chains: list[list[Step]] = []
+    for step in steps:
+        for chain in reversed(chains):
+            if chain[-1].dst == step.src and step.src != OFF:
+                chain.append(step)
+                break
+        else:
+            chains.append([step])
+    return chains
+
+
+def _chain_text(chain: list[Step]) -> str:
+    parts = [point_name(chain[0].src)]
+    parts.extend(point_name(s.dst) + ("*" if s.hit else "") for s in chain)
+    return "/".join(parts)
+
+
+def format_steps(steps: Sequence[Step]) -> str:
+    """Return the canonical notation of a turn given as its steps in play order (``""`` for no steps)."""
+    counted: dict[str, tuple[tuple[int, ...], int]] = {}
+    for chain in _chains(steps):
+        text = _chain_text(chain)
+        key = (chain[0].src, *(s.dst for s in chain))
+        prev = counted.get(text)
+        counted[text] = (key, (prev[1] if prev else 0) + 1)
+    ordered = sorted(counted.items(), key=lambda item: tuple(-p for p in item[1][0]))
+    return " ".join(text if n == 1 else f"{text}({n})" for text, (_, n) in ordered)
+
+
 class Move(Frozen):
     """A legal turn: its steps in play order and the position after it (mover's frame, not swapped)."""
 
@@ -67,8 +99,6 @@ class Move(Frozen):
     @property
     def notation(self) -> str:
         """Return the canonical notation of the turn (docs/rules.md §5)."""
-        from nardy.notation import format_steps
-
         return format_steps(self.steps)
 
     @property

@@ -1,7 +1,8 @@
 """Move notation of docs/rules.md §5: canonical output, forgiving input.
 
-Output: one-die moves of a turn, separated by spaces, a checker's consecutive moves joined (``24/18/13``), hits
-marked with ``*``, repeated moves counted (``13/7(2)``), sorted from the farthest point; ``bar`` and ``off``.
+Output (:func:`format_steps`, which lives with :class:`~nardy.move.Move` in :mod:`nardy.move` and is re-exported
+here): one-die moves of a turn, separated by spaces, a checker's consecutive moves joined (``24/18/13``), hits marked
+with ``*``, repeated moves counted (``13/7(2)``), sorted from the farthest point; ``bar`` and ``off``.
 
 Input accepts ``/`` or ``-`` or a space between points, ``bar``/``бар``/``25``, ``off``/``борт``/``0``, upper or
 lower case, Latin or Cyrillic letters, ``(n)`` repeats and ``*`` marks, each also after a space (``13/3 (2)``,
@@ -18,42 +19,12 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nardy.errors import InvalidMoveError
-from nardy.move import RESERVE_POINT, Step, point_name
+from nardy.move import RESERVE_POINT, point_name
+from nardy.move import format_steps as format_steps
 from nardy.position import BAR, OFF
-
-
-def _chains(steps: Sequence[Step]) -> list[list[Step]]:
-    chains: list[list[Step]] = []
-    for step in steps:
-        for chain in reversed(chains):
-            if chain[-1].dst == step.src and step.src != OFF:
-                chain.append(step)
-                break
-        else:
-            chains.append([step])
-    return chains
-
-
-def _chain_text(chain: list[Step]) -> str:
-    parts = [point_name(chain[0].src)]
-    parts.extend(point_name(s.dst) + ("*" if s.hit else "") for s in chain)
-    return "/".join(parts)
-
-
-def format_steps(steps: Sequence[Step]) -> str:
-    """Return the canonical notation of a turn given as its steps in play order (``""`` for no steps)."""
-    counted: dict[str, tuple[tuple[int, ...], int]] = {}
-    for chain in _chains(steps):
-        text = _chain_text(chain)
-        key = (chain[0].src, *(s.dst for s in chain))
-        prev = counted.get(text)
-        counted[text] = (key, (prev[1] if prev else 0) + 1)
-    ordered = sorted(counted.items(), key=lambda item: tuple(-p for p in item[1][0]))
-    return " ".join(text if n == 1 else f"{text}({n})" for text, (_, n) in ordered)
 
 
 @dataclass(frozen=True, slots=True)
