@@ -1,7 +1,7 @@
 """A game of nardy as a state machine: opening roll, rolls, turns, forfeits, doubling cube, resignation, result.
 
 Every change is an *event* (:mod:`nardy.events`) appended to the game's history; the state is what replaying the
-history gives, so a game serialises to its history (plus a snapshot that is checked on load; :mod:`nardy.game_record`)
+history gives, so a game serialises to its history (plus a snapshot that is checked on load; :mod:`nardy.game_codec`)
 and can always be rebuilt and replayed. The doubling cube's own rules are :mod:`nardy.cube`'s. Players are 0 and 1.
 ``turn`` is the player whose action the game waits for; ``roller`` the player whose turn it is (they differ while a
 double or a resignation waits for an answer).
@@ -10,10 +10,10 @@ double or a resignation waits for an answer).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import Any
 
+from nardy import game_codec
 from nardy.cube import Cube, CubeRules
 from nardy.dice import DiceSource, SystemDice
 from nardy.errors import GameStateError, IllegalMoveError, NardyError
@@ -36,6 +36,8 @@ from nardy.events import (
     Taken,
     event_from_dict,
 )
+from nardy.game_status import GameResult as GameResult  # the game's status values, re-exported
+from nardy.game_status import Phase as Phase
 from nardy.ids import (
     GAME_DROPPED,
     GAME_NONE,
@@ -55,52 +57,6 @@ from nardy.variants import Variant, get_variant
 from nardy.variants.base import GameValue, Pool
 
 RESIGN_VALUES = {"single": 1, "gammon": 2, "backgammon": 3, "oin": 1, "mars": 2}
-
-
-class Phase(StrEnum):
-    """What the game waits for."""
-
-    OPENING = "opening"  # the opening roll
-    ROLL = "roll"  # the roller to roll (or double)
-    MOVE = "move"  # the roller to play the dice
-    CHOOSE = "choose"  # the roller to name the double it plays after an Acey-deucey 1-2
-    DOUBLED = "doubled"  # the other player to answer a double (or, after a beaver, the doubler to answer it)
-    RESIGN = "resign"  # the other player to answer a resignation offer
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """How a game ended. ``winner`` is None for a draw; ``points`` is what the winner scores (a draw: each gets
-    ``points``). ``kind`` is single/gammon/backgammon, oin/mars/home_mars/koks, or draw; ``reason`` is
-    bearoff, drop, resign, abandon or draw."""
-
-    winner: int | None
-    kind: str
-    value: int
-    cube: int
-    points: float
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the result as a JSON-compatible dict."""
-        return {
-            "winner": self.winner,
-            "kind": self.kind,
-            "value": self.value,
-            "cube": self.cube,
-            "points": self.points,
-            "reason": self.reason,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameResult:
-        """Return a result read from :meth:`to_dict` output.
-
-        Raises:
-            KeyError: a field is missing.
-        """
-        return cls(data["winner"], data["kind"], data["value"], data["cube"], data["points"], data["reason"])
 
 
 class Game:
@@ -745,22 +701,18 @@ class Game:
             return "no double before the first move of the game"
         return self.cube_rules.why_not_double(self.cube, self.roller)
 
-    # ----------------------------------------------------------------- serialisation (nardy.game_record)
+    # ----------------------------------------------------------------- serialisation (nardy.game_codec)
 
     def snapshot(self) -> dict[str, Any]:
         """Return the whole derived state, from which :meth:`from_dict` restores the game without replaying its
         history (JSON-compatible)."""
-        from nardy import game_record  # the record module reads this one: imported when first needed
-
-        return game_record.snapshot(self)
+        return game_codec.snapshot(self)
 
     def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
         """Return the game as a JSON-compatible dict (schema version, settings, history, snapshot); ``compact``
         writes the history records in their short text form (:mod:`nardy.records`) and of the snapshot only the
         result, as a match keeps its finished games (:meth:`from_dict` then replays the history)."""
-        from nardy import game_record
-
-        return game_record.dump(self, compact=compact)
+        return game_codec.dump(self, compact=compact)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None, verify: bool = False) -> Game:
@@ -772,6 +724,5 @@ class Game:
             GameStateError: an unknown schema, a malformed snapshot, a history that cannot be replayed, or a
                 snapshot that disagrees with the replayed history.
         """
-        from nardy import game_record
-
-        return game_record.load(cls, data, dice=dice, verify=verify)
+        factory: game_codec.GameFactory[Game] = cls  # annotated: mypy infers no G from a bare class
+        return game_codec.load(factory, data, dice=dice, verify=verify)
