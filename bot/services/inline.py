@@ -286,7 +286,7 @@ class InlineGames:
                 [host, presser],
                 [chat],
                 kind="group",
-                options=options_for(cb.variant, {}),
+                options=options_for(cb.variant),  # an inline message has no chat settings
                 game_id=game_id,
                 limits=False,
             )
