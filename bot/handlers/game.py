@@ -85,7 +85,7 @@ async def on_watch(message: Message, store: Store, replies: Replies, locale: str
         except RecordError:
             continue
         names = " — ".join(p.name for p in record.players)
-        variant = tr(lang, f"variant.{record.match.get('variant')}")
+        variant = tr(lang, f"variant.{record.variant}")
         text = f"{tr(lang, 'btn.watch')}: {names} · {variant}"
         rows.append([InlineKeyboardButton(text=text[:60], callback_data=WatchCb(game_id=game_id).pack())])
     if not rows:

@@ -19,7 +19,7 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import SettingsCb
 from bot.model.game import topic_of
 from bot.model.settings import ChatSettings, UserSettings
-from bot.services.boards import THEME_KEY, THEMES, board_theme_of
+from bot.services.boards import THEME_KEY, THEMES, known_theme
 from bot.services.messaging import Replies
 from bot.storage import Store
 from bot.texts import norm_lang, tr
@@ -115,7 +115,7 @@ def settings_view(lang: str, chat: ChatSettings, topic: int | None = None) -> tu
 
 def theme_of(stored: str | None) -> str:
     """Return the board theme a stored ``theme`` setting names (the default, classic, when unset or unknown)."""
-    return board_theme_of({} if stored is None else {THEME_KEY: stored})
+    return known_theme(stored)
 
 
 def theme_button(lang: str, theme: str) -> InlineKeyboardButton:

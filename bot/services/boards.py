@@ -29,7 +29,7 @@ import html
 import io
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
@@ -86,12 +86,6 @@ def known_theme(value: str | None) -> str:
     """Return the board theme a ``theme`` setting names (:attr:`UserSettings.theme` or :attr:`ChatSettings.theme`):
     the default, classic, when it is unset or no theme of the renderer's."""
     return value if isinstance(value, str) and value in THEMES else THEMES[0]
-
-
-def board_theme_of(settings: Mapping[str, Any]) -> str:
-    """Return the board theme stored in a raw user or chat settings document (as :func:`known_theme`)."""
-    value = settings.get(THEME_KEY)
-    return known_theme(value if isinstance(value, str) else None)
 
 
 async def board_theme(store: SettingsRecords, chat: ChatLink) -> str:

@@ -85,7 +85,7 @@ def _last_record_type(game: Game) -> str | None:
 
 
 def _plan(record: GameRecord) -> dict[str, Any] | None:
-    if record.forfeit:
+    if record.forfeit is not None:  # player 0 or 1 lost by a tournament forfeit
         return None
     players = record.players
     if record.against_computer:
