@@ -10,7 +10,7 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
   unforced checker play (two or more legal moves) every legal move is valued by gnubg at 0-ply (cubeless money
   equity); a player's loss is gnubg's best minus its value of the player's choice. Targets: hard ≤ 0.020,
   medium ≤ 0.060, easy between medium and random.
-- ``judged``: issue 13's judge: unforced positions of seeded gnubg 0-ply self-play (one in five kept), every legal
+- ``judged``: the judged loss: unforced positions of seeded gnubg 0-ply self-play (one in five kept), every legal
   move valued by gnubg at 2-ply; the loss of hard (target ≤ 0.006), hard without its 2-ply search, hard without its
   bear-off table (``exact_races=False``) and hard at 0-ply.
 - ``h2h``: short nardy cubeless single games: hard vs gnubg 0-ply (≥ 50 % and ≥ 0.00 points per game, gammons and
@@ -374,7 +374,7 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
     pairs = _LADDER
     pairs.clear()
     if variant == "short" and gnubg_games:
-        pairs.append(  # issue 13: >= 50 % and >= 0.00 points per game
+        pairs.append(  # the target: >= 50 % and >= 0.00 points per game
             ("hard vs gnubg 0-ply", lambda s: HardPlayer(variant, s), lambda s: GnubgPlayer(), 0.50, gnubg_games)
         )
     pairs += [
@@ -383,7 +383,7 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
         ("easy vs random", lambda s: EasyPlayer(variant, s), lambda s: RandomPlayer(variant, s), 0.80, games),
     ]
     if variant == "long":
-        pairs[0] = (*pairs[0][:3], 0.90, games)  # issue 13: hard >= 90 % against medium in long nardy
+        pairs[0] = (*pairs[0][:3], 0.90, games)  # the earlier target: hard >= 90 % against medium in long nardy
         pairs[-1] = (*pairs[-1][:3], 0.50, games)
         pairs += [
             ("easy vs greedy", lambda s: EasyPlayer(variant, s), lambda s: GreedyPlayer(), 0.50, games),

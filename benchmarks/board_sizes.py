@@ -6,7 +6,7 @@ taken every seventh turn from the opening on), each drawn as the bot draws it (d
 where the variant has one), in both themes, with plain names and with hard ones (long Cyrillic, emoji, CJK). Prints
 the median, largest and smallest JPEG size, the share at most 100 KB, and the median render+encode time, encoded as
 :func:`rendering.render_board` encodes by default; ``--compare`` also encodes the same images with the settings of
-before issue 32 (libjpeg quality 85, 4:2:0, no Huffman optimisation) for a side-by-side figure.
+before the board's own tables (libjpeg quality 85, 4:2:0, no Huffman optimisation) for a side-by-side figure.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ HARD_NAMES = ("Александр Константинопольский-Дли�
 
 
 def old_encode(image: Image.Image) -> bytes:
-    """Return ``image`` as a JPEG with the settings used before issue 32 (quality 85, 4:2:0, baseline)."""
+    """Return ``image`` as a JPEG with the earlier settings (quality 85, 4:2:0, baseline)."""
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=85, subsampling="4:2:0")
     return buffer.getvalue()
@@ -78,7 +78,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--per-variant", type=int, default=6, help="positions per variant (default 6)")
     parser.add_argument("--width", type=int, default=1280)
-    parser.add_argument("--compare", action="store_true", help="also encode with the settings before issue 32")
+    parser.add_argument("--compare", action="store_true", help="also encode with the earlier settings (q85)")
     args = parser.parse_args()
     sizes: list[int] = []
     old_sizes: list[int] = []
@@ -109,7 +109,7 @@ def main() -> None:
     for group, values in sorted(per_group.items()):
         print(line(f"  {group}", values))
     if old_sizes:
-        print(line("before issue 32 (q85 4:2:0)", old_sizes))
+        print(line("earlier settings (q85 4:2:0)", old_sizes))
     print(f"render+encode median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms")
 
 

@@ -1,4 +1,4 @@
-"""Bracket pictures on a phone (issue 32; figures, never pass/fail): ``python benchmarks/bracket_pages.py``.
+"""Bracket pictures on a phone (figures, never pass/fail): ``python benchmarks/bracket_pages.py``.
 
 For single and double elimination of 4, 8, 16 and 32 players (long Cyrillic names, a title, half the matches
 played), prints the whole bracket on one picture as the bot sent it before (``render_bracket`` with ratings: width

@@ -72,7 +72,7 @@ class Settings(BaseSettings):
     """Seconds before the first retry of a Bot API / setWebhook / store that does not answer at start (bot.startup)."""
     startup_retry_cap: float = Field(default=30.0, gt=0)
     """The longest wait between two such retries (the wait doubles from STARTUP_RETRY_FIRST up to this)."""
-    # ---- storage (issue 8) ----
+    # ---- storage ----
     redis_max_connections: int = Field(default=50, gt=0)
     """At most this many Redis connections (per node on a cluster); a burst beyond waits up to STORE_TIMEOUT."""
     store_purge_batch: int = Field(default=500, gt=0)
@@ -85,7 +85,7 @@ class Settings(BaseSettings):
     group_messages_per_minute: int = Field(default=19, gt=0)
     """At most this many outgoing messages or edits (retries included) in any minute in one group chat (Telegram
     allows about 20; one below leaves a margin)."""
-    # ---- issue 8: bursts, floods and shutdown (bot/sender.py, bot/middlewares/throttle.py, bot/app.py) ----
+    # ---- bursts, floods and shutdown (bot/sender.py, bot/middlewares/throttle.py, bot/app.py) ----
     private_messages_per_minute: int = Field(default=30, gt=0)
     """At most this many outgoing messages or edits (retries included) in any minute in one private chat."""
     chat_queue_limit: int = Field(default=20, gt=0)
@@ -101,7 +101,7 @@ class Settings(BaseSettings):
     max_text_move_length: int = Field(default=200, gt=0)
     """Typed moves longer than this many characters are refused without parsing."""
 
-    # ---- issue 11: webhook workers (bot/webhook.py) ----
+    # ---- webhook workers (bot/webhook.py) ----
     bot_mode: BotMode = "polling"
     """``polling`` (one process fetches updates with getUpdates) or ``webhook`` (any number of identical workers
     behind a load balancer receive Telegram's POSTs; needs WEBHOOK_URL and WEBHOOK_SECRET, and REDIS_URL when more
@@ -127,7 +127,7 @@ class Settings(BaseSettings):
     webhook_update_ttl: float = Field(default=24 * 3600.0, gt=0)
     """Seconds a handled update id is remembered, so that Telegram's redelivery never applies it twice."""
 
-    # ---- issue 11: the job queue (bot/jobs.py) ----
+    # ---- the job queue (bot/jobs.py) ----
     job_queue: Literal["auto", "in-process"] = "auto"
     """Where background work runs (the computer's replies, the sweep of reminders, timeouts and boards, tournament
     rounds): ``auto`` on a Redis-backed queue any worker takes jobs from whenever Redis is configured (REDIS_URL or

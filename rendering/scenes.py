@@ -557,13 +557,13 @@ def _encoding(theme: str, width: int, fmt: ImageFormat, quality: int | None) -> 
 
 
 def encoding_before(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return a busy long-nardy board JPEG-encoded as before issue 32 (libjpeg quality 85), to compare with
+    """Return a busy long-nardy board JPEG-encoded with the earlier settings (libjpeg quality 85), to compare with
     :func:`encoding_after`."""
     return _encoding(theme, width, fmt, 85)
 
 
 def encoding_after(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return the board of :func:`encoding_before` with the board's own JPEG tables (the default since issue 32)."""
+    """Return the board of :func:`encoding_before` with the board's own JPEG tables (the default now)."""
     return _encoding(theme, width, fmt, None)
 
 
@@ -610,7 +610,7 @@ def _double16_page(page: int) -> Scene:
         return render_bracket_pages(state, names, labels=DE16_LABELS, theme=theme, title=title, fmt=fmt)[page]
 
     scene.__doc__ = f"""Return page {page + 1} of the album of a 16-player double elimination mid-way (``width`` is
-    unused): the pictures the bot sends for its bracket, each at most 830 px wide (issue 32)."""
+    unused): the pictures the bot sends for its bracket, each at most 830 px wide."""
     return scene
 
 

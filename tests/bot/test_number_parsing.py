@@ -1,4 +1,4 @@
-"""The bot's readers of typed command arguments never raise, whatever is typed (issue 32): numbers are decimal digits
+"""The bot's readers of typed command arguments never raise, whatever is typed: numbers are decimal digits
 of any script (:func:`bot.commands.read_number`, the digits :mod:`nardy.notation` reads in moves); ``²``, ``①`` and
 the like are no numbers."""
 

@@ -1,4 +1,4 @@
-"""``python -m nardy moves`` answers whole Gul bara turns (issue 32): an escalating double (docs/rules.md §6.4) is
+"""``python -m nardy moves`` answers whole Gul bara turns: an escalating double (docs/rules.md §6.4) is
 four d, four d+1, … four 6, and the CLI used to answer only the plays of the four d — 159 plays of four 5s (20 pips)
 where the engine goes on with four 6s (44 pips in all). Every answer is checked against :class:`nardy.Game` itself,
 driven part by part over every legal play: the same outcomes (position after the turn, moves handed over), one to

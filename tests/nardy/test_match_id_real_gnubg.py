@@ -1,4 +1,4 @@
-"""Match IDs against the real GNU Backgammon (issue 32): the ``gnubg`` PyPI package (a test extra, GPL, used in tests
+"""Match IDs against the real GNU Backgammon: the ``gnubg`` PyPI package (a test extra, GPL, used in tests
 only) is driven in a subprocess — its settings are global to the process, and its worker threads must be limited
 to one there — through its own commands (``new match 3``, ``move``, ``double``, ``take``, ``set dice``), and every
 Match ID it writes is compared with ours for the same state, field by field and bit by bit; each of our ids is

@@ -1,4 +1,4 @@
-"""Digits of every Unicode kind in typed moves (issue 32): decimal digits of any script (category Nd: Arabic-Indic
+"""Digits of every Unicode kind in typed moves: decimal digits of any script (category Nd: Arabic-Indic
 ``٣``, fullwidth ``５``, Devanagari ``४``) are read as their digit; other number characters that ``str.isdigit``
 accepts (superscripts ``²``, subscripts, circled ``①``, Ethiopic ``፪``) are refused with
 ``InvalidMoveError(code="not_a_digit")``; nothing a player types raises anything but the engine's typed errors."""

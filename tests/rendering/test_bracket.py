@@ -315,7 +315,7 @@ def page_states() -> list[tuple[str, Elimination]]:
 
 @pytest.mark.parametrize(("label", "state"), page_states(), ids=[name for name, _ in page_states()])
 def test_pages_are_readable_and_hold_every_node_once(label: str, state: Elimination) -> None:
-    # issue 32: every bracket picture at most 1,280 px wide (here 830) and readable at a 600-px preview: the smallest
+    # every bracket picture at most 1,280 px wide (here 830) and readable at a 600-px preview: the smallest
     # text's cap height is >= 7 px when the picture is scaled to 600 px wide
     pages = bracket_pages(state, labels=RU, title="Кубок чата")
     assert 1 <= len(pages) <= (ALBUM_SIZE if len(state.players) <= 32 else 2 * ALBUM_SIZE)

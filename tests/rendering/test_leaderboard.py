@@ -178,7 +178,7 @@ def test_leaderboard_matches_golden(name: str) -> None:
 
 @pytest.mark.parametrize("count", [1, 10, 50])
 def test_leaderboard_is_readable_at_preview_size(count: int) -> None:
-    # issue 32: the smallest text (the 14-px headers) keeps a cap height >= 7 px when the picture is shown 600 px wide
+    # the smallest text (the 14-px headers) keeps a cap height >= 7 px when the picture is shown 600 px wide
     image = decode(render_leaderboard(rows(count, [LONG]), title="Рейтинг чата", labels=RU_TABLE_LABELS))
     assert image.width <= 1280
     assert cap_height(HEADER_SIZE) * PREVIEW_WIDTH / image.width >= MIN_CAP_HEIGHT, image.size

@@ -181,7 +181,7 @@ def test_the_board_draws_the_callers_words() -> None:
 
 @pytest.mark.parametrize("theme", theme_names())
 def test_default_board_jpeg_is_small_and_close_to_the_drawing(theme: str) -> None:
-    """Issue 32: a board photo at 1280 px was 130-165 KB (libjpeg quality 85). The board's own tables make a busy
+    """Board photos: at 1280 px one was 130-165 KB (libjpeg quality 85). The board's own tables make a busy
     board (long names, marks, cube, score) at least 28 % smaller than quality 85, with the decoded image still
     within 3 levels per channel on average of the drawing and no more than 0.5 % of its pixels off by over 48."""
     before = SCENES["encoding_before_q85"](theme, 1280, "jpeg")

@@ -250,7 +250,7 @@ READABLE_SIZES = (2, 4, 5, 6, 8, 9, 12, 16, 24, 32)
 @pytest.mark.parametrize("count", READABLE_SIZES)
 @pytest.mark.parametrize("double", [False, True])
 def test_cross_tables_are_readable_at_preview_size(count: int, double: bool) -> None:
-    # issue 32: every picture readable at a 600-px preview: the smallest text's cap height >= 7 px at 600 px wide
+    # every picture readable at a 600-px preview: the smallest text's cap height >= 7 px at 600 px wide
     state = (double_round_robin if double else round_robin)(players(count))
     for n in range(sum(len(r.matches) for r in state.rounds) - 1):
         match = state.playable()[0]

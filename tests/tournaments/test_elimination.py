@@ -213,7 +213,7 @@ def test_bracket_nodes_follow_the_results() -> None:
 
 
 def test_double_unbeaten_finalist_ranks_first_or_second_throughout() -> None:
-    # issue 32: winners'-bracket matches counted round 0, so the unbeaten player sank below everybody still in the
+    # a regression: winners'-bracket matches counted round 0, so the unbeaten player sank below everybody still in the
     # losers' bracket (16th of 16 after the winners' final, 9th once eight had fallen)
     t = double_elimination(field(16))
     underdog = "p16"  # the lowest seed wins every winners'-bracket match; elsewhere the favourite wins

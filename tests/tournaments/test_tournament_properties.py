@@ -181,7 +181,7 @@ def test_double_elimination_rules(n: int, seed: int, withdraw: bool, reset: bool
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 20), seed=seeds, reset=st.booleans())
 def test_double_elimination_standings_order(n: int, seed: int, reset: bool) -> None:
-    # issue 32: after every result, the players still in come first, by the stage they are sure of, the unbeaten
+    # after every result, the players still in come first, by the stage they are sure of, the unbeaten
     # above the once beaten at the same stage; an unbeaten player is never below a once-beaten one at a lower stage
     rng = random.Random(seed)
     t = double_elimination(field(n), bracket_reset=reset)

@@ -1,6 +1,6 @@
-"""Issue 32 end to end: a 16-player double elimination shows its bracket as an album of pictures readable on a
-phone (each at most 1,280 px wide; the renderer keeps them to 830), the live standings picture stays one edited
-message (the elimination table, readable too), and knock-out rounds are named as players say them."""
+"""Brackets on a phone, end to end: 16 players in double elimination see the bracket as an album of pictures
+readable on a phone (each at most 1,280 px wide; the renderer keeps them to 830), the live standings picture stays
+one edited message (the elimination table, readable too), and knock-out rounds are named as players say them."""
 
 from __future__ import annotations
 

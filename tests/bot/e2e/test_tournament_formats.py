@@ -227,7 +227,7 @@ async def test_eight_player_single_elimination_to_the_final(sqlite_store: Store)
     tournament = record.tournament()
     assert isinstance(tournament, Elimination) and not tournament.double and not tournament.byes()
 
-    first = _announcement(env, group, "Quarterfinal")  # issue 32: knock-out rounds named as players say them
+    first = _announcement(env, group, "Quarterfinal")  # knock-out rounds named as players say them
     assert "Alice – Bob" in first.content, first.content
     assert first.text is not None and "tg://user?id=1" in first.text and "tg://user?id=2" in first.text
     assert "Winners'" not in first.content and "Losers'" not in first.content

@@ -1,4 +1,4 @@
-"""Knock-out rounds named as players say them (issue 32), in both languages: for the announcements and result
+"""Knock-out rounds named as players say them, in both languages: for the announcements and result
 lines (:func:`bot.services.tournament_views.round_label`) and the bracket pictures' headers
 (:func:`bot.services.tournament_views.bracket_labels`)."""
 
