@@ -9,14 +9,25 @@ infra (:func:`create_dispatcher`: middlewares, language, the built-in routers) a
 What the handlers use is injected the aiogram way, as Dispatcher data (``dp["name"] = value``); aiogram hands each
 handler the keyword arguments its signature names, nothing else:
 
-- ``store`` (the :class:`~bot.storage.Store`), ``settings`` (:class:`~bot.config.Settings`), ``sender`` (the paced
-  :class:`~bot.sender.Sender`), ``i18n``, ``metrics`` (when measured);
+- ``settings`` (:class:`~bot.config.Settings`), ``sender`` (the paced :class:`~bot.sender.Sender`), ``i18n``,
+  ``metrics`` (when measured);
 - ``replies`` (:class:`~bot.services.messaging.Replies`: send, edit, reply), ``actions``
-  (:class:`~bot.services.actions.GameActions`: start, press, typed moves, /board, /resign), ``boards``
+  (:class:`~bot.services.actions.GameActions`: start, press, typed moves, /board, /resign, find a game), ``boards``
   (:class:`~bot.services.boards.BoardPresenter`: watch, show a board), ``inline_games``
   (:class:`~bot.services.inline.InlineGames`), ``tournaments``
   (:class:`~bot.services.tournament_service.TournamentService`), ``game_config`` (the shared GameConfig);
+- what the handlers read and write instead of the store, each on the storage role it needs: ``preferences``
+  (:class:`~bot.services.preferences.Preferences`: chat and user settings, the language), ``challenges``
+  (:class:`~bot.services.challenges.Challenges`: create, read, claim), ``chat_games``
+  (:class:`~bot.services.chat_games.ChatGames`: /watch's list), ``history``
+  (:class:`~bot.services.history.History`), ``exports`` (:class:`~bot.services.export.Exports`), ``fairness``
+  (:class:`~bot.services.fairness.Fairness`: /verify), ``analyses`` (:class:`~bot.services.analysis.Analyses`),
+  ``player_stats`` (:class:`~bot.services.player_stats.PlayerStats`: /stats), ``leaderboards``
+  (:class:`~bot.services.ratings.Leaderboards`: /rating, /top);
 - per update ``locale`` (the user's language, a plain string set by the language middleware).
+
+No handler takes the ``store`` (import-linter forbids ``bot.handlers`` to import ``bot.storage``); it stays in the
+data for the job queue and the tests, and the middlewares get it in their constructors.
 
 Background work runs on one scheduler: the job queue (:mod:`bot.jobs`) when ``jobs`` is given, else in this process
 (:meth:`bot.services.background.PeriodicWork.run` and the parts' keyed tasks,
@@ -52,12 +63,21 @@ from bot.middlewares.in_flight import InFlightLimitMiddleware
 from bot.middlewares.throttle import ThrottleMiddleware
 from bot.sender import Sender
 from bot.services.actions import GameActions
+from bot.services.analysis import Analyses
 from bot.services.background import PeriodicWork
 from bot.services.boards import BoardPresenter
+from bot.services.challenges import Challenges
+from bot.services.chat_games import ChatGames
 from bot.services.computer import ComputerTurns, default_computer
+from bot.services.export import Exports
+from bot.services.fairness import Fairness
 from bot.services.game_config import GameConfig
+from bot.services.history import History
 from bot.services.inline import InlineGames
 from bot.services.messaging import MessageSender, Replies
+from bot.services.player_stats import PlayerStats
+from bot.services.preferences import Preferences
+from bot.services.ratings import Leaderboards
 from bot.services.saving import GameSaver
 from bot.services.session_end import SessionEnd
 from bot.services.tasks import JobQueue, Scheduler
@@ -91,6 +111,36 @@ class Services:
     sweeper: Sweeper
     tournaments: TournamentService
     periodic: PeriodicWork
+    preferences: Preferences
+    challenges: Challenges
+    chat_games: ChatGames
+    history: History
+    exports: Exports
+    fairness: Fairness
+    analyses: Analyses
+    player_stats: PlayerStats
+    leaderboards: Leaderboards
+
+    def handler_data(self) -> dict[str, Any]:
+        """Return the parts the handlers use, by the names they take them under from the Dispatcher's data (see the
+        module docstring)."""
+        return {
+            "replies": self.replies,
+            "actions": self.actions,
+            "boards": self.boards,
+            "game_config": self.config,
+            "inline_games": self.inline,
+            "tournaments": self.tournaments,
+            "preferences": self.preferences,
+            "challenges": self.challenges,
+            "chat_games": self.chat_games,
+            "history": self.history,
+            "exports": self.exports,
+            "fairness": self.fairness,
+            "analyses": self.analyses,
+            "player_stats": self.player_stats,
+            "leaderboards": self.leaderboards,
+        }
 
     @property
     def jobs(self) -> JobQueue | None:
@@ -214,6 +264,15 @@ def assemble(
         sweeper=sweeper,
         tournaments=tournaments,
         periodic=PeriodicWork(store, config, sweeper, tournaments),
+        preferences=Preferences(store),
+        challenges=Challenges(store),
+        chat_games=ChatGames(store),
+        history=History(store),
+        exports=Exports(store),
+        fairness=Fairness(store),
+        analyses=Analyses(store, config),
+        player_stats=PlayerStats(store),
+        leaderboards=Leaderboards(store),
     )
 
 
@@ -226,13 +285,16 @@ def create_dispatcher(
     extra_routers: Sequence[Router] = (),
     throttle_clock: Callable[[], float] | None = None,
     metrics: Metrics | None = None,
+    preferences: Preferences | None = None,
 ) -> Dispatcher:
     """Return a Dispatcher with the infra of the bot: its data, middlewares and built-in routers (no game flows:
     :func:`build_dispatcher` adds them).
 
-    Handlers receive in their data: ``store`` (Store), ``settings`` (Settings), ``sender`` (Sender),
-    ``i18n`` (I18n), ``locale`` (the user's language code), plus aiogram's usual ``bot``, ``event_from_user``,
-    ``event_chat``. ``extra_routers`` are included before the built-in ones (game flows, tests). Startup
+    Handlers receive in their data: ``settings`` (Settings), ``sender`` (Sender), ``i18n`` (I18n),
+    ``preferences`` (:class:`~bot.services.preferences.Preferences` on ``store``, unless given: ``/lang`` stores
+    the choice through it), ``locale`` (the user's language code), plus aiogram's usual ``bot``,
+    ``event_from_user``, ``event_chat``. ``store`` is in the data too (for the job queue and the tests; no handler
+    takes it). ``extra_routers`` are included before the built-in ones (game flows, tests). Startup
     registers the command menu (``setMyCommands``) for every language.
 
     Update middlewares, outermost first: the log context (the update id on every record); the update metrics
@@ -242,7 +304,9 @@ def create_dispatcher(
     refused).
     """
     i18n = i18n or create_i18n(settings.default_language)
-    dp = Dispatcher(store=store, settings=settings, sender=sender, i18n=i18n)
+    dp = Dispatcher(
+        store=store, settings=settings, sender=sender, i18n=i18n, preferences=preferences or Preferences(store)
+    )
     dp.update.outer_middleware(UpdateContextMiddleware())
     if metrics is not None:
         dp["metrics"] = metrics
@@ -297,13 +361,10 @@ def build_dispatcher(
         extra_routers=game_routers(),
         throttle_clock=throttle_clock,
         metrics=metrics,
+        preferences=services.preferences,
     )
-    dp["replies"] = services.replies
-    dp["actions"] = services.actions
-    dp["boards"] = services.boards
-    dp["game_config"] = services.config
-    dp["inline_games"] = services.inline
-    dp["tournaments"] = services.tournaments
+    for name, part in services.handler_data().items():
+        dp[name] = part
     if jobs is not None:
         dp["jobs"] = jobs
     attach_background(dp, services, settings, jobs=jobs, metrics=metrics)

@@ -12,18 +12,16 @@ from aiogram.filters import Command, CommandObject
 from aiogram.methods import SendMediaGroup, SendPhoto
 from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
 
-from bot.services.analysis import analysis_answer
-from bot.services.game_config import GameConfig
-from bot.services.history import history_entries
+from bot.services.analysis import Analyses
+from bot.services.history import History
 from bot.services.messaging import Replies
-from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 log = logging.getLogger(__name__)
 
 
 async def on_analyze(
-    message: Message, command: CommandObject, store: Store, replies: Replies, game_config: GameConfig, locale: str
+    message: Message, command: CommandObject, analyses: Analyses, history: History, replies: Replies, locale: str
 ) -> None:
     """Answer ``/analyze``: with a game id, that game; alone, the sender's last finished game in this chat."""
     user = message.from_user
@@ -33,12 +31,12 @@ async def on_analyze(
     words = (command.args or "").split()
     game_id = words[0][:64] if words else None
     if game_id is None:
-        entries = await history_entries(store, message.chat.id, user.id, lang)
+        entries = await history.entries(message.chat.id, user.id, lang)
         game_id = entries[0].game_id if entries else None
     if game_id is None:
         await replies.reply(message, tr(lang, "analysis.usage"))
         return
-    answer = await analysis_answer(store, game_config, game_id, message.chat.id, user.id, lang)
+    answer = await analyses.answer(game_id, message.chat.id, user.id, lang)
     await replies.reply(message, answer.text)
     if not answer.boards:
         return

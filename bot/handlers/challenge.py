@@ -5,7 +5,6 @@ the opponent); the New game and More games menu buttons."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
@@ -18,13 +17,13 @@ from bot.config import Settings
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
-from bot.model.challenge import Challenge, ChallengeError, GroupChallenge, PrivateChallenge, load_challenge
+from bot.model.challenge import ChallengeError, GroupChallenge, PrivateChallenge
 from bot.model.game import ChatLink, PlayerInfo, topic_of
-from bot.model.settings import ChatSettings
 from bot.services.actions import GameActions
+from bot.services.challenges import Challenges
 from bot.services.engine_flow import options_for
 from bot.services.messaging import Replies
-from bot.storage import Store
+from bot.services.preferences import Preferences
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, default_length, get_match_kind_games, is_offered, resolve
 from rendering.names import MAX_NAME_LENGTH, drawable_name
@@ -73,15 +72,6 @@ def player_of(user: User, locale: str | None = None) -> PlayerInfo:
     return PlayerInfo(user.id, display_name(user), norm_lang(locale or user.language_code))
 
 
-def stored_challenge(data: object) -> Challenge | None:
-    """Return the challenge of a stored document (a group card, a deep link or a computer offer), or None when it
-    is none of them (a forged or garbled one); the caller checks that it is the kind its button expects."""
-    try:
-        return load_challenge(data)
-    except ChallengeError:
-        return None
-
-
 def _what(lang: str, variant: str, length: int) -> tuple[str, str]:
     match = tr(lang, "challenge.match", length=length) if length else ""
     return tr(lang, f"variant.{variant}"), match
@@ -91,18 +81,13 @@ def _ttl(settings: Settings | None) -> float:
     return float(getattr(settings, "challenge_ttl", CHALLENGE_TTL))
 
 
-async def chat_defaults(store: Store, chat_id: int) -> ChatSettings:
-    """Return the chat's settings (its defaults for new games). Raises: StoreUnavailableError."""
-    return ChatSettings.from_dict(await store.get_chat_settings(chat_id))
-
-
 async def create_challenge(
     message_chat_id: int,
     chat_type: str,
     user: User,
     variant: str,
     length: int,
-    store: Store,
+    challenges: Challenges,
     replies: Replies,
     bot: Bot,
     *,
@@ -116,25 +101,23 @@ async def create_challenge(
     challenger = player_of(user, locale)
     lang = challenger.lang
     what, match = _what(lang, variant, length)
-    data: dict[str, Any] = {"challenger": challenger.to_dict(), "variant": variant, "length": length}
     if chat_type == ChatType.PRIVATE:
-        challenge_id = await store.create_challenge({**data, "kind": "private"}, ttl=ttl)
+        challenge_id = await challenges.create(PrivateChallenge(challenger, variant, length), ttl=ttl)
         me = await bot.me()
         link = f"https://t.me/{me.username}?start=c_{challenge_id}"
         await replies.send(
             SendMessage(chat_id=message_chat_id, text=tr(lang, "challenge.link", link=link, variant=what, match=match))
         )
         return
-    data.update(kind="group", chat_id=message_chat_id)
-    if opponent is not None:
-        data["opponent"] = player_of(opponent).to_dict()
-    challenge_id = await store.create_challenge(data, ttl=ttl, chat_id=message_chat_id)
-    if opponent is not None:
+    addressed = player_of(opponent) if opponent is not None else None
+    card = GroupChallenge(challenger, variant, message_chat_id, length, addressed)
+    challenge_id = await challenges.create(card, ttl=ttl, chat_id=message_chat_id)
+    if addressed is not None:
         text = tr(
             lang,
             "challenge.card.to",
             name=challenger.name,
-            opponent=data["opponent"]["name"],
+            opponent=addressed.name,
             variant=what,
             match=match,
         )
@@ -173,7 +156,8 @@ async def create_challenge(
 async def on_new(
     message: Message,
     command: CommandObject,
-    store: Store,
+    challenges: Challenges,
+    preferences: Preferences,
     replies: Replies,
     bot: Bot,
     settings: Settings,
@@ -186,7 +170,7 @@ async def on_new(
     if refusal:
         await replies.reply(message, refusal)
         return
-    defaults = await chat_defaults(store, message.chat.id)
+    defaults = await preferences.chat(message.chat.id)
     variant, length = parse_new_args(command.args, defaults.variant or DEFAULT)
     opponent = None
     reply = message.reply_to_message
@@ -205,7 +189,7 @@ async def on_new(
         message.from_user,
         variant,
         length,
-        store,
+        challenges,
         replies,
         bot,
         locale=locale,
@@ -218,7 +202,7 @@ async def on_new(
 async def on_menu_new(
     query: CallbackQuery,
     callback_data: MenuCb,
-    store: Store,
+    challenges: Challenges,
     replies: Replies,
     bot: Bot,
     settings: Settings,
@@ -237,7 +221,7 @@ async def on_menu_new(
         query.from_user,
         variant,
         0,
-        store,
+        challenges,
         replies,
         bot,
         locale=locale,
@@ -258,17 +242,26 @@ async def on_menu_more(query: CallbackQuery, replies: Replies, locale: str) -> N
 
 
 async def on_challenge_button(
-    query: CallbackQuery, callback_data: ChallengeCb, store: Store, replies: Replies, actions: GameActions, locale: str
+    query: CallbackQuery,
+    callback_data: ChallengeCb,
+    challenges: Challenges,
+    preferences: Preferences,
+    replies: Replies,
+    actions: GameActions,
+    locale: str,
 ) -> None:
     """Join / Accept / Decline / Cancel on a challenge card: only on a group challenge's own card (a forged button
     carrying a computer offer's or a private challenge's id, or pressed in another chat, is refused unclaimed)."""
     user = query.from_user
     lang = norm_lang(locale)
-    challenge = await store.get_challenge(callback_data.challenge_id)
-    if challenge is None:
-        await query.answer(tr(lang, "toast.challenge_gone"))
-        return
-    info = stored_challenge(challenge.data)
+    try:
+        info = await challenges.get(callback_data.challenge_id)
+    except ChallengeError:  # a forged or garbled one: refused below as any other kind is
+        info = None
+    else:
+        if info is None:
+            await query.answer(tr(lang, "toast.challenge_gone"))
+            return
     pressed_in = query.message.chat.id if query.message is not None else None
     if not isinstance(info, GroupChallenge) or pressed_in != info.chat_id or is_proxy_user(user):
         await query.answer(tr(lang, "toast.bad"))
@@ -289,8 +282,7 @@ async def on_challenge_button(
     elif (opponent is None) != (action == "join"):  # Join is on open cards only, Accept/Decline on aimed ones
         await query.answer(tr(lang, "toast.bad"))
         return
-    claimed = await store.claim_challenge(callback_data.challenge_id)
-    if claimed is None:
+    if not await challenges.claim(callback_data.challenge_id):
         await query.answer(tr(lang, "toast.challenge_gone"))
         return
     await query.answer()
@@ -304,7 +296,7 @@ async def on_challenge_button(
         return
     first = PlayerInfo(challenger.id, challenger.name, challenger.lang)
     second = player_of(user, locale)
-    defaults = await chat_defaults(store, info.chat_id)
+    defaults = await preferences.chat(info.chat_id)
     started = await actions.start_game(
         info.variant,
         info.length,
@@ -326,7 +318,12 @@ async def on_challenge_button(
 
 
 async def on_deep_link(
-    message: Message, command: CommandObject, store: Store, replies: Replies, actions: GameActions, locale: str
+    message: Message,
+    command: CommandObject,
+    challenges: Challenges,
+    replies: Replies,
+    actions: GameActions,
+    locale: str,
 ) -> None:
     """``/start c_<id>``: join a private challenge; the game is played in the two private chats."""
     user = message.from_user
@@ -341,8 +338,10 @@ async def on_deep_link(
     if found is None:
         return
     challenge_id = found.group(1)
-    challenge = await store.get_challenge(challenge_id)
-    info = None if challenge is None else stored_challenge(challenge.data)
+    try:
+        info = await challenges.get(challenge_id)
+    except ChallengeError:
+        info = None
     if not isinstance(info, PrivateChallenge):
         await replies.reply(message, tr(lang, "toast.challenge_gone"))
         return
@@ -350,7 +349,7 @@ async def on_deep_link(
     if challenger.id == user.id:
         await replies.reply(message, tr(lang, "toast.own_challenge"))
         return
-    if await store.claim_challenge(challenge_id) is None:
+    if not await challenges.claim(challenge_id):
         await replies.reply(message, tr(lang, "toast.challenge_gone"))
         return
     first = PlayerInfo(challenger.id, challenger.name, challenger.lang)

@@ -13,18 +13,19 @@ from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.config import Settings
-from bot.handlers.challenge import chat_defaults, named_variant, parse_new_args, player_of, stored_challenge
+from bot.handlers.challenge import named_variant, parse_new_args, player_of
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
-from bot.model.challenge import ComputerOffer
+from bot.model.challenge import ChallengeError, ComputerOffer
 from bot.model.game import ChatLink, topic_of
 from bot.services.actions import GameActions
+from bot.services.challenges import Challenges
 from bot.services.engine_flow import options_for
 from bot.services.messaging import Replies
 from bot.services.players import COMPUTER_LEVELS, computer_player
-from bot.storage import Store
+from bot.services.preferences import Preferences
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, computer_levels, computer_plays, computer_variants
 
@@ -73,7 +74,7 @@ async def start_against_computer(
     variant: str,
     level: str,
     length: int,
-    store: Store,
+    preferences: Preferences,
     actions: GameActions,
     *,
     locale: str | None = None,
@@ -90,7 +91,7 @@ async def start_against_computer(
     if level not in available and available:
         level = available[-1]  # e.g. no hard network for this game yet: the strongest level there is, named so
     computer = computer_player(level, human.lang)
-    defaults = await chat_defaults(store, chat_id)
+    defaults = await preferences.chat(chat_id)
     return await actions.start_game(
         variant,
         length,
@@ -103,7 +104,12 @@ async def start_against_computer(
 
 
 async def on_new_bot(
-    message: Message, command: CommandObject, store: Store, replies: Replies, actions: GameActions, locale: str
+    message: Message,
+    command: CommandObject,
+    preferences: Preferences,
+    replies: Replies,
+    actions: GameActions,
+    locale: str,
 ) -> None:
     """``/new bot [variant] [easy|medium|hard] [match N]``: the sender plays the computer in this chat (a variant the
     computer does not play yet is answered with the list of those it plays)."""
@@ -113,7 +119,7 @@ async def on_new_bot(
     if refusal:
         await replies.reply(message, refusal)
         return
-    defaults = await chat_defaults(store, message.chat.id)
+    defaults = await preferences.chat(message.chat.id)
     variant, level, length = parse_bot_args(command.args, defaults.variant or DEFAULT)
     if not computer_plays(variant):
         lang = norm_lang(locale)
@@ -129,7 +135,7 @@ async def on_new_bot(
         variant,
         level,
         length,
-        store,
+        preferences,
         actions,
         locale=locale,
         thread=topic_of(message),
@@ -137,7 +143,12 @@ async def on_new_bot(
 
 
 async def on_menu_computer(
-    query: CallbackQuery, store: Store, replies: Replies, settings: Settings, locale: str
+    query: CallbackQuery,
+    challenges: Challenges,
+    preferences: Preferences,
+    replies: Replies,
+    settings: Settings,
+    locale: str,
 ) -> None:
     """The "Play against the computer" button: send the chooser (an open offer, like a challenge)."""
     await query.answer()
@@ -145,10 +156,10 @@ async def on_menu_computer(
         return
     lang = norm_lang(locale)
     chat_id = query.message.chat.id
-    defaults = await chat_defaults(store, chat_id)
+    defaults = await preferences.chat(chat_id)
     variant = computer_default(defaults.variant or DEFAULT)
     ttl = float(getattr(settings, "challenge_ttl", OFFER_TTL))
-    offer_id = await store.create_challenge({"kind": "computer", "chat_id": chat_id}, ttl=ttl)
+    offer_id = await challenges.create(ComputerOffer(chat_id), ttl=ttl)
     await replies.send(
         SendMessage(
             chat_id=chat_id,
@@ -159,7 +170,13 @@ async def on_menu_computer(
 
 
 async def on_computer_button(
-    query: CallbackQuery, callback_data: ComputerCb, store: Store, replies: Replies, actions: GameActions, locale: str
+    query: CallbackQuery,
+    callback_data: ComputerCb,
+    challenges: Challenges,
+    preferences: Preferences,
+    replies: Replies,
+    actions: GameActions,
+    locale: str,
 ) -> None:
     """A press on the chooser: tick another variant or level, or Start (once: the offer is claimed atomically).
 
@@ -171,12 +188,15 @@ async def on_computer_button(
     if not computer_plays(variant):
         await query.answer(tr(lang, "toast.bad"))
         return
-    offer = await store.get_challenge(offer_id)
-    if offer is None:
-        await query.answer(tr(lang, "toast.challenge_gone"))
-        return
+    try:
+        chooser = await challenges.get(offer_id)
+    except ChallengeError:  # a forged or garbled one: refused below as any other kind is
+        chooser = None
+    else:
+        if chooser is None:
+            await query.answer(tr(lang, "toast.challenge_gone"))
+            return
     pressed_in = query.message.chat.id if query.message is not None else None
-    chooser = stored_challenge(offer.data)
     if (
         not isinstance(chooser, ComputerOffer)
         or pressed_in is None
@@ -196,7 +216,7 @@ async def on_computer_button(
                 )
             )
         return
-    if await store.claim_challenge(offer_id) is None:
+    if not await challenges.claim(offer_id):
         await query.answer(tr(lang, "toast.challenge_gone"))
         return
     await query.answer()
@@ -219,7 +239,7 @@ async def on_computer_button(
         variant,
         level,
         0,
-        store,
+        preferences,
         actions,
         locale=locale,
         thread=topic_of(message),

@@ -12,25 +12,31 @@ from aiogram.methods import SendDocument, SendMessage
 from aiogram.types import BufferedInputFile, Message, ReplyParameters
 
 from bot.services.actions import GameActions
-from bot.services.export import export_answer
-from bot.services.history import history_entries
+from bot.services.export import Exports
+from bot.services.history import History
 from bot.services.messaging import MessageSender, Replies
-from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 log = logging.getLogger(__name__)
 
 
 async def send_export(
-    store: Store, sender: MessageSender, message: Message, game_id: str, user_id: int, lang: str, *, quote: bool = True
+    exports: Exports,
+    sender: MessageSender,
+    message: Message,
+    game_id: str,
+    user_id: int,
+    lang: str,
+    *,
+    quote: bool = True,
 ) -> None:
-    """Answer a request of ``user_id`` for game ``game_id``'s record (read from ``store``) in the chat of
+    """Answer a request of ``user_id`` for game ``game_id``'s record (from ``exports``) in the chat of
     ``message`` (as a reply to it when ``quote``): the answer text, then the files (or only a refusal), through
     ``sender``. The text and the files are queued together, each carrying the same notice, so that a shutdown that
     cannot send them answers "send /export again" in their place (:meth:`bot.sender.Sender.send`). Telegram errors
     are logged. Returns nothing.
     Raises: StoreUnavailableError."""
-    answer = await export_answer(store, game_id, message.chat.id, user_id, lang)
+    answer = await exports.answer(game_id, message.chat.id, user_id, lang)
     chat_id = message.chat.id
     thread = message.message_thread_id if message.is_topic_message else None
     notice = (
@@ -55,7 +61,8 @@ async def send_export(
 async def on_export(
     message: Message,
     command: CommandObject,
-    store: Store,
+    exports: Exports,
+    history: History,
     sender: MessageSender,
     replies: Replies,
     actions: GameActions,
@@ -73,12 +80,12 @@ async def on_export(
         stored = await actions.find_game(message.chat.id, user.id)
         game_id = stored.game_id if stored is not None else None
     if game_id is None:
-        finished = await history_entries(store, message.chat.id, user.id, lang)
+        finished = await history.entries(message.chat.id, user.id, lang)
         game_id = finished[0].game_id if finished else None
     if game_id is None:
         await replies.reply(message, tr(lang, "export.usage"))
         return
-    await send_export(store, sender, message, game_id, user.id, lang)
+    await send_export(exports, sender, message, game_id, user.id, lang)
 
 
 def create_router() -> Router:

@@ -9,14 +9,18 @@ from aiogram.methods import SendDocument
 from aiogram.types import BufferedInputFile, Message
 
 from bot.services.actions import GameActions
-from bot.services.fairness import verify_answer
+from bot.services.fairness import Fairness
 from bot.services.messaging import Replies
-from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 
 async def on_verify(
-    message: Message, command: CommandObject, store: Store, replies: Replies, actions: GameActions, locale: str
+    message: Message,
+    command: CommandObject,
+    fairness: Fairness,
+    replies: Replies,
+    actions: GameActions,
+    locale: str,
 ) -> None:
     """Answer ``/verify``: with a game id, that game; alone, the sender's game in this chat."""
     user = message.from_user
@@ -29,7 +33,7 @@ async def on_verify(
     if game_id is None:
         await replies.reply(message, tr(lang, "fair.usage"))
         return
-    answer = await verify_answer(store, game_id[:64], lang)
+    answer = await fairness.answer(game_id[:64], lang)
     await replies.reply(message, answer.text)
     if answer.file is not None:
         document = BufferedInputFile(answer.file, filename=answer.filename or "record.json")

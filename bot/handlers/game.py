@@ -9,12 +9,11 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.keyboards.callbacks import GameCb, WatchCb
 from bot.model.actions import GameCommand, ResignAction
-from bot.model.game import GameRecord, RecordError
 from bot.services.actions import GameActions
 from bot.services.boards import BoardPresenter
+from bot.services.chat_games import ChatGames
 from bot.services.inline import InlineGames
 from bot.services.messaging import Replies
-from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 
@@ -72,18 +71,11 @@ async def on_watch_button(
     await query.answer(tr(lang, keys.get(outcome, "toast.gone")), show_alert=outcome == "ok")
 
 
-async def on_watch(message: Message, store: Store, replies: Replies, locale: str | None = None) -> None:
+async def on_watch(message: Message, chat_games: ChatGames, replies: Replies, locale: str | None = None) -> None:
     """``/watch`` in a group: a Watch button for each game running in the chat."""
     lang = _lang(message.from_user, locale)
     rows: list[list[InlineKeyboardButton]] = []
-    for game_id in (await store.chat_games(message.chat.id))[:10]:
-        stored = await store.get_game(game_id)
-        if stored is None or stored.finished:
-            continue
-        try:
-            record = GameRecord.from_stored(stored)
-        except RecordError:
-            continue
+    for game_id, record in await chat_games.running(message.chat.id, scan=10):
         names = " — ".join(p.name for p in record.players)
         variant = tr(lang, f"variant.{record.variant}")
         text = f"{tr(lang, 'btn.watch')}: {names} · {variant}"

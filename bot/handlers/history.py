@@ -20,25 +20,25 @@ from aiogram.types import (
 
 from bot.handlers.export import send_export
 from bot.keyboards.callbacks import HistoryCb, ReplayCb
-from bot.model.game import GameRecord, RecordError
+from bot.model.game import RecordError
 from bot.services.boards import render_photo
+from bot.services.export import Exports
 from bot.services.game_config import GameConfig
-from bot.services.history import frame_caption, frame_match, history_entries, replay_frames
+from bot.services.history import History, frame_caption, frame_match, replay_frames
 from bot.services.messaging import MessageSender, Replies
-from bot.storage import Store
 from bot.texts import norm_lang, tr
 from nardy import NardyError
 
 log = logging.getLogger(__name__)
 
 
-async def on_history(message: Message, store: Store, replies: Replies, locale: str) -> None:
+async def on_history(message: Message, history: History, replies: Replies, locale: str) -> None:
     """List the sender's last finished games in this chat."""
     user = message.from_user
     if user is None:
         return
     lang = norm_lang(locale)
-    entries = await history_entries(store, message.chat.id, user.id, lang)
+    entries = await history.entries(message.chat.id, user.id, lang)
     if not entries:
         await replies.reply(message, tr(lang, "history.none"))
         return
@@ -72,14 +72,13 @@ def _nav(game_id: str, index: int, last: int) -> InlineKeyboardMarkup:
 
 
 async def _frame(
-    store: Store, config: GameConfig, game_id: str, index: int, lang: str
+    history: History, config: GameConfig, game_id: str, index: int, lang: str
 ) -> tuple[bytes, str, InlineKeyboardMarkup] | None:
     """Return the photo, caption and buttons of frame ``index`` (clamped), or None when the game is gone."""
-    stored = await store.get_game(game_id)
-    if stored is None or not stored.finished:
-        return None
     try:
-        record = GameRecord.from_stored(stored)
+        record = await history.finished(game_id)
+        if record is None:
+            return None
         frames = replay_frames(record.match)
         if not frames:
             return None
@@ -96,7 +95,8 @@ async def _frame(
 async def on_history_button(
     query: CallbackQuery,
     callback_data: HistoryCb,
-    store: Store,
+    history: History,
+    exports: Exports,
     sender: MessageSender,
     replies: Replies,
     game_config: GameConfig,
@@ -111,9 +111,9 @@ async def on_history_button(
         return
     if callback_data.action == "export":  # also the 📄 Record button of a finished board
         await query.answer()
-        await send_export(store, sender, message, callback_data.game_id, query.from_user.id, lang, quote=False)
+        await send_export(exports, sender, message, callback_data.game_id, query.from_user.id, lang, quote=False)
         return
-    shown = await _frame(store, game_config, callback_data.game_id, 0, lang)
+    shown = await _frame(history, game_config, callback_data.game_id, 0, lang)
     if shown is None:
         await query.answer(tr(lang, "history.gone"))
         return
@@ -135,7 +135,7 @@ async def on_history_button(
 async def on_replay_button(
     query: CallbackQuery,
     callback_data: ReplayCb,
-    store: Store,
+    history: History,
     replies: Replies,
     game_config: GameConfig,
     locale: str,
@@ -147,7 +147,7 @@ async def on_replay_button(
         await query.answer(tr(lang, "toast.bad"))
         return
     await query.answer()  # at once: rendering the frame takes a moment
-    shown = await _frame(store, game_config, callback_data.game_id, callback_data.frame, lang)
+    shown = await _frame(history, game_config, callback_data.game_id, callback_data.frame, lang)
     if shown is None:
         return
     photo, caption, keyboard = shown

@@ -14,9 +14,8 @@ from bot.handlers.identity import proxy_refusal
 from bot.i18n import LANGUAGE_NAMES
 from bot.keyboards.callbacks import LangCb
 from bot.keyboards.menu import language_keyboard
-from bot.model.settings import UserSettings
 from bot.sender import Sender
-from bot.storage import SettingsRecords
+from bot.services.preferences import Preferences
 
 
 async def lang_command(message: Message, sender: Sender, locale: str | None = None) -> None:
@@ -36,14 +35,11 @@ async def lang_command(message: Message, sender: Sender, locale: str | None = No
 
 
 async def lang_chosen(
-    query: CallbackQuery, callback_data: LangCb, store: SettingsRecords, sender: Sender, i18n: I18n
+    query: CallbackQuery, callback_data: LangCb, preferences: Preferences, sender: Sender, i18n: I18n
 ) -> None:
     """Store the presser's language and confirm in it (a toast; in a private chat the keyboard message is
     edited too). Returns nothing. Raises: StoreUnavailableError (reported by the error middleware)."""
-    settings = UserSettings.from_dict(await store.get_user_settings(query.from_user.id))
-    settings.extra.pop("lang", None)  # a value of another type, kept aside when read, is replaced
-    settings.lang = callback_data.code
-    await store.set_user_settings(query.from_user.id, settings.to_dict())
+    await preferences.set_language(query.from_user.id, callback_data.code)
     with i18n.use_locale(callback_data.code):
         text = _("Language: {language}").format(language=LANGUAGE_NAMES[callback_data.code])
         await query.answer(text)

@@ -11,8 +11,8 @@ from aiogram.types import Message
 from bot.config import Settings
 from bot.handlers.identity import is_proxy_sender
 from bot.services.actions import GameActions
+from bot.services.chat_games import ChatGames
 from bot.services.messaging import Replies
-from bot.storage import Store
 from bot.texts import norm_lang, tr
 
 MAX_TEXT_MOVE = 200
@@ -21,7 +21,12 @@ MOVE_LIKE = re.compile(r"(\d{1,2}|bar|бар|off|оф|in|вв|ввод|res|ре�
 
 
 async def on_text_move(
-    message: Message, store: Store, replies: Replies, actions: GameActions, settings: Settings, locale: str
+    message: Message,
+    chat_games: ChatGames,
+    replies: Replies,
+    actions: GameActions,
+    settings: Settings,
+    locale: str,
 ) -> None:
     """Play the typed move, or reply with the engine's reason and some legal options.
 
@@ -38,7 +43,7 @@ async def on_text_move(
     lang = norm_lang(locale)
     if is_proxy_sender(message):
         # a channel or an anonymous admin can have no game; answer only where a game is being played
-        if private or await store.chat_games(message.chat.id):
+        if private or await chat_games.any_in(message.chat.id):
             await replies.reply(message, tr(lang, "move.sender_chat"))
         return
     if await actions.find_game(message.chat.id, message.from_user.id) is None:

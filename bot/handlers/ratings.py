@@ -7,7 +7,7 @@ import asyncio
 import html
 import logging
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from aiogram import Router
@@ -18,10 +18,9 @@ from aiogram.types import BufferedInputFile, Message
 
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
-from bot.model.settings import ChatSettings
 from bot.services.messaging import SEND_FAILURES, Replies
-from bot.services.ratings import RATED_VARIANTS, ratings_of
-from bot.storage import Store, StoredRating
+from bot.services.preferences import Preferences
+from bot.services.ratings import RATED_VARIANTS, Leaderboards, PlayerRating
 from bot.texts import Html, esc, norm_lang, table_labels, tr
 from bot.variants import DEFAULT, MAIN, resolve
 from rendering import LeaderboardRow, render_leaderboard
@@ -73,14 +72,14 @@ def fit(text: str, width: int) -> str:
     return "".join(out) + " " * (width - used)
 
 
-def leaderboard_rows(ratings: dict[int, StoredRating], limit: int = TOP_SIZE) -> list[tuple[int, StoredRating]]:
+def leaderboard_rows(ratings: Mapping[int, PlayerRating], limit: int = TOP_SIZE) -> list[tuple[int, PlayerRating]]:
     """Return the best ``limit`` (user id, rating) pairs: highest rating first, then more matches, then name."""
     rated = [(user, rating) for user, rating in ratings.items() if rating.matches > 0]
     rated.sort(key=lambda item: (-item[1].rating, -item[1].matches, clean_name(item[1].name).casefold(), item[0]))
     return rated[:limit]
 
 
-def leaderboard_table(lang: str, rows: Sequence[tuple[int, StoredRating]]) -> Html:
+def leaderboard_table(lang: str, rows: Sequence[tuple[int, PlayerRating]]) -> Html:
     """Return the leaderboard as a Telegram HTML ``<pre>`` table (every name escaped, cut to the column)."""
     place_width = len(str(len(rows))) if rows else 1
     header = (
@@ -94,7 +93,7 @@ def leaderboard_table(lang: str, rows: Sequence[tuple[int, StoredRating]]) -> Ht
     return Html("<pre>" + "\n".join(esc(line) for line in lines) + "</pre>")
 
 
-async def on_rating(message: Message, store: Store, replies: Replies, locale: str) -> None:
+async def on_rating(message: Message, leaderboards: Leaderboards, replies: Replies, locale: str) -> None:
     """Reply with the user's rating, experience and rated matches in each variant."""
     user = message.from_user
     if user is None:
@@ -110,7 +109,7 @@ async def on_rating(message: Message, store: Store, replies: Replies, locale: st
             await replies.reply(message, tr(lang, "move.sender_chat"))
             return
         user = replied.from_user
-    ratings = await ratings_of(store, user.id)
+    ratings = await leaderboards.of_user(user.id)
     lines: list[str] = [tr(lang, "rating.title", name=display_name(user))]
     for variant in RATED_VARIANTS:
         rating = ratings[variant]
@@ -138,7 +137,14 @@ def parse_variant(args: str | None) -> str | None:
     return name if name in RATED_VARIANTS else None
 
 
-async def on_top(message: Message, store: Store, replies: Replies, command: CommandObject, locale: str) -> None:
+async def on_top(
+    message: Message,
+    leaderboards: Leaderboards,
+    preferences: Preferences,
+    replies: Replies,
+    command: CommandObject,
+    locale: str,
+) -> None:
     """Reply with the group's leaderboard of the variant asked (default: the chat's variant, else short)."""
     lang = norm_lang(locale)
     if message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
@@ -150,11 +156,10 @@ async def on_top(message: Message, store: Store, replies: Replies, command: Comm
         await replies.reply(message, tr(lang, "top.usage", games=games))
         return
     if not variant:
-        chosen = ChatSettings.from_dict(await store.get_chat_settings(message.chat.id)).variant or DEFAULT
+        chosen = (await preferences.chat(message.chat.id)).variant or DEFAULT
         variant = chosen if chosen in RATED_VARIANTS else DEFAULT
     variant_name = tr(lang, f"variant.{variant}")
-    players = await store.chat_rated_players(message.chat.id, variant)
-    rows = leaderboard_rows(await store.get_ratings(variant, players)) if players else []
+    rows = leaderboard_rows(await leaderboards.chat_ratings(message.chat.id, variant))
     if not rows:
         await replies.reply(message, tr(lang, "top.empty", variant=variant_name))
         return

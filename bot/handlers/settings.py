@@ -21,7 +21,7 @@ from bot.model.game import topic_of
 from bot.model.settings import ChatSettings, UserSettings
 from bot.services.boards import THEME_KEY, THEMES, known_theme
 from bot.services.messaging import Replies
-from bot.storage import Store
+from bot.services.preferences import Preferences
 from bot.texts import norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, is_offered, next_variant
 
@@ -140,7 +140,7 @@ def user_settings_view(lang: str, mine: UserSettings) -> tuple[str, InlineKeyboa
     return text, InlineKeyboardMarkup(inline_keyboard=[[theme_button(lang, theme)]])
 
 
-async def on_settings(message: Message, bot: Bot, store: Store, replies: Replies, locale: str) -> None:
+async def on_settings(message: Message, bot: Bot, preferences: Preferences, replies: Replies, locale: str) -> None:
     """Show the chat's settings with buttons to change them (admins only); in a private chat, the user's own."""
     if message.from_user is None:
         return
@@ -150,20 +150,25 @@ async def on_settings(message: Message, bot: Bot, store: Store, replies: Replies
         await replies.reply(message, refusal)
         return
     if message.chat.type == ChatType.PRIVATE:
-        mine = UserSettings.from_dict(await store.get_user_settings(message.from_user.id))
+        mine = await preferences.user(message.from_user.id)
         text, keyboard = user_settings_view(lang, mine)
         await replies.reply(message, text, keyboard=keyboard, quote=False)
         return
     if not await is_admin(bot, message.chat.id, message.from_user.id):
         await replies.reply(message, tr(lang, "settings.admins_only"))
         return
-    current = ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))
+    current = await preferences.chat(message.chat.id)
     text, keyboard = settings_view(lang, current, topic_of(message))
     await replies.reply(message, text, keyboard=keyboard, quote=False)
 
 
 async def on_settings_button(
-    query: CallbackQuery, callback_data: SettingsCb, bot: Bot, store: Store, replies: Replies, locale: str
+    query: CallbackQuery,
+    callback_data: SettingsCb,
+    bot: Bot,
+    preferences: Preferences,
+    replies: Replies,
+    locale: str,
 ) -> None:
     """Change one setting (admins only; in a private chat the presser's own theme) and refresh the message."""
     lang = norm_lang(locale)
@@ -172,12 +177,12 @@ async def on_settings_button(
         await query.answer(tr(lang, "toast.bad"))
         return
     if message.chat.type == ChatType.PRIVATE:
-        await on_user_setting(query, callback_data, message, lang, store, replies)
+        await on_user_setting(query, callback_data, message, lang, preferences, replies)
         return
     if is_proxy_user(query.from_user) or not await is_admin(bot, message.chat.id, query.from_user.id):
         await query.answer(tr(lang, "settings.admins_only"))
         return
-    current = ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))
+    current = await preferences.chat(message.chat.id)
     topic = topic_of(message)
     key, value = callback_data.key, callback_data.value
     if key == "tour_topic" and value == "here" and topic is None:
@@ -196,7 +201,7 @@ async def on_settings_button(
         current.confirm = value == "on"
     else:
         current.cube_long = value == "on"
-    await store.set_chat_settings(message.chat.id, current.to_dict())
+    await preferences.save_chat(message.chat.id, current)
     await query.answer(tr(lang, "settings.saved"))
     text, keyboard = settings_view(lang, current, topic)
     await replies.edit(
@@ -205,16 +210,21 @@ async def on_settings_button(
 
 
 async def on_user_setting(
-    query: CallbackQuery, callback_data: SettingsCb, message: Message, lang: str, store: Store, replies: Replies
+    query: CallbackQuery,
+    callback_data: SettingsCb,
+    message: Message,
+    lang: str,
+    preferences: Preferences,
+    replies: Replies,
 ) -> None:
     """Store the presser's own board theme (the only setting of a private chat) and refresh the message."""
     if callback_data.key != THEME_KEY or is_proxy_user(query.from_user):
         await query.answer(tr(lang, "toast.bad"))
         return
-    mine = UserSettings.from_dict(await store.get_user_settings(query.from_user.id))
+    mine = await preferences.user(query.from_user.id)
     mine.extra.pop(THEME_KEY, None)
     mine.theme = callback_data.value
-    await store.set_user_settings(query.from_user.id, mine.to_dict())
+    await preferences.save_user(query.from_user.id, mine)
     await query.answer(tr(lang, "settings.saved"))
     text, keyboard = user_settings_view(lang, mine)
     await replies.edit(

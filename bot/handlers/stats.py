@@ -10,12 +10,11 @@ from aiogram.types import Message
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.services.messaging import Replies
-from bot.services.players import COMPUTER_STATS_CHAT, INLINE_STATS_CHAT
-from bot.storage import Store
+from bot.services.player_stats import PlayerStats
 from bot.texts import esc, norm_lang, tr
 
 
-async def on_stats(message: Message, store: Store, replies: Replies, locale: str) -> None:
+async def on_stats(message: Message, player_stats: PlayerStats, replies: Replies, locale: str) -> None:
     """Reply with the user's counters in the chat."""
     user = message.from_user
     if user is None:
@@ -31,9 +30,8 @@ async def on_stats(message: Message, store: Store, replies: Replies, locale: str
             await replies.reply(message, tr(lang, "move.sender_chat"))
             return
         user = replied.from_user
-    stats = await store.get_stats(message.chat.id, user.id)
-    computer = await store.get_stats(COMPUTER_STATS_CHAT, user.id)
-    inline = await store.get_stats(INLINE_STATS_CHAT, user.id)
+    summary = await player_stats.summary(message.chat.id, user.id)
+    stats, computer, inline = summary.chat, summary.computer, summary.inline
     if not stats.played and not computer.played and not inline.played:
         await replies.reply(message, tr(lang, "stats.none"))
         return

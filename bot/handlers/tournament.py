@@ -22,16 +22,16 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.handlers.settings import is_admin
 from bot.keyboards.tournament import SetupCb, TourCb, menu_keyboard, next_settings, setup_keyboard
 from bot.model.game import PlayerInfo, topic_of
-from bot.model.settings import ChatSettings, UserSettings
+from bot.model.settings import ChatSettings
 from bot.model.tournament import TournamentRecord, TournamentRecordError, TournamentSettings
 from bot.services import tournament_views as views
 from bot.services.boards import BoardPresenter
 from bot.services.game_config import GameConfig
 from bot.services.messaging import SEND_FAILURES, Replies
+from bot.services.preferences import Preferences
 from bot.services.tournament_messages import TournamentMessages
 from bot.services.tournament_records import TournamentRecordKeeper
 from bot.services.tournament_service import TournamentService
-from bot.storage import Store
 from bot.texts import norm_lang, tr
 from bot.variants import is_offered
 
@@ -45,9 +45,10 @@ def _person(user: User, lang: str) -> PlayerInfo:
     return PlayerInfo(user.id, display_name(user), lang)
 
 
-async def may_create(bot: Bot, store: Store, chat_id: int, user_id: int) -> bool:
-    """Return whether the user may create a tournament in the chat: an admin, or anyone if the settings allow."""
-    if ChatSettings.from_dict(await store.get_chat_settings(chat_id)).anyone_creates_tournaments:
+async def may_create(bot: Bot, chat_settings: ChatSettings, chat_id: int, user_id: int) -> bool:
+    """Return whether the user may create a tournament in the chat: an admin, or anyone if the chat's settings
+    ``chat_settings`` allow."""
+    if chat_settings.anyone_creates_tournaments:
         return True
     return await is_admin(bot, chat_id, user_id)
 
@@ -59,7 +60,7 @@ async def on_tournament(
     message: Message,
     command: CommandObject,
     bot: Bot,
-    store: Store,
+    preferences: Preferences,
     replies: Replies,
     tournaments: TournamentService,
     locale: str,
@@ -92,11 +93,11 @@ async def on_tournament(
             replies, tournaments.messages, message.chat.id, stored.tournament_id, record, lang, menu=True
         )
         return
-    if not await may_create(bot, store, message.chat.id, user.id):
+    defaults = await preferences.chat(message.chat.id)
+    if not await may_create(bot, defaults, message.chat.id, user.id):
         await replies.reply(message, tr(lang, "tour.admins_only"))
         return
     settings = TournamentSettings()
-    defaults = ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))
     if defaults.variant is not None and is_offered(defaults.variant):
         settings = TournamentSettings(variant=defaults.variant)
     text, keyboard = views.setup_text(lang, settings), setup_keyboard(user.id, settings, lang)
@@ -176,7 +177,7 @@ async def _send_standings(
 async def on_setup(
     query: CallbackQuery,
     callback_data: SetupCb,
-    store: Store,
+    preferences: Preferences,
     replies: Replies,
     tournaments: TournamentService,
     locale: str,
@@ -211,9 +212,7 @@ async def on_setup(
             )
         )
         return
-    topic = tournament_topic(ChatSettings.from_dict(await store.get_chat_settings(message.chat.id))) or topic_of(
-        message
-    )
+    topic = tournament_topic(await preferences.chat(message.chat.id)) or topic_of(message)
     tournament_id = await tournaments.registration.open_registration(
         message.chat.id, _person(query.from_user, lang), settings, message.message_id, thread=topic
     )
@@ -230,7 +229,7 @@ async def on_tour_button(
     query: CallbackQuery,
     callback_data: TourCb,
     bot: Bot,
-    store: Store,
+    preferences: Preferences,
     replies: Replies,
     boards: BoardPresenter,
     game_config: GameConfig,
@@ -255,10 +254,9 @@ async def on_tour_button(
     if action == "join":
         toast = await registration.join(tournament_id, _person(user, lang))
         alert = False
-        if toast == tr(lang, "tour.joined") and record.settings.venue == "private":
-            settings = UserSettings.from_dict(await store.get_user_settings(user.id))
-            if not settings.dm:
-                toast, alert = tr(lang, "tour.joined.open_bot"), True
+        joined_private = toast == tr(lang, "tour.joined") and record.settings.venue == "private"
+        if joined_private and not (await preferences.user(user.id)).dm:
+            toast, alert = tr(lang, "tour.joined.open_bot"), True
         await query.answer(toast, show_alert=alert)
     elif action == "leave":
         await query.answer(await registration.leave(tournament_id, user.id, lang))
@@ -330,14 +328,11 @@ async def _menu(
         await query.answer(tr(lang, "tour.watch.sent" if sent else "tour.watch.open_bot"), show_alert=not sent)
 
 
-async def on_deep_link(message: Message, store: Store, replies: Replies, locale: str) -> None:
+async def on_deep_link(message: Message, preferences: Preferences, replies: Replies, locale: str) -> None:
     """``/start t_<id>`` from a registration card: the bot may now write to this person; say so."""
     lang = norm_lang(locale)
     if message.from_user is not None:
-        settings = UserSettings.from_dict(await store.get_user_settings(message.from_user.id))
-        if not settings.dm:
-            settings.dm = True
-            await store.set_user_settings(message.from_user.id, settings.to_dict())
+        await preferences.allow_messages(message.from_user.id)
     await replies.send(SendMessage(chat_id=message.chat.id, text=tr(lang, "tour.dm.ready")))
 
 

@@ -125,3 +125,17 @@ async def analysis_answer(
     if not boards:
         lines.append(tr(lang, "analysis.flawless"))
     return AnalysisAnswer("\n".join(lines), tuple(boards))
+
+
+class Analyses:
+    """The answers of ``/analyze``, on the game records of the store, drawn with the shared game config."""
+
+    def __init__(self, store: GameRecords, config: GameConfig) -> None:
+        """Read the games in ``store``; draw the boards with ``config``'s renderer."""
+        self._store = store
+        self._config = config
+
+    async def answer(self, game_id: str, chat_id: int, user_id: int, lang: str) -> AnalysisAnswer:
+        """Return the analysis of game ``game_id`` for ``user_id`` asking in ``chat_id``, or a refusal (see
+        :func:`analysis_answer`). Raises: StoreUnavailableError."""
+        return await analysis_answer(self._store, self._config, game_id, chat_id, user_id, lang)

@@ -78,3 +78,16 @@ async def export_answer(store: GameRecords, game_id: str, chat_id: int, user_id:
         return ExportAnswer(tr(lang, "export.failed", game=game_id))
     key = "export.done" if stored.finished else "export.running"
     return ExportAnswer(tr(lang, key, game=game_id), files)
+
+
+class Exports:
+    """The answers of ``/export`` (and of a 📄 button), on the game records of the store."""
+
+    def __init__(self, store: GameRecords) -> None:
+        """Read the games in ``store``."""
+        self._store = store
+
+    async def answer(self, game_id: str, chat_id: int, user_id: int, lang: str) -> ExportAnswer:
+        """Return the answer to ``user_id`` asking in ``chat_id`` for game ``game_id``'s record (see
+        :func:`export_answer`). Raises: StoreUnavailableError."""
+        return await export_answer(self._store, game_id, chat_id, user_id, lang)

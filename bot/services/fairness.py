@@ -98,3 +98,16 @@ async def verify_answer(store: GameRecords, game_id: str, lang: str) -> VerifyAn
     )
     data = json.dumps(exported, ensure_ascii=False, indent=1).encode()
     return VerifyAnswer(text, data, filename)
+
+
+class Fairness:
+    """The answers of ``/verify``, on the game records of the store."""
+
+    def __init__(self, store: GameRecords) -> None:
+        """Read the games in ``store``."""
+        self._store = store
+
+    async def answer(self, game_id: str, lang: str) -> VerifyAnswer:
+        """Return the answer of ``/verify`` for game ``game_id`` (see :func:`verify_answer`).
+        Raises: StoreUnavailableError."""
+        return await verify_answer(self._store, game_id, lang)

@@ -127,3 +127,25 @@ async def history_entries(store: GameRecords, chat_id: int, user_id: int, lang: 
             if len(entries) == HISTORY_SIZE:
                 break
     return entries
+
+
+class History:
+    """A chat's finished games as ``/history`` lists them and replays them, on the game records of the store."""
+
+    def __init__(self, store: GameRecords) -> None:
+        """Read the games in ``store``."""
+        self._store = store
+
+    async def entries(self, chat_id: int, user_id: int, lang: str) -> list[HistoryEntry]:
+        """Return the user's last finished games shown in the chat, newest first (see :func:`history_entries`).
+        Raises: StoreUnavailableError."""
+        return await history_entries(self._store, chat_id, user_id, lang)
+
+    async def finished(self, game_id: str) -> GameRecord | None:
+        """Return the record of the finished game ``game_id``, or None when it is gone or still running.
+
+        Raises: RecordError when its record cannot be read; StoreUnavailableError."""
+        stored = await self._store.get_game(game_id)
+        if stored is None or not stored.finished:
+            return None
+        return GameRecord.from_stored(stored)

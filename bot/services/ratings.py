@@ -19,6 +19,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.model.game import GameRecord
@@ -200,3 +201,47 @@ async def ratings_of(store: RatingRecords, user_id: int) -> dict[str, StoredRati
         ratings = await store.get_ratings(variant, (user_id,))
         result[variant] = ratings.get(user_id, StoredRating())
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A user's rating in one variant as ``/rating`` and ``/top`` show it (docs/rules.md §8 FIBS).
+
+    Attributes:
+        rating: the FIBS rating (1500 when never rated).
+        experience: the sum of the lengths of the rated matches played.
+        matches: the number of rated matches played.
+        name: the last display name given with a rating change ("" when never rated).
+    """
+
+    rating: float = 1500.0
+    experience: int = 0
+    matches: int = 0
+    name: str = ""
+
+    @classmethod
+    def of(cls, stored: StoredRating) -> PlayerRating:
+        """Return the rating the store keeps as ``stored``."""
+        return cls(stored.rating, stored.experience, stored.matches, stored.name)
+
+
+class Leaderboards:
+    """The ratings ``/rating`` and ``/top`` show, on the rating records of the store."""
+
+    def __init__(self, store: RatingRecords) -> None:
+        """Read the ratings in ``store``."""
+        self._store = store
+
+    async def of_user(self, user_id: int) -> dict[str, PlayerRating]:
+        """Return the user's rating in each rated variant (``PlayerRating()`` where never rated).
+        Raises: StoreUnavailableError."""
+        return {
+            variant: PlayerRating.of(rating) for variant, rating in (await ratings_of(self._store, user_id)).items()
+        }
+
+    async def chat_ratings(self, chat_id: int, variant: str) -> dict[int, PlayerRating]:
+        """Return the ratings in ``variant`` of the players shown on the chat's leaderboard, by user id (empty when
+        none played a rated match there). Raises: StoreUnavailableError."""
+        players = await self._store.chat_rated_players(chat_id, variant)
+        ratings = await self._store.get_ratings(variant, players) if players else {}
+        return {user: PlayerRating.of(rating) for user, rating in ratings.items()}

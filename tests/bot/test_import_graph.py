@@ -1,7 +1,8 @@
 """The import graph of the code, read from the sources with ``ast`` (nothing is imported): no module of ``bot/``
 takes part in an import cycle (imports under ``TYPE_CHECKING`` count too), and the floors below the bot never import
-it; no service imports the composition root (``bot.wiring``), and the removed ``GameService`` façade
-(``bot.services.game_service``) stays gone. ``lint-imports`` checks the same and the layers inside the bot
+it; no service imports the composition root (``bot.wiring``), no handler imports the storage (``bot.storage``: the
+handlers read and write through services), and the removed ``GameService`` façade (``bot.services.game_service``)
+stays gone. ``lint-imports`` checks the same and the layers inside the bot
 (``[tool.importlinter]`` in pyproject.toml); this test keeps these rules in the test suite itself."""
 
 from __future__ import annotations
@@ -128,3 +129,11 @@ def test_no_service_imports_the_composition_root_and_the_facade_is_gone() -> Non
     for module, path in modules_of("bot").items():
         facade = {n for n in imported_names(path, module) if n.startswith("bot.services.game_service")}
         assert not facade, f"{module} imports the removed GameService façade"
+
+
+def test_no_handler_imports_the_storage() -> None:
+    handlers = {module: path for module, path in modules_of("bot").items() if module.startswith("bot.handlers")}
+    assert "bot.handlers.settings" in handlers  # the walk found the handlers
+    for module, path in handlers.items():
+        wrong = {n for n in imported_names(path, module) if n == "bot.storage" or n.startswith("bot.storage.")}
+        assert not wrong, f"{module} imports the storage: {sorted(wrong)}"
