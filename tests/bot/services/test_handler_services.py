@@ -12,11 +12,11 @@ from bot.model.challenge import ChallengeError, ComputerOffer, GroupChallenge, P
 from bot.model.game import PlayerInfo
 from bot.services.challenges import Challenges
 from bot.services.chat_games import ChatGames
-from bot.services.player_stats import PlayerStats, Score
+from bot.services.player_stats import PlayerStats
 from bot.services.players import COMPUTER_STATS_CHAT
 from bot.services.preferences import Preferences
 from bot.services.ratings import Leaderboards, PlayerRating, apply_rating_plan
-from bot.storage import SqliteGameStore, Store
+from bot.storage import SqliteGameStore, Stats, Store
 
 GROUP = -100123
 ALICE, BOB = 11, 22
@@ -90,9 +90,9 @@ async def test_player_stats_count_the_three_kinds_apart(store: Store) -> None:
     await store.add_stats(GROUP, ALICE, wins=2, losses=1)
     await store.add_stats(COMPUTER_STATS_CHAT, ALICE, draws=1)
     summary = await PlayerStats(store).summary(GROUP, ALICE)
-    assert summary.chat == Score(2, 1, 0) and summary.chat.played == 3
-    assert summary.computer == Score(0, 0, 1)
-    assert summary.inline == Score() and not summary.inline.played
+    assert summary.chat == Stats(2, 1, 0) and summary.chat.played == 3
+    assert summary.computer == Stats(0, 0, 1)
+    assert summary.inline == Stats() and not summary.inline.played
 
 
 async def test_leaderboards_show_the_chat_and_the_user(store: Store) -> None:
