@@ -5,6 +5,7 @@ the opponent); the New game and More games menu buttons."""
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
@@ -17,7 +18,7 @@ from bot.config import Settings
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
-from bot.model.challenge import ChallengeError, GroupChallenge, PrivateChallenge
+from bot.model.challenge import ChallengeError, ComputerOffer, GroupChallenge, PrivateChallenge
 from bot.model.game import ChatLink, PlayerInfo, topic_of
 from bot.services.actions import GameActions
 from bot.services.challenges import Challenges
@@ -241,6 +242,35 @@ async def on_menu_more(query: CallbackQuery, replies: Replies, locale: str) -> N
     )
 
 
+Offer = TypeVar("Offer", GroupChallenge, ComputerOffer)
+
+
+async def pressed_offer(
+    query: CallbackQuery, challenges: Challenges, offer_id: str, kind: type[Offer], lang: str
+) -> Offer | None:
+    """Return the open offer ``offer_id`` of ``kind`` (a group's challenge card or a computer chooser) when the press
+    came from its own chat and from a person; otherwise answer the press ("gone" when it is no longer open, "bad"
+    for a forged or misplaced button) and return None. Nothing is claimed. Raises: StoreUnavailableError."""
+    try:
+        offer = await challenges.get(offer_id)
+    except ChallengeError:  # a forged or garbled one: refused below as any other kind is
+        offer = None
+    else:
+        if offer is None:
+            await query.answer(tr(lang, "toast.challenge_gone"))
+            return None
+    pressed_in = query.message.chat.id if query.message is not None else None
+    if (
+        not isinstance(offer, kind)
+        or pressed_in is None
+        or offer.chat_id != pressed_in
+        or is_proxy_user(query.from_user)
+    ):
+        await query.answer(tr(lang, "toast.bad"))
+        return None
+    return offer
+
+
 async def on_challenge_button(
     query: CallbackQuery,
     callback_data: ChallengeCb,
@@ -254,17 +284,8 @@ async def on_challenge_button(
     carrying a computer offer's or a private challenge's id, or pressed in another chat, is refused unclaimed)."""
     user = query.from_user
     lang = norm_lang(locale)
-    try:
-        info = await challenges.get(callback_data.challenge_id)
-    except ChallengeError:  # a forged or garbled one: refused below as any other kind is
-        info = None
-    else:
-        if info is None:
-            await query.answer(tr(lang, "toast.challenge_gone"))
-            return
-    pressed_in = query.message.chat.id if query.message is not None else None
-    if not isinstance(info, GroupChallenge) or pressed_in != info.chat_id or is_proxy_user(user):
-        await query.answer(tr(lang, "toast.bad"))
+    info = await pressed_offer(query, challenges, callback_data.challenge_id, GroupChallenge, lang)
+    if info is None:
         return
     challenger = info.challenger
     opponent = info.opponent

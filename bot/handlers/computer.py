@@ -13,12 +13,12 @@ from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.config import Settings
-from bot.handlers.challenge import named_variant, parse_new_args, player_of
-from bot.handlers.identity import is_proxy_user, proxy_refusal
+from bot.handlers.challenge import named_variant, parse_new_args, player_of, pressed_offer
+from bot.handlers.identity import proxy_refusal
 from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
-from bot.model.challenge import ChallengeError, ComputerOffer
+from bot.model.challenge import ComputerOffer
 from bot.model.game import ChatLink, topic_of
 from bot.services.actions import GameActions
 from bot.services.challenges import Challenges
@@ -188,22 +188,8 @@ async def on_computer_button(
     if not computer_plays(variant):
         await query.answer(tr(lang, "toast.bad"))
         return
-    try:
-        chooser = await challenges.get(offer_id)
-    except ChallengeError:  # a forged or garbled one: refused below as any other kind is
-        chooser = None
-    else:
-        if chooser is None:
-            await query.answer(tr(lang, "toast.challenge_gone"))
-            return
-    pressed_in = query.message.chat.id if query.message is not None else None
-    if (
-        not isinstance(chooser, ComputerOffer)
-        or pressed_in is None
-        or chooser.chat_id != pressed_in
-        or is_proxy_user(query.from_user)
-    ):
-        await query.answer(tr(lang, "toast.bad"))
+    chooser = await pressed_offer(query, challenges, offer_id, ComputerOffer, lang)
+    if chooser is None:
         return
     if callback_data.action == "pick":
         await query.answer()
@@ -220,7 +206,7 @@ async def on_computer_button(
         await query.answer(tr(lang, "toast.challenge_gone"))
         return
     await query.answer()
-    chat_id = pressed_in
+    chat_id = chooser.chat_id  # the chat the press came from
     chat_type = query.message.chat.type if query.message is not None else ChatType.PRIVATE
     human = player_of(query.from_user, locale)
     if message is not None:
