@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from bot.services.background import PeriodicWork
     from bot.services.computer import ComputerTurns
     from bot.services.game_config import GameConfig
-    from bot.services.tournament_service import TournamentService
+    from bot.services.tournament_service import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +183,7 @@ class TaskiqJobs:
         if name == COMPUTER_TURN:
             parts.computer_turns.wake(key)
         else:
-            parts.tournaments.run_in_process(key, delay=delay)
+            parts.tournaments.reconciler.run_in_process(key, delay=delay)
 
     # ---- the ticker ----------------------------------------------------------------------------------------
     async def tick(self) -> bool:
@@ -252,7 +252,7 @@ class JobParts(Protocol):
         ...
 
     @property
-    def tournaments(self) -> TournamentService:
+    def tournaments(self) -> Tournaments:
         """Runs the ``tournament_reconcile`` jobs."""
         ...
 
@@ -312,7 +312,7 @@ async def _tournament_reconcile(tournament_id: str, delay: float, context: Conte
     async def reconcile() -> None:
         if delay > 0:
             await parts.config.sleep(delay)
-        await parts.tournaments.reconcile(tournament_id)
+        await parts.tournaments.reconciler.reconcile(tournament_id)
 
     await _run(context, TOURNAMENT_RECONCILE, reconcile())
 

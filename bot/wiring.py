@@ -15,7 +15,7 @@ handler the keyword arguments its signature names, nothing else:
   (:class:`~bot.services.actions.GameActions`: start, press, typed moves, /board, /resign, find a game), ``boards``
   (:class:`~bot.services.boards.BoardPresenter`: watch, show a board), ``inline_games``
   (:class:`~bot.services.inline.InlineGames`), ``tournaments``
-  (:class:`~bot.services.tournament_service.TournamentService`), ``game_config`` (the shared GameConfig);
+  (:class:`~bot.services.tournament_service.Tournaments`), ``game_config`` (the shared GameConfig);
 - what the handlers read and write instead of the store, each on the storage role it needs: ``preferences``
   (:class:`~bot.services.preferences.Preferences`: chat and user settings, the language), ``challenges``
   (:class:`~bot.services.challenges.Challenges`: create, read, claim), ``chat_games``
@@ -82,7 +82,7 @@ from bot.services.saving import GameSaver
 from bot.services.session_end import SessionEnd
 from bot.services.tasks import JobQueue, Scheduler
 from bot.services.timers import Sweeper
-from bot.services.tournament_service import TournamentService
+from bot.services.tournament_service import Tournaments, build_tournaments
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ class Services:
     actions: GameActions
     inline: InlineGames
     sweeper: Sweeper
-    tournaments: TournamentService
+    tournaments: Tournaments
     periodic: PeriodicWork
     preferences: Preferences
     challenges: Challenges
@@ -164,17 +164,17 @@ class Services:
     async def settle(self) -> None:
         """Wait until no computer reply, board sync or tournament work is running (for tests and a graceful
         shutdown). Returns nothing."""
-        while self.computer_turns.running or self.boards.busy_any() or self.tournaments.busy():
+        while self.computer_turns.running or self.boards.busy_any() or self.tournaments.reconciler.busy():
             await self.computer_turns.settle()
             await self.boards.settle()
-            await self.tournaments.settle()
+            await self.tournaments.reconciler.settle()
 
     async def stop_computer(self) -> None:
         """Cancel the running computer replies, board syncs and tournament work (the sweep finishes them after a
         restart). Returns nothing."""
         await self.computer_turns.stop()
         await self.boards.stop()
-        await self.tournaments.stop()
+        await self.tournaments.reconciler.stop()
 
 
 def service_options(settings: Settings) -> dict[str, Any]:
@@ -248,8 +248,8 @@ def assemble(
     )
     boards.connect(release=saver.release, inline=inline)
     sweeper = Sweeper(store, sender, config, boards, saver, computer_turns)
-    tournaments = TournamentService(store, replies, config, scheduler, actions)
-    session_end.tournaments = tournaments
+    tournaments = build_tournaments(store, replies, config, scheduler, actions)
+    session_end.tournaments = tournaments.reconciler
     return Services(
         store=store,
         sender=sender,
@@ -263,7 +263,7 @@ def assemble(
         inline=inline,
         sweeper=sweeper,
         tournaments=tournaments,
-        periodic=PeriodicWork(store, config, sweeper, tournaments),
+        periodic=PeriodicWork(store, config, sweeper, tournaments.reconciler),
         preferences=Preferences(store),
         challenges=Challenges(store),
         chat_games=ChatGames(store),

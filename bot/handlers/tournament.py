@@ -31,7 +31,7 @@ from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.preferences import Preferences
 from bot.services.tournament_messages import TournamentMessages
 from bot.services.tournament_records import TournamentRecordKeeper
-from bot.services.tournament_service import TournamentService
+from bot.services.tournament_service import Tournaments
 from bot.texts import norm_lang, tr
 from bot.variants import is_offered
 
@@ -62,7 +62,7 @@ async def on_tournament(
     bot: Bot,
     preferences: Preferences,
     replies: Replies,
-    tournaments: TournamentService,
+    tournaments: Tournaments,
     locale: str,
 ) -> None:
     """Answer ``/tournament [last]``: in a group, the running tournament's standings and menu, its registration
@@ -179,7 +179,7 @@ async def on_setup(
     callback_data: SetupCb,
     preferences: Preferences,
     replies: Replies,
-    tournaments: TournamentService,
+    tournaments: Tournaments,
     locale: str,
 ) -> None:
     """A press on the creation card: change an option, open registration, or close the card (its owner only)."""
@@ -233,7 +233,7 @@ async def on_tour_button(
     replies: Replies,
     boards: BoardPresenter,
     game_config: GameConfig,
-    tournaments: TournamentService,
+    tournaments: Tournaments,
     locale: str,
 ) -> None:
     """A press on a registration card or on the tournament menu. Always answered at once with a toast."""

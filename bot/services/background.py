@@ -11,7 +11,7 @@ import logging
 from bot.metrics import Metrics
 from bot.services.game_config import GameConfig
 from bot.services.timers import Sweeper
-from bot.services.tournament_service import TournamentService
+from bot.services.tournament_reconcile import TournamentReconciler
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ class PeriodicWork:
     """The recovery pass and the sweep, on the parts they drive: the games' sweeper, the tournaments and the
     store's purge."""
 
-    def __init__(self, store: Store, config: GameConfig, sweeper: Sweeper, tournaments: TournamentService) -> None:
+    def __init__(self, store: Store, config: GameConfig, sweeper: Sweeper, tournaments: TournamentReconciler) -> None:
         """Sweep the games with ``sweeper`` and the tournaments with ``tournaments``, purge ``store``; ``config``
         gives the clock and ``board_retry_after`` (how far ahead a crashed process left its boards' deadlines)."""
         self.store = store

@@ -13,15 +13,15 @@ tournament and match ids (a retried start creates the same game); the pure tourn
 recorded results, the same way every time. Messages are sent at least once: a crash between a send and the save
 that records it can repeat an announcement, never lose one.
 
-:class:`TournamentService` assembles the parts for the composition root:
+:func:`build_tournaments` assembles the parts for the composition root, as :class:`Tournaments`:
 
-- :attr:`~TournamentService.records` (:mod:`~bot.services.tournament_records`): reads the records and changes them
+- :attr:`~Tournaments.records` (:mod:`~bot.services.tournament_records`): reads the records and changes them
   with compare-and-set, setting the wake-up deadline;
-- :attr:`~TournamentService.registration` (:mod:`~bot.services.tournament_registration`): the people's commands —
+- :attr:`~Tournaments.registration` (:mod:`~bot.services.tournament_registration`): the people's commands —
   open, join, leave, add a computer, cancel, start, withdraw — each returning the toast to show;
-- :attr:`~TournamentService.reconciler` (:mod:`~bot.services.tournament_reconcile`): the state machine, its keyed
+- :attr:`~Tournaments.reconciler` (:mod:`~bot.services.tournament_reconcile`): the state machine, its keyed
   tasks or job-queue requests, the results of finished games and the sweep of due tournaments;
-- :attr:`~TournamentService.messages` (:mod:`~bot.services.tournament_messages`): everything said in the chats (the
+- :attr:`~Tournaments.messages` (:mod:`~bot.services.tournament_messages`): everything said in the chats (the
   card, announcements, results, the standings picture, reminders, the bracket album, the closing text).
 
 Pure helpers: :mod:`~bot.services.tournament_rules`; texts and pictures: :mod:`~bot.services.tournament_views`.
@@ -29,16 +29,15 @@ Pure helpers: :mod:`~bot.services.tournament_rules`; texts and pictures: :mod:`~
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.model.game import GameRecord
 from bot.services.messaging import Replies
 from bot.services.tasks import Scheduler
 from bot.services.tournament_messages import TournamentMessages
 from bot.services.tournament_reconcile import TournamentReconciler
 from bot.services.tournament_records import TournamentRecordKeeper
 from bot.services.tournament_registration import TournamentRegistration
-from bot.services.tournament_rules import build_tournament, match_outcome
 from bot.storage import Store
 
 if TYPE_CHECKING:
@@ -46,67 +45,46 @@ if TYPE_CHECKING:
     from bot.services.game_config import GameConfig
 
 
-class TournamentService:
-    """The tournaments of every chat, as parts (see the module docstring). One per bot process."""
+@dataclass(frozen=True, slots=True)
+class Tournaments:
+    """The tournaments of every chat, as their parts (see the module docstring). One per bot process."""
 
-    def __init__(
-        self,
-        store: Store,
-        replies: Replies,
-        config: GameConfig,
-        scheduler: Scheduler,
-        games: GameActions,
-        *,
-        batch_window: float = 3.0,
-        retry_after: float | None = None,
-    ) -> None:
-        """Keep tournaments in ``store``, talk to the chats through ``replies``, with the clock, sleep and computer
-        players of ``config``; reconcile on the job queue of ``scheduler`` when it has one; start and forfeit the
-        matches' games with ``games``. ``batch_window``: seconds to wait after a result before announcing it, so
-        that results arriving together go out in one message; ``retry_after``: how soon after a save the sweeper
-        looks again when the work it implies was not finished (default: ``config.board_retry_after``)."""
-        retry = config.board_retry_after if retry_after is None else retry_after
-        self.records = TournamentRecordKeeper(store, config, retry_after=retry)
-        self.messages = TournamentMessages(replies)
-        self.reconciler = TournamentReconciler(
-            self.records,
-            game_records=store,
-            ratings=store,
-            messages=self.messages,
-            games=games,
-            config=config,
-            scheduler=scheduler,
-            batch_window=batch_window,
-        )
-        self.registration = TournamentRegistration(self.records, store, config, on_change=self.reconciler.request)
-
-    async def match_finished(self, game_id: str, tournament_id: str, match_id: str, record: GameRecord) -> None:
-        """See :meth:`TournamentReconciler.match_finished`."""
-        await self.reconciler.match_finished(game_id, tournament_id, match_id, record)
-
-    def run_in_process(self, tournament_id: str, *, delay: float = 0.0) -> None:
-        """See :meth:`TournamentReconciler.run_in_process`."""
-        self.reconciler.run_in_process(tournament_id, delay=delay)
-
-    async def reconcile(self, tournament_id: str) -> None:
-        """See :meth:`TournamentReconciler.reconcile`."""
-        await self.reconciler.reconcile(tournament_id)
-
-    async def sweep(self, now: float | None = None, *, limit: int = 100) -> int:
-        """See :meth:`TournamentReconciler.sweep`."""
-        return await self.reconciler.sweep(now, limit=limit)
-
-    def busy(self) -> bool:
-        """Return whether tournament work runs in the background."""
-        return self.reconciler.busy()
-
-    async def settle(self) -> None:
-        """Wait until no tournament work runs in the background (tests, shutdown). Returns nothing."""
-        await self.reconciler.settle()
-
-    async def stop(self) -> None:
-        """Cancel the background work (the sweeper finishes it after a restart). Returns nothing."""
-        await self.reconciler.stop()
+    records: TournamentRecordKeeper
+    registration: TournamentRegistration
+    reconciler: TournamentReconciler
+    messages: TournamentMessages
 
 
-__all__ = ["TournamentService", "build_tournament", "match_outcome"]
+def build_tournaments(
+    store: Store,
+    replies: Replies,
+    config: GameConfig,
+    scheduler: Scheduler,
+    games: GameActions,
+    *,
+    batch_window: float = 3.0,
+    retry_after: float | None = None,
+) -> Tournaments:
+    """Return the tournaments' parts: records kept in ``store``, messages through ``replies``, the clock, sleep and
+    computer players of ``config``, reconciling on the job queue of ``scheduler`` when it has one, the matches'
+    games started and forfeited with ``games``. ``batch_window``: seconds to wait after a result before announcing
+    it, so that results arriving together go out in one message; ``retry_after``: how soon after a save the sweeper
+    looks again when the work it implies was not finished (default: ``config.board_retry_after``)."""
+    retry = config.board_retry_after if retry_after is None else retry_after
+    records = TournamentRecordKeeper(store, config, retry_after=retry)
+    messages = TournamentMessages(replies)
+    reconciler = TournamentReconciler(
+        records,
+        game_records=store,
+        ratings=store,
+        messages=messages,
+        games=games,
+        config=config,
+        scheduler=scheduler,
+        batch_window=batch_window,
+    )
+    registration = TournamentRegistration(records, store, config, on_change=reconciler.request)
+    return Tournaments(records, registration, reconciler, messages)
+
+
+__all__ = ["Tournaments", "build_tournaments"]

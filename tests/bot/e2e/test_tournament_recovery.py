@@ -125,7 +125,7 @@ async def _restart_in_the_middle_of_a_round(store: Store, group_id: int) -> None
     await env.close()
     env2 = tournament_env(Env(store, seeded("restart-rr"), fake=env.fake))
     await env2.service.recover()
-    await env2.service.tournaments.sweep(FAR)
+    await env2.service.tournaments.reconciler.sweep(FAR)
     await env2.service.settle()
     assert len(_result_lines(env2, group_id)) == 1, "nothing is posted again after the restart"
     assert len(_announcements(env2, group_id, 2)) == 0
@@ -135,7 +135,7 @@ async def _restart_in_the_middle_of_a_round(store: Store, group_id: int) -> None
         assert games, "a round is running"
         for game_id in games.values():
             await resign_game(env2, game_id, users)
-    await env2.service.tournaments.sweep(FAR)
+    await env2.service.tournaments.reconciler.sweep(FAR)
     await env2.service.settle()
 
     record = await record_of(env2, tournament_id)
@@ -237,22 +237,22 @@ async def test_round_deadline_reminds_then_forfeits(sqlite_store: Store) -> None
         return [m for m in fake.messages(user.id) if "⏰" in m.content]
 
     now[0] += 30 * 60
-    await env.service.tournaments.sweep()
+    await env.service.tournaments.reconciler.sweep()
     assert not any(reminders(u) for u in users.values()), "not reminded before 3/4 of the deadline"
     now[0] += 15 * 60
-    assert await env.service.tournaments.sweep() == 1
+    assert await env.service.tournaments.reconciler.sweep() == 1
     await env.service.settle()
     for user in late_players:
         assert len(reminders(user)) == 1, user.first_name
     for user in finished_players:
         assert not reminders(user)
-    await env.service.tournaments.sweep()
+    await env.service.tournaments.reconciler.sweep()
     assert all(len(reminders(u)) == 1 for u in late_players), "reminded once"
 
     stored, match = await state(env, late_game)
     to_move = stored.data["players"][match.game.turn]["id"]
     now[0] += 16 * 60
-    assert await env.service.tournaments.sweep() >= 1
+    assert await env.service.tournaments.reconciler.sweep() >= 1
     await env.service.settle()
     stored, match = await state(env, late_game)
     assert stored.finished and match.game.result is not None
@@ -311,7 +311,7 @@ async def test_two_matches_ending_together(sqlite_store: Store) -> None:
     assert len(_result_lines(env, group_id)) == 2
     assert len(_announcements(env, group_id, 2)) == 1
     assert len(await active_games(env, tournament_id)) == 2
-    await env.service.tournaments.sweep(FAR)
+    await env.service.tournaments.reconciler.sweep(FAR)
     await env.service.settle()
     assert len(_announcements(env, group_id, 2)) == 1 and len(_result_lines(env, group_id)) == 2
     await env.close()
