@@ -77,8 +77,7 @@ async def on_export(
     words = (command.args or "").split()
     game_id = words[0][:64] if words else None
     if game_id is None:
-        stored = await actions.find_game(message.chat.id, user.id)
-        game_id = stored.game_id if stored is not None else None
+        game_id = await actions.find_game(message.chat.id, user.id)
     if game_id is None:
         finished = await history.entries(message.chat.id, user.id, lang)
         game_id = finished[0].game_id if finished else None

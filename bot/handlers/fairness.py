@@ -28,8 +28,7 @@ async def on_verify(
     words = (command.args or "").split()
     game_id = words[0] if words else None
     if game_id is None and user is not None:
-        stored = await actions.find_game(message.chat.id, user.id)
-        game_id = stored.game_id if stored is not None else None
+        game_id = await actions.find_game(message.chat.id, user.id)
     if game_id is None:
         await replies.reply(message, tr(lang, "fair.usage"))
         return

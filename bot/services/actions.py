@@ -454,10 +454,11 @@ class GameActions:
                 found.append((stored, record))
         return found
 
-    async def find_game(self, chat_id: int, user_id: int) -> StoredGame | None:
-        """Return the user's active game shown in the chat (the newest when there are several), or None."""
+    async def find_game(self, chat_id: int, user_id: int) -> str | None:
+        """Return the id of the user's active game shown in the chat (the newest when there are several), or None.
+        Raises: StoreUnavailableError."""
         games = await self.games_in_chat(chat_id, user_id)
-        return games[-1][0] if games else None
+        return games[-1][0].game_id if games else None
 
     def _choice_keyboard(
         self, games: list[tuple[StoredGame, GameRecord]], user_id: int, lang: str, action: GameCommand
