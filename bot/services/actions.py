@@ -216,7 +216,7 @@ class GameActions:
                     game_id=game_id,
                     chat_ids=[c.chat_id for c in chats],
                     user_ids=[p.id for p in players if not p.ai],
-                    deadline=now + self.config.board_retry_after,
+                    deadline=earliest(now + self.config.board_retry_after, record),
                 )
                 break
             except StoreUnavailableError:

@@ -53,10 +53,11 @@ def clock_deadline(record: GameRecord) -> float | None:
     return None if record.clock is None else record.clock.deadline()
 
 
-def earliest(deadline: float | None, record: GameRecord) -> float | None:
-    """Return the earlier of ``deadline`` (a reminder or turn timeout) and the record's clock deadline."""
-    times = [t for t in (deadline, clock_deadline(record)) if t is not None]
-    return min(times) if times else None
+def earliest(deadline: float, record: GameRecord) -> float:
+    """Return the earlier of ``deadline`` (a reminder, a turn timeout or a wake-up) and the record's clock deadline:
+    the store's deadline index never wakes a game later than its clock runs out."""
+    clock = clock_deadline(record)
+    return deadline if clock is None else min(deadline, clock)
 
 
 def ran_out(record: GameRecord, now: float) -> bool:

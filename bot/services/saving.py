@@ -120,7 +120,7 @@ class GameSaver:
         before = record.match
         record.match = match.to_dict()
         tick(record, before, match, now)
-        wake = now + config.board_retry_after
+        wake = earliest(now + config.board_retry_after, record)  # never later than the clock's deadline
         finished = match_finished(match)
         if finished:
             record.stats_plan = stats_plan(record, match)

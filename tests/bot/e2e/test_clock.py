@@ -204,3 +204,25 @@ async def test_a_tournament_on_a_clock_records_a_match_lost_on_time_as_a_forfeit
     stored, _ = await state(env, game_id)
     assert stored.finished and stored.data["stats_plan"] == []
     await env.close()
+
+
+async def test_a_restart_between_the_start_and_the_deadline_loses_nothing(sqlite_store: Store) -> None:
+    now = Now()
+    env = Env(sqlite_store, seeded("clock-4"), clock=now)
+    fake = env.fake
+    alice, bob = users(fake, "Alice", "Bob")
+    group = fake.group_chat(-3405)
+    game_id = await start_game(env, group, alice, bob, "short clock 0+0.25")
+    assert game_id
+    await env.close()
+    stored, _ = await state(env, game_id)
+    record = GameRecord.from_stored(stored)
+    deadline = record.clock.deadline() if record.clock else None
+    assert deadline == START + 15 and stored.deadline is not None and stored.deadline <= deadline
+    restarted = Env(sqlite_store, seeded("clock-4"), clock=now, fake=fake)  # a new process: only the record
+    now.now = deadline
+    assert await restarted.service.sweep(now.now) == 1
+    stored, _ = await state(restarted, game_id)
+    assert stored.finished and GameRecord.from_stored(stored).clock is not None
+    assert has_entry(board_of(fake, stored, group.id).content, EN, "over.time")
+    await restarted.close()
