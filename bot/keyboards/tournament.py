@@ -52,7 +52,7 @@ class SetupCb(CallbackData, prefix="ts"):
     limit: Annotated[int, Field(ge=2, le=32)]
     rounds: Annotated[int, Field(ge=0, le=7)]
     action: SetupAction
-    clock: Annotated[str, Field(pattern=r"^[0-9.+-]{1,9}$")] = "-"
+    clock: Annotated[str, Field(pattern=r"^[0-9.+-]{1,7}$")] = "-"
     """The time control as typed (``12+1``), ``-`` for none."""
 
     @classmethod

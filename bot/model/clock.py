@@ -30,7 +30,8 @@ MIN_PER_POINT: Final = 0.25
 MAX_PER_POINT: Final = 10.0
 """The reserve r per point of the match, in minutes: 0.25 to 10."""
 
-_CONTROL = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*\+\s*(\d+(?:[.,]\d+)?)\s*$")
+_CONTROL = re.compile(r"^\s*(\d{1,3})\s*\+\s*(\d{1,3}(?:[.,]\d{1,2})?)\s*$")
+"""``D+r``: D whole seconds, r minutes with at most two decimals (so a label is at most 7 characters: ``60+0.25``)."""
 
 
 CLOCK_WORDS: Final = ("clock", "контроль", "часы")
@@ -82,7 +83,8 @@ class TimeControl:
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
-        """Return the time control written ``D+r`` (``12+1``, ``0+0.5``; a decimal comma is read too).
+        """Return the time control written ``D+r`` (``12+1``, ``0+0.5``): D whole seconds, r minutes with at most two
+        decimals (a decimal comma is read too).
 
         Raises: ClockError when the text is not ``D+r`` or a value is out of its limits."""
         found = _CONTROL.match(text)

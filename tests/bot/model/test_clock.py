@@ -11,6 +11,7 @@ import pytest
 
 from bot.model.challenge import GroupChallenge, PrivateChallenge, load_challenge
 from bot.model.clock import ClockError, GameClock, TimeControl, clock_in, format_reserve
+from bot.model.codec import dump, load
 from bot.model.game import GameRecord, PlayerInfo
 from bot.model.tournament import TournamentSettings
 from bot.services.clocks import earliest
@@ -26,7 +27,7 @@ def test_a_control_is_read_as_delay_plus_minutes_per_point() -> None:
     assert control.reserve(0) == control.reserve(1) == 60.0  # a single game counts as one point
 
 
-@pytest.mark.parametrize("text", ["61+1", "12+0.2", "12+11", "12", "a+b", "-1+1", "12+1+1", ""])
+@pytest.mark.parametrize("text", ["61+1", "12+0.2", "12+11", "12", "a+b", "-1+1", "12+1+1", "", "12.5+1", "1+0.125"])
 def test_a_control_out_of_its_limits_or_malformed_is_refused(text: str) -> None:
     with pytest.raises(ClockError) as caught:
         TimeControl.parse(text)
@@ -96,8 +97,6 @@ def test_a_challenge_and_the_tournament_settings_carry_the_clock_only_when_chose
     timed = GroupChallenge(player, "short", -5, 3, clock=TimeControl(12.0, 1.0))
     assert timed.to_dict()["clock"] == {"delay": 12.0, "per_point": 1.0}
     assert load_challenge(timed.to_dict()) == timed
-    from bot.model.codec import dump, load
-
     assert "clock" not in dump(TournamentSettings())
     settings = TournamentSettings(clock=TimeControl(5.0, 0.5))
     assert load(TournamentSettings, dump(settings), ValueError) == settings
