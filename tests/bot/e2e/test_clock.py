@@ -14,6 +14,7 @@ from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.group_play import board_of, start_game, users
 from tests.bot.e2e.helpers import Env, seeded
+from tests.bot.e2e.test_vs_computer import fixed_seed
 from tests.bot.e2e.texts import EN, has_entry, shown
 from tests.bot.e2e.tournament_drive import active_games, open_bot, record_of, running, tournament_env
 
@@ -226,3 +227,30 @@ async def test_a_restart_between_the_start_and_the_deadline_loses_nothing(sqlite
     assert stored.finished and GameRecord.from_stored(stored).clock is not None
     assert has_entry(board_of(fake, stored, group.id).content, EN, "over.time")
     await restarted.close()
+
+
+async def test_against_the_computer_only_the_person_s_clock_runs(sqlite_store: Store) -> None:
+    now = Now()
+    env = Env(sqlite_store, seeded("clock-c"), clock=now, computer=fixed_seed, computer_delay=0)
+    fake = env.fake
+    (alice,) = users(fake, "Alice")
+    await env.h.send_text(alice, fake.private_chat(alice), "/new bot short clock 10+1")
+    await env.service.settle()
+    (game_id,) = await sqlite_store.user_games(alice.id)
+    presses = 0
+    for _ in range(6):
+        stored, match = await state(env, game_id)
+        if stored.finished:
+            break
+        record = GameRecord.from_stored(stored)
+        assert record.clock is not None and record.players[1].ai
+        assert record.clock.reserves[1] == 60.0  # the computer's reserve is never used
+        assert record.clock.running == (0 if match.game.turn == 0 else None)
+        if record.clock.running is None:
+            break
+        now.now += 5
+        await press_first(env, alice, alice.id)
+        presses += 1
+        await env.service.settle()
+    assert presses >= 3
+    await env.close()
