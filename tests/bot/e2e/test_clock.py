@@ -7,10 +7,13 @@ a bad clock is refused with the limits; a tournament on a clock records a match 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
 
 from bot.model.clock import format_reserve
 from bot.model.game import GameRecord
-from bot.storage import Store
+from bot.storage import RedisGameStore, SqliteGameStore, Store
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.group_play import board_of, start_game, users
 from tests.bot.e2e.helpers import Env, seeded
@@ -42,11 +45,23 @@ def _clock_line(record: GameRecord) -> str:
     return shown(EN, "clock.line", first=first, second=second)
 
 
-async def test_the_reserve_runs_down_only_beyond_the_delay_and_running_out_loses_the_match_once(
-    sqlite_store: Store,
-) -> None:
+@pytest.fixture(params=["sqlite", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """Yield each real store in turn (SQLite on a fresh file, Redis on a flushed database)."""
+    if request.param == "sqlite":
+        sqlite: Store = SqliteGameStore(request.getfixturevalue("sqlite_path"))
+        yield sqlite
+        await sqlite.close()
+    else:
+        redis: Store = RedisGameStore.from_url(request.getfixturevalue("redis_url"))
+        yield redis
+        await redis.close()
+
+
+async def test_the_reserve_runs_down_only_beyond_the_delay_and_running_out_loses_the_match_once(store: Store) -> None:
+    """On either back end (the same compare-and-set)."""
     now = Now()
-    env = Env(sqlite_store, seeded("clock-1"), clock=now)
+    env = Env(store, seeded("clock-1"), clock=now)
     fake = env.fake
     alice, bob = users(fake, "Alice", "Bob")
     people = {alice.id: alice, bob.id: bob}
@@ -55,7 +70,7 @@ async def test_the_reserve_runs_down_only_beyond_the_delay_and_running_out_loses
     card = fake.last_message(group.id)
     assert shown(EN, "challenge.clock", control="12+1") in card.content
     await env.h.press_button(bob, card, shown(EN, "btn.join"))
-    (game_id,) = await sqlite_store.chat_games(group.id)
+    (game_id,) = await store.chat_games(group.id)
     record = await _record(env, game_id)
     clock = record.clock
     assert clock is not None and clock.reserves == (60.0, 60.0)  # a single game: 1 minute per point × 1
@@ -117,12 +132,12 @@ async def test_the_reserve_runs_down_only_beyond_the_delay_and_running_out_loses
     for user in (alice, bob):  # a press of a button of the running game comes too late
         await env.h.press(user, group.id, *stale)
     await env.service.sweep(now.now + 10_000)  # at most completes the finished game's effects (idempotent)
-    restarted = Env(sqlite_store, seeded("clock-1"), clock=now, fake=fake)
+    restarted = Env(store, seeded("clock-1"), clock=now, fake=fake)
     assert await restarted.service.sweep(now.now + 20_000) == 0
     stored, _ = await state(env, game_id)
     assert (stored.version, stored.data) == (version, data)
     assert [m for m in fake.messages(group.id) if "ran out of time on the clock" in m.content] == [board]
-    stats = await sqlite_store.chat_stats(group.id)
+    stats = await store.chat_stats(group.id)
     assert (stats[loser.id].losses, stats[people[record.players[1 - loser_side].id].id].wins) == (1, 1)
     await restarted.close()
     await env.close()
