@@ -104,6 +104,13 @@ TEXTS: Final[dict[str, Message]] = {
         "Game over: {loser} ran out of time; {name} wins {points} points.",
     ),
     "over.draw": gettext_noop("Game over: a draw."),
+    "over.time": gettext_noop("Match over: {loser} ran out of time on the clock; {name} wins the match."),
+    "clock.line": gettext_noop("⏱ time left: {first} · {second}"),
+    "clock.invalid": gettext_noop(
+        "The clock {value} cannot be used. Write it as D+r: D seconds free on every move (0 to 60), then a reserve "
+        "of r minutes per point of the match (0.25 to 10; a single game counts as one point). Example: /new short "
+        "match 5 clock 12+1 (12 s per move plus 5 minutes in all)."
+    ),
     "match.over": gettext_noop("{name} wins the match {won} – {lost}!"),
     "next.game": gettext_noop("Next game of the match."),
     "kind.single": gettext_noop("a single game"),
@@ -173,6 +180,7 @@ TEXTS: Final[dict[str, Message]] = {
     "challenge.card": gettext_noop("{name} challenges to {variant}{match}. Press Join to play!"),
     "challenge.card.to": gettext_noop("{name} challenges {opponent} to {variant}{match}."),
     "challenge.match": gettext_noop(", match to {length}"),
+    "challenge.clock": gettext_noop(", clock {control}"),
     "challenge.link": gettext_noop("Send this link to your opponent: {link}\n{variant}{match}"),
     "challenge.cancelled": gettext_noop("The challenge was cancelled."),
     "challenge.declined": gettext_noop("{name} declined the challenge."),

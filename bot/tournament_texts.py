@@ -121,7 +121,11 @@ TOURNAMENT_TEXTS: Final[dict[str, Message]] = {
         "⏰ {name}, your tournament match must be finished by {deadline}, or it is lost by the player to move."
     ),
     "tour.private": gettext_noop("Tournaments are held in groups: add me to a group and send /tournament there."),
-    "tour.usage": gettext_noop("Usage: /tournament — the tournament of this chat; /tournament last — the last table."),
+    "tour.usage": gettext_noop(
+        "Usage: /tournament — the tournament of this chat; /tournament clock 12+1 — a new tournament on a clock "
+        "(12 s per move plus 1 minute per point); /tournament last — the last table."
+    ),
+    "tour.clock": gettext_noop("⏱ Clock: {control} (seconds per move + minutes per point of a match)"),
     "tour.admins_only": gettext_noop("Only the chat's admins can create a tournament here (see /settings)."),
     "tour.last.none": gettext_noop("No tournament has been finished in this chat yet."),
     "tour.one_at_a_time": gettext_noop("This chat already has a tournament: one at a time."),

@@ -19,13 +19,14 @@ from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.keyboards.callbacks import ChallengeCb, MenuCb
 from bot.keyboards.menu import MORE_GAMES, more_games_keyboard, new_action
 from bot.model.challenge import ChallengeError, ComputerOffer, GroupChallenge, PrivateChallenge
+from bot.model.clock import ClockError, TimeControl, clock_in
 from bot.model.game import ChatLink, PlayerInfo, topic_of
 from bot.services.actions import GameActions
 from bot.services.challenges import Challenges
 from bot.services.engine_flow import options_for
 from bot.services.messaging import Replies
 from bot.services.preferences import Preferences
-from bot.texts import norm_lang, tr
+from bot.texts import Html, norm_lang, tr
 from bot.variants import DEFAULT, OFFERED, default_length, get_match_kind_games, is_offered, resolve
 from rendering.names import MAX_NAME_LENGTH, drawable_name
 
@@ -73,8 +74,10 @@ def player_of(user: User, locale: str | None = None) -> PlayerInfo:
     return PlayerInfo(user.id, display_name(user), norm_lang(locale or user.language_code))
 
 
-def _what(lang: str, variant: str, length: int) -> tuple[str, str]:
+def _what(lang: str, variant: str, length: int, clock: TimeControl | None = None) -> tuple[str, str]:
     match = tr(lang, "challenge.match", length=length) if length else ""
+    if clock is not None:
+        match = Html(match + tr(lang, "challenge.clock", control=clock.label))
     return tr(lang, f"variant.{variant}"), match
 
 
@@ -96,14 +99,16 @@ async def create_challenge(
     opponent: User | None = None,
     ttl: float = CHALLENGE_TTL,
     thread: int | None = None,
+    clock: TimeControl | None = None,
 ) -> None:
     """Post a challenge card in a group (in forum topic ``thread``, if any), or send the deep link in a private
-    chat. Returns nothing."""
+    chat; ``clock``: the time control the game will be played on (None: none). Returns nothing."""
     challenger = player_of(user, locale)
     lang = challenger.lang
-    what, match = _what(lang, variant, length)
+    what, match = _what(lang, variant, length, clock)
     if chat_type == ChatType.PRIVATE:
-        challenge_id = await challenges.create(PrivateChallenge(challenger, variant, length), ttl=ttl)
+        challenge = PrivateChallenge(challenger, variant, length, clock=clock)
+        challenge_id = await challenges.create(challenge, ttl=ttl)
         me = await bot.me()
         link = f"https://t.me/{me.username}?start=c_{challenge_id}"
         await replies.send(
@@ -111,7 +116,7 @@ async def create_challenge(
         )
         return
     addressed = player_of(opponent) if opponent is not None else None
-    card = GroupChallenge(challenger, variant, message_chat_id, length, addressed)
+    card = GroupChallenge(challenger, variant, message_chat_id, length, addressed, clock=clock)
     challenge_id = await challenges.create(card, ttl=ttl, chat_id=message_chat_id)
     if addressed is not None:
         text = tr(
@@ -164,7 +169,8 @@ async def on_new(
     settings: Settings,
     locale: str,
 ) -> None:
-    """``/new [variant] [match N]``: a challenge card (group) or an invitation link (private)."""
+    """``/new [variant] [match N] [clock D+r]``: a challenge card (group) or an invitation link (private); a clock
+    that cannot be used is answered with the limits and nothing is created."""
     if message.from_user is None:
         return
     refusal = proxy_refusal(message, locale)
@@ -173,6 +179,11 @@ async def on_new(
         return
     defaults = await preferences.chat(message.chat.id)
     variant, length = parse_new_args(command.args, defaults.variant or DEFAULT)
+    try:
+        clock = clock_in(command.args)
+    except ClockError as error:
+        await replies.reply(message, tr(norm_lang(locale), "clock.invalid", value=error.value))
+        return
     opponent = None
     reply = message.reply_to_message
     if (
@@ -197,6 +208,7 @@ async def on_new(
         opponent=opponent,
         ttl=_ttl(settings),
         thread=topic_of(message),
+        clock=clock,
     )
 
 
@@ -326,6 +338,7 @@ async def on_challenge_button(
         kind="group",
         confirm=bool(defaults.confirm),
         options=options_for(info.variant, defaults),
+        clock=info.clock,
     )
     if message is not None:  # a refused start (a game cap, answered in the chat) closes the card without a game
         key = "challenge.started" if started is not None else "toast.challenge_gone"
@@ -382,6 +395,7 @@ async def on_deep_link(
         [ChatLink(first.id, viewer=0), ChatLink(message.chat.id, viewer=1)],
         kind="private",
         options=options_for(info.variant),
+        clock=info.clock,
     )
 
 

@@ -19,6 +19,7 @@ from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
 from bot.keyboards.menu import PLAY_COMPUTER
 from bot.model.challenge import ComputerOffer
+from bot.model.clock import ClockError, TimeControl, clock_in
 from bot.model.game import ChatLink, topic_of
 from bot.services.actions import GameActions
 from bot.services.challenges import Challenges
@@ -79,9 +80,10 @@ async def start_against_computer(
     *,
     locale: str | None = None,
     thread: int | None = None,
+    clock: TimeControl | None = None,
 ) -> str | None:
     """Start a game of ``user`` (white, player 0) against the computer of ``level`` in the chat (in forum topic
-    ``thread``, if any), with one board.
+    ``thread``, if any), with one board; ``clock``: the person's time control (the computer has none).
 
     Returns: the game id, or None when a games limit refused it (the chat was told). Raises: StoreUnavailableError.
     """
@@ -100,6 +102,7 @@ async def start_against_computer(
         kind="private" if chat_type == ChatType.PRIVATE else "group",
         confirm=bool(defaults.confirm),
         options=options_for(variant, defaults),
+        clock=clock,
     )
 
 
@@ -111,8 +114,9 @@ async def on_new_bot(
     actions: GameActions,
     locale: str,
 ) -> None:
-    """``/new bot [variant] [easy|medium|hard] [match N]``: the sender plays the computer in this chat (a variant the
-    computer does not play yet is answered with the list of those it plays)."""
+    """``/new bot [variant] [easy|medium|hard] [match N] [clock D+r]``: the sender plays the computer in this chat (a
+    variant the computer does not play yet is answered with the list of those it plays; a bad clock with the
+    limits)."""
     if message.from_user is None:
         return
     refusal = proxy_refusal(message, locale)
@@ -121,6 +125,11 @@ async def on_new_bot(
         return
     defaults = await preferences.chat(message.chat.id)
     variant, level, length = parse_bot_args(command.args, defaults.variant or DEFAULT)
+    try:
+        clock = clock_in(command.args)
+    except ClockError as error:
+        await replies.reply(message, tr(norm_lang(locale), "clock.invalid", value=error.value))
+        return
     if not computer_plays(variant):
         lang = norm_lang(locale)
         plays = ", ".join(tr(lang, f"variant.{v}") for v in computer_variants())
@@ -139,6 +148,7 @@ async def on_new_bot(
         actions,
         locale=locale,
         thread=topic_of(message),
+        clock=clock,
     )
 
 

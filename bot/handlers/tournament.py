@@ -21,6 +21,7 @@ from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.handlers.settings import is_admin
 from bot.keyboards.tournament import SetupCb, TourCb, menu_keyboard, next_settings, setup_keyboard
+from bot.model.clock import ClockError, clock_in
 from bot.model.game import PlayerInfo, topic_of
 from bot.model.settings import ChatSettings
 from bot.model.tournament import TournamentRecord, TournamentRecordError, TournamentSettings
@@ -65,8 +66,9 @@ async def on_tournament(
     tournaments: Tournaments,
     locale: str,
 ) -> None:
-    """Answer ``/tournament [last]``: in a group, the running tournament's standings and menu, its registration
-    card, or (no tournament) the creation card; ``last``: the last finished table. In private: a hint."""
+    """Answer ``/tournament [last | clock D+r]``: in a group, the running tournament's standings and menu, its
+    registration card, or (no tournament) the creation card — with ``clock D+r``, of a tournament on that clock (an
+    invalid clock is answered with the limits); ``last``: the last finished table. In private: a hint."""
     user = message.from_user
     lang = norm_lang(locale)
     refusal = proxy_refusal(message, lang)
@@ -80,7 +82,12 @@ async def on_tournament(
     if argument in ("last", "последний", "прошлый"):
         await _show_last(message, replies, tournaments.records, tournaments.messages, lang)
         return
-    if argument:
+    try:
+        clock = clock_in(argument)  # "/tournament clock 12+1": a tournament on a clock (docs/rules.md §1)
+    except ClockError as error:
+        await replies.reply(message, tr(lang, "clock.invalid", value=error.value))
+        return
+    if argument and (clock is None or len(argument.split()) != 2):
         await replies.reply(message, tr(lang, "tour.usage"))
         return
     running = await tournaments.records.running_in(message.chat.id)
@@ -97,9 +104,9 @@ async def on_tournament(
     if not await may_create(bot, defaults, message.chat.id, user.id):
         await replies.reply(message, tr(lang, "tour.admins_only"))
         return
-    settings = TournamentSettings()
+    settings = TournamentSettings(clock=clock)
     if defaults.variant is not None and is_offered(defaults.variant):
-        settings = TournamentSettings(variant=defaults.variant)
+        settings = TournamentSettings(variant=defaults.variant, clock=clock)
     text, keyboard = views.setup_text(lang, settings), setup_keyboard(user.id, settings, lang)
     topic = tournament_topic(defaults)
     if topic is None or topic == topic_of(message):

@@ -16,12 +16,14 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import Field
 
 from bot.keyboards.callbacks import GameId, Word
+from bot.model.clock import ClockError, TimeControl
 from bot.model.tournament import (
     DEADLINES,
     FORMAT_CODES,
     LENGTHS,
     LIMITS,
     SWISS_ROUNDS,
+    TournamentRecordError,
     TournamentSettings,
 )
 from bot.texts import tr
@@ -50,11 +52,25 @@ class SetupCb(CallbackData, prefix="ts"):
     limit: Annotated[int, Field(ge=2, le=32)]
     rounds: Annotated[int, Field(ge=0, le=7)]
     action: SetupAction
+    clock: Annotated[str, Field(pattern=r"^[0-9.+-]{1,7}$")] = "-"
+    """The time control as typed (``12+1``), ``-`` for none."""
+
+    @classmethod
+    def unpack(cls, value: str) -> SetupCb:
+        """Return the press of a packed button; a card posted before the clock option (one field fewer) reads as
+        one without a clock. Raises: TypeError or ValueError for a malformed button (as aiogram's)."""
+        if value.count(cls.__separator__) == len(cls.model_fields) - 1:
+            value += f"{cls.__separator__}-"
+        return super().unpack(value)
 
     def settings(self) -> TournamentSettings:
         """Return the settings this button carries. Raises TournamentRecordError when one is not on offer."""
+        try:
+            clock = None if self.clock == "-" else TimeControl.parse(self.clock)
+        except ClockError as error:
+            raise TournamentRecordError(str(error)) from None
         return TournamentSettings(
-            self.variant, self.format, self.length, self.deadline, self.venue, self.limit, self.rounds
+            self.variant, self.format, self.length, self.deadline, self.venue, self.limit, self.rounds, clock
         ).checked()
 
 
@@ -102,6 +118,7 @@ def setup_callback(owner: int, settings: TournamentSettings, action: SetupAction
         limit=settings.limit,
         rounds=settings.rounds,
         action=action,
+        clock="-" if settings.clock is None else settings.clock.label,
     ).pack()
 
 

@@ -3,9 +3,10 @@
 Three kinds share the challenge store (:mod:`bot.storage.challenges`), told apart by ``"kind"`` (one discriminated
 union, :data:`StoredChallengeData`; a challenge names an offered variant, :data:`bot.variants.OFFERED`):
 
-- ``{"kind": "private", "challenger": player, "variant", "length"}`` — a deep link sent in a private chat;
+- ``{"kind": "private", "challenger": player, "variant", "length", "clock"?}`` — a deep link sent in a private chat;
 - ``{"kind": "group", "challenger": player, "variant", "length", "chat_id", "opponent"?: player}`` — a card in a
-  group, open to anyone or addressed to ``opponent``;
+  group, open to anyone or addressed to ``opponent``; both take an optional ``"clock": {"delay", "per_point"}``
+  (:class:`~bot.model.clock.TimeControl`);
 - ``{"kind": "computer", "chat_id"}`` — an open "play against the computer" chooser.
 
 A player is stored as :class:`~bot.model.game.PlayerInfo` is. A stored challenge that is none of these (a forged or
@@ -19,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, SerializerFunctionWrapHandler, StrictInt, model_serializer
 from pydantic.dataclasses import dataclass
 
+from bot.model.clock import TimeControl
 from bot.model.codec import JsonObject, dump, load
 from bot.model.game import PlayerInfo
 from bot.variants import OFFERED
@@ -45,9 +47,17 @@ class PrivateChallenge:
     variant: Variant
     length: StrictInt = 0
     kind: Literal["private"] = "private"
+    clock: TimeControl | None = None
+
+    @model_serializer(mode="wrap")
+    def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
+        data: JsonObject = handler(self)
+        if data["clock"] is None:
+            del data["clock"]
+        return data
 
     def to_dict(self) -> JsonObject:
-        """Return the challenge as the store keeps it."""
+        """Return the challenge as the store keeps it (``clock``: the time control, only when chosen)."""
         return dump(self)
 
 
@@ -61,16 +71,18 @@ class GroupChallenge:
     length: StrictInt = 0
     opponent: PlayerInfo | None = None
     kind: Literal["group"] = "group"
+    clock: TimeControl | None = None
 
     @model_serializer(mode="wrap")
     def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
         data: JsonObject = handler(self)
-        if data["opponent"] is None:
-            del data["opponent"]
+        for key in ("opponent", "clock"):
+            if data[key] is None:
+                del data[key]
         return data
 
     def to_dict(self) -> JsonObject:
-        """Return the challenge as the store keeps it (``opponent`` only when addressed)."""
+        """Return the challenge as the store keeps it (``opponent`` only when addressed, ``clock`` when chosen)."""
         return dump(self)
 
 

@@ -24,7 +24,10 @@ The layout (every key but ``match``, ``players`` and ``chats`` may be missing in
      "tournament"?: {"tournament_id", "match_id"},
      "fairness"?: {"server_seed", "client_seed", "commitment"},
      "rating_plan"?: {"variant", "length", "winner": {"id", "name"}, "loser": {"id", "name"}, "chats"} | null,
-     "forfeit"?: the player (0 or 1) who lost the session by a tournament forfeit}
+     "forfeit"?: the player (0 or 1) who lost the session by a tournament forfeit,
+     "clock"?: the game's time control and its state (:class:`bot.model.clock.GameClock`)}
+
+A record without ``"clock"`` (every record written before time control) is a game without one.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from pydantic import (
 from pydantic.dataclasses import dataclass
 from pydantic_core import to_json
 
+from bot.model.clock import GameClock
 from bot.model.codec import JsonObject, dump, load, load_json
 from nardy import Options, Step
 
@@ -264,7 +268,16 @@ class StatsEntry:
         return load(cls, data, RecordError)
 
 
-_OMITTED_WHEN_NONE: Final = ("turn_base", "op", "stats_plan", "rematch", "tournament", "fairness", "forfeit")
+_OMITTED_WHEN_NONE: Final = (
+    "turn_base",
+    "op",
+    "stats_plan",
+    "rematch",
+    "tournament",
+    "fairness",
+    "forfeit",
+    "clock",
+)
 
 
 def _turn_base(value: object) -> int | None:
@@ -281,7 +294,8 @@ class GameRecord:
     chose, for Undo; ``turn_base``: the steps pending before a whole-turn press). ``op``, ``stats_plan`` and the
     deadlines are the crash-safety state of :mod:`bot.services.saving`; ``rating_plan`` the rating change the
     finishing save planned (:func:`bot.services.ratings.rating_plan`; ``rating_planned``: whether it was planned
-    at all, a None plan being "not rated"); ``forfeit`` the player who lost by a tournament forfeit.
+    at all, a None plan being "not rated"); ``forfeit`` the player who lost by a tournament forfeit; ``clock``
+    the time control (:class:`~bot.model.clock.GameClock`; its ``flag``: the player who lost the match on time).
     """
 
     match: _AsIs
@@ -305,6 +319,9 @@ class GameRecord:
     rating_plan: Annotated[dict[str, Any] | None, Field(exclude=True)] = None
     rating_planned: StrictBool = False
     forfeit: StrictInt | None = None
+    clock: GameClock | None = None
+    """The game's clock (docs/rules.md §1 "Time control"): the reserves, the delay and the running action; None: a
+    game without time control."""
     schema: StrictInt = SCHEMA
     """The schema the record was read in (a new or saved record is written in :data:`SCHEMA`)."""
     extra: _AsIs = dataclasses.field(default_factory=dict)
@@ -496,8 +513,10 @@ class GameRecord:
         confirm: bool = False,
         tournament: TournamentLink | None = None,
         fairness: FairSeeds | None = None,
+        clock: GameClock | None = None,
     ) -> GameRecord:
-        """Return the record of a new game (no board posted yet: the chats' ``message_id`` is None)."""
+        """Return the record of a new game (no board posted yet: the chats' ``message_id`` is None; ``clock``: its
+        time control, None for none)."""
         return cls(
             match=match,
             players=list(players),
@@ -506,6 +525,7 @@ class GameRecord:
             confirm=confirm,
             tournament=tournament,
             fairness=fairness,
+            clock=clock,
         )
 
 

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AfterValidator, ConfigDict, SerializerFunctionWrapHandler, model_serializer, model_validator
 from pydantic.dataclasses import dataclass
 
+from bot.model.clock import TimeControl
 from bot.model.codec import JsonObject, dump, load
 from bot.variants import is_offered
 from tournaments import START_RATING, Tournament, tournament_from_dict
@@ -72,6 +73,16 @@ class TournamentSettings:
     venue: Venue = "private"
     limit: int = 16
     rounds: int = 0
+    clock: TimeControl | None = None
+    """The time control of every match game (docs/rules.md §1 "Time control"); None: no clock. Stored only when
+    set, so a record without it reads as before."""
+
+    @model_serializer(mode="wrap")
+    def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
+        data: JsonObject = handler(self)
+        if data.get("clock", 0) is None:
+            del data["clock"]
+        return data
 
     @property
     def format_name(self) -> str:

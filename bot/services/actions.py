@@ -20,8 +20,10 @@ from bot.keyboards.callbacks import game_button_data
 from bot.keyboards.game import resign_keyboard
 from bot.keyboards.turns import turn_choices
 from bot.model.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction, TurnAction
+from bot.model.clock import GameClock, TimeControl
 from bot.model.game import ChatLink, Event, GameRecord, Kind, PlayerInfo, RecordError, TournamentLink
 from bot.services.boards import BoardPresenter
+from bot.services.clocks import awaited_side, earliest
 from bot.services.computer import ComputerTurns, computer_to_act
 from bot.services.engine_flow import advance, load_match, new_fair_seeds
 from bot.services.messaging import SEND_FAILURES, MessageSender
@@ -173,11 +175,12 @@ class GameActions:
         game_id: str | None = None,
         tournament: TournamentLink | None = None,
         limits: bool = True,
+        clock: TimeControl | None = None,
     ) -> str | None:
         """Create a game, play its opening roll and have its boards posted (one per chat).
 
         ``chats``: where the boards go (viewer None in a group); ``tournament``: the tournament match the game
-        plays, kept in the record. A player already in
+        plays, kept in the record; ``clock``: the time control (None: none). A player already in
         ``max_games_per_user`` games, or a chat with ``max_games_per_chat`` games, is refused with a message in the
         first chat (``limits`` False: not checked, for tournament matches, which nobody chose to start). Creation is
         idempotent: the id is chosen first (or given as ``game_id``), so a retry after a
@@ -201,8 +204,11 @@ class GameActions:
         record.match = match.to_dict()
         now = self.config.clock()
         record.last_action = now
+        if clock is not None:
+            record.clock = GameClock.new(clock, length).start(awaited_side(record, match), now)
         computer = computer_to_act(record, match) is not None
-        record.turn_deadline = now + (self.config.computer_retry_after if computer else self.config.turn_reminder_after)
+        wait = self.config.computer_retry_after if computer else self.config.turn_reminder_after
+        record.turn_deadline = earliest(now + wait, record)
         for attempt in range(CREATE_ATTEMPTS):
             try:
                 await self.store.create_game(
@@ -210,7 +216,7 @@ class GameActions:
                     game_id=game_id,
                     chat_ids=[c.chat_id for c in chats],
                     user_ids=[p.id for p in players if not p.ai],
-                    deadline=now + self.config.board_retry_after,
+                    deadline=earliest(now + self.config.board_retry_after, record),
                 )
                 break
             except StoreUnavailableError:
@@ -258,11 +264,21 @@ class GameActions:
         game_id: str,
         tournament: TournamentLink,
         kind: Kind,
+        clock: TimeControl | None = None,
     ) -> str | None:
         """Start the game of a tournament match under the id the tournament chose (idempotent), with no cap on
-        the players' games. Returns: the game id. Raises: StoreUnavailableError."""
+        the players' games, on the tournament's ``clock`` (None: none). Returns: the game id. Raises:
+        StoreUnavailableError."""
         return await self.start_game(
-            variant, length, players, chats, kind=kind, game_id=game_id, tournament=tournament, limits=False
+            variant,
+            length,
+            players,
+            chats,
+            kind=kind,
+            game_id=game_id,
+            tournament=tournament,
+            limits=False,
+            clock=clock,
         )
 
     async def end_match(self, game_id: str, loser: int) -> None:
@@ -436,6 +452,7 @@ class GameActions:
             confirm=record.confirm,
             options=record.match_options,
             game_id=rematch_id,
+            clock=None if record.clock is None else record.clock.control,
         )
         return ""
 

@@ -11,6 +11,7 @@ import html
 import re
 
 from bot.keyboards.game import step_label
+from bot.model.clock import format_reserve
 from bot.model.game import Event, GameRecord
 from bot.services.engine_flow import match_finished
 from bot.texts import Html, code, dice_name, esc, tr
@@ -85,6 +86,8 @@ def result_text(lang: str, names: list[str], event: Event) -> Html:
         return tr(lang, "over.resign", name=name, loser=loser, kind=kind, points=points)
     if reason == "drop":
         return tr(lang, "over.drop", name=name, loser=loser, points=points)
+    if event.get("time") in (0, 1):  # the match lost on time (docs/rules.md §1 "Time control")
+        return tr(lang, "over.time", name=name, loser=loser)
     if reason == "abandon" and event.get("forfeit"):
         return tr(lang, "tour.over.forfeit", name=name, loser=loser)
     if reason == "abandon":
@@ -181,6 +184,12 @@ def caption(record: GameRecord, match: Match, lang: str, game_id: str | None = N
             lines.append(tr(lang, "match.over", name=names[winner], won=_num(won), lost=_num(lost)))
         elif game.crawford and game.variant.cube_enabled(game.options):
             lines.append(tr(lang, "crawford"))
+    clock = record.clock
+    if clock is not None and clock.flag is None and game.phase is not Phase.OVER:
+        # the reserves as of the last action: the caption changes with the saved version only (no timer edits)
+        lines.append(
+            tr(lang, "clock.line", first=format_reserve(clock.reserves[0]), second=format_reserve(clock.reserves[1]))
+        )
     fair = _fairness_line(record, match, lang, game_id)
     if fair:
         lines.append(fair)

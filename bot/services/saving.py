@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from bot.log_context import bind_game
 from bot.model.game import GameRecord, StatsEntry
+from bot.services.clocks import earliest, lose_on_time, ran_out, tick
 from bot.services.computer import computer_to_act
-from bot.services.engine_flow import match_finished
+from bot.services.engine_flow import load_match, match_finished
 from bot.services.players import COMPUTER_STATS_CHAT, INLINE_STATS_CHAT
 from bot.services.ratings import rating_plan
 from bot.storage import GameRecords, StatsRecords, StoredGame
@@ -53,19 +54,19 @@ def new_op() -> str:
     return secrets.token_urlsafe(9)
 
 
-def stats_plan(record: GameRecord, match: Match) -> list[StatsEntry]:
+def stats_plan(record: GameRecord, match: Match, *, winner: int | None = None) -> list[StatsEntry]:
     """Return the counters a finished session adds, one entry per chat (stored as ``[{"chat": chat_id, "deltas":
     {user_id: [w, l, d]}}]``); empty when the game is not over or only the computer would count.
 
-    A match counts once, for its winner. Games against the computer are counted apart (in
-    :data:`COMPUTER_STATS_CHAT`), for the person only."""
+    A match counts once, for its winner (``winner``, when given, e.g. of a match lost on time; else the score's).
+    Games against the computer are counted apart (in :data:`COMPUTER_STATS_CHAT`), for the person only."""
     result = match.game.result
     if result is None:
         return []
-    if not match.is_money:
+    if winner is None and not match.is_money:
         a, b = match.score_after_game()
         winner = 0 if a > b else 1 if b > a else None
-    else:
+    elif winner is None:
         winner = result.winner
     deltas: dict[int, tuple[int, int, int]] = {}
     for index, player in enumerate(record.players):
@@ -113,9 +114,13 @@ class GameSaver:
         """
         bind_game(game_id)
         config = self.config
-        record.match = match.to_dict()
         now = config.clock()
-        wake = now + config.board_retry_after
+        if ran_out(record, now):  # the action came after the flag fell: the match is lost on time
+            return await self.lose_on_time(game_id, version, record)
+        before = record.match
+        record.match = match.to_dict()
+        tick(record, before, match, now)
+        wake = earliest(now + config.board_retry_after, record)  # never later than the clock's deadline
         finished = match_finished(match)
         if finished:
             record.stats_plan = stats_plan(record, match)
@@ -126,7 +131,7 @@ class GameSaver:
             record.last_action = now
             computer = computer_to_act(record, match) is not None
             wait = config.computer_retry_after if computer else config.turn_reminder_after
-            record.turn_deadline = now + wait
+            record.turn_deadline = earliest(now + wait, record)
         new_version = await self.write(game_id, version, record, finished=finished, wake=wake)
         if new_version is None:
             return None
@@ -135,6 +140,28 @@ class GameSaver:
                 await self.apply_effects(game_id, record)
             except StoreUnavailableError:
                 log.warning("the stats of game %s will be counted by the sweeper", game_id)
+        self.request_boards(game_id)
+        return new_version
+
+    async def lose_on_time(self, game_id: str, version: int, record: GameRecord) -> int | None:
+        """End the match of ``record`` (saved at ``version``) as lost on time by the player whose clock ran out
+        (docs/rules.md §1 "Time control"), with one compare-and-set: a second sweep or a late press finds the
+        version changed or the game finished and changes nothing. A tournament game counts no stats (like a
+        forfeit; the tournament records the result by time); a casual one counts the match for the opponent.
+
+        Returns: the new version, or None when the game changed meanwhile. Raises: StoreUnavailableError;
+        GameStateError when the saved match cannot be replayed."""
+        match = load_match(record, game_id, self.config.dice)
+        loser = lose_on_time(record, match)
+        record.stats_plan = [] if record.tournament is not None else stats_plan(record, match, winner=1 - loser)
+        wake = self.config.clock() + self.config.board_retry_after
+        new_version = await self.write(game_id, version, record, finished=True, wake=wake)
+        if new_version is None:
+            return None
+        try:
+            await self.apply_effects(game_id, record)
+        except StoreUnavailableError:
+            log.warning("the end of game %s on time will be completed by the sweeper", game_id)
         self.request_boards(game_id)
         return new_version
 

@@ -3,7 +3,8 @@
 Every game whose wake-up deadline is due is looked at once per sweep, on its own (one failing game never stops the
 others; a record that cannot be loaded is quarantined): boards that are behind their saved version are brought up
 to date (after a crash, a shutdown or a failed edit), a finished game's effects are completed, a lost computer reply
-is played, and a person who does not act is reminded once and then loses the game by timeout.
+is played, a person whose clock ran out loses the match on time (docs/rules.md §1 "Time control"), and a person
+who does not act is reminded once and then loses the game by timeout.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from aiogram.types import ReplyParameters
 from bot.log_context import bind_game
 from bot.model.game import Event, GameRecord
 from bot.services.boards import BoardPresenter
+from bot.services.clocks import earliest, ran_out
 from bot.services.computer import ComputerTurns, computer_to_act
 from bot.services.engine_flow import advance, load_match
 from bot.services.messaging import SEND_FAILURES, MessageSender
@@ -98,6 +100,11 @@ class Sweeper:
         if turn_deadline is not None and turn_deadline > now:
             await self.saver.release(stored, record)
             return True
+        if ran_out(record, now):  # the running player's time ran out: the match is lost on time, once
+            if await self.saver.lose_on_time(game_id, stored.version, record) is None:
+                return False
+            await self.boards.sync(game_id)
+            return True
         match = load_match(record, game_id, self.config.dice)
         game = match.game
         if computer_to_act(record, match) is not None:
@@ -125,7 +132,7 @@ class Sweeper:
         turn = match.game.turn
         record.reminded = True
         last = now if record.last_action is None else record.last_action
-        record.turn_deadline = max(now, last + self.config.turn_timeout)
+        record.turn_deadline = earliest(max(now, last + self.config.turn_timeout), record)
         version = await self.saver.write(
             stored.game_id, stored.version, record, finished=False, wake=now + self.config.board_retry_after
         )

@@ -79,13 +79,15 @@ class TournamentReconciler:
 
     async def match_finished(self, game_id: str, tournament_id: str, match_id: str, record: GameRecord) -> None:
         """Record the result of a tournament match whose game session has finished (idempotent: nothing changes
-        when the match already has a result, e.g. a retry or a forfeit recorded first). Returns nothing.
+        when the match already has a result, e.g. a retry or a forfeit recorded first); a match lost on time is
+        recorded as a forfeit by the player whose clock ran out. Returns nothing.
 
         Raises: StoreUnavailableError."""
         if record.forfeit is not None:
             return  # a forfeit: the tournament recorded it before ending the game
-        outcome = match_outcome(record.match)
-        if outcome is None:
+        flag = None if record.clock is None else record.clock.flag
+        outcome = None if flag is not None else match_outcome(record.match)
+        if flag is None and outcome is None:
             return
 
         def change(tour: TournamentRecord) -> TournamentRecord | None:
@@ -95,7 +97,11 @@ class TournamentReconciler:
             match = next((m for m in tournament.playable() if m.id == match_id), None)
             if match is None or tour.games.get(match_id) != game_id:
                 return None
-            result = result_from_game(match, outcome, tour.settings.length)
+            if flag is not None:  # lost on time: a forfeit by time (docs/rules.md §1 "Time control", §8)
+                result = forfeit(match, game_order(tour, match)[flag])
+            else:
+                assert outcome is not None
+                result = result_from_game(match, outcome, tour.settings.length)
             try:
                 after = tournament.record(result)
             except TournamentError as error:
@@ -385,6 +391,7 @@ class TournamentReconciler:
             game_id=game_id,
             tournament=TournamentLink(tournament_id, match.id),
             kind="group" if record.settings.venue == "group" else "private",
+            clock=record.settings.clock,
         )
 
     # ------------------------------------------------------------------ what the chats are told

@@ -44,10 +44,13 @@ def settings_lines(lang: str, settings: TournamentSettings) -> list[str]:
     line = tr(lang, "tour.summary", variant=values["variant"], format=values["format"], length=values["length"])
     if settings.format == "sw":
         line = Html(f"{line} · {tr(lang, 'tour.opt.rounds', value=values['rounds'])}")
-    return [
+    lines: list[str] = [
         line,
         tr(lang, "tour.summary.more", deadline=values["deadline"], venue=values["venue"], limit=values["limit"]),
     ]
+    if settings.clock is not None:  # docs/rules.md §1 "Time control"
+        lines.append(tr(lang, "tour.clock", control=settings.clock.label))
+    return lines
 
 
 def setup_text(lang: str, settings: TournamentSettings) -> str:

@@ -13,8 +13,10 @@ from bot.keyboards.tournament import (
     menu_keyboard,
     next_settings,
     registration_keyboard,
+    setup_callback,
     setup_keyboard,
 )
+from bot.model.clock import TimeControl
 from bot.model.tournament import DEADLINES, FORMAT_CODES, LENGTHS, LIMITS, TournamentSettings
 from bot.variants import OFFERED
 
@@ -84,3 +86,16 @@ def test_forged_tournament_buttons_are_refused(data: str) -> None:
 def test_existing_and_new_variant_buttons_parse() -> None:
     assert SetupCb.unpack("ts:1:short:rr:1:24h:private:16:0:go").settings().variant == "short"
     assert SetupCb.unpack("ts:1:portes:rr:1:24h:private:16:0:go").settings().variant == "portes"
+
+
+def test_a_creation_card_on_a_clock_fits_a_button_and_keeps_the_clock() -> None:
+    """The longest creation-card button with the longest clock label stays within Telegram's 64 bytes, and a press
+    reads the clock back (docs/rules.md §1 "Time control")."""
+    for variant in OFFERED:
+        for control in ("60+0.25", "60+9.75", "0+10"):
+            settings = TournamentSettings(
+                variant=variant, format="drr", length=13, limit=32, rounds=7, clock=TimeControl.parse(control)
+            )
+            data = setup_callback(10**13, settings, "go")
+            assert len(data.encode()) <= 64
+            assert SetupCb.unpack(data).settings() == settings

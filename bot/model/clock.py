@@ -1,0 +1,219 @@
+"""Time control, typed: the clock a game is played on (docs/rules.md §1 "Time control").
+
+A :class:`TimeControl` is what players choose (``12+1``: a delay of D seconds per action plus a reserve of r minutes
+per point of the match); a :class:`GameClock` is the state the game record keeps under ``"clock"``::
+
+    {"delay": D, "per_point": r, "reserves": [seconds left of player 0, of player 1],
+     "running"?: the player whose clock runs, "started"?: unix time the running action began,
+     "flag"?: the player who ran out of time}
+
+Everything about the clock is computed from this value and the server's time alone: the reserve left now
+(:meth:`GameClock.left`, for a view that shows it ticking), when the running player's time runs out
+(:meth:`GameClock.deadline`), and the clock after an action (:meth:`GameClock.charge`, :meth:`GameClock.start`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Final
+
+from pydantic import BeforeValidator, Field, SerializerFunctionWrapHandler, StrictInt, model_serializer
+from pydantic.dataclasses import dataclass
+
+from bot.model.codec import JsonObject, dump, load
+
+MIN_DELAY: Final = 0.0
+MAX_DELAY: Final = 60.0
+"""The delay D per action, in seconds: 0 to 60."""
+MIN_PER_POINT: Final = 0.25
+MAX_PER_POINT: Final = 10.0
+"""The reserve r per point of the match, in minutes: 0.25 to 10."""
+
+_CONTROL = re.compile(r"^\s*(\d{1,3})\s*\+\s*(\d{1,3}(?:[.,]\d{1,2})?)\s*$")
+"""``D+r``: D whole seconds, r minutes with at most two decimals (so a label is at most 7 characters: ``60+0.25``)."""
+
+
+CLOCK_WORDS: Final = ("clock", "контроль", "часы")
+"""The words that name a time control in a command's arguments: ``clock 12+1``, ``контроль 12+1``."""
+
+
+class ClockError(ValueError):
+    """A time control that cannot be used: not ``D+r`` or out of the limits (the message says which; ``value``:
+    the text as typed)."""
+
+    def __init__(self, message: str, value: str = "") -> None:
+        super().__init__(message)
+        self.value = value
+
+
+def clock_in(args: str | None) -> TimeControl | None:
+    """Return the time control named in a command's arguments (``... clock 12+1`` or ``контроль 12+1``), None when
+    none is named.
+
+    Raises: ClockError (``value``: the text after the word) when the value is missing, not ``D+r`` or out of the
+    limits."""
+    words = (args or "").split()
+    for index, word in enumerate(words):
+        if word.lower() in CLOCK_WORDS:
+            value = words[index + 1] if index + 1 < len(words) else ""
+            try:
+                return TimeControl.parse(value)
+            except ClockError as error:
+                raise ClockError(str(error), value) from None
+    return None
+
+
+def _seconds(value: object) -> object:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    return float(value)
+
+
+Seconds = Annotated[float, BeforeValidator(_seconds)]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A chosen time control: ``delay`` seconds free per action, then a reserve of ``per_point`` minutes per point
+    of the match (a single game counts as one point)."""
+
+    delay: Annotated[Seconds, Field(ge=MIN_DELAY, le=MAX_DELAY)]
+    per_point: Annotated[Seconds, Field(ge=MIN_PER_POINT, le=MAX_PER_POINT)]
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Return the time control written ``D+r`` (``12+1``, ``0+0.5``): D whole seconds, r minutes with at most two
+        decimals (a decimal comma is read too).
+
+        Raises: ClockError when the text is not ``D+r`` or a value is out of its limits."""
+        found = _CONTROL.match(text)
+        if found is None:
+            raise ClockError(f"{text[:20]!r} is not D+r", text)
+        delay, per_point = (float(part.replace(",", ".")) for part in found.groups())
+        if not MIN_DELAY <= delay <= MAX_DELAY:
+            raise ClockError(f"the delay {delay:g} s is not within {MIN_DELAY:g}–{MAX_DELAY:g} s", text)
+        if not MIN_PER_POINT <= per_point <= MAX_PER_POINT:
+            limits = f"{MIN_PER_POINT:g}–{MAX_PER_POINT:g}"
+            raise ClockError(f"the reserve {per_point:g} min per point is not within {limits}", text)
+        return cls(delay, per_point)
+
+    @property
+    def label(self) -> str:
+        """Return the control as typed: ``12+1``."""
+        return f"{self.delay:g}+{self.per_point:g}"
+
+    def reserve(self, length: int) -> float:
+        """Return each player's reserve, in seconds, for a match to ``length`` points (0: a single game, one point)."""
+        return self.per_point * 60.0 * max(1, length)
+
+    def to_dict(self) -> JsonObject:
+        """Return the control as stored: ``{"delay", "per_point"}``."""
+        return dump(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TimeControl:
+        """Return the control of a stored ``{"delay", "per_point"}``. Raises: ClockError when it is malformed or
+        out of the limits."""
+        return load(cls, data, ClockError)
+
+
+Side = Annotated[StrictInt, Field(ge=0, le=1)]
+
+
+@dataclass(frozen=True, slots=True)
+class GameClock:
+    """A game's clock (see the module docstring). ``running``/``started``: the player whose action is awaited and
+    when that action began (None: nobody's clock runs — the computer's turn, between games, the game over);
+    ``flag``: the player who lost on time."""
+
+    delay: Seconds
+    per_point: Seconds
+    reserves: tuple[Seconds, Seconds]
+    running: Side | None = None
+    started: Seconds | None = None
+    flag: Side | None = None
+
+    @model_serializer(mode="wrap")
+    def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
+        data: JsonObject = handler(self)
+        for key in ("running", "started", "flag"):
+            if data[key] is None:
+                del data[key]
+        data["reserves"] = list(data["reserves"])
+        return data
+
+    @classmethod
+    def new(cls, control: TimeControl, length: int) -> GameClock:
+        """Return the clock of a new match to ``length`` points under ``control``: full reserves, not running."""
+        reserve = control.reserve(length)
+        return cls(control.delay, control.per_point, (reserve, reserve))
+
+    @property
+    def control(self) -> TimeControl:
+        """Return the time control the clock was set to."""
+        return TimeControl(self.delay, self.per_point)
+
+    def deadline(self) -> float | None:
+        """Return the unix time the running player's time runs out (start + delay + reserve), None when no clock
+        runs."""
+        if self.running is None or self.started is None:
+            return None
+        return self.started + self.delay + self.reserves[self.running]
+
+    def expired(self, now: float) -> bool:
+        """Return whether the running player's time has run out at ``now``."""
+        deadline = self.deadline()
+        return deadline is not None and now >= deadline
+
+    def left(self, side: int, now: float) -> float:
+        """Return the reserve ``side`` has at ``now``, in seconds (the delay of a running action not counted,
+        never below 0): what a live view shows ticking."""
+        reserve = self.reserves[side]
+        if side == self.running and self.started is not None:
+            reserve -= max(0.0, now - self.started - self.delay)
+        return max(0.0, reserve)
+
+    def charge(self, now: float) -> GameClock:
+        """Return the clock with the running action made at ``now``: the time beyond the delay taken from the
+        running player's reserve (never below 0; the reserve never grows), and no clock running."""
+        if self.running is None or self.started is None:
+            return self.stopped()
+        reserves = list(self.reserves)
+        reserves[self.running] = self.left(self.running, now)
+        return GameClock(self.delay, self.per_point, (reserves[0], reserves[1]), None, None, self.flag)
+
+    def start(self, side: int | None, now: float) -> GameClock:
+        """Return the clock with ``side``'s action beginning at ``now`` (None: no clock runs)."""
+        if side is None:
+            return self.stopped()
+        return GameClock(self.delay, self.per_point, self.reserves, side, now, self.flag)
+
+    def stopped(self) -> GameClock:
+        """Return the clock with no clock running (the reserves unchanged)."""
+        return GameClock(self.delay, self.per_point, self.reserves, None, None, self.flag)
+
+    def ran_out(self) -> GameClock:
+        """Return the clock of a match lost on time by the running player: that reserve 0, the flag theirs.
+
+        Raises: ClockError when no clock runs."""
+        if self.running is None:
+            raise ClockError("no clock runs")
+        reserves = list(self.reserves)
+        reserves[self.running] = 0.0
+        return GameClock(self.delay, self.per_point, (reserves[0], reserves[1]), None, None, self.running)
+
+    def to_dict(self) -> JsonObject:
+        """Return the clock as stored under the record's ``"clock"``."""
+        return dump(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameClock:
+        """Return the clock of a stored ``"clock"`` value. Raises: ClockError when it is malformed."""
+        return load(cls, data, ClockError)
+
+
+def format_reserve(seconds: float) -> str:
+    """Return a reserve as a clock shows it: ``m:ss`` (``3:12``; whole seconds, rounded down)."""
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"

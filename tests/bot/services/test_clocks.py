@@ -1,0 +1,50 @@
+"""The clock between saved actions (bot/services/clocks.py, docs/rules.md §1 "Time control"): a step of a turn being
+built keeps the clock running, an action charges it and starts the next awaited side's, and the computer has no
+clock."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.model.clock import GameClock, TimeControl
+from bot.model.game import GameRecord
+from bot.services.clocks import awaited_side, tick
+from nardy import Match, Phase, SeededDice
+
+FIXTURES = Path(__file__).parents[1] / "model" / "fixtures"
+
+
+def _game(name: str) -> tuple[GameRecord, Match]:
+    record = GameRecord.from_dict(json.loads((FIXTURES / name).read_text()))
+    return record, Match.from_dict(record.match, dice=SeededDice("clocks"))
+
+
+def test_an_action_charges_the_mover_and_starts_the_other_side_and_a_step_does_not() -> None:
+    record, match = _game("game_running_match_cube.json")
+    side = awaited_side(record, match)
+    assert side is not None
+    record.clock = GameClock.new(TimeControl(10.0, 1.0), 3).start(side, 1000.0)
+    before = dict(record.match)
+    tick(record, before, match, 1030.0)  # nothing changed in the match: a step of the turn being built
+    assert record.clock.running == side and record.clock.started == 1000.0
+    game = match.game
+    if game.phase is Phase.ROLL:
+        game.roll()
+    else:
+        game.play(game.legal_moves()[0])
+    tick(record, before, match, 1030.0)
+    assert record.clock.reserves[side] == 160.0  # 30 s used, 20 beyond the delay
+    assert record.clock.running == awaited_side(record, match) and record.clock.started == 1030.0
+
+
+def test_the_computer_has_no_clock() -> None:
+    record, match = _game("game_computer.json")
+    computer = next(i for i, p in enumerate(record.players) if p.ai)
+    game = match.game
+    if game.phase not in (Phase.OVER, Phase.OPENING):
+        assert awaited_side(record, match) == (None if game.turn == computer else game.turn)
+    record.clock = GameClock.new(TimeControl(10.0, 1.0), 1).start(1 - computer, 1000.0)
+    game.turn = computer  # the computer is awaited: no clock runs
+    tick(record, dict(record.match), match, 1005.0)
+    assert record.clock.running is None and record.clock.deadline() is None
