@@ -83,3 +83,12 @@ def create_webapp_mounted(parts: WebAppParts) -> Any:
     app = web.Application()
     app.add_subapp("/webapp/", create_webapp(parts))
     return app
+
+
+async def open_live(app: AppEnv, game_id: str, user: User | None, version: int | None = None, **hello: Any) -> Any:
+    """Open the game's live socket signed in as ``user`` (None: no init data), having the state at ``version``.
+    Returns: the socket."""
+    ws = await app.client.ws_connect(f"/webapp/api/games/{game_id}/live")
+    init_data = signed_init_data(user.id, user.first_name) if user is not None else None
+    await ws.send_json({"init_data": init_data, "version": version, **hello})
+    return ws
