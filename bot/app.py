@@ -39,8 +39,10 @@ from bot.startup import (
     telegram_failure,
 )
 from bot.storage import Store, StoreUnavailableError, check_persistence, open_store
+from bot.webapp.parts import WebAppParts
+from bot.webapp.server import create_webapp
 from bot.webhook import create_webhook_app
-from bot.wiring import build_dispatcher
+from bot.wiring import build_dispatcher, webapp_parts
 from nardy import compiled_engine
 
 log = logging.getLogger(__name__)
@@ -188,6 +190,25 @@ def freeze_startup_objects() -> None:
     gc.set_threshold(20_000, 50, 100)
 
 
+async def start_webapp_server(settings: Settings, parts: WebAppParts | None) -> web.AppRunner | None:
+    """In polling mode: serve the Mini App (:mod:`bot.webapp.server`) under ``/webapp/`` on
+    ``WEBAPP_HOST:WEBAPP_PORT``, when ``parts`` is given (``WEBAPP_URL`` set). Returns: the running server (call its
+    ``cleanup()`` to stop it), or None. Raises: OSError when the port is taken."""
+    if parts is None:
+        return None
+    app = web.Application()
+    app.add_subapp("/webapp/", create_webapp(parts))
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=2.0)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, settings.webapp_host, settings.webapp_port).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    log.info("Mini App served on %s:%s/webapp/", settings.webapp_host, settings.webapp_port)
+    return runner
+
+
 async def run_polling(settings: Settings, *, handle_signals: bool = True) -> None:
     """Run the bot with long polling until interrupted (SIGINT/SIGTERM when ``handle_signals``, or cancelled);
     then lets the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes the store
@@ -201,7 +222,8 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
     async with stop_on_signals(handle_signals) as stop:
         store, bot = await open_store_and_bot(settings, stop)
     sender = Sender(bot, sender_limits(settings))
-    dp, _services = build_dispatcher(settings, store, sender, jobs=create_jobs(settings))
+    dp, services = build_dispatcher(settings, store, sender, jobs=create_jobs(settings))
+    webapp = await start_webapp_server(settings, webapp_parts(settings, services))
     freeze_startup_objects()
     try:
         await dp.start_polling(
@@ -212,6 +234,8 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
             tasks_concurrency_limit=POLLING_BACKLOG_FACTOR * settings.max_updates_in_flight,
         )
     finally:
+        if webapp is not None:
+            await webapp.cleanup()
         await close_all(dp, sender, store, bot, settings.shutdown_drain_timeout)
 
 
@@ -238,8 +262,10 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     bot.session.middleware(ApiMetricsMiddleware(metrics))
     sender = Sender(bot, sender_limits(settings))
     metrics.watch_queue(sender.pending)
-    dp, _services = build_dispatcher(settings, store, sender, metrics=metrics, jobs=create_jobs(settings, metrics))
-    app = create_webhook_app(dp, bot, store, settings, metrics, stop=stop)
+    dp, services = build_dispatcher(settings, store, sender, metrics=metrics, jobs=create_jobs(settings, metrics))
+    parts = webapp_parts(settings, services)
+    webapp = create_webapp(parts) if parts is not None else None
+    app = create_webhook_app(dp, bot, store, settings, metrics, stop=stop, webapp=webapp)
     runner = web.AppRunner(app, handle_signals=False)
     try:
         await runner.setup()

@@ -141,6 +141,20 @@ class Settings(BaseSettings):
     render_processes: int = Field(default=1, ge=0)
     """Worker processes that render boards (0: a thread of the bot's process)."""
 
+    # ---- the Mini App (bot/webapp/) ----
+    webapp_url: str | None = None
+    """The public HTTPS address of the Mini App (``https://bot.example.org/webapp/``); unset: no Mini App, no
+    button, no server (the bot works exactly as without it)."""
+    webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
+    """The Mini App's short name given to @BotFather's /newapp: groups get the link
+    ``https://t.me/<bot>/<short name>?startapp=<game id>`` (unset: only private boards get a button)."""
+    webapp_host: str = "0.0.0.0"
+    """Where the Mini App's server listens in polling mode (in webhook mode it shares the webhook's port)."""
+    webapp_port: int = Field(default=8081, ge=0, le=65535)
+    """The Mini App's port in polling mode."""
+    webapp_auth_max_age: float = Field(default=86400.0, gt=0)
+    """Seconds a Mini App's signed init data stays valid after Telegram signed it (see bot/webapp/auth.py)."""
+
     @field_validator("webhook_secret", mode="before")
     @classmethod
     def _check_secret(cls, value: object) -> object:
@@ -163,7 +177,23 @@ class Settings(BaseSettings):
                 raise ValueError(f"BOT_MODE=webhook needs {' and '.join(m.upper() for m in missing)}")
         return self
 
-    @field_validator("redis_url", "telegram_api_url", "webhook_url", "jobs_redis_url", mode="before")
+    @field_validator("webapp_url")
+    @classmethod
+    def _https_only(cls, value: str | None) -> str | None:
+        """Refuse a Mini App address that is not HTTPS (Telegram opens only HTTPS Mini Apps)."""
+        if value is not None and not value.startswith("https://"):
+            raise ValueError("must be an https:// address")
+        return value
+
+    @field_validator(
+        "redis_url",
+        "telegram_api_url",
+        "webhook_url",
+        "jobs_redis_url",
+        "webapp_url",
+        "webapp_short_name",
+        mode="before",
+    )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         """Return None for an empty string, so ``REDIS_URL=`` in .env means "unset"."""

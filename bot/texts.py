@@ -220,6 +220,18 @@ TEXTS: Final[dict[str, Message]] = {
     "no_game": gettext_noop("You have no game in this chat."),
     "toast.old_board": gettext_noop("This is an old board: play on the newest one."),
     "toast.synced": gettext_noop("The board was behind: it is being updated, press again."),
+    "webapp.open": gettext_noop("📱 Live board"),
+    "webapp.you": gettext_noop("you"),
+    "webapp.spectator": gettext_noop("You are watching this game."),
+    "webapp.computer": gettext_noop("The computer is thinking…"),
+    "webapp.your_turn": gettext_noop("Your turn"),
+    "webapp.waiting": gettext_noop("Waiting for the opponent"),
+    "webapp.not_found": gettext_noop("There is no such game."),
+    "webapp.bad_request": gettext_noop("The request is malformed: send the board's version and one action."),
+    "webapp.auth.missing": gettext_noop("Open the board from Telegram: the request carries no sign-in data."),
+    "webapp.auth.forged": gettext_noop("The sign-in data is not Telegram's: reopen the board from Telegram."),
+    "webapp.auth.stale": gettext_noop("The sign-in data has expired: reopen the board from Telegram."),
+    "webapp.auth.no_user": gettext_noop("The sign-in data names no user: open the board from a chat."),
     "choose.game": gettext_noop("You have several games here. Which one?"),
     "move.ambiguous": gettext_noop(
         "You are to move in several games here: use the buttons of the board you mean (or /board)."

@@ -12,6 +12,7 @@ A worker is aiogram's aiohttp webhook server with three routes on one port:
   a crash before that makes Telegram redeliver. The game's compare-and-set stays the last guard.
 - ``GET /healthz``: 200 ``ok`` while the store answers, 503 otherwise (for the load balancer).
 - ``GET /metrics``: the worker's Prometheus metrics (:mod:`bot.metrics`).
+- ``/webapp/…``: the Mini App's API, live socket and files (:mod:`bot.webapp.server`), when ``WEBAPP_URL`` is set.
 
 At start each worker calls setWebhook (``WEBHOOK_URL`` + ``WEBHOOK_PATH``, the secret, the update types the
 handlers use, ``WEBHOOK_DROP_PENDING_UPDATES``) unless ``WEBHOOK_REGISTER=false``; while the Bot API does not
@@ -133,10 +134,13 @@ def create_webhook_app(
     metrics: Metrics,
     *,
     stop: asyncio.Event | None = None,
+    webapp: web.Application | None = None,
 ) -> web.Application:
     """Return the aiohttp application of one worker: the webhook, ``/healthz`` and ``/metrics``, with the
     Dispatcher's startup (setWebhook unless ``WEBHOOK_REGISTER=false``, retried while the Bot API does not answer
-    until ``stop`` is set; the command menu; the sweeper) and shutdown hooked to the application's.
+    until ``stop`` is set; the command menu; the sweeper) and shutdown hooked to the application's. ``webapp``
+    (the Mini App's sub-application, :func:`bot.webapp.server.create_webapp`) is mounted under ``/webapp/`` on the
+    same port when given.
 
     Raises: ValueError when WEBHOOK_SECRET is unset.
     """
@@ -166,6 +170,8 @@ def create_webhook_app(
 
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics_view)
+    if webapp is not None:
+        app.add_subapp("/webapp/", webapp)
 
     if settings.webhook_register:
 

@@ -56,6 +56,7 @@ from bot.config import Settings
 from bot.handlers import game_routers, routers
 from bot.i18n import create_i18n
 from bot.jobs import TaskiqJobs
+from bot.keyboards.webapp import WebAppLinks
 from bot.log_context import UpdateContextMiddleware
 from bot.metrics import Metrics, UpdateMetricsMiddleware
 from bot.middlewares import ErrorReportingMiddleware, UserLanguageMiddleware
@@ -72,8 +73,10 @@ from bot.services.computer import ComputerTurns, default_computer
 from bot.services.export import Exports
 from bot.services.fairness import Fairness
 from bot.services.game_config import GameConfig
+from bot.services.game_view import GameViews
 from bot.services.history import History
 from bot.services.inline import InlineGames
+from bot.services.live import LiveUpdates, LocalLive, RedisLive
 from bot.services.messaging import MessageSender, Replies
 from bot.services.player_stats import PlayerStats
 from bot.services.preferences import Preferences
@@ -84,6 +87,7 @@ from bot.services.tasks import JobQueue, Scheduler
 from bot.services.timers import Sweeper
 from bot.services.tournament_service import Tournaments, build_tournaments
 from bot.storage import Store
+from bot.webapp.parts import WebAppParts
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +124,12 @@ class Services:
     analyses: Analyses
     player_stats: PlayerStats
     leaderboards: Leaderboards
+    views: GameViews
+    """The Mini App's views of games (:mod:`bot.services.game_view`)."""
+    live: LiveUpdates | None = None
+    """Where saved versions are announced to the Mini App's sockets (None: no Mini App configured)."""
+    links: WebAppLinks | None = None
+    """The Mini App's address for the boards' and /watch's buttons (None: no Mini App configured)."""
 
     def handler_data(self) -> dict[str, Any]:
         """Return the parts the handlers use, by the names they take them under from the Dispatcher's data (see the
@@ -140,6 +150,7 @@ class Services:
             "analyses": self.analyses,
             "player_stats": self.player_stats,
             "leaderboards": self.leaderboards,
+            "webapp_links": self.links,
         }
 
     @property
@@ -197,6 +208,9 @@ def service_options(settings: Settings) -> dict[str, Any]:
     }
     if settings.inline_storage_chat_id is not None:
         options["inline_storage_chat"] = settings.inline_storage_chat_id
+    if settings.webapp_url:
+        options["links"] = WebAppLinks(settings.webapp_url, settings.webapp_short_name)
+        options["live"] = RedisLive(settings.redis_url) if settings.redis_url else LocalLive()
     return options
 
 
@@ -223,17 +237,27 @@ def assemble(
     inline_secret: bytes | None = None,
     inline_storage_chat: int | None = None,
     invite_ttl: float = 86400.0,
+    live: LiveUpdates | None = None,
+    links: WebAppLinks | None = None,
 ) -> Services:
     """Return the parts built on ``store``, ``sender`` and ``config``, each given its collaborators.
     ``computer_processes`` worker processes think for the computer (0: a thread). ``inline_secret`` signs inline
     invitations (the same in every worker; None: a random one of this process), ``inline_storage_chat`` takes the
     uploads of inline boards, ``invite_ttl``: seconds an inline invitation can be joined
-    (:mod:`bot.services.inline`)."""
+    (:mod:`bot.services.inline`). ``live`` hears every saved version (the Mini App's sockets) and ``links`` puts
+    the Mini App's button on the boards; both None when no Mini App is configured."""
     scheduler = Scheduler()
     replies = Replies(sender)
     session_end = SessionEnd(store)
     boards = BoardPresenter(store, sender, config)
-    saver = GameSaver(store, config, request_boards=boards.request, after_finish=session_end.after_finish)
+    boards.links = links
+    saver = GameSaver(
+        store,
+        config,
+        request_boards=boards.request,
+        after_finish=session_end.after_finish,
+        publish=live.publish if live is not None else None,
+    )
     computer_turns = ComputerTurns(store, config, scheduler, saver.save, processes=computer_processes)
     actions = GameActions(store, sender, config, boards, saver, computer_turns)
     inline = InlineGames(
@@ -273,6 +297,24 @@ def assemble(
         analyses=Analyses(store, config),
         player_stats=PlayerStats(store),
         leaderboards=Leaderboards(store),
+        views=GameViews(store, config.dice),
+        live=live,
+        links=links,
+    )
+
+
+def webapp_parts(settings: Settings, services: Services) -> WebAppParts | None:
+    """Return what the Mini App's server (:mod:`bot.webapp`) needs, or None when ``WEBAPP_URL`` is unset (then no
+    server is mounted and nothing changes)."""
+    if not settings.webapp_url or services.live is None:
+        return None
+    return WebAppParts(
+        token=settings.bot_token.get_secret_value(),
+        max_age=float(settings.webapp_auth_max_age),
+        views=services.views,
+        actions=services.actions,
+        live=services.live,
+        default_language=settings.default_language,
     )
 
 
@@ -388,7 +430,13 @@ def attach_background(
     running: list[asyncio.Task[None]] = []
     started: list[TaskiqJobs] = []
 
-    async def start(**_data: Any) -> None:
+    async def start(**data: Any) -> None:
+        links, bot = services.links, data.get("bot")
+        if links is not None and isinstance(bot, Bot):
+            try:
+                links.bot_username = (await bot.me()).username
+            except Exception as error:  # the groups' link waits for the next start; private boards have theirs
+                log.warning("getMe failed: groups get no Mini App link (%s)", error)
         periodic = services.periodic
         if jobs is not None:
             try:
@@ -413,6 +461,8 @@ def attach_background(
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(services.boards.settle(), timeout=SHUTDOWN_BOARD_GRACE)
         await services.stop_computer()
+        if services.live is not None:
+            await services.live.close()
         while running:
             task = running.pop()
             task.cancel()

@@ -8,6 +8,7 @@ from aiogram.methods import EditMessageReplyMarkup
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.keyboards.callbacks import GameCb, WatchCb
+from bot.keyboards.webapp import WebAppLinks, app_button
 from bot.model.actions import GameCommand, ResignAction
 from bot.services.actions import GameActions
 from bot.services.boards import BoardPresenter
@@ -71,15 +72,25 @@ async def on_watch_button(
     await query.answer(tr(lang, keys.get(outcome, "toast.gone")), show_alert=outcome == "ok")
 
 
-async def on_watch(message: Message, chat_games: ChatGames, replies: Replies, locale: str | None = None) -> None:
-    """``/watch`` in a group: a Watch button for each game running in the chat."""
+async def on_watch(
+    message: Message,
+    chat_games: ChatGames,
+    replies: Replies,
+    locale: str | None = None,
+    webapp_links: WebAppLinks | None = None,
+) -> None:
+    """``/watch`` in a group: a Watch button for each game running in the chat, and beside it the link that opens
+    the game in the Mini App when one is configured."""
     lang = _lang(message.from_user, locale)
     rows: list[list[InlineKeyboardButton]] = []
+    private = message.chat.type == "private"
     for game_id, record in await chat_games.running(message.chat.id, scan=10):
         names = " — ".join(p.name for p in record.players)
         variant = tr(lang, f"variant.{record.variant}")
         text = f"{tr(lang, 'btn.watch')}: {names} · {variant}"
-        rows.append([InlineKeyboardButton(text=text[:60], callback_data=WatchCb(game_id=game_id).pack())])
+        row = [InlineKeyboardButton(text=text[:60], callback_data=WatchCb(game_id=game_id).pack())]
+        app = app_button(webapp_links, game_id, lang, private=private) if webapp_links is not None else None
+        rows.append([*row, app] if app is not None else row)
     if not rows:
         await replies.reply(message, tr(lang, "watch.none"))
         return

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
 from aiogram.methods import SendMessage
@@ -28,6 +30,7 @@ from bot.services.computer import ComputerTurns, computer_to_act
 from bot.services.engine_flow import advance, load_match, new_fair_seeds
 from bot.services.messaging import SEND_FAILURES, MessageSender
 from bot.services.saving import GameSaver
+from bot.services.step_reason import step_refusal
 from bot.storage import StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
@@ -60,6 +63,34 @@ CHOOSE_BOARD: Final = GameCommand.CHOOSE_BOARD
 """The action of a "which game?" button that re-posts that game's board in the chat."""
 CHOOSE_RESIGN: Final = GameCommand.CHOOSE_RESIGN
 """The action of a "which game?" button that offers the resignation levels of that game."""
+
+
+class PressStatus(StrEnum):
+    """What became of a press (:meth:`GameActions.press_outcome`)."""
+
+    DONE = "done"
+    """Applied and saved."""
+    GONE = "gone"
+    """No such game (or quarantined, unreadable, finished)."""
+    NOT_PLAYER = "not_player"
+    """The presser does not play this game."""
+    NOT_TURN = "not_turn"
+    """A player, but not the one whose action is awaited (or a button of the other player)."""
+    STALE = "stale"
+    """The press was made on another version than the stored one (or lost the compare-and-set)."""
+    ILLEGAL = "illegal"
+    """Not an action the game allows now (the engine refused it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PressOutcome:
+    """The outcome of a press: ``status``, ``text`` (the toast a button shows: "" when applied), ``version`` (the
+    saved version when applied) and ``reason`` (why the engine refused a checker step, when it can say)."""
+
+    status: PressStatus
+    text: str
+    version: int | None = None
+    reason: str | None = None
 
 
 def read_record(stored: StoredGame) -> GameRecord | None:
@@ -334,62 +365,89 @@ class GameActions:
         press whose version is behind the stored one brings the boards up to date. Neither changes the game.
         Raises: StoreUnavailableError when the store is down.
         """
+        outcome = await self.press_outcome(
+            game_id, version, action, user_id, lang, chat_id=chat_id, message_id=message_id
+        )
+        return outcome.text
+
+    async def press_outcome(
+        self,
+        game_id: str,
+        version: int,
+        action: GameAction,
+        user_id: int,
+        lang: str,
+        *,
+        chat_id: int | None = None,
+        message_id: int | None = None,
+    ) -> PressOutcome:
+        """Apply a press as :meth:`press` does (the same checks, the same compare-and-set) and return what happened
+        as a :class:`PressOutcome`: its ``text`` is the toast :meth:`press` shows, its ``status`` tells the
+        refusals apart (for the Mini App's answers), ``version`` is the saved version when applied.
+
+        Raises: StoreUnavailableError when the store is down.
+        """
         stored = await self.store.get_game(game_id)
         if stored is None or stored.quarantined:
-            return tr(lang, "toast.gone")
+            return PressOutcome(PressStatus.GONE, tr(lang, "toast.gone"))
         record = read_record(stored)
         if record is None:
-            return tr(lang, "toast.gone")
+            return PressOutcome(PressStatus.GONE, tr(lang, "toast.gone"))
         index = record.player_index(user_id)
         if index is None:
-            return tr(lang, "toast.not_player")
+            return PressOutcome(PressStatus.NOT_PLAYER, tr(lang, "toast.not_player"))
         lang = record.players[index].lang
         if isinstance(action, GameCommand) and action in (CHOOSE_BOARD, CHOOSE_RESIGN):
-            return await self._chosen(stored, record, action, index, user_id, lang, chat_id)
+            text = await self._chosen(stored, record, action, index, user_id, lang, chat_id)
+            return PressOutcome(PressStatus.DONE if not text else PressStatus.ILLEGAL, text)
         resigning = isinstance(action, ResignAction)  # pressed on the resignation menu
         if chat_id is not None and message_id is not None and not resigning:
             current = self.boards.current_message(stored, record, chat_id)
             if current is not None and current != message_id:
                 await self.boards.strip_keyboard(chat_id, message_id)
-                return tr(lang, "toast.old_board")
+                return PressOutcome(PressStatus.STALE, tr(lang, "toast.old_board"))
         if stored.version != version:
             if self.boards.behind(stored, record):
                 self.boards.request(game_id)
-                return tr(lang, "toast.synced")
-            return tr(lang, "toast.stale")
+                return PressOutcome(PressStatus.STALE, tr(lang, "toast.synced"))
+            return PressOutcome(PressStatus.STALE, tr(lang, "toast.stale"))
         if action is GameCommand.REMATCH:
-            return await self._rematch(stored, record, lang)
+            text = await self._rematch(stored, record, lang)
+            return PressOutcome(PressStatus.DONE if not text else PressStatus.ILLEGAL, text)
         if stored.finished:
-            return tr(lang, "toast.gone")
+            return PressOutcome(PressStatus.GONE, tr(lang, "toast.gone"))
         try:
             match = load_match(record, game_id, self.config.dice)
         except (NardyError, ValueError, KeyError):
             log.exception("game %s cannot be loaded", game_id)
-            return tr(lang, "toast.gone")
+            return PressOutcome(PressStatus.GONE, tr(lang, "toast.gone"))
         game = match.game
         events: list[Event] = []
         if isinstance(action, ResignAction):
             if action.player != index:
-                return tr(lang, "toast.not_yours")
+                return PressOutcome(PressStatus.NOT_TURN, tr(lang, "toast.not_yours"))
             if game.phase in (Phase.OVER, Phase.RESIGN, Phase.OPENING):
-                return tr(lang, "toast.bad")
+                return PressOutcome(PressStatus.ILLEGAL, tr(lang, "toast.bad"))
             try:
                 game.resign(index, action.level)
             except NardyError:
-                return tr(lang, "toast.bad")
+                return PressOutcome(PressStatus.ILLEGAL, tr(lang, "toast.bad"))
             record.clear_turn()  # the turn being built is dropped, with its Undo count
         else:
             if game.turn != index:
-                return tr(lang, "toast.not_turn")
+                return PressOutcome(PressStatus.NOT_TURN, tr(lang, "toast.not_turn"))
+            pending = list(record.pending_steps)
             refusal = self._apply(game, record, action, lang, events)
             if refusal:
-                return refusal
+                reason = step_refusal(game, pending, action, lang) if isinstance(action, StepAction) else None
+                return PressOutcome(PressStatus.ILLEGAL, refusal, reason=reason)
         advance(match, record, events)
         record.events = events
-        if await self.saver.save(game_id, version, record, match) is None:
-            return tr(lang, "toast.stale")
+        saved = await self.saver.save(game_id, version, record, match)
+        if saved is None:
+            return PressOutcome(PressStatus.STALE, tr(lang, "toast.stale"))
         self.computer.after_action(game_id, record, match)
-        return ""
+        return PressOutcome(PressStatus.DONE, "", version=saved)
 
     def _apply(self, game: Game, record: GameRecord, action: GameAction, lang: str, events: list[Event]) -> str | None:
         """Apply one action of the awaited player to the engine; return a refusal text or None."""

@@ -40,6 +40,7 @@ from PIL import Image
 
 from bot.keyboards.game import game_keyboard, over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
+from bot.keyboards.webapp import WebAppLinks, with_app_button
 from bot.log_context import bind_game
 from bot.model.game import ChatLink, GameRecord, is_private_chat
 from bot.model.settings import ChatSettings, UserSettings
@@ -272,6 +273,8 @@ class BoardPresenter:
         self.config = config
         self.release: Callable[[StoredGame, GameRecord], Awaitable[None]] | None = None
         self.inline: InlineBoards | None = None
+        self.links: WebAppLinks | None = None
+        """The Mini App's address (``WEBAPP_URL``): boards then carry a button that opens it; None: no button."""
         self._locks: dict[str, asyncio.Lock] = {}
         self.tasks = KeyedTasks("nardy-board", sleep=lambda seconds: config.sleep(seconds))
         self.failures = 0
@@ -385,6 +388,8 @@ class BoardPresenter:
             if keyboard_in_chat(record, match, chat) and not spectator
             else None
         )
+        if not chat.is_inline and match.game.phase is not Phase.OVER:
+            keyboard = with_app_button(keyboard, self.links, stored.game_id, lang, private=chat.is_private)
         theme = await board_theme(self.store, chat)
         photo = await self._photo(stored.game_id, record, match, chat.viewer, lang, theme)
         if chat.is_inline:
@@ -557,6 +562,8 @@ class BoardPresenter:
                 if keyboard_in_chat(record, match, chat)
                 else None
             )
+            if not chat.is_inline and match.game.phase is not Phase.OVER:
+                keyboard = with_app_button(keyboard, self.links, game_id, lang, private=chat.is_private)
             theme = await board_theme(self.store, chat)
             photo = await self._photo(game_id, record, match, chat.viewer, lang, theme)
             if not await self._claim(game_id, chat_id, old):

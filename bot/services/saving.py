@@ -96,14 +96,18 @@ class GameSaver:
         *,
         request_boards: Callable[[str], None],
         after_finish: Callable[[str, GameRecord], Awaitable[None]],
+        publish: Callable[[str, int], Awaitable[None]] | None = None,
     ) -> None:
         """Write to ``store`` with the clock and timings of ``config``; after a save, ``request_boards(game_id)``
         brings the boards up to date (:meth:`bot.services.boards.BoardPresenter.request`), and at the end of a
-        session ``after_finish(game_id, record)`` does what follows it besides the stats (ratings, tournaments)."""
+        session ``after_finish(game_id, record)`` does what follows it besides the stats (ratings, tournaments).
+        ``publish(game_id, version)``, when given, announces every saved version to the Mini App's open
+        connections (:mod:`bot.services.live`); it never fails a save."""
         self.store = store
         self.config = config
         self.request_boards = request_boards
         self.after_finish = after_finish
+        self.publish = publish
 
     async def save(self, game_id: str, version: int, record: GameRecord, match: Match) -> int | None:
         """Save the record with the match at ``version`` (finishing the game when the session is over), then
@@ -177,11 +181,27 @@ class GameSaver:
         data = record.to_dict()
         try:
             if finished:
-                return await store.finish_game(game_id, version, data, ttl=self.config.finished_game_ttl, deadline=wake)
-            return await store.update_game(game_id, version, data, deadline=wake)
+                saved = await store.finish_game(
+                    game_id, version, data, ttl=self.config.finished_game_ttl, deadline=wake
+                )
+            else:
+                saved = await store.update_game(game_id, version, data, deadline=wake)
         except StoreUnavailableError:
             log.warning("the store did not answer a save of game %s: reading it back", game_id)
-            return await self._recover(game_id, version, op)
+            saved = await self._recover(game_id, version, op)
+        if saved is not None:
+            await self._announce(game_id, saved)
+        return saved
+
+    async def _announce(self, game_id: str, version: int) -> None:
+        """Publish a saved version to the live connections; a failure is logged (the app catches up on its next
+        reconnect), never raised."""
+        if self.publish is None:
+            return
+        try:
+            await self.publish(game_id, version)
+        except Exception:
+            log.warning("publishing version %s of game %s failed", version, game_id, exc_info=True)
 
     async def _recover(self, game_id: str, version: int, op: str) -> int | None:
         last_error: StoreUnavailableError | None = None

@@ -137,3 +137,18 @@ def test_no_handler_imports_the_storage() -> None:
     for module, path in handlers.items():
         wrong = {n for n in imported_names(path, module) if n == "bot.storage" or n.startswith("bot.storage.")}
         assert not wrong, f"{module} imports the storage: {sorted(wrong)}"
+
+
+def test_the_mini_app_server_uses_services_only() -> None:
+    """The Mini App's server (``bot/webapp``) reads and writes through services, never the storage, and no service
+    imports it (it is injected a publisher, :mod:`bot.services.live`)."""
+    modules = modules_of("bot")
+    webapp = {module: path for module, path in modules.items() if module.startswith("bot.webapp")}
+    assert "bot.webapp.server" in webapp  # the walk found the Mini App's server
+    for module, path in webapp.items():
+        wrong = {n for n in imported_names(path, module) if n == "bot.storage" or n.startswith("bot.storage.")}
+        assert not wrong, f"{module} imports the storage: {sorted(wrong)}"
+    for module, path in modules.items():
+        if module.startswith("bot.services"):
+            wrong = {n for n in imported_names(path, module) if n == "bot.webapp" or n.startswith("bot.webapp.")}
+            assert not wrong, f"{module} imports the Mini App's server: {sorted(wrong)}"

@@ -1,0 +1,59 @@
+"""What the Mini App's routes share: their parts, the caller's identity, and the JSON refusals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from aiohttp import web
+
+from bot.services.actions import GameActions
+from bot.services.game_view import GameViews
+from bot.services.live import LiveUpdates
+from bot.texts import tr
+from bot.webapp.auth import AuthError, WebAppIdentity, verify_init_data
+
+DIST_DIR: Final = Path(__file__).resolve().parents[2] / "webapp" / "dist"
+"""The front end's build (filled by ``webapp/``'s build script); served as it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebAppParts:
+    """What the Mini App's server uses: the bot ``token`` (to check init data), ``max_age`` (``WEBAPP_AUTH_MAX_AGE``),
+    the services (``views``, ``actions``, ``live``), the ``default_language`` and the ``static_dir``."""
+
+    token: str
+    max_age: float
+    views: GameViews
+    actions: GameActions
+    live: LiveUpdates
+    default_language: str = "en"
+    static_dir: Path = DIST_DIR
+
+
+PARTS: Final = web.AppKey("parts", WebAppParts)
+SOCKETS: Final[web.AppKey[set[web.WebSocketResponse]]] = web.AppKey("sockets")
+"""The open live sockets, closed when the server stops (so a shutdown does not wait for the clients)."""
+
+
+def error_response(status: int, error: str, reason: str) -> web.Response:
+    """Return the JSON refusal ``{"error": error, "reason": reason}`` with ``status``."""
+    return web.json_response({"error": error, "reason": reason}, status=status)
+
+
+def auth_refusal(error: AuthError) -> web.Response:
+    """Return the 401 answer for untrusted init data."""
+    return error_response(401, error.failure.value, str(tr(error.lang, f"webapp.auth.{error.failure.value}")))
+
+
+def init_data_of(request: web.Request) -> str | None:
+    """Return the init data of an API request (``Authorization: tma <init data>``), or None."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "tma" and value.strip() else None
+
+
+def identify(parts: WebAppParts, init_data: str | None) -> WebAppIdentity:
+    """Return the caller's identity. Raises: AuthError."""
+    return verify_init_data(init_data, parts.token, max_age=parts.max_age, default_language=parts.default_language)

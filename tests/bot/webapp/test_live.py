@@ -1,0 +1,127 @@
+"""Live: every saved version of a game reaches every open socket of it — a button press over the fake Bot API, a
+move through the app, the computer's reply — each viewer getting its own view; a reconnect catches up; an
+untrusted socket is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.storage import Store
+from tests.bot.e2e.drive import awaited_user, press_first, state
+from tests.bot.e2e.group_play import users
+from tests.bot.webapp.appkit import AppEnv, open_live
+
+
+async def next_state(ws: Any) -> dict[str, Any]:
+    """Return the next state the socket gets (skipping anything else)."""
+    while True:
+        message = await ws.receive_json()
+        if message["type"] == "state":
+            state: dict[str, Any] = message["state"]
+            return state
+
+
+async def test_a_button_press_and_an_app_move_reach_every_socket(sqlite_store: Store) -> None:
+    async with AppEnv(sqlite_store) as app:
+        fake = app.env.fake
+        alice, bob, carol = users(fake, "Alice", "Bob", "Carol", base=401)
+        chat = fake.group_chat(-400)
+        game_id = await app.group_game(chat, alice, bob)
+        sockets = {u.id: await open_live(app, game_id, u) for u in (alice, bob, carol)}
+        first = {uid: await next_state(ws) for uid, ws in sockets.items()}
+        version = first[alice.id]["version"]
+        assert {s["version"] for s in first.values()} == {version}
+        # a button press in the group reaches all three sockets, each with its own view
+        stored, match = await state(app.env, game_id)
+        mover = awaited_user(stored, match, {alice.id: alice, bob.id: bob})
+        await press_first(app.env, mover, chat.id)
+        pressed = await sqlite_store.get_game(game_id)
+        assert pressed is not None and pressed.version > version
+        seen = {}
+        for uid, ws in sockets.items():
+            view = await next_state(ws)
+            while view["version"] < pressed.version:
+                view = await next_state(ws)
+            seen[uid] = view
+        assert seen[carol.id]["you"] is None and seen[carol.id]["actions"] == []
+        turn = seen[alice.id]["turn"]
+        awaited = alice if turn == 0 else bob
+        other = bob if awaited is alice else alice
+        if seen[awaited.id]["awaited"] == "move":
+            assert [a for a in seen[awaited.id]["actions"] if a["step"] is not None]
+        assert not [a for a in seen[other.id]["actions"] if not a["action"].startswith("rs")]
+        # a move through the app reaches the others' sockets too
+        mine = seen[awaited.id]
+        action = next(a["action"] for a in mine["actions"] if not a["action"].startswith("rs"))
+        status, body = await app.act(game_id, awaited, {"version": mine["version"], "action": action})
+        assert status == 200, body
+        for uid in (other.id, carol.id):
+            view = await next_state(sockets[uid])
+            while view["version"] < body["version"]:
+                view = await next_state(sockets[uid])
+            assert view["version"] == body["version"]
+        for ws in sockets.values():
+            await ws.close()
+
+
+async def test_the_computers_reply_reaches_the_socket(sqlite_store: Store) -> None:
+    async with AppEnv(sqlite_store, "live-computer") as app:
+        fake = app.env.fake
+        (alice,) = users(fake, "Alice", base=411)
+        await app.env.h.send_text(alice, fake.private_chat(alice), "/new bot short easy")
+        (game_id,) = await sqlite_store.user_games(alice.id)
+        ws = await open_live(app, game_id, alice)
+        view = await next_state(ws)
+        assert view["players"][1]["computer"] is True
+        # Alice plays through the app until the computer has replied at least once
+        for _ in range(20):
+            if view["finished"]:
+                break
+            mine = [a for a in view["actions"] if not a["action"].startswith("rs")]
+            if view["turn"] != 0 or not mine:
+                view = await next_state(ws)
+                continue
+            status, body = await app.act(game_id, alice, {"version": view["version"], "action": mine[0]["action"]})
+            assert status == 200, body
+            before = body["version"]
+            view = await next_state(ws)
+            while view["version"] < before:
+                view = await next_state(ws)
+            if view["last_mover"] == 1:  # the computer's move reached the socket
+                break
+        assert view["last_mover"] == 1 or view["finished"]
+        await ws.close()
+
+
+async def test_a_reconnect_catches_up_and_untrusted_sockets_are_refused(sqlite_store: Store) -> None:
+    async with AppEnv(sqlite_store) as app:
+        fake = app.env.fake
+        alice, bob = users(fake, "Alice", "Bob", base=421)
+        chat = fake.group_chat(-420)
+        game_id = await app.group_game(chat, alice, bob)
+        ws = await open_live(app, game_id, alice)
+        old = (await next_state(ws))["version"]
+        await ws.close()
+        # moves are made while Alice's app is away
+        stored, match = await state(app.env, game_id)
+        await press_first(app.env, awaited_user(stored, match, {alice.id: alice, bob.id: bob}), chat.id)
+        now = await sqlite_store.get_game(game_id)
+        assert now is not None and now.version > old
+        ws = await open_live(app, game_id, alice, version=old)
+        assert (await next_state(ws))["version"] == now.version  # behind: the state at once
+        await ws.close()
+        ws = await open_live(app, game_id, alice, version=now.version)
+        assert await ws.receive_json() == {"type": "current", "version": now.version}  # up to date: no state
+        await ws.send_json({"type": "ping"})
+        assert await ws.receive_json() == {"type": "pong"}
+        await ws.close()
+        # untrusted: an error with 401 and the socket closed
+        for who, extra in ((None, {}), (alice, {"init_data": "user=%7B%7D&hash=00"})):
+            ws = await open_live(app, game_id, who, **extra)
+            message = await ws.receive_json()
+            assert (message["type"], message["status"]) == ("error", 401)
+            await ws.receive()
+            assert ws.closed and ws.close_code == 4401
+        ws = await open_live(app, "nosuchgame", alice)
+        assert (await ws.receive_json())["status"] == 404
+        await ws.close()
