@@ -6,17 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from aiogram.types import User
 
 from bot.storage import Store
 from bot.webapp.parts import SOCKETS
 from tests.bot.e2e.group_play import users
 from tests.bot.e2e.helpers import board_message
-from tests.bot.e2e.texts import EN, shown
+from tests.bot.e2e.texts import EN, RU, shown
 from tests.bot.webapp.appkit import AppEnv
 from tests.bot.webapp.initdata import forged, signed_init_data
 from tests.webapp.browserkit import DIST_DIR, open_app, shown_version, wait_version
 
+MAX_ACTIONS = 1500
+"""A bound on the actions of one game (a whole game of either board takes far fewer)."""
 PREFERRED = ("btn.confirm", "btn.roll", "btn.take")
 """Of a state's plain buttons, the ones a test player presses first (never doubling or resigning unless alone)."""
 
@@ -61,15 +64,16 @@ async def play_action(app: AppEnv, game_id: str, pages: dict[int, Any], players:
     return mine
 
 
-async def test_two_players_play_through_the_page(store: Store, browser: Any) -> None:
+@pytest.mark.parametrize("variant", ["short", "long"])
+async def test_two_players_play_through_the_page(store: Store, browser: Any, variant: str) -> None:
     async with AppEnv(store, seed="browser", static_dir=DIST_DIR) as app:
         alice, bob = users(app.env.fake, "Alice", "Bob", base=501)
         chat = app.env.fake.group_chat(-500)
-        game_id = await app.group_game(chat, alice, bob, "short")
+        game_id = await app.group_game(chat, alice, bob, variant)
         pages = {u.id: await open_app(browser, app, game_id, u) for u in (alice, bob)}
         turns = 0
         last_turn = None
-        for _ in range(600):
+        for _ in range(MAX_ACTIONS):
             before = await play_action(app, game_id, pages, [alice, bob])
             if before is None:
                 break
@@ -86,7 +90,7 @@ async def test_two_players_play_through_the_page(store: Store, browser: Any) -> 
                 if not stored.finished:
                     assert chat_board_version(app, chat.id) == stored.version
         _, final = await app.get(game_id, alice)
-        assert final["finished"], f"the game did not end in 600 actions ({turns} turns)"
+        assert final["finished"], f"the game did not end in {MAX_ACTIONS} actions ({turns} turns)"
         assert turns >= 10
         for page in pages.values():
             await wait_version(page, final["version"])
@@ -152,6 +156,10 @@ async def test_a_spectator_gets_no_move_controls(store: Store, browser: Any) -> 
         await page.click('[data-place="p13"]')
         assert await page.locator("#board .picked").count() == 0
         assert await shown_version(page) == view["version"]
+        # a Russian-speaking spectator reads the page in Russian, from the same catalogue
+        russian = await open_app(browser, app, game_id, carol, language=RU)
+        assert await russian.inner_text("#status") == shown(RU, "webapp.spectator")
+        assert await russian.inner_text("#title") == shown(RU, "variant.short")
 
 
 async def test_a_reconnect_catches_up(store: Store, browser: Any) -> None:
@@ -178,3 +186,38 @@ async def test_a_reconnect_catches_up(store: Store, browser: Any) -> None:
         await page.context.set_offline(False)
         await wait_version(page, body["version"])
         await page.wait_for_selector('body[data-live="live"]')
+
+
+async def center(page: Any, selector: str) -> tuple[float, float]:
+    """Return the centre of the element on the page."""
+    box = await page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+async def test_a_drag_moves_a_checker_and_a_drop_off_the_board_snaps_back(store: Store, browser: Any) -> None:
+    async with AppEnv(store, seed="webapp", static_dir=DIST_DIR) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=551)
+        game_id = await app.group_game(app.env.fake.group_chat(-550), alice, bob, "short")
+        _, view = await app.get(game_id, alice)
+        mover = alice if view["turn"] == 0 else bob
+        _, mine = await app.get(game_id, mover)
+        page = await open_app(browser, app, game_id, mover)
+        step = next(a["step"] for a in mine["actions"] if a["step"] is not None)
+        origin = await center(page, f'[data-place="p{step["origin"]}"]')
+        # dropped outside the board: nothing is sent, nothing stays picked
+        await page.mouse.move(*origin)
+        await page.mouse.down()
+        await page.mouse.move(origin[0], 5, steps=5)
+        await page.mouse.up()
+        assert await page.locator("#board .picked").count() == 0
+        assert await shown_version(page) == mine["version"]
+        # dragged onto a legal target: the step is made
+        target = await center(page, f'[data-place="p{step["target"]}"]')
+        await page.mouse.move(*origin)
+        await page.mouse.down()
+        await page.mouse.move(*target, steps=8)
+        await page.mouse.up()
+        await wait_version(page, mine["version"] + 1)
+        stored = await store.get_game(game_id)
+        assert stored is not None and stored.version == mine["version"] + 1
