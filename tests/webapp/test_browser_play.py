@@ -221,3 +221,28 @@ async def test_a_drag_moves_a_checker_and_a_drop_off_the_board_snaps_back(store:
         await wait_version(page, mine["version"] + 1)
         stored = await store.get_game(game_id)
         assert stored is not None and stored.version == mine["version"] + 1
+
+
+async def test_a_move_by_a_chat_button_reaches_the_open_pages(store: Store, browser: Any) -> None:
+    async with AppEnv(store, seed="webapp", static_dir=DIST_DIR) as app:
+        alice, bob, carol = users(app.env.fake, "Alice", "Bob", "Carol", base=561)
+        chat = app.env.fake.group_chat(-560)
+        game_id = await app.group_game(chat, alice, bob, "short")
+        _, view = await app.get(game_id, alice)
+        mover = alice if view["turn"] == 0 else bob
+        pages = [await open_app(browser, app, game_id, u) for u in (alice, bob, carol)]
+        for page in pages:
+            await page.wait_for_selector('body[data-live="live"]')
+        board = board_message(app.env.fake, chat.id)
+        data = next(
+            b.callback_data
+            for row in board.buttons()
+            for b in row
+            if b.callback_data and b.callback_data.startswith("g:") and b.callback_data.split(":")[-1][:1] in "smt"
+        )
+        await app.env.h.press(mover, chat.id, board.message_id, data)
+        await app.env.service.settle()
+        stored = await store.get_game(game_id)
+        assert stored is not None and stored.version > view["version"], data
+        for page in pages:
+            await wait_version(page, stored.version)
