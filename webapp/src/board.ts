@@ -209,6 +209,10 @@ export function drawBoard(svg: SVGSVGElement, view: GameView, themeName: "classi
   for (const [side, y] of strips) {
     const active = view.turn === side;
     el("rect", { x: 0, y, width: g.width, height: g.strip, fill: rgb(active ? t.stripActive : t.strip) }, svg);
+    if (active) {
+      const lineY = y === 0 ? g.strip - 3 : y;
+      el("rect", { x: 0, y: lineY, width: g.width, height: 3, fill: rgb(t.accent) }, svg);
+    }
     const player = view.players[side];
     const tag = view.you === side ? ` (${view.texts["webapp.you"] ?? "you"})` : "";
     const name = el(
@@ -285,7 +289,7 @@ export function drawBoard(svg: SVGSVGElement, view: GameView, themeName: "classi
     const [x, isTop] = column(g, p);
     const base = isTop ? g.innerTop : g.innerBottom;
     const tip = isTop ? base + length : base - length;
-    const colour = p % 2 === 0 ? t.pointA : t.pointB;
+    const colour = p % 2 === 1 ? t.pointA : t.pointB;
     el(
       "polygon",
       { points: `${x + 1},${base} ${x + g.pw - 1},${base} ${x + g.pw / 2},${tip}`, fill: rgb(colour) },
@@ -337,7 +341,6 @@ export function drawBoard(svg: SVGSVGElement, view: GameView, themeName: "classi
       { cx, cy, r: r - 1, fill: rgb(c.body), stroke: rgb(c.rim), "stroke-width": r * 0.16, class: `checker ${cls}` },
       svg,
     );
-    el("circle", { cx, cy, r: r * 0.55, fill: "none", stroke: rgb(c.rim, 0.6), "stroke-width": 1.5 }, svg);
     if (count !== null) {
       const text = el(
         "text",
