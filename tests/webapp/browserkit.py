@@ -24,10 +24,18 @@ def page_url(app: AppEnv, game_id: str, init_data: str, *, theme: str | None = N
 
 
 async def open_app(
-    browser: Any, app: AppEnv, game_id: str, user: User | None, *, init_data: str | None = None, language: str = "en"
+    browser: Any,
+    app: AppEnv,
+    game_id: str,
+    user: User | None,
+    *,
+    init_data: str | None = None,
+    language: str = "en",
+    hash_extra: str = "",
 ) -> Any:
     """Open the Mini App on the game in a new browser context signed in as ``user`` (or with ``init_data`` as
-    given) and wait until its first state (or its error) is shown; return the page."""
+    given; ``hash_extra``: more of Telegram's hash parameters) and wait until its first state (or its error) is
+    shown; return the page."""
     context = await browser.new_context(**PHONE)
     # telegram-web-app.js is not reachable here: the page works from the URL hash without it
     await context.route("https://telegram.org/**", lambda route: route.abort())
@@ -36,7 +44,7 @@ async def open_app(
     if data is None:
         assert user is not None
         data = signed_init_data(user.id, user.first_name, language=language)
-    await page.goto(page_url(app, game_id, data))
+    await page.goto(page_url(app, game_id, data) + hash_extra)
     await page.wait_for_selector("body[data-ready]")
     return page
 

@@ -4,7 +4,9 @@ gets the server's 401; a spectator gets no move controls; a dropped connection c
 
 from __future__ import annotations
 
+import json
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from aiogram.types import User
@@ -246,3 +248,17 @@ async def test_a_move_by_a_chat_button_reaches_the_open_pages(store: Store, brow
         assert stored is not None and stored.version > view["version"], data
         for page in pages:
             await wait_version(page, stored.version)
+
+
+async def test_the_page_takes_telegrams_theme_colours(store: Store, browser: Any) -> None:
+    async with AppEnv(store, static_dir=DIST_DIR) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=571)
+        game_id = await app.group_game(app.env.fake.group_chat(-570), alice, bob, "short")
+        theme = quote(json.dumps({"bg_color": "#17212b", "text_color": "#f5f5f5", "button_color": "#5288c1"}))
+        page = await open_app(browser, app, game_id, alice, hash_extra=f"&tgWebAppThemeParams={theme}")
+        background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(23, 33, 43)"
+        assert await page.get_attribute("svg#board", "data-theme") == "dark"  # a dark scheme: the dark board
+        light = await open_app(browser, app, game_id, alice)
+        assert await light.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+        assert await light.get_attribute("svg#board", "data-theme") == "classic"
