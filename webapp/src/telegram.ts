@@ -81,9 +81,13 @@ export function applyChrome(): void {
   for (const [key, value] of Object.entries(params)) {
     if (/^#[0-9a-f]{3,8}$/i.test(value)) root.style.setProperty(`--tg-${key.replace(/_/g, "-")}`, value);
   }
-  const app = webApp();
-  app?.ready?.();
-  app?.expand?.();
+  const greet = (): void => {
+    const app = webApp();
+    app?.ready?.();
+    app?.expand?.();
+  };
+  if (webApp()) greet();
+  else document.getElementById("tg-sdk")?.addEventListener("load", greet, { once: true });
 }
 
 /** A light haptic tick where Telegram offers it. */
