@@ -52,3 +52,18 @@ async def test_every_board_at_phone_size(store: Store, browser: Any, tmp_path: P
             await page.screenshot(path=str(path), animations="disabled")
             assert path.stat().st_size > 10_000
         await context.close()
+    _write_index(out)
+
+
+def _write_index(folder: Path) -> None:
+    """Write ``index.html`` showing every screenshot of the folder, at the phone's size."""
+    figures = "\n".join(
+        f'<figure><img src="{p.name}" width="390" alt="{p.stem}"><figcaption>{p.stem}</figcaption></figure>'
+        for p in sorted(folder.glob("*.png"))
+    )
+    folder.joinpath("index.html").write_text(
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Nardy Mini App gallery</title>'
+        "<style>body{font-family:sans-serif;display:flex;flex-wrap:wrap;gap:16px}</style></head><body>\n"
+        f"{figures}\n</body></html>\n",
+        encoding="utf-8",
+    )
