@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs the project with its test and dev extras into .venv,
 # makes sure a Redis server answers (starting one if none does), a local Redis Cluster runs (scripts/redis-cluster.sh),
-# Caddy is installed (scripts/ensure-caddy.sh) and Docker Compose v2 is at hand (scripts/ensure-compose.sh),
+# Caddy is installed (scripts/ensure-caddy.sh), Docker Compose v2 is at hand (scripts/ensure-compose.sh), Chromium and
+# the Mini App's npm packages are installed (scripts/ensure-chromium.sh),
 # then runs the linters, the type checker and pytest (on the compiled engine, and the engine's tests also on the pure
 # build).
 set -euo pipefail
@@ -19,6 +20,7 @@ export REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379}
 bash scripts/ensure-redis.sh
 bash scripts/ensure-caddy.sh
 bash scripts/ensure-compose.sh
+bash scripts/ensure-chromium.sh
 # A local 3-node Redis Cluster for the storage contract suite (reused when already running). When it cannot be
 # started, the cluster tests fail under CI=true (and are skipped elsewhere); the other tests still run.
 if [ -z "${TEST_REDIS_CLUSTER_URL:-}" ]; then
