@@ -1,10 +1,11 @@
-// Builds the Mini App into dist/ (or the folder given as the first argument): app.js (the bundled TypeScript),
-// app.css and index.html. The output depends only on the sources, so a rebuild can be compared with dist/.
+// Builds the Mini App into ../bot/webapp/static/ (or the folder given as the first argument): app.js (the bundled
+// TypeScript), app.css and index.html, which the bot's package ships as its data and serves. The output depends only
+// on the sources, so a rebuild can be compared with the committed one.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
-const out = process.argv[2] ?? "dist";
+const out = process.argv[2] ?? join("..", "bot", "webapp", "static");
 mkdirSync(out, { recursive: true });
 await build({
   entryPoints: ["src/main.ts"],

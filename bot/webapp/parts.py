@@ -14,8 +14,8 @@ from bot.services.live import LiveUpdates
 from bot.texts import tr
 from bot.webapp.auth import AuthError, WebAppIdentity, verify_init_data
 
-DIST_DIR: Final = Path(__file__).resolve().parents[2] / "webapp" / "dist"
-"""The front end's build (filled by ``webapp/``'s build script); served as it is."""
+DIST_DIR: Final = Path(__file__).resolve().parent / "static"
+"""The front end's build (written by ``webapp/``'s build script, shipped as the package's data); served as it is."""
 
 
 @dataclass(frozen=True, slots=True)
