@@ -86,6 +86,7 @@ from bot.services.session_end import SessionEnd
 from bot.services.tasks import JobQueue, Scheduler
 from bot.services.timers import Sweeper
 from bot.services.tournament_service import Tournaments, build_tournaments
+from bot.services.tournament_view import TournamentViews
 from bot.storage import Store
 from bot.webapp.parts import WebAppParts
 
@@ -315,6 +316,7 @@ def webapp_parts(settings: Settings, services: Services) -> WebAppParts | None:
         actions=services.actions,
         live=services.live,
         default_language=settings.default_language,
+        tournaments=TournamentViews(services.tournaments.records),
     )
 
 

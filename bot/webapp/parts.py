@@ -11,6 +11,7 @@ from aiohttp import web
 from bot.services.actions import GameActions
 from bot.services.game_view import GameViews
 from bot.services.live import LiveUpdates
+from bot.services.tournament_view import TournamentViews
 from bot.texts import tr
 from bot.webapp.auth import AuthError, WebAppIdentity, verify_init_data
 
@@ -21,7 +22,8 @@ DIST_DIR: Final = Path(__file__).resolve().parent / "static"
 @dataclass(frozen=True, slots=True)
 class WebAppParts:
     """What the Mini App's server uses: the bot ``token`` (to check init data), ``max_age`` (``WEBAPP_AUTH_MAX_AGE``),
-    the services (``views``, ``actions``, ``live``), the ``default_language`` and the ``static_dir``."""
+    the services (``views``, ``actions``, ``live``, ``tournaments``), the ``default_language`` and the
+    ``static_dir``."""
 
     token: str
     max_age: float
@@ -29,6 +31,8 @@ class WebAppParts:
     actions: GameActions
     live: LiveUpdates
     default_language: str = "en"
+    tournaments: TournamentViews | None = None
+    """The views of tournaments (:mod:`bot.services.tournament_view`); None: the tournament routes answer 404."""
     static_dir: Path = DIST_DIR
 
 

@@ -8,6 +8,11 @@
   turn; 404 no such game; 409 a stale version (with the current state); 422 an action the game refuses now (with
   the engine's reason). A refusal changes nothing.
 - ``GET  /webapp/api/games/{game_id}/live``: a WebSocket (see :mod:`bot.webapp.live`).
+- ``GET  /webapp/api/tournaments/{tournament_id}``: the tournament as any signed-in user sees it
+  (:mod:`bot.services.tournament_view`; the chat's card shows the same); 404 no such tournament. With
+  ``?version=N`` and the tournament still at version N, ``{"current": true}`` instead: the page polls this every
+  few seconds (a tournament changes when a match starts or ends, in whichever worker; a poll needs no publishing
+  in the tournament services and costs one read of the record).
 - ``GET  /webapp/``: ``index.html`` of the front end's build (``webapp/dist``), and its other files; without a
   build, 404 with a clear message.
 
@@ -112,6 +117,27 @@ async def post_action(request: web.Request) -> web.Response:
     return web.json_response(payload, status=status)
 
 
+async def get_tournament(request: web.Request) -> web.Response:
+    """Return the tournament as the caller sees it (200), ``{"current": true}`` when the caller's ``?version=``
+    is still the stored one, or 401/404."""
+    parts = request.app[PARTS]
+    try:
+        who = identify(parts, init_data_of(request))
+    except AuthError as error:
+        return auth_refusal(error)
+    tournament_id = request.match_info["tournament_id"]
+    missing = error_response(404, "not_found", str(tr(who.language, "webapp.tour.not_found")))
+    if parts.tournaments is None:
+        return missing
+    known = request.query.get("version", "")
+    if known.isdigit() and await parts.tournaments.version(tournament_id) == int(known):
+        return web.json_response({"current": True})
+    view = await parts.tournaments.view(tournament_id, who.user_id, who.language)
+    if view is None:
+        return missing
+    return web.json_response(view.to_json())
+
+
 async def index(request: web.Request) -> web.StreamResponse:
     """Return the front end's ``index.html``, or 404 with a clear message when it is not built."""
     page = request.app[PARTS].static_dir / "index.html"
@@ -137,6 +163,7 @@ def create_webapp(parts: WebAppParts) -> web.Application:
     app.router.add_get("/api/games/{game_id}", get_game)
     app.router.add_post("/api/games/{game_id}/actions", post_action)
     app.router.add_get("/api/games/{game_id}/live", live_socket)
+    app.router.add_get("/api/tournaments/{tournament_id}", get_tournament)
     app.router.add_get("/", index)
     if parts.static_dir.is_dir():
         app.router.add_static("/", parts.static_dir, follow_symlinks=False)
