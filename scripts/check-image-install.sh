@@ -3,7 +3,8 @@
 # COPYs (read from the Dockerfile itself, less what .dockerignore leaves out of the context: caches, built
 # extensions) into a temporary directory, creates a clean venv there, and runs scripts/docker-build-steps.sh
 # exactly as the Dockerfile does: `dependencies`, `project` (compiles the engine, fails if it stays pure Python),
-# then `runtime-check` (compiled engine, fonts, Pillow's raqm + fribidi + harfbuzz).
+# then `runtime-check` (compiled engine, fonts, Pillow's raqm + fribidi + harfbuzz), and that the installed bot
+# carries the Mini App's built front end (bot/webapp/static).
 #
 # What it cannot check: the image's own base (python:3.11-slim-bookworm) and its apt packages. Here the C compiler
 # and libfribidi0 are this machine's; in the image, build-essential and libfribidi0 provide them.
@@ -74,4 +75,12 @@ started=$(date +%s)
 tail -n 1 "$work/project.log"
 echo "project installed and compiled in $(( $(date +%s) - started )) s"
 sh "$steps" runtime-check
+# The Mini App's front end is package data of bot.webapp: the installed package serves it, with no source tree.
+(cd / && python -c "
+import sys
+from bot.webapp.parts import DIST_DIR
+missing = [n for n in ('index.html', 'app.js', 'app.css') if not (DIST_DIR / n).is_file()]
+sys.exit(f'the Mini App front end is not installed: {missing} missing in {DIST_DIR}' if missing else 0)
+") || exit 1
+echo "Mini App front end installed: bot/webapp/static/index.html"
 echo "image install check passed (venv: $(du -sh "$work/venv" | cut -f1))"

@@ -50,6 +50,7 @@ LABEL_KEYS: Final = (
     "webapp.computer",
     "webapp.your_turn",
     "webapp.waiting",
+    "board.pips",
 )
 """The catalogue texts the app shows, sent in the view's ``texts`` (by key, in the viewer's language)."""
 
@@ -129,6 +130,7 @@ class GameView:
     points: tuple[PointView, ...]
     bar: tuple[int, int]
     off: tuple[int, int]
+    pips: tuple[int, int]
     reserve: tuple[int, int] | None
     dice: tuple[int, int] | None
     used_dice: tuple[int, ...]
@@ -282,6 +284,7 @@ def build_view(stored: StoredGame, record: GameRecord, match: Match, user_id: in
         points=tuple(points),
         bar=(sides[0][24], sides[1][24]),
         off=(off[0], off[1]),
+        pips=game.position_for(0).pips(),  # the engine's count, as the Pillow board's strips show it
         reserve=(sides[0][25], sides[1][25]) if info.layout == "reserve" else None,
         dice=game.dice if in_move else None,
         used_dice=tuple(s.die for s in pending),

@@ -170,4 +170,5 @@ def test_the_image_install_steps_give_a_compiled_engine_with_raqm(c_compiler: No
     assert result.returncode == 0, result.stdout + result.stderr
     assert "engine: compiled (mypyc)" in result.stdout
     assert re.search(r"runtime check: compiled engine; Pillow \S+ with raqm \S+, fribidi \S+, harfbuzz", result.stdout)
+    assert "Mini App front end installed: bot/webapp/static/index.html" in result.stdout
     assert "image install check passed" in result.stdout

@@ -1,8 +1,8 @@
 """Installing the project prints no warnings of ours: a wheel built in pip's isolated build environment (the build
 requirements of pyproject.toml, as a fresh machine gets them) and an editable install into a clean venv, both of a
-copy of the sources. The wheel says ``License-Expression: MIT`` and carries the licences, the fonts and the
-catalogues. The engine is not compiled here (NARDY_PURE=1: the warnings come from the metadata, and
-tests/deploy/test_dockerfile.py covers the compiled build)."""
+copy of the sources. The wheel says ``License-Expression: MIT`` and carries the licences, the fonts, the
+catalogues and the Mini App's built front end. The engine is not compiled here (NARDY_PURE=1: the warnings come
+from the metadata, and tests/deploy/test_dockerfile.py covers the compiled build)."""
 
 from __future__ import annotations
 
@@ -74,6 +74,8 @@ def test_the_wheel_builds_without_warnings_and_says_mit(source_copy: Path, tmp_p
     assert fonts and fonts <= names, sorted(fonts - names)
     catalogues = {str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "locales").rglob("*.mo")}
     assert catalogues and catalogues <= names
+    webapp = {f"bot/webapp/static/{name}" for name in ("index.html", "app.js", "app.css")}
+    assert webapp <= names, sorted(webapp - names)  # the Mini App's front end, served from the installed package
 
 
 def test_an_editable_install_prints_no_warnings(source_copy: Path, tmp_path: Path) -> None:

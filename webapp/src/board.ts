@@ -249,6 +249,25 @@ export function drawBoard(svg: SVGSVGElement, view: GameView, themeName: "classi
     );
     const points = view.score[side] ?? 0;
     score.textContent = view.match_length > 1 ? `${points} / ${view.match_length}` : "";
+    // left of the score, as the Pillow board has it: the muted caption, then the count in bold
+    const scoreWidth = score.textContent
+      ? (score as SVGTextElement).getComputedTextLength?.() || score.textContent.length * g.strip * 0.3
+      : 0;
+    const pips = el(
+      "text",
+      {
+        x: g.width - g.checker * 0.4 - (scoreWidth ? scoreWidth + g.strip * 0.45 : 0),
+        y: y + g.strip * 0.66,
+        "text-anchor": "end",
+        class: "pips",
+        "data-side": side,
+      },
+      svg,
+    );
+    const caption = el("tspan", { fill: rgb(t.stripMuted), "font-size": g.strip * 0.28 }, pips);
+    caption.textContent = `${view.texts["board.pips"] ?? "pips"} `;
+    const count = el("tspan", { fill: rgb(t.stripText), "font-size": g.strip * 0.42, "font-weight": 700 }, pips);
+    count.textContent = String(view.pips[side] ?? 0);
   }
 
   // frame and felt

@@ -56,6 +56,8 @@ export interface GameView {
   points: PointView[];
   bar: [number, number];
   off: [number, number];
+  /** each side's pip count (the engine's), as the Pillow board's strips show it */
+  pips: [number, number];
   reserve: [number, number] | null;
   dice: [number, number] | null;
   used_dice: number[];
