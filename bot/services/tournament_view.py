@@ -224,7 +224,7 @@ def _pairings(
             state = "playing"
         else:
             state = "to_play"
-        game_id = record.game_id_for(tournament_id, match.id) if match.id in record.started else None
+        game_id = record.games.get(match.id)
         views.append(
             PairingView(
                 match.id,
@@ -265,7 +265,7 @@ def _bracket(
                 (players[0], players[1]),
                 winner,
                 _result_score(node.result) if node.result is not None else "",
-                record.game_id_for(tournament_id, node.id) if started and node.is_match else None,
+                record.games.get(node.id) if node.is_match else None,
                 node.id in playing and started,
             )
         )

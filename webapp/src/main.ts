@@ -2,6 +2,7 @@
 import { connectLive, fetchState, postAction } from "./api";
 import { drawBoard } from "./board";
 import { applyChrome, boardTheme, gameId, haptic, initData } from "./telegram";
+import { startTournament, tournamentId } from "./tournament";
 import type { ActionView, GameView, Place } from "./types";
 
 interface AppState {
@@ -14,7 +15,12 @@ interface AppState {
 const state: AppState = { view: null, picked: null, busy: false, resignOpen: false };
 const theme = boardTheme();
 const data = initData();
-const game = gameId();
+// `?tournament=` or a start parameter `t_<id>` opens the tournament view; `?game=` (also with `&tournament=`, a
+// match opened from the tournament view) or another start parameter opens that game's board
+const requested = gameId();
+const fromQuery = new URLSearchParams(window.location.search).get("game");
+const tournament = fromQuery ? null : tournamentId(requested);
+const game = tournament ? null : requested;
 
 function byId<T extends Element>(id: string): T {
   const node = document.getElementById(id);
@@ -246,6 +252,10 @@ window.addEventListener("pointerup", (event: PointerEvent) => {
 async function start(): Promise<void> {
   applyChrome();
   document.documentElement.dataset.theme = theme;
+  if (tournament) {
+    await startTournament(tournament, data);
+    return;
+  }
   if (!game) {
     showError("No game to open.", 404);
     return;
