@@ -1,12 +1,16 @@
 """Background work on a Redis-backed job queue (taskiq with taskiq-redis), so that any worker can run any job.
 
-Three kinds of job, each harmless to run twice because its effect is saved with the stores' compare-and-set:
+Four kinds of job, each harmless to run twice because its effect is saved with the stores' compare-and-set:
 
 - ``computer_turn(game_id, delay)``: the computer's reply in a game (:meth:`ComputerTurns.reply`), queued after a
   save that leaves the computer to act; it waits ``BOT_MOVE_DELAY`` and replies until the computer is no longer to
   act. A second job for the same game finds nothing to do.
 - ``tournament_reconcile(tournament_id)``: bringing a tournament up to date (pairing the next round, deadlines,
   the table), queued where the tournament service asks for it.
+- ``clock_deadline(game_id, delay)``: a look at a game whose clock's deadline has come
+  (:meth:`ClockWatch.check`): the match is lost on time if the running player's time really ran out, else nothing
+  changes. The wake-up at the deadline is a timer of the worker that saved (:mod:`bot.services.clock_watch`): a job
+  waiting out a long reserve would hold a job slot and be claimed again as lost after ``JOB_RETRY_AFTER``.
 - ``sweep``: every ``TIMEOUT_SWEEP_INTERVAL`` seconds one worker (the one holding the ticker lease in Redis) queues
   it, and whichever worker takes it handles the due games (boards left behind by a crash or a failed edit, turn
   reminders and timeouts, lost computer replies), tournament deadlines (all found through the store's deadline
@@ -27,7 +31,7 @@ Without Redis (the embedded SQLite store, polling) no queue runs: the same job c
 computer's replies and tournament work as tasks, the sweep in a loop, :meth:`bot.services.background.PeriodicWork.run`).
 
 :meth:`TaskiqJobs.start` takes the parts the jobs drive (:class:`JobParts`: the computer's turns, the tournaments, the
-periodic work and the shared config for its ``sleep``), as :mod:`bot.wiring` built them.
+clocks' watch, the periodic work and the shared config for its ``sleep``), as :mod:`bot.wiring` built them.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from bot.storage.redis.keys import cluster_startup_url
 if TYPE_CHECKING:
     from bot.metrics import Metrics
     from bot.services.background import PeriodicWork
+    from bot.services.clock_watch import ClockWatch
     from bot.services.computer import ComputerTurns
     from bot.services.game_config import GameConfig
     from bot.services.tournament_service import Tournaments
@@ -58,6 +63,7 @@ log = logging.getLogger(__name__)
 
 COMPUTER_TURN: Final = "computer_turn"
 TOURNAMENT_RECONCILE: Final = "tournament_reconcile"
+CLOCK_DEADLINE: Final = "clock_deadline"
 SWEEP: Final = "sweep"
 QUEUE_NAME: Final = "nardy:jobs"
 CONSUMER_GROUP: Final = "nardy-workers"
@@ -108,6 +114,7 @@ class TaskiqJobs:
         self.broker: AsyncBroker = self._broker()
         self._computer = self.broker.register_task(_computer_turn, task_name=COMPUTER_TURN)
         self._tournament = self.broker.register_task(_tournament_reconcile, task_name=TOURNAMENT_RECONCILE)
+        self._clock = self.broker.register_task(_clock_deadline, task_name=CLOCK_DEADLINE)
         self._sweep = self.broker.register_task(_sweep, task_name=SWEEP)
         self._parts: JobParts | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -160,6 +167,11 @@ class TaskiqJobs:
         take the job)."""
         self._submit(self._tournament, TOURNAMENT_RECONCILE, tournament_id, delay)
 
+    def clock_deadline(self, game_id: str, delay: float) -> None:
+        """See :meth:`bot.services.tasks.JobQueue.clock_deadline` (run in this process when Redis cannot take the
+        job)."""
+        self._submit(self._clock, CLOCK_DEADLINE, game_id, delay)
+
     def _submit(self, task: AsyncTaskiqDecoratedTask[Any, Any], name: str, key: str, delay: float) -> None:
         job = asyncio.create_task(self.enqueue(task, name, key, delay))
         self._pending.add(job)
@@ -182,6 +194,8 @@ class TaskiqJobs:
             return
         if name == COMPUTER_TURN:
             parts.computer_turns.wake(key)
+        elif name == CLOCK_DEADLINE:
+            parts.clock_watch.run_in_process(key, delay=delay)
         else:
             parts.tournaments.reconciler.run_in_process(key, delay=delay)
 
@@ -257,6 +271,11 @@ class JobParts(Protocol):
         ...
 
     @property
+    def clock_watch(self) -> ClockWatch:
+        """Runs the ``clock_deadline`` jobs."""
+        ...
+
+    @property
     def periodic(self) -> PeriodicWork:
         """Runs the ``sweep`` job."""
         ...
@@ -315,6 +334,20 @@ async def _tournament_reconcile(tournament_id: str, delay: float, context: Conte
         await parts.tournaments.reconciler.reconcile(tournament_id)
 
     await _run(context, TOURNAMENT_RECONCILE, reconcile())
+
+
+async def _clock_deadline(game_id: str, delay: float, context: Context = TaskiqDepends()) -> bool:
+    """The ``clock_deadline`` job: wait ``delay`` seconds, then look at the game's clock. Returns: whether it ended
+    the match on time."""
+    parts = _parts(context)
+
+    async def check() -> bool:
+        if delay > 0:
+            await parts.config.sleep(delay)
+        return await parts.clock_watch.check(game_id)
+
+    ended: bool = await _run(context, CLOCK_DEADLINE, check())
+    return ended
 
 
 async def _sweep(_key: str, _delay: float, context: Context = TaskiqDepends()) -> None:

@@ -69,6 +69,7 @@ from bot.services.background import PeriodicWork
 from bot.services.boards import BoardPresenter
 from bot.services.challenges import Challenges
 from bot.services.chat_games import ChatGames
+from bot.services.clock_watch import ClockWatch
 from bot.services.computer import ComputerTurns, default_computer
 from bot.services.export import Exports
 from bot.services.fairness import Fairness
@@ -111,6 +112,7 @@ class Services:
     boards: BoardPresenter
     saver: GameSaver
     computer_turns: ComputerTurns
+    clock_watch: ClockWatch
     actions: GameActions
     inline: InlineGames
     sweeper: Sweeper
@@ -174,17 +176,24 @@ class Services:
         return await self.periodic.recover()
 
     async def settle(self) -> None:
-        """Wait until no computer reply, board sync or tournament work is running (for tests and a graceful
-        shutdown). Returns nothing."""
-        while self.computer_turns.running or self.boards.busy_any() or self.tournaments.reconciler.busy():
+        """Wait until no computer reply, clock check, board sync or tournament work is running (for tests and a
+        graceful shutdown; the clocks' wake-ups still waiting are not waited for). Returns nothing."""
+        while (
+            self.computer_turns.running
+            or self.boards.busy_any()
+            or self.tournaments.reconciler.busy()
+            or self.clock_watch.working
+        ):
             await self.computer_turns.settle()
+            await self.clock_watch.settle()
             await self.boards.settle()
             await self.tournaments.reconciler.settle()
 
     async def stop_computer(self) -> None:
-        """Cancel the running computer replies, board syncs and tournament work (the sweep finishes them after a
-        restart). Returns nothing."""
+        """Cancel the running computer replies, clock wake-ups, board syncs and tournament work (the sweep finishes
+        them after a restart). Returns nothing."""
         await self.computer_turns.stop()
+        await self.clock_watch.stop()
         await self.boards.stop()
         await self.tournaments.reconciler.stop()
 
@@ -260,6 +269,8 @@ def assemble(
         publish=live.publish if live is not None else None,
     )
     computer_turns = ComputerTurns(store, config, scheduler, saver.save, processes=computer_processes)
+    clock_watch = ClockWatch(store, config, scheduler, saver)
+    saver.watch_clock = clock_watch.watch_record
     actions = GameActions(store, sender, config, boards, saver, computer_turns)
     inline = InlineGames(
         store,
@@ -284,6 +295,7 @@ def assemble(
         boards=boards,
         saver=saver,
         computer_turns=computer_turns,
+        clock_watch=clock_watch,
         actions=actions,
         inline=inline,
         sweeper=sweeper,

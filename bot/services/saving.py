@@ -6,7 +6,9 @@ deadline is kept in the record (``turn_deadline``). Whatever follows the save â€
 finished game's stats â€” is then driven from the saved record alone: when it is done, :meth:`GameSaver.release`
 moves the wake-up deadline to the turn deadline (or clears it for a finished game); when the process dies first,
 the deadline stays due and the sweeper does it (after a restart too). The store keeps its deadline index no later
-than the saved deadline, so a crash can only wake a game early, never lose it.
+than the saved deadline, so a crash can only wake a game early, never lose it. A save or release that leaves a
+game's clock running asks for a wake-up at the clock's deadline (``watch_clock``: :mod:`bot.services.clock_watch`),
+so the flag falls on time rather than at the next sweep.
 
 Finishing is exactly-once: the finishing save writes the stats to add (``stats_plan``) into the record, and
 :meth:`GameSaver.apply_effects` adds them with the store's idempotent ``add_game_stats`` (a game is counted once
@@ -97,17 +99,21 @@ class GameSaver:
         request_boards: Callable[[str], None],
         after_finish: Callable[[str, GameRecord], Awaitable[None]],
         publish: Callable[[str, int], Awaitable[None]] | None = None,
+        watch_clock: Callable[[str, GameRecord], None] | None = None,
     ) -> None:
         """Write to ``store`` with the clock and timings of ``config``; after a save, ``request_boards(game_id)``
         brings the boards up to date (:meth:`bot.services.boards.BoardPresenter.request`), and at the end of a
         session ``after_finish(game_id, record)`` does what follows it besides the stats (ratings, tournaments).
         ``publish(game_id, version)``, when given, announces every saved version to the Mini App's open
-        connections (:mod:`bot.services.live`); it never fails a save."""
+        connections (:mod:`bot.services.live`); it never fails a save. ``watch_clock(game_id, record)``, when given
+        (or set later), asks for a wake-up at the deadline of a saved record's running clock
+        (:meth:`bot.services.clock_watch.ClockWatch.watch_record`) after every save and release of an active game."""
         self.store = store
         self.config = config
         self.request_boards = request_boards
         self.after_finish = after_finish
         self.publish = publish
+        self.watch_clock = watch_clock
 
     async def save(self, game_id: str, version: int, record: GameRecord, match: Match) -> int | None:
         """Save the record with the match at ``version`` (finishing the game when the session is over), then
@@ -144,8 +150,14 @@ class GameSaver:
                 await self.apply_effects(game_id, record)
             except StoreUnavailableError:
                 log.warning("the stats of game %s will be counted by the sweeper", game_id)
+        else:
+            self._watch_clock(game_id, record)
         self.request_boards(game_id)
         return new_version
+
+    def _watch_clock(self, game_id: str, record: GameRecord) -> None:
+        if self.watch_clock is not None and record.clock is not None:
+            self.watch_clock(game_id, record)
 
     async def lose_on_time(self, game_id: str, version: int, record: GameRecord) -> int | None:
         """End the match of ``record`` (saved at ``version``) as lost on time by the player whose clock ran out
@@ -234,13 +246,15 @@ class GameSaver:
     async def release(self, stored: StoredGame, record: GameRecord) -> None:
         """After the boards of ``stored`` (whose record is ``record``) are current: finish a finished game's effects
         and clear its wake-up deadline, or move an active game's deadline to its turn deadline (only if the game is
-        still at that version). Returns nothing. Raises: StoreUnavailableError."""
+        still at that version) and watch its running clock's deadline. Returns nothing. Raises:
+        StoreUnavailableError."""
         store = self.store
         if stored.finished:
             await self.apply_effects(stored.game_id, record)
             if stored.deadline is not None:
                 await store.set_deadline(stored.game_id, stored.version, None)
             return
+        self._watch_clock(stored.game_id, record)  # a new game's clock, or one a restart left unwatched
         turn_deadline = record.turn_deadline
         if turn_deadline is None:
             return

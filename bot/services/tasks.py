@@ -2,7 +2,8 @@
 
 :class:`KeyedTasks` runs at most one task per key (a game, a tournament); a request for a key whose task is running
 makes that task run its work once more when the current run ends, so requests coalesce and nothing runs twice at
-once for one key. The board converger, the computer's replies and the tournaments each own one.
+once for one key. The board converger, the computer's replies and the tournaments each own one. :class:`Alarms`
+keeps one wake-up per key at a time (the game clocks' deadlines, :mod:`bot.services.clock_watch`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ class JobQueue(Protocol):
 
     def tournament_reconcile(self, tournament_id: str, delay: float) -> None:
         """Queue bringing the tournament up to date, to start after ``delay`` seconds. Returns nothing."""
+        ...
+
+    def clock_deadline(self, game_id: str, delay: float) -> None:
+        """Queue looking at the game's clock (ending the match on time if it ran out), to start after ``delay``
+        seconds. Returns nothing."""
         ...
 
 
@@ -100,3 +106,68 @@ class KeyedTasks:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self._wanted.clear()
+
+
+class Alarms:
+    """One wake-up per key: :meth:`set` runs ``work(key)`` after a delay, replacing the key's wake-up that is still
+    waiting (a work already under way is not interrupted). The waits are not work: :meth:`settle` waits only for
+    the works under way, :meth:`stop` cancels both."""
+
+    def __init__(self, name: str, *, sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        """``name`` prefixes the tasks' names (``<name>-<key>``); ``sleep`` waits out a delay."""
+        self.name = name
+        self.sleep = sleep
+        self._waiting: dict[str, asyncio.Task[None]] = {}
+        self._working: set[asyncio.Task[None]] = set()
+
+    def set(self, key: str, work: Work, *, delay: float) -> None:
+        """Run ``work(key)`` in a background task after ``delay`` seconds, instead of the key's pending wake-up.
+        Returns nothing."""
+        pending = self._waiting.pop(key, None)
+        if pending is not None:
+            pending.cancel()
+        task = asyncio.create_task(self._run(key, work, delay), name=f"{self.name}-{key}")
+        if delay > 0:
+            self._waiting[key] = task
+        else:  # due at once: work under way from now on
+            self._working.add(task)
+
+    def pending(self, key: str) -> bool:
+        """Return whether the key has a wake-up still waiting."""
+        return key in self._waiting
+
+    @property
+    def working(self) -> bool:
+        """Whether a woken work is under way."""
+        return bool(self._working)
+
+    async def _run(self, key: str, work: Work, delay: float) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        if delay > 0:
+            try:
+                await self.sleep(delay)
+            finally:
+                if self._waiting.get(key) is task:
+                    del self._waiting[key]
+            self._working.add(task)
+        try:
+            await work(key)
+        except Exception:  # the work logs what it can handle; anything else is left to the sweeper
+            log.exception("background work %s-%s failed", self.name, key)
+        finally:
+            self._working.discard(task)
+
+    async def settle(self) -> None:
+        """Wait until no woken work is under way (the wake-ups still waiting are not waited for). Returns nothing."""
+        while self._working:
+            await asyncio.gather(*list(self._working), return_exceptions=True)
+
+    async def stop(self) -> None:
+        """Cancel the waiting wake-ups and the works under way. Returns nothing."""
+        tasks = [*self._waiting.values(), *self._working]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._waiting.clear()
+        self._working.clear()

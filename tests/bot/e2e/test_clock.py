@@ -2,7 +2,9 @@
 the fake Bot API: ``/new … clock 12+1`` starts a clocked game; an action within the delay costs nothing, the time
 beyond it comes off the reserve; the caption shows the reserves as of the last action (no extra edits while the
 clock runs); running out loses the match exactly once (two sweeps at once, a late press, a restart in between);
-a bad clock is refused with the limits; a tournament on a clock records a match lost on time as a forfeit."""
+the flag falls at the clock's deadline itself, without a sweep (a wake-up of the game: an early, stale or
+doubled one changes nothing); a bad clock is refused with the limits; a tournament on a clock records a match lost
+on time as a forfeit."""
 
 from __future__ import annotations
 
@@ -25,13 +27,35 @@ START = 1_000_000.0
 
 
 class Now:
-    """The services' clock, moved by hand."""
+    """The services' clock, moved by hand; its :meth:`sleep` (when the services are given it) waits until the clock
+    is moved past the sleep's end by :meth:`advance`."""
 
     def __init__(self) -> None:
         self.now = START
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
 
     def __call__(self) -> float:
         return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait until the clock reaches ``seconds`` from now (at once for none)."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self.now + seconds, woken))
+        await woken
+
+    async def advance(self, to: float) -> None:
+        """Move the clock to ``to`` and wake the sleeps that end by then (letting the woken tasks start)."""
+        self.now = to
+        due = [(at, woken) for at, woken in self._sleepers if at <= to]
+        self._sleepers = [(at, woken) for at, woken in self._sleepers if at > to]
+        for _, woken in due:
+            if not woken.done():
+                woken.set_result(None)
+        for _ in range(10):
+            await asyncio.sleep(0)
 
 
 async def _record(env: Env, game_id: str) -> GameRecord:
@@ -268,4 +292,121 @@ async def test_against_the_computer_only_the_person_s_clock_runs(sqlite_store: S
         presses += 1
         await env.service.settle()
     assert presses >= 3
+    await env.close()
+
+
+def _ran_out_messages(env: Env, chat_id: int) -> list[str]:
+    return [m.content for m in env.fake.messages(chat_id) if "ran out of time on the clock" in m.content]
+
+
+async def test_the_flag_falls_at_the_clock_s_deadline_without_a_sweep(store: Store) -> None:
+    """On either back end; the services sleep on the virtual clock, and no sweep runs."""
+    now = Now()
+    env = Env(store, seeded("clock-w"), clock=now, sleep=now.sleep)
+    fake = env.fake
+    alice, bob = users(fake, "Alice", "Bob")
+    group = fake.group_chat(-3406)
+    game_id = await start_game(env, group, alice, bob, "short clock 0+0.25")
+    assert game_id
+    watch = env.service.clock_watch
+    assert watch.alarms.pending(game_id)  # the new game's clock is watched
+    record = await _record(env, game_id)
+    assert record.clock is not None and record.clock.running is not None
+    deadline = record.clock.deadline()
+    assert deadline == START + 15
+    loser_side = record.clock.running
+    await now.advance(deadline - 0.5)
+    await env.service.settle()
+    assert not (await state(env, game_id))[0].finished
+    await now.advance(deadline)
+    await env.service.settle()
+    stored, match = await state(env, game_id)
+    assert stored.finished and match.game.result is not None and match.game.result.winner == 1 - loser_side
+    record = GameRecord.from_stored(stored)
+    assert record.clock is not None and record.clock.flag == loser_side
+    assert has_entry(board_of(fake, stored, group.id).content, EN, "over.time")
+    assert len(_ran_out_messages(env, group.id)) == 1
+    assert not watch.alarms.pending(game_id)  # a finished game is not watched
+    await env.service.stop_computer()
+    await env.close()
+
+
+async def test_a_move_just_before_the_deadline_moves_the_wake_up_and_a_stale_one_changes_nothing(
+    sqlite_store: Store,
+) -> None:
+    now = Now()
+    env = Env(sqlite_store, seeded("clock-m"), clock=now, sleep=now.sleep)
+    fake = env.fake
+    alice, bob = users(fake, "Alice", "Bob")
+    people = {alice.id: alice, bob.id: bob}
+    group = fake.group_chat(-3407)
+    game_id = await start_game(env, group, alice, bob, "short clock 12+0.25")
+    assert game_id
+    watch = env.service.clock_watch
+    record = await _record(env, game_id)
+    assert record.clock is not None
+    first_deadline = record.clock.deadline()
+    assert first_deadline == START + 27
+    # an action a second before the deadline charges the clock and starts the next: a later deadline
+    await now.advance(first_deadline - 1)
+    stored, match = await state(env, game_id)
+    await press_first(env, awaited_user(stored, match, people), group.id)
+    record = await _record(env, game_id)
+    assert record.clock is not None and record.clock.flag is None
+    second_deadline = record.clock.deadline()
+    assert second_deadline is not None and second_deadline > first_deadline
+    assert watch.alarms.pending(game_id)
+    # the old deadline passes: nothing happens
+    await now.advance(first_deadline)
+    await env.service.settle()
+    version = (await state(env, game_id))[0].version
+    # a stale wake-up (a job queued for the old deadline, another worker's timer) finds time left: nothing changes,
+    # and the game stays watched
+    assert await watch.check(game_id) is False
+    watch.run_in_process(game_id)
+    await env.service.settle()
+    stored, _ = await state(env, game_id)
+    assert stored.version == version and not stored.finished and watch.alarms.pending(game_id)
+    assert _ran_out_messages(env, group.id) == []
+    # the new deadline: the flag falls for the side whose clock runs now
+    running = record.clock.running
+    await now.advance(second_deadline)
+    await env.service.settle()
+    stored, _ = await state(env, game_id)
+    assert stored.finished
+    record = GameRecord.from_stored(stored)
+    assert record.clock is not None and record.clock.flag == running
+    assert len(_ran_out_messages(env, group.id)) == 1
+    await env.service.stop_computer()
+    await env.close()
+
+
+async def test_two_wake_ups_at_the_deadline_end_the_match_once(store: Store) -> None:
+    now = Now()
+    env = Env(store, seeded("clock-2w"), clock=now, sleep=now.sleep)
+    fake = env.fake
+    alice, bob = users(fake, "Alice", "Bob")
+    group = fake.group_chat(-3408)
+    game_id = await start_game(env, group, alice, bob, "short clock 0+0.25")
+    assert game_id
+    watch = env.service.clock_watch
+    record = await _record(env, game_id)
+    deadline = record.clock.deadline() if record.clock else None
+    assert deadline is not None
+    now.now = deadline  # the timer is still asleep: two wake-ups from elsewhere come at once
+    results = await asyncio.gather(watch.check(game_id), watch.check(game_id))
+    assert sorted(results) == [False, True]
+    await now.advance(deadline)  # then this process's own wake-up
+    await env.service.settle()
+    stored, _ = await state(env, game_id)
+    assert stored.finished
+    version, data = stored.version, stored.data
+    assert await watch.check(game_id) is False
+    await env.service.settle()
+    stored, _ = await state(env, game_id)
+    assert (stored.version, stored.data) == (version, data)
+    assert len(_ran_out_messages(env, group.id)) == 1
+    stats = await store.chat_stats(group.id)
+    assert sum(s.losses for s in stats.values()) == 1 and sum(s.wins for s in stats.values()) == 1
+    await env.service.stop_computer()
     await env.close()
