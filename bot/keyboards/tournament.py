@@ -174,10 +174,16 @@ COMPUTER_LEVELS: Final = ("easy", "medium", "hard")
 
 
 def registration_keyboard(
-    tournament_id: str, lang: str, *, deep_link: str | None = None, full: bool = False
+    tournament_id: str,
+    lang: str,
+    *,
+    deep_link: str | None = None,
+    full: bool = False,
+    app_button: InlineKeyboardButton | None = None,
 ) -> InlineKeyboardMarkup:
     """Return the registration card's keyboard: Join / Leave, Start / Cancel (the organiser's), one "add a computer
-    player" button per level, and (``deep_link``) a button that opens the bot in private."""
+    player" button per level, (``deep_link``) a button that opens the bot in private, and ``app_button`` (the Mini
+    App's live table, :func:`bot.keyboards.webapp.tournament_button`) as the last row when given."""
     button = InlineKeyboardButton
     rows: list[list[InlineKeyboardButton]] = []
     first = [button(text=tr(lang, "tour.btn.leave"), callback_data=tour_callback(tournament_id, "leave"))]
@@ -202,12 +208,21 @@ def registration_keyboard(
         )
     if deep_link:
         rows.append([button(text=tr(lang, "tour.btn.open_bot"), url=deep_link)])
+    if app_button is not None:
+        rows.append([app_button])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def menu_keyboard(tournament_id: str, lang: str, *, watch: list[tuple[str, str]] | None = None) -> InlineKeyboardMarkup:
+def menu_keyboard(
+    tournament_id: str,
+    lang: str,
+    *,
+    watch: list[tuple[str, str]] | None = None,
+    app_button: InlineKeyboardButton | None = None,
+) -> InlineKeyboardMarkup:
     """Return the keyboard under the standings shown by ``/tournament`` during play: standings, my match,
-    pairings, withdraw, and one "watch" button per running match (``watch``: label and match index)."""
+    pairings, withdraw, ``app_button`` (the Mini App's live table, :func:`bot.keyboards.webapp.tournament_button`)
+    when given, and one "watch" button per running match (``watch``: label and match index)."""
     button = InlineKeyboardButton
     rows = [
         [
@@ -219,6 +234,8 @@ def menu_keyboard(tournament_id: str, lang: str, *, watch: list[tuple[str, str]]
             button(text=tr(lang, "tour.btn.quit"), callback_data=tour_callback(tournament_id, "quit")),
         ],
     ]
+    if app_button is not None:
+        rows.append([app_button])
     for label, index in (watch or [])[:8]:
         rows.append(
             [

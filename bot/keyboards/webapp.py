@@ -38,6 +38,18 @@ class WebAppLinks:
             return None
         return f"https://t.me/{self.bot_username}/{self.short_name}?{urlencode({'startapp': game_id})}"
 
+    def tournament_url(self, tournament_id: str) -> str:
+        """Return ``WEBAPP_URL`` with the tournament in its query (``?tournament=<id>``), for a ``web_app``
+        button."""
+        parts = urlsplit(self.url)
+        query = "&".join(q for q in (parts.query, urlencode({"tournament": tournament_id})) if q)
+        return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", query, parts.fragment))
+
+    def tournament_link(self, tournament_id: str) -> str | None:
+        """Return the t.me link that opens the Mini App on the tournament (``startapp=t_<id>``; the app tells it
+        from a game id by its length), or None as :meth:`direct_link`."""
+        return self.direct_link(f"t_{tournament_id}")
+
 
 def app_button(links: WebAppLinks, game_id: str, lang: str, *, private: bool) -> InlineKeyboardButton | None:
     """Return the button that opens the game in the Mini App: a ``web_app`` button in a private chat, else a URL
@@ -46,6 +58,20 @@ def app_button(links: WebAppLinks, game_id: str, lang: str, *, private: bool) ->
     if private:
         return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=links.app_url(game_id)))
     link = links.direct_link(game_id)
+    return None if link is None else InlineKeyboardButton(text=text, url=link)
+
+
+def tournament_button(
+    links: WebAppLinks | None, tournament_id: str, lang: str, *, private: bool
+) -> InlineKeyboardButton | None:
+    """Return the button that opens the tournament's live table in the Mini App: a ``web_app`` button in a private
+    chat, else a URL button with the direct link; None without ``links`` or without a link for a group."""
+    if links is None:
+        return None
+    text = tr(lang, "webapp.tour.link")
+    if private:
+        return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=links.tournament_url(tournament_id)))
+    link = links.tournament_link(tournament_id)
     return None if link is None else InlineKeyboardButton(text=text, url=link)
 
 

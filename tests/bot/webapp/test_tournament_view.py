@@ -41,6 +41,10 @@ class TournamentAppEnv(AppEnv):
         self.unused = self.client
         self.client = TestClient(TestServer(create_webapp_mounted(parts)))
 
+    async def __aenter__(self) -> TournamentAppEnv:
+        await super().__aenter__()
+        return self
+
     async def __aexit__(self, *exc: object) -> None:
         await self.unused.close()
         await super().__aexit__(*exc)
