@@ -32,14 +32,26 @@ class StubTurns:
 
 
 @dataclass
+class StubWatch:
+    """Records the looks at games' clocks asked of it."""
+
+    checks: list[str] = field(default_factory=list)
+
+    async def check(self, game_id: str) -> bool:
+        self.checks.append(game_id)
+        return False
+
+
+@dataclass
 class StubParts:
-    """The parts the jobs use (:class:`bot.jobs.JobParts`): the stub's replies, the real sleep; the tournaments and
-    the sweep are never run here."""
+    """The parts the jobs use (:class:`bot.jobs.JobParts`): the stub's replies and clock looks, the real sleep; the
+    tournaments and the sweep are never run here."""
 
     computer_turns: StubTurns = field(default_factory=StubTurns)
     config: GameConfig = field(default_factory=lambda: GameConfig(computer=lambda *_: None))
     tournaments: Any = None
     periodic: Any = None
+    clock_watch: StubWatch = field(default_factory=StubWatch)
 
 
 async def _until(condition: Any, timeout: float = 20.0) -> None:
@@ -98,3 +110,15 @@ async def test_one_worker_queues_each_sweep(redis_url: str, queues: list[TaskiqJ
     await holder._redis.delete(TICKER_KEY)
     others = [j for j in workers if j is not holder]
     assert [await j.tick() for j in others].count(True) == 1
+
+
+async def test_a_clock_deadline_job_looks_at_the_game_after_its_delay(redis_url: str, queues: list[TaskiqJobs]) -> None:
+    jobs = TaskiqJobs(redis_url, sweep_interval=3600)
+    queues.append(jobs)
+    parts = StubParts()
+    await jobs.start(parts)  # type: ignore[arg-type]
+    await asyncio.sleep(0.3)  # its consumer joins the group
+    started = time.monotonic()
+    jobs.clock_deadline("g-clock", 0.5)
+    await _until(lambda: parts.clock_watch.checks == ["g-clock"])
+    assert time.monotonic() - started >= 0.5

@@ -1,4 +1,5 @@
-"""A game against the computer whose replies are jobs of the Redis queue (bot.jobs), not tasks of the process."""
+"""Background work as jobs of the Redis queue (bot.jobs), not tasks of the process: the computer's replies in a game
+against it, and the look at a game whose clock's deadline came."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from bot.storage import RedisGameStore, StoredGame
 from nardy import Match
 from nardy.ai import ComputerPlayer, get_player
 from tests.bot.e2e.drive import only_game, press_first, state
+from tests.bot.e2e.group_play import start_game, users
 from tests.bot.e2e.helpers import Env, seeded
+from tests.bot.e2e.test_clock import Now
 
 PRESSES = 40
 
@@ -28,6 +31,11 @@ def job_outcomes(metrics: Metrics) -> dict[str, float | None]:
         outcome: metrics.registry.get_sample_value("nardy_jobs_total", {"kind": "computer_turn", "outcome": outcome})
         for outcome in ("ok", "error")
     }
+
+
+def clock_jobs(metrics: Metrics) -> float | None:
+    """The clock_deadline jobs run to the end so far."""
+    return metrics.registry.get_sample_value("nardy_jobs_total", {"kind": "clock_deadline", "outcome": "ok"})
 
 
 def shows_saved_version(stored: StoredGame, chat_id: int) -> bool:
@@ -73,4 +81,49 @@ async def test_the_computer_replies_through_the_queue(redis_store: RedisGameStor
     finally:
         await jobs.close()
         await env.service.settle()
+        await env.close()
+
+
+async def test_a_clock_s_deadline_is_a_job_of_the_queue_that_ends_the_match(
+    redis_store: RedisGameStore, redis_url: str
+) -> None:
+    """The wake-up at the clock's deadline (on virtual time) queues a ``clock_deadline`` job; the worker that takes
+    it ends the match on time, with no sweep; a second job for the same game changes nothing."""
+    now = Now()
+    env = Env(redis_store, seeded("jobs-clock"), clock=now, sleep=now.sleep)
+    metrics = Metrics()
+    jobs = TaskiqJobs(redis_url, metrics=metrics, sweep_interval=3600)
+    await jobs.start(env.service)
+    env.service.jobs = jobs
+    try:
+        alice, bob = users(env.fake, "Alice", "Bob")
+        group = env.fake.group_chat(-3409)
+        game_id = await start_game(env, group, alice, bob, "short clock 0+0.25")
+        assert game_id
+        stored, _ = await state(env, game_id)
+        clock = GameRecord.from_stored(stored).clock
+        assert clock is not None and clock.running is not None
+        deadline = clock.deadline()
+        assert deadline is not None
+        await asyncio.sleep(0.3)  # the worker's consumer joins the group
+        await now.advance(deadline)
+        await jobs.settle()
+        limit = time.monotonic() + 60  # generous: the whole suite may load the machine meanwhile
+        while clock_jobs(metrics) != 1:
+            assert time.monotonic() < limit, "the clock_deadline job never ran"
+            await asyncio.sleep(0.05)
+        stored, _ = await state(env, game_id)
+        record = GameRecord.from_stored(stored)
+        assert stored.finished and record.clock is not None and record.clock.flag == clock.running
+        version = stored.version
+        jobs.clock_deadline(game_id, 0.0)  # a second job (a stale timer of another worker) finds the game over
+        await jobs.settle()
+        while clock_jobs(metrics) != 2:
+            assert time.monotonic() < limit, "the second clock_deadline job never ran"
+            await asyncio.sleep(0.05)
+        assert (await state(env, game_id))[0].version == version
+    finally:
+        await jobs.close()
+        await env.service.settle()
+        await env.service.stop_computer()
         await env.close()
