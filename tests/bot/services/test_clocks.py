@@ -1,15 +1,17 @@
 """The clock between saved actions (bot/services/clocks.py, docs/rules.md §1 "Time control"): a step of a turn being
 built keeps the clock running, an action charges it and starts the next awaited side's, and the computer has no
-clock."""
+clock; the wake-ups at the clocks' deadlines (:class:`bot.services.tasks.Alarms`) keep one per game."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 from bot.model.clock import GameClock, TimeControl
 from bot.model.game import GameRecord
 from bot.services.clocks import awaited_side, tick
+from bot.services.tasks import Alarms
 from nardy import Match, Phase, SeededDice
 
 FIXTURES = Path(__file__).parents[1] / "model" / "fixtures"
@@ -48,3 +50,26 @@ def test_the_computer_has_no_clock() -> None:
     game.turn = computer  # the computer is awaited: no clock runs
     tick(record, dict(record.match), match, 1005.0)
     assert record.clock.running is None and record.clock.deadline() is None
+
+
+async def test_a_game_s_wake_up_is_replaced_by_a_later_request_and_stopped_with_the_process() -> None:
+    woken: list[str] = []
+
+    async def work(key: str) -> None:
+        woken.append(key)
+
+    alarms = Alarms("test")
+    alarms.set("g", work, delay=0.2)
+    alarms.set("g", work, delay=0.05)  # a save after the first: only its wake-up stays
+    alarms.set("h", work, delay=30)
+    await alarms.settle()  # the waits are not work: nothing to wait for yet
+    assert woken == [] and alarms.pending("g") and alarms.pending("h")
+    await asyncio.sleep(0.3)
+    await alarms.settle()
+    assert woken == ["g"] and not alarms.pending("g")
+    alarms.set("g", work, delay=0)  # due at once: work under way, waited for by settle
+    assert not alarms.pending("g") and alarms.working
+    await alarms.settle()
+    assert woken == ["g", "g"]
+    await alarms.stop()
+    assert not alarms.pending("h") and woken == ["g", "g"]
