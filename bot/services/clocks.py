@@ -2,8 +2,9 @@
 
 :func:`tick` is called by every save of a game (:meth:`bot.services.saving.GameSaver.save`): it charges the player
 whose action was awaited and starts the clock of the side awaited next. :func:`lose_on_time` ends the match of a
-player whose time has run out (the sweeper at the clock's deadline, or a save that comes after it); it is written
-with a compare-and-set by the saver, so it happens once. Nothing here keeps state: the record is the clock.
+player whose time has run out (the game's wake-up at the clock's deadline, :mod:`bot.services.clock_watch`; the
+sweeper after a restart; or a save that comes after it); it is written with a compare-and-set by the saver, so it
+happens once. Nothing here keeps state: the record is the clock.
 """
 
 from __future__ import annotations

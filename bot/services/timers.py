@@ -3,7 +3,8 @@
 Every game whose wake-up deadline is due is looked at once per sweep, on its own (one failing game never stops the
 others; a record that cannot be loaded is quarantined): boards that are behind their saved version are brought up
 to date (after a crash, a shutdown or a failed edit), a finished game's effects are completed, a lost computer reply
-is played, a person whose clock ran out loses the match on time (docs/rules.md §1 "Time control"), and a person
+is played, a person whose clock ran out loses the match on time (docs/rules.md §1 "Time control"; the safety net of
+the clock's own wake-up, :mod:`bot.services.clock_watch`, after a restart or a lost job), and a person
 who does not act is reminded once and then loses the game by timeout.
 """
 
