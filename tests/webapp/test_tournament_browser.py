@@ -78,6 +78,9 @@ async def test_the_tournament_view_shows_standings_and_bracket_and_opens_a_playi
         await page.wait_for_selector("body[data-ready=yes]")
         assert await page.locator("svg#board").count() == 1
         assert int(await page.get_attribute("body", "data-version")) >= 0
+        await page.click("#back")  # and back to the tournament
+        await page.wait_for_selector("#bracket-svg g.match")
+        assert await page.locator("table.standings tbody tr").count() == 4
 
         # the start parameter t_<id> (a group's t.me link) opens the same view; the bracket zooms
         await page.goto(tournament_url(app, data, start=f"t_{tournament_id}"))

@@ -256,6 +256,16 @@ async function start(): Promise<void> {
     await startTournament(tournament, data);
     return;
   }
+  const back = new URLSearchParams(window.location.search).get("tournament");
+  if (game && back) {
+    // a match opened from the tournament view: a way back to it
+    const link = document.createElement("a");
+    link.id = "back";
+    link.className = "back";
+    link.textContent = "←";
+    link.href = `${window.location.pathname}?tournament=${encodeURIComponent(back)}${window.location.hash}`;
+    byId<HTMLElement>("head").prepend(link);
+  }
   if (!game) {
     showError("No game to open.", 404);
     return;

@@ -344,7 +344,8 @@ export async function startTournament(id: string, initData: string): Promise<voi
     shown = view;
     document.body.dataset.version = String(view.version);
     title.textContent = view.title;
-    status.textContent = view.round === null ? view.status_text : `${view.status_text} · ${view.round}`;
+    const current = view.pairings.find((p) => p.state === "playing" || p.state === "to_play");
+    status.textContent = current ? `${view.status_text} · ${current.label}` : view.status_text;
     standingsHead.textContent = view.texts.standings ?? "";
     standings.replaceChildren(renderStandings(view));
     pairingsHead.textContent = view.texts.pairings ?? "";
