@@ -12,12 +12,13 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.model.tournament import Entrant, TournamentRecord, TournamentSettings
 from bot.services.tournament_view import TournamentViews, build_view, score
 from bot.storage import Store
+from bot.texts import table_labels
 from bot.webapp.parts import WebAppParts
 from tests.bot.e2e.test_tournament_formats import _register
 from tests.bot.e2e.tournament_drive import record_of, tournament_env
 from tests.bot.webapp.appkit import AppEnv, create_webapp_mounted
 from tests.bot.webapp.initdata import TOKEN, signed_init_data
-from tournaments import Player, Result, single_elimination
+from tournaments import Player, Result, Tournament, round_robin, single_elimination, swiss
 from tournaments.records import tournament_to_dict
 
 
@@ -171,3 +172,35 @@ def test_a_tournament_in_registration_lists_its_entrants() -> None:
     view = build_view("T123456789", 1, record, 5, "ru")
     assert view.status_text == "Регистрация" and view.pairings == () and view.bracket is None
     assert [(r.place, r.name, r.you) for r in view.standings] == [(1, "Anna", True), (2, "Boris", False)]
+
+
+def _record(fmt: str, tournament: Tournament, players: list[Player]) -> TournamentRecord:
+    return TournamentRecord(
+        chat_id=-1,
+        organiser=1,
+        settings=TournamentSettings(format=fmt),
+        status="running",
+        entrants=tuple(Entrant(p.id, p.id.upper(), p.rating, user_id=10 + n) for n, p in enumerate(players)),
+        core=tournament_to_dict(tournament),
+    )
+
+
+def test_round_robin_and_swiss_show_the_columns_of_their_standings_pictures() -> None:
+    players = [Player(f"p{i}", 1500.0 + i) for i in range(5)]
+    robin: Tournament = round_robin(players)
+    first = robin.playable()[0]
+    robin = robin.record(Result(first.id, None, 1, 1))
+    view = build_view("T123456789", 3, _record("rr", robin, players), 10, "en")
+    assert view.columns == ("Pl", "W", "D", "L", "Pts", "SB", "+/−") and view.bracket is None
+    drawn = [r for r in view.standings if r.cells[0] == "1"]
+    assert len(drawn) == 2 and all(r.cells[2] == "1" and r.cells[4] == "½" for r in drawn)
+    assert {p.state for p in view.pairings} == {"result", "to_play"} and view.round == 1
+    assert [r.name for r in view.standings if r.you] == ["P0"]
+
+    tour: Tournament = swiss(players, rounds=3)
+    view = build_view("T123456789", 1, _record("sw", tour, players), None, "ru")
+    assert view.columns == tuple(
+        getattr(table_labels("ru"), name) for name in ("rating", "points", "cut1", "buchholz", "sb")
+    )
+    assert len(view.standings) == 5 and view.title
+    assert len(view.pairings) == 2 and all(p.state == "to_play" and p.game_id is None for p in view.pairings)
