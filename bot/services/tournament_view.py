@@ -196,7 +196,7 @@ def _standings(
 
 
 def _pairings(
-    lang: str, tournament_id: str, record: TournamentRecord, tournament: Tournament
+    lang: str, record: TournamentRecord, tournament: Tournament
 ) -> tuple[int | None, tuple[PairingView, ...]]:
     """Return the current round (the lowest round with a match to play, else the last played) and its pairings
     (every match of the rounds being played: a double elimination plays two brackets at once)."""
@@ -239,9 +239,7 @@ def _pairings(
     return current, tuple(views)
 
 
-def _bracket(
-    lang: str, tournament_id: str, record: TournamentRecord, tournament: Elimination
-) -> tuple[BracketRound, ...]:
+def _bracket(lang: str, record: TournamentRecord, tournament: Elimination) -> tuple[BracketRound, ...]:
     """Return the whole bracket of an elimination, round by round (known or not yet)."""
     labels = bracket_labels(lang, tournament)
     names = record.names()
@@ -339,8 +337,8 @@ def build_view(
             texts,
         )
     columns, rows = _standings(lang, record, tournament, viewer)
-    current, pairings = _pairings(lang, tournament_id, record, tournament)
-    bracket = _bracket(lang, tournament_id, record, tournament) if isinstance(tournament, Elimination) else None
+    current, pairings = _pairings(lang, record, tournament)
+    bracket = _bracket(lang, record, tournament) if isinstance(tournament, Elimination) else None
     return TournamentView(
         tournament_id,
         version,
