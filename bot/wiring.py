@@ -284,7 +284,7 @@ def assemble(
     )
     boards.connect(release=saver.release, inline=inline)
     sweeper = Sweeper(store, sender, config, boards, saver, computer_turns)
-    tournaments = build_tournaments(store, replies, config, scheduler, actions)
+    tournaments = build_tournaments(store, replies, config, scheduler, actions, links=links)
     session_end.tournaments = tournaments.reconciler
     return Services(
         store=store,

@@ -162,7 +162,7 @@ async def _send_standings(
             for index, m in enumerate(tournament.playable())
             if m.id in record.games
         ]
-        keyboard = menu_keyboard(tournament_id, lang, watch=watch)
+        keyboard = menu_keyboard(tournament_id, lang, watch=watch, app_button=messages.app_button(tournament_id, lang))
     if not views.standings_shows_bracket(tournament):  # a large bracket: its album, then the table with the menu
         await messages.send_bracket(chat_id, record, tournament, lang)
     try:

@@ -14,9 +14,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from aiogram.methods import EditMessageMedia, EditMessageText, GetMe, SendMediaGroup, SendMessage, SendPhoto
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, ReplyParameters
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    ReplyParameters,
+)
 
 from bot.keyboards.tournament import registration_keyboard
+from bot.keyboards.webapp import WebAppLinks, tournament_button
 from bot.model.tournament import TournamentRecord
 from bot.services import tournament_views as views
 from bot.services.messaging import SEND_FAILURES, Replies
@@ -29,9 +36,11 @@ log = logging.getLogger(__name__)
 class TournamentMessages:
     """Sends and edits the tournaments' messages (see the module docstring)."""
 
-    def __init__(self, replies: Replies) -> None:
-        """Talk to the chats through ``replies``."""
+    def __init__(self, replies: Replies, *, links: WebAppLinks | None = None) -> None:
+        """Talk to the chats through ``replies``; ``links`` (when the Mini App is configured) puts a button that
+        opens the tournament's live table on the card and the standings menu."""
         self.replies = replies
+        self.links = links
         self._username: str | None = None
 
     async def sync_card(self, tournament_id: str, record: TournamentRecord) -> str | None:
@@ -48,6 +57,7 @@ class TournamentMessages:
                 record.lang,
                 deep_link=await self._deep_link(tournament_id) if record.settings.venue == "private" else None,
                 full=len(record.entrants) >= record.settings.limit,
+                app_button=self.app_button(tournament_id, record.lang),
             )
         key = _digest(text + (keyboard.model_dump_json() if keyboard else ""))
         if key == record.card_shown:
@@ -56,6 +66,11 @@ class TournamentMessages:
             EditMessageText(chat_id=record.chat_id, message_id=record.card_message_id, text=text, reply_markup=keyboard)
         )
         return key
+
+    def app_button(self, tournament_id: str, lang: str) -> InlineKeyboardButton | None:
+        """Return the button that opens the tournament in the Mini App from its group (a link button: groups take
+        no ``web_app`` buttons), or None when the Mini App is not configured."""
+        return tournament_button(self.links, tournament_id, lang, private=False)
 
     async def _deep_link(self, tournament_id: str) -> str | None:
         if self._username is None:

@@ -17,7 +17,7 @@ from typing import Any, Final, Literal
 
 from bot.model.tournament import TournamentRecord, TournamentRecordError
 from bot.services.tournament_records import TournamentRecordKeeper
-from bot.services.tournament_views import _label, bracket_labels, format_title
+from bot.services.tournament_views import bracket_labels, format_title, match_label
 from bot.texts import table_labels, tr
 from rendering.bracket import round_key
 from tournaments import Elimination, Result, RoundRobin, Swiss, Tournament, TournamentError
@@ -228,7 +228,7 @@ def _pairings(
         views.append(
             PairingView(
                 match.id,
-                html.unescape(_label(lang, record, match)),
+                html.unescape(match_label(lang, record, match)),
                 names.get(match.first, "?"),
                 names.get(match.second, "?"),
                 state,

@@ -123,7 +123,7 @@ def round_label(lang: str, match: Match, *, double: bool = False, size: int | No
     return tr(lang, "tour.round", n=match.round)
 
 
-def _label(lang: str, record: TournamentRecord, match: Match) -> str:
+def match_label(lang: str, record: TournamentRecord, match: Match) -> str:
     """Return the round label of ``match`` in the tournament of ``record`` (knock-out rounds as players say them)."""
     fmt = record.settings.format
     size = bracket_size(len(record.entrants)) if fmt in ("se", "de") else None
@@ -165,7 +165,7 @@ def announcement(
     lines: list[str] = []
     current = None
     for match in matches[:MAX_LISTED]:
-        label = _label(lang, record, match)
+        label = match_label(lang, record, match)
         if label != current:
             lines.append(f"<b>{html.escape(label)}</b>")
             current = label
@@ -183,7 +183,7 @@ def announcement(
 
 def result_line(lang: str, record: TournamentRecord, match: Match, result: Result) -> str:
     """Return one short result line: "Round 2: Anna beat Boris 3–1" (or by forfeit, or a draw)."""
-    label = _label(lang, record, match)
+    label = match_label(lang, record, match)
     if result.winner is None:
         first, second = plain(record.entrant(match.first)), plain(record.entrant(match.second))
         return tr(lang, "tour.result.draw", round=label, first=first, second=second)
@@ -324,7 +324,7 @@ def pairings_text(lang: str, record: TournamentRecord, tournament: Tournament, n
     for match in playing[:MAX_LISTED]:
         started = record.started.get(match.id)
         due = "" if started is None else f" · {deadline_text(lang, started + record.settings.deadline_seconds)}"
-        label = _label(lang, record, match)
+        label = match_label(lang, record, match)
         lines.append(f"{html.escape(label)}: {pairing_line(record, match, mentions=False)}{due}")
     return "\n".join(lines)
 

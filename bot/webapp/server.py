@@ -13,8 +13,8 @@
   ``?version=N`` and the tournament still at version N, ``{"current": true}`` instead: the page polls this every
   few seconds (a tournament changes when a match starts or ends, in whichever worker; a poll needs no publishing
   in the tournament services and costs one read of the record).
-- ``GET  /webapp/``: ``index.html`` of the front end's build (``webapp/dist``), and its other files; without a
-  build, 404 with a clear message.
+- ``GET  /webapp/``: ``index.html`` of the front end's build (``bot/webapp/static``, written by ``webapp/``'s
+  build), and its other files; without a build, 404 with a clear message.
 
 Every API request is authenticated by Telegram's signed init data in the ``Authorization: tma <init data>``
 header (Telegram's documented convention; :mod:`bot.webapp.auth`). Every answer that is not 200 is JSON
@@ -143,7 +143,7 @@ async def index(request: web.Request) -> web.StreamResponse:
     page = request.app[PARTS].static_dir / "index.html"
     if not page.is_file():
         return web.Response(
-            status=404, text="The Mini App's front end is not built: webapp/dist/index.html is missing.\n"
+            status=404, text="The Mini App's front end is not built: bot/webapp/static/index.html is missing.\n"
         )
     return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
 
