@@ -491,8 +491,10 @@ class GameActions:
             rematch_id = new_id()
             record.rematch = rematch_id
             wake = self.config.clock() + self.config.board_retry_after
-            if await self.store.update_game(stored.game_id, stored.version, record.to_dict(), deadline=wake) is None:
+            marked = await self.store.update_game(stored.game_id, stored.version, record.to_dict(), deadline=wake)
+            if marked is None:
                 return tr(lang, "toast.stale")  # another press won
+            await self.saver.announce(stored.game_id, marked)
             self.boards.request(stored.game_id)
         players = list(reversed(record.players))
         chats = [

@@ -202,12 +202,13 @@ class GameSaver:
             log.warning("the store did not answer a save of game %s: reading it back", game_id)
             saved = await self._recover(game_id, version, op)
         if saved is not None:
-            await self._announce(game_id, saved)
+            await self.announce(game_id, saved)
         return saved
 
-    async def _announce(self, game_id: str, version: int) -> None:
-        """Publish a saved version to the live connections; a failure is logged (the app catches up on its next
-        reconnect), never raised."""
+    async def announce(self, game_id: str, version: int) -> None:
+        """Publish a saved version to the live connections (every write of this saver does; a save made elsewhere
+        calls it too). Returns nothing; a failure is logged (the app catches up on its next reconnect), never
+        raised."""
         if self.publish is None:
             return
         try:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from aiogram.types import Chat, User
+from aiohttp import TCPConnector
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.keyboards.webapp import WebAppLinks
@@ -38,7 +39,8 @@ class AppEnv:
             live=self.live,
             **({"static_dir": static_dir} if static_dir is not None else {}),
         )
-        self.client = TestClient(TestServer(create_webapp_mounted(parts)))
+        # no cap on connections: a benchmark keeps hundreds of sockets open
+        self.client = TestClient(TestServer(create_webapp_mounted(parts)), connector=TCPConnector(limit=0))
 
     async def __aenter__(self) -> AppEnv:
         await self.client.start_server()

@@ -125,3 +125,29 @@ async def test_a_reconnect_catches_up_and_untrusted_sockets_are_refused(sqlite_s
         ws = await open_live(app, "nosuchgame", alice)
         assert (await ws.receive_json())["status"] == 404
         await ws.close()
+
+
+async def test_a_typed_move_reaches_the_socket(sqlite_store: Store) -> None:
+    async with AppEnv(sqlite_store, "live-typed") as app:
+        fake = app.env.fake
+        alice, bob = users(fake, "Alice", "Bob", base=431)
+        chat = fake.group_chat(-430)
+        game_id = await app.group_game(chat, alice, bob)
+        ws = await open_live(app, game_id, bob)
+        first = await next_state(ws)
+        stored, match = await state(app.env, game_id)
+        mover = awaited_user(stored, match, {alice.id: alice, bob.id: bob})
+        if match.game.phase.value != "move":
+            await press_first(app.env, mover, chat.id)
+            stored, match = await state(app.env, game_id)
+            mover = awaited_user(stored, match, {alice.id: alice, bob.id: bob})
+        notation = match.game.legal_moves()[0].notation
+        await app.env.h.send_text(mover, chat, notation)
+        typed = await sqlite_store.get_game(game_id)
+        assert typed is not None and typed.version > stored.version > 0 and typed.version > first["version"]
+        assert any(e.get("move") for e in typed.data.get("events", [])) or typed.data["match"] != stored.data["match"]
+        view = await next_state(ws)
+        while view["version"] < typed.version:
+            view = await next_state(ws)
+        assert view["version"] == typed.version
+        await ws.close()

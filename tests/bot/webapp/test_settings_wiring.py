@@ -57,3 +57,34 @@ async def test_polling_mode_serves_the_mini_app_on_its_port(sqlite_store: Store)
         await runner.cleanup()
         await env.close()
         await plain.close()
+
+
+async def test_webhook_mode_mounts_the_mini_app_on_the_webhook_port(sqlite_store: Store) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.metrics import Metrics
+    from bot.webapp.server import create_webapp
+    from bot.webhook import create_webhook_app
+
+    configured = settings(
+        webapp_url="https://x.example/webapp/",
+        bot_mode="webhook",
+        webhook_url="https://x.example",
+        webhook_secret="s3cret",
+        webhook_register=False,
+    )
+    built = service_options(configured)
+    env = Env(sqlite_store, seeded("webhook-mount"), live=built["live"], links=built["links"])
+    parts = webapp_parts(configured, env.service)
+    assert parts is not None
+    app = create_webhook_app(env.dp, env.bot, sqlite_store, configured, Metrics(), webapp=create_webapp(parts))
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    try:
+        async with client.get("/webapp/api/games/x") as got:
+            assert got.status == 401 and (await got.json())["error"] == "missing"
+        async with client.get("/healthz") as got:
+            assert got.status == 200
+    finally:
+        await client.close()
+        await env.close()
