@@ -17,7 +17,7 @@ import pytest
 from bot_testkit import BotApp, build_app
 from redis import Redis
 
-from bot.storage import SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
 FIRST_DB, LAST_DB = 1, 15
@@ -70,6 +70,22 @@ def redis_url() -> Iterator[str]:
 def sqlite_path(tmp_path: os.PathLike[str]) -> str:
     """Return the path of a fresh SQLite file for this test."""
     return os.path.join(os.fspath(tmp_path), "nardy.sqlite3")
+
+
+@pytest.fixture
+async def sqlite_store(sqlite_path: str) -> AsyncIterator[SqliteGameStore]:
+    """Yield an SQLite store on a fresh file."""
+    store = SqliteGameStore(sqlite_path)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def redis_store(redis_url: str) -> AsyncIterator[RedisGameStore]:
+    """Yield a Redis store on a flushed database."""
+    store = RedisGameStore.from_url(redis_url)
+    yield store
+    await store.close()
 
 
 @pytest.fixture
