@@ -6,14 +6,11 @@ under CI=true, where they fail: scripts/ensure-chromium.sh installs the browser 
 
 from __future__ import annotations
 
-import itertools
 import os
 import shutil
-import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -57,34 +54,3 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteGameStore]:
     opened = SqliteGameStore(str(tmp_path / "nardy.sqlite3"))
     yield opened
     await opened.close()
-
-
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
-RESERVATION_KEY = "nardy-tests:db-reserved:{db}"
-"""The bot tests' reservation of a Redis database number (tests/bot/conftest.py): the same keys, so that runs in
-parallel never flush each other's database."""
-
-
-@pytest.fixture
-def redis_url() -> Iterator[str]:
-    """Yield the URL of a Redis database (1..15) reserved for this test, flushed before and after it."""
-    from redis import Redis
-
-    parts = urlsplit(REDIS_URL)
-    base = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
-    admin = Redis.from_url(f"{base}/0")
-    token = f"{os.getpid()}:{uuid.uuid4().hex}"
-    db = next(
-        (d for d in itertools.cycle(range(1, 16)) if admin.set(RESERVATION_KEY.format(db=d), token, nx=True, ex=600)),
-    )
-    url = f"{base}/{db}"
-    client = Redis.from_url(url)
-    client.flushdb()
-    try:
-        yield url
-    finally:
-        client.flushdb()
-        client.close()
-        if admin.get(RESERVATION_KEY.format(db=db)) == token.encode():
-            admin.delete(RESERVATION_KEY.format(db=db))
-        admin.close()
