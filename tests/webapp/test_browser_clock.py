@@ -94,3 +94,25 @@ async def test_the_reserve_ticks_on_the_page_and_running_out_shows_the_loss_once
         assert await _reserve(pages["alice"], 1 - side) == 15
         for page in pages.values():
             await page.context.close()
+
+
+async def test_the_delay_counts_down_before_the_reserve(store: Store, browser: Any) -> None:
+    """On ``5+0.25`` the running clock first shows the delay counting down, the reserve untouched."""
+    async with AppEnv(store, seed="clock-delay", static_dir=DIST_DIR, clock=Now()) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=3481)
+        game_id = await app.group_game(app.env.fake.group_chat(-3480), alice, bob, "short clock 5+0.25")
+        _, view = await app.get(game_id, alice)
+        side = view["clock"]["running"]
+        assert side is not None and view["clock"]["delay"] == 5.0
+        page = await open_app(browser, app, game_id, alice)
+        running = f'.clock[data-side="{side}"]'
+        delay = page.locator(f"{running} .clock-delay")
+        assert await delay.count() == 1
+        first = await delay.text_content() or ""
+        assert first.startswith(tr("en", "webapp.clock.delay") + " ")
+        assert await _reserve(page, side) == 15  # the reserve waits for the delay
+        await page.wait_for_function(
+            f"(document.querySelector('{running} .clock-delay')?.textContent ?? '') !== {first!r}", timeout=10000
+        )
+        assert await _reserve(page, side) == 15
+        await page.context.close()
