@@ -7,7 +7,11 @@ match lost on time, once, at the same final version as the chat's board."""
 from __future__ import annotations
 
 import asyncio
+import os
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.model.game import GameRecord
 from bot.storage import Store
@@ -16,7 +20,8 @@ from tests.bot.e2e.group_play import board_of, users
 from tests.bot.e2e.test_clock import START, Now
 from tests.bot.e2e.texts import EN, has_entry
 from tests.bot.webapp.appkit import AppEnv
-from tests.webapp.browserkit import DIST_DIR, open_app, wait_version
+from tests.bot.webapp.initdata import signed_init_data
+from tests.webapp.browserkit import DIST_DIR, open_app, page_url, wait_version
 
 
 async def _reserve(page: Any, side: int) -> int:
@@ -96,8 +101,11 @@ async def test_the_reserve_ticks_on_the_page_and_running_out_shows_the_loss_once
             await page.context.close()
 
 
-async def test_the_delay_counts_down_before_the_reserve(store: Store, browser: Any) -> None:
-    """On ``5+0.25`` the running clock first shows the delay counting down, the reserve untouched."""
+@pytest.mark.parametrize("theme", ["classic", "dark"])
+async def test_the_delay_counts_down_before_the_reserve(store: Store, browser: Any, tmp_path: Path, theme: str) -> None:
+    """On ``5+0.25`` the running clock first shows the delay counting down, the reserve untouched; in both board
+    themes, the running clock in Telegram's button colours (a screenshot goes to the gallery's
+    ``webapp/clock-<theme>.png`` when ``NARDY_GALLERY`` names a folder)."""
     async with AppEnv(store, seed="clock-delay", static_dir=DIST_DIR, clock=Now()) as app:
         alice, bob = users(app.env.fake, "Alice", "Bob", base=3481)
         game_id = await app.group_game(app.env.fake.group_chat(-3480), alice, bob, "short clock 5+0.25")
@@ -105,6 +113,9 @@ async def test_the_delay_counts_down_before_the_reserve(store: Store, browser: A
         side = view["clock"]["running"]
         assert side is not None and view["clock"]["delay"] == 5.0
         page = await open_app(browser, app, game_id, alice)
+        await page.goto(page_url(app, game_id, signed_init_data(alice.id, alice.first_name), theme=theme))
+        await page.wait_for_selector("body[data-ready]")
+        assert await page.get_attribute("html", "data-theme") == theme
         running = f'.clock[data-side="{side}"]'
         delay = page.locator(f"{running} .clock-delay")
         assert await delay.count() == 1
@@ -115,4 +126,20 @@ async def test_the_delay_counts_down_before_the_reserve(store: Store, browser: A
             f"(document.querySelector('{running} .clock-delay')?.textContent ?? '') !== {first!r}", timeout=10000
         )
         assert await _reserve(page, side) == 15
+        colours = await page.evaluate(
+            f"""() => {{
+                const node = document.querySelector('{running}');
+                const probe = document.createElement('div');
+                probe.style.background = 'var(--button)';
+                document.body.append(probe);
+                const want = getComputedStyle(probe).backgroundColor;
+                probe.remove();
+                return [getComputedStyle(node).backgroundColor, want];
+            }}"""
+        )
+        assert colours[0] == colours[1], colours
+        gallery = os.environ.get("NARDY_GALLERY")
+        folder = Path(gallery) / "webapp" if gallery else tmp_path
+        folder.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(folder / f"clock-{theme}.png"))
         await page.context.close()
