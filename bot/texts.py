@@ -226,6 +226,8 @@ TEXTS: Final[dict[str, Message]] = {
     "webapp.computer": gettext_noop("The computer is thinking…"),
     "webapp.your_turn": gettext_noop("Your turn"),
     "webapp.waiting": gettext_noop("Waiting for the opponent"),
+    "webapp.clock.delay": gettext_noop("delay"),
+    "webapp.clock.flag": gettext_noop("lost on time"),
     "webapp.not_found": gettext_noop("There is no such game."),
     "webapp.bad_request": gettext_noop("The request is malformed: send the board's version and one action."),
     "webapp.auth.missing": gettext_noop("Open the board from Telegram: the request carries no sign-in data."),

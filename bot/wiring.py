@@ -310,7 +310,7 @@ def assemble(
         analyses=Analyses(store, config),
         player_stats=PlayerStats(store),
         leaderboards=Leaderboards(store),
-        views=GameViews(store, config.dice),
+        views=GameViews(store, config.dice, lambda: config.clock()),
         live=live,
         links=links,
     )

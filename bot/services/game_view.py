@@ -14,10 +14,13 @@ import dataclasses
 import html
 import logging
 import re
+import time
+from collections.abc import Callable
 from typing import Any, Final, Literal
 
 from bot.keyboards.callbacks import GameCb
 from bot.model.actions import StepAction, parse_action
+from bot.model.clock import GameClock
 from bot.model.game import GameRecord, RecordError
 from bot.services.boards import board_keyboard
 from bot.services.captions import caption
@@ -51,6 +54,8 @@ LABEL_KEYS: Final = (
     "webapp.your_turn",
     "webapp.waiting",
     "board.pips",
+    "webapp.clock.delay",
+    "webapp.clock.flag",
 )
 """The catalogue texts the app shows, sent in the view's ``texts`` (by key, in the viewer's language)."""
 
@@ -112,6 +117,39 @@ class CubeView:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class ClockView:
+    """The game's clock at the server's time ``now`` (unix seconds; the page corrects its own clock by it):
+    ``left`` each side's reserve then (the running action's delay not counted), ``delay`` the seconds free per
+    action, ``control`` the time control as typed (``12+1``); ``running`` the side whose clock runs (None: stopped),
+    ``started`` when its action began and ``deadline`` when its time runs out (both None when stopped); ``flag`` the
+    side that lost on time, else None."""
+
+    control: str
+    delay: float
+    left: tuple[float, float]
+    running: int | None
+    started: float | None
+    deadline: float | None
+    now: float
+    flag: int | None
+
+
+def clock_view(clock: GameClock, now: float) -> ClockView:
+    """Return the view of ``clock`` at the server's time ``now``."""
+    running = clock.running if clock.started is not None else None
+    return ClockView(
+        control=clock.control.label,
+        delay=clock.delay,
+        left=(clock.left(0, now), clock.left(1, now)),
+        running=running,
+        started=clock.started if running is not None else None,
+        deadline=clock.deadline(),
+        now=now,
+        flag=clock.flag,
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class GameView:
     """What one viewer sees of a game (see the module docstring); :meth:`to_json` gives the API's JSON."""
 
@@ -146,6 +184,7 @@ class GameView:
     result: dict[str, Any] | None
     caption: str
     texts: dict[str, str]
+    clock: ClockView | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the view as a JSON-ready dict."""
@@ -221,10 +260,13 @@ def _actions(
     return tuple(found)
 
 
-def build_view(stored: StoredGame, record: GameRecord, match: Match, user_id: int | None, lang: str) -> GameView:
+def build_view(
+    stored: StoredGame, record: GameRecord, match: Match, user_id: int | None, lang: str, now: float | None = None
+) -> GameView:
     """Return the view of the game for the user ``user_id`` (a player sees its own side at the bottom and, on its
     turn, its actions; anyone else, None included, is a spectator who sees the board from the side to move, as a
-    group's board shows it) with the texts in ``lang``. Raises: ValueError for a record the renderer would refuse
+    group's board shows it) with the texts in ``lang``; a game on a clock carries the clock at the server's time
+    ``now`` (default: the system's time). Raises: ValueError for a record the renderer would refuse
     too (an unknown variant)."""
     game = match.game
     you = record.player_index(user_id) if user_id is not None else None
@@ -300,16 +342,19 @@ def build_view(stored: StoredGame, record: GameRecord, match: Match, user_id: in
         result=result,
         caption=_plain(caption(record, match, lang, stored.game_id)),
         texts=texts,
+        clock=None if record.clock is None else clock_view(record.clock, time.time() if now is None else now),
     )
 
 
 class GameViews:
     """Loads games for the Mini App and builds each viewer's :class:`GameView`."""
 
-    def __init__(self, store: GameRecords, dice: DiceFactory) -> None:
-        """Read games from ``store``; rebuild matches with the dice factory ``dice`` (no die is rolled here)."""
+    def __init__(self, store: GameRecords, dice: DiceFactory, now: Callable[[], float] = time.time) -> None:
+        """Read games from ``store``; rebuild matches with the dice factory ``dice`` (no die is rolled here); read
+        the server's time for the clocks from ``now``."""
         self.store = store
         self.dice = dice
+        self.now = now
 
     async def version(self, game_id: str) -> int | None:
         """Return the stored version of the game, or None when there is none. Raises: StoreUnavailableError."""
@@ -327,7 +372,7 @@ class GameViews:
             if user_id is not None and (index := record.player_index(user_id)) is not None:
                 lang = record.players[index].lang or lang
             match = load_match(record, game_id, self.dice)
-            return build_view(stored, record, match, user_id, lang)
+            return build_view(stored, record, match, user_id, lang, self.now())
         except (RecordError, NardyError, ValueError, KeyError):
             log.exception("game %s cannot be shown in the Mini App", game_id)
             return None

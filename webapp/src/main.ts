@@ -1,6 +1,7 @@
 // The Mini App: loads the game, draws it, sends the player's actions, follows the live socket.
 import { connectLive, fetchState, postAction } from "./api";
 import { drawBoard } from "./board";
+import { showClocks } from "./clock";
 import { applyChrome, boardTheme, gameId, haptic, initData } from "./telegram";
 import { startTournament, tournamentId } from "./tournament";
 import type { ActionView, GameView, Place } from "./types";
@@ -83,6 +84,7 @@ function render(): void {
           ? (view.texts["webapp.your_turn"] ?? "")
           : (view.texts["webapp.waiting"] ?? "");
   byId<HTMLElement>("caption").textContent = view.caption;
+  showClocks(view);
   renderActions(view);
 }
 

@@ -38,6 +38,19 @@ export interface CubeView {
   enabled: boolean;
 }
 
+/** The game's clock at the server's time `now` (unix seconds): bot/services/game_view.py's ClockView. */
+export interface ClockView {
+  control: string;
+  delay: number;
+  /** each side's reserve at `now` (the running action's delay not counted) */
+  left: [number, number];
+  running: number | null;
+  started: number | null;
+  deadline: number | null;
+  now: number;
+  flag: number | null;
+}
+
 export type Awaited = "roll" | "double" | "move" | "choose" | "take" | "resignation" | "none";
 
 export interface GameView {
@@ -73,6 +86,8 @@ export interface GameView {
   result: Record<string, unknown> | null;
   caption: string;
   texts: Record<string, string>;
+  /** the clock, when the game is played on one */
+  clock: ClockView | null;
 }
 
 /** A refusal of the API or of the live socket: `{"error": code, "reason": text}` (409 adds the current state). */

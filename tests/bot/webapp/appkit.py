@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,18 @@ class AppEnv:
     Mini App's server on the same services."""
 
     def __init__(
-        self, store: Store, seed: str = "webapp", *, live: LiveUpdates | None = None, static_dir: Path | None = None
+        self,
+        store: Store,
+        seed: str = "webapp",
+        *,
+        live: LiveUpdates | None = None,
+        static_dir: Path | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.live = live or LocalLive()
         self.links = WebAppLinks(APP_URL, "play", bot_username="nardy_test_bot")
-        self.env = Env(store, seeded(seed), live=self.live, links=self.links)
+        extra: dict[str, Any] = {"clock": clock} if clock is not None else {}
+        self.env = Env(store, seeded(seed), live=self.live, links=self.links, **extra)
         parts = WebAppParts(
             token=TOKEN,
             max_age=86400.0,
