@@ -25,7 +25,9 @@ def test_unset_builds_nothing() -> None:
 
 
 def test_set_builds_the_live_updates_and_links(redis_url: str) -> None:
-    local = service_options(settings(webapp_url="https://x.example/webapp/", webapp_short_name="play"))
+    local = service_options(  # the embedded store, whatever REDIS_URL the environment has (the test command sets it)
+        settings(webapp_url="https://x.example/webapp/", webapp_short_name="play", redis_url=None)
+    )
     assert isinstance(local["live"], LocalLive) and local["links"].short_name == "play"
     shared = service_options(settings(webapp_url="https://x.example/webapp/", redis_url=redis_url))
     assert isinstance(shared["live"], RedisLive)
