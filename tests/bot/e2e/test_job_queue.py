@@ -124,6 +124,7 @@ async def test_a_clock_s_deadline_is_a_job_of_the_queue_that_ends_the_match(
         assert (await state(env, game_id))[0].version == version
     finally:
         await jobs.close()
-        await env.service.settle()
+        # cancel first: a board sync re-requested meanwhile sleeps on the virtual clock, which no longer moves
         await env.service.stop_computer()
+        await env.service.settle()
         await env.close()
