@@ -288,6 +288,16 @@ class BoardPresenter:
         self.release = release
         self.inline = inline
 
+    def with_app_button(
+        self, keyboard: InlineKeyboardMarkup | None, match: Match, chat: ChatLink, game_id: str, lang: str
+    ) -> InlineKeyboardMarkup | None:
+        """Return the board's ``keyboard`` with the Mini App's button while the game runs: a ``web_app`` button in a
+        private chat, a t.me link in a group or on an inline message (``keyboard`` as it is without the Mini App or
+        once the game is over)."""
+        if match.game.phase is Phase.OVER:
+            return keyboard
+        return with_app_button(keyboard, self.links, game_id, lang, private=chat.is_private)
+
     # ------------------------------------------------------------------ requests (background)
 
     def request(self, game_id: str) -> None:
@@ -388,8 +398,7 @@ class BoardPresenter:
             if keyboard_in_chat(record, match, chat) and not spectator
             else None
         )
-        if not chat.is_inline and match.game.phase is not Phase.OVER:
-            keyboard = with_app_button(keyboard, self.links, stored.game_id, lang, private=chat.is_private)
+        keyboard = self.with_app_button(keyboard, match, chat, stored.game_id, lang)
         theme = await board_theme(self.store, chat)
         photo = await self._photo(stored.game_id, record, match, chat.viewer, lang, theme)
         if chat.is_inline:
@@ -562,8 +571,7 @@ class BoardPresenter:
                 if keyboard_in_chat(record, match, chat)
                 else None
             )
-            if not chat.is_inline and match.game.phase is not Phase.OVER:
-                keyboard = with_app_button(keyboard, self.links, game_id, lang, private=chat.is_private)
+            keyboard = self.with_app_button(keyboard, match, chat, game_id, lang)
             theme = await board_theme(self.store, chat)
             photo = await self._photo(game_id, record, match, chat.viewer, lang, theme)
             if not await self._claim(game_id, chat_id, old):

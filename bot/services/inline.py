@@ -464,6 +464,7 @@ class InlineGames:
             if keyboard_in_chat(record, match, chat)
             else None
         )
+        keyboard = self.boards.with_app_button(keyboard, match, chat, game_id, lang)
         markup = self.board_markup(record, match, game_id, stored.version, lang, keyboard)
         await self._set_keyboard(inline_message_id, markup or InlineKeyboardMarkup(inline_keyboard=[]))
         return ""

@@ -7,6 +7,7 @@ import re
 
 from aiogram.types import InlineKeyboardButton
 
+from bot.services.inline import inline_game_id
 from bot.storage import Store
 from tests.bot.e2e.group_play import start_game, users
 from tests.bot.e2e.helpers import Env, board_message, seeded
@@ -69,3 +70,28 @@ async def test_watch_links_to_the_mini_app(sqlite_store: Store) -> None:
         await app.env.h.send_text(carol, chat, "/watch")
         links = [b.url for b in flat(fake.last_message(chat.id)) if b.url]
         assert links == [f"https://t.me/nardy_test_bot/play?startapp={game_id}"]
+
+
+async def test_inline_boards_link_to_the_mini_app_while_the_game_runs(sqlite_store: Store) -> None:
+    async with AppEnv(sqlite_store) as app:
+        fake, h = app.env.fake, app.env.h
+        alice, bob = fake.user(631, "Alice", EN), fake.user(632, "Bob", EN)
+        query_id = await h.inline_query(alice, "")
+        message = fake.choose_inline_result(alice, query_id, "short-0", -630)
+        assert not [b for b in flat(message) if b.url]  # an invitation has no game yet
+        await h.press_button(bob, message, "Join")
+        assert message.inline_message_id is not None
+        game_id = inline_game_id(message.inline_message_id)
+        link = f"https://t.me/nardy_test_bot/play?startapp={game_id}"
+        assert [b.url for b in flat(message) if b.url] == [link]  # a URL: web_app buttons are for private chats
+        assert not [b for b in flat(message) if b.web_app is not None]
+        board = message.button_texts()
+        await h.press_button(alice, message, "Resign")
+        assert [b.url for b in flat(message) if b.url] == []  # the resignation menu is the menu alone
+        await h.press_button(alice, message, "Back")
+        assert message.button_texts() == board
+        assert [b.url for b in flat(message) if b.url] == [link]
+        await h.press_button(alice, message, "Resign")
+        await h.press_button(alice, message, "Resign: a single")
+        await h.press_button(bob, message, "Accept")
+        assert message.button_texts() == ["Rematch", "New game"]  # over: no link any more
