@@ -14,7 +14,8 @@
   few seconds (a tournament changes when a match starts or ends, in whichever worker; a poll needs no publishing
   in the tournament services and costs one read of the record).
 - ``GET  /webapp/``: ``index.html`` of the front end's build (``bot/webapp/static``, written by ``webapp/``'s
-  build), and its other files; without a build, 404 with a clear message.
+  build), and its other files (from memory, gzipped when accepted, revalidated by ETag:
+  :mod:`bot.webapp.assets`); without a build, 404 with a clear message.
 
 Every API request is authenticated by Telegram's signed init data in the ``Authorization: tma <init data>``
 header (Telegram's documented convention; :mod:`bot.webapp.auth`). Every answer that is not 200 is JSON
@@ -33,11 +34,15 @@ from aiohttp import WSCloseCode, web
 from bot.model.actions import parse_action
 from bot.services.actions import PressStatus
 from bot.texts import tr
+from bot.webapp.assets import Asset, asset_response, load_assets
 from bot.webapp.auth import AuthError
 from bot.webapp.live import live_socket
 from bot.webapp.parts import PARTS, SOCKETS, WebAppParts, auth_refusal, error_response, identify, init_data_of
 
 log = logging.getLogger(__name__)
+
+ASSETS: Final[web.AppKey[dict[str, Asset]]] = web.AppKey("assets")
+"""The front end's files by name (:mod:`bot.webapp.assets`), read when the server is made."""
 
 MAX_BODY: Final = 4096
 """The largest action request accepted, in bytes."""
@@ -138,14 +143,22 @@ async def get_tournament(request: web.Request) -> web.Response:
     return web.json_response(view.to_json())
 
 
-async def index(request: web.Request) -> web.StreamResponse:
+async def index(request: web.Request) -> web.Response:
     """Return the front end's ``index.html``, or 404 with a clear message when it is not built."""
-    page = request.app[PARTS].static_dir / "index.html"
-    if not page.is_file():
+    page = request.app[ASSETS].get("index.html")
+    if page is None:
         return web.Response(
             status=404, text="The Mini App's front end is not built: bot/webapp/static/index.html is missing.\n"
         )
-    return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
+    return asset_response(request, page)
+
+
+async def static_file(request: web.Request) -> web.Response:
+    """Return one file of the front end's build (gzipped when accepted), or 404."""
+    asset = request.app[ASSETS].get(request.match_info["name"])
+    if asset is None:
+        raise web.HTTPNotFound()
+    return asset_response(request, asset)
 
 
 def create_webapp(parts: WebAppParts) -> web.Application:
@@ -164,7 +177,7 @@ def create_webapp(parts: WebAppParts) -> web.Application:
     app.router.add_post("/api/games/{game_id}/actions", post_action)
     app.router.add_get("/api/games/{game_id}/live", live_socket)
     app.router.add_get("/api/tournaments/{tournament_id}", get_tournament)
+    app[ASSETS] = load_assets(parts.static_dir)
     app.router.add_get("/", index)
-    if parts.static_dir.is_dir():
-        app.router.add_static("/", parts.static_dir, follow_symlinks=False)
+    app.router.add_get("/{name}", static_file)
     return app

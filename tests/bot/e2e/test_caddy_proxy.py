@@ -74,8 +74,9 @@ def _caddy_config(tmp_path: Path, port: int, worker_host: str, worker_port: int,
     config["admin"] = {"listen": f"127.0.0.1:{free_port()}"}
     if resolver is not None:
         proxies = [h for h in _handlers(config) if h.get("handler") == "reverse_proxy"]
-        assert len(proxies) == 1, config
-        proxies[0]["dynamic_upstreams"]["resolver"] = {"addresses": [resolver]}
+        assert len(proxies) == 2, config  # the webhook and the Mini App
+        for proxy in proxies:
+            proxy["dynamic_upstreams"]["resolver"] = {"addresses": [resolver]}
     path = tmp_path / "caddy.json"
     path.write_text(json.dumps(config))
     return path
@@ -133,7 +134,9 @@ async def proxied(
     api = FakeBotApiServer()
     server = TestServer(api.app(), host="127.0.0.1")
     await server.start_server()
-    worker = start_worker(str(server.make_url("")), redis_url, tmp_path, "behind-caddy")
+    worker = start_worker(
+        str(server.make_url("")), redis_url, tmp_path, "behind-caddy", WEBAPP_URL="https://bot.example.org/webapp/"
+    )
     port = free_port()
     config = _caddy_config(tmp_path, port, "127.0.0.1", worker.port)
     base = f"http://127.0.0.1:{port}"
@@ -154,7 +157,7 @@ async def _settle(api: FakeBotApiServer, predicate: Any, limit: float = 60.0) ->
         await asyncio.sleep(0.1)
 
 
-async def test_caddy_forwards_telegrams_posts_and_nothing_else(
+async def test_caddy_forwards_telegrams_posts_the_mini_app_and_nothing_else(
     proxied: tuple[FakeBotApiServer, Worker, str, aiohttp.ClientSession],
 ) -> None:
     api, _, base, session = proxied
@@ -168,6 +171,12 @@ async def test_caddy_forwards_telegrams_posts_and_nothing_else(
         async with session.get(base + path) as response:
             assert response.status == 404, path
     assert api.methods("sendMessage", "sendPhoto") == []
+    # the Mini App goes through: its page (gzipped by the worker) and its API, which wants signed init data
+    async with session.get(base + "/webapp/", headers={"Accept-Encoding": "gzip"}) as response:
+        assert response.status == 200 and response.headers.get("Content-Encoding") == "gzip"
+        assert 'src="app.js"' in await response.text()
+    async with session.get(base + "/webapp/api/games/nothing") as response:
+        assert response.status == 401
     # with the secret: the challenge card, and a Join press through the proxy starts the game
     assert (await deliver(session, url, challenge, WORKER_SECRET))[0] == 200
     await _settle(api, lambda: any(m.keyboard for m in api.chat(GROUP["id"])))

@@ -3,6 +3,7 @@ and every refusal answered clearly with nothing changed."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 from bot.storage import Store
@@ -145,6 +146,34 @@ async def test_the_front_end_is_served_when_built(sqlite_store: Store, tmp_path:
             assert response.status == 200
         async with app.client.get("/webapp/../pyproject.toml") as response:
             assert response.status in (403, 404)
+        async with app.client.get("/webapp/missing.js") as response:
+            assert response.status == 404
+
+
+async def test_the_front_end_is_gzipped_and_revalidated(sqlite_store: Store, tmp_path: Path) -> None:
+    script = "const board = 'nardy';\n" * 200
+    (tmp_path / "index.html").write_text("<!doctype html><title>нарды 🎲</title>")
+    (tmp_path / "app.js").write_text(script)
+    async with AppEnv(sqlite_store, static_dir=tmp_path) as app:
+        plain = {"Accept-Encoding": "identity"}
+        async with app.client.get("/webapp/app.js", headers=plain, auto_decompress=False) as response:
+            assert response.status == 200 and "Content-Encoding" not in response.headers
+            assert await response.read() == script.encode()
+            assert response.headers["Content-Type"] == "text/javascript; charset=utf-8"
+            etag = response.headers["ETag"]
+        zipped = {"Accept-Encoding": "gzip, deflate, br"}
+        async with app.client.get("/webapp/app.js", headers=zipped, auto_decompress=False) as response:
+            assert response.headers["Content-Encoding"] == "gzip" and response.headers["Vary"] == "Accept-Encoding"
+            body = await response.read()
+            assert gzip.decompress(body) == script.encode() and len(body) < len(script) / 10
+        refused = {"Accept-Encoding": "gzip;q=0"}
+        async with app.client.get("/webapp/app.js", headers=refused, auto_decompress=False) as response:
+            assert "Content-Encoding" not in response.headers
+        async with app.client.get("/webapp/app.js", headers={"If-None-Match": etag}) as response:
+            assert response.status == 304 and not await response.read()
+        async with app.client.get("/webapp/", headers={"If-None-Match": '"stale"'}) as response:
+            assert response.status == 200 and "нарды 🎲" in await response.text()
+            assert response.headers["Cache-Control"] == "no-cache"
 
 
 def test_texts_exist() -> None:
