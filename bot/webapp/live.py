@@ -69,6 +69,8 @@ async def live_socket(request: web.Request) -> web.StreamResponse:
     sockets.add(ws)
     try:
         return await _serve(ws, parts, game_id)
+    except ConnectionResetError:  # the client went away while it was being written to: nothing is left to do
+        return ws
     finally:
         sockets.discard(ws)
 
@@ -76,6 +78,8 @@ async def live_socket(request: web.Request) -> web.StreamResponse:
 async def _serve(ws: web.WebSocketResponse, parts: WebAppParts, game_id: str) -> web.WebSocketResponse:
     """Authenticate the socket, then keep it up to date until it closes; return it."""
     hello = await _hello(ws)
+    if ws.closed:  # the client left before it said anything (a page closed at once)
+        return ws
     init_data = hello.get("init_data") if hello else None
     try:
         who = identify(parts, init_data if isinstance(init_data, str) else None)

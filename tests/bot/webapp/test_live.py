@@ -4,7 +4,10 @@ untrusted socket is refused."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import pytest
 
 from bot.storage import Store
 from tests.bot.e2e.drive import awaited_user, press_first, state
@@ -151,3 +154,18 @@ async def test_a_typed_move_reaches_the_socket(sqlite_store: Store) -> None:
             view = await next_state(ws)
         assert view["version"] == typed.version
         await ws.close()
+
+
+async def test_a_socket_closed_before_its_first_message_is_let_go_quietly(
+    sqlite_store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with AppEnv(sqlite_store) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=381)
+        game_id = await app.group_game(app.env.fake.group_chat(-380), alice, bob)
+        for _ in range(3):  # a page closed at once, as a user leaving the app does
+            ws = await app.client.ws_connect(f"/webapp/api/games/{game_id}/live")
+            await ws.close()
+        ws = await open_live(app, game_id, alice)  # the server still serves the next one
+        assert (await ws.receive_json())["type"] == "state"
+        await ws.close()
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
