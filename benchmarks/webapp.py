@@ -4,16 +4,17 @@
 [--redis redis://127.0.0.1:6379] [--loads 10]``
 
 - ``live``: a whole bot on the fake Telegram (seeded dice, boards drawn in threads, the production pacing on virtual
-  time) with the Mini App's server on a local port, ``--games`` group games between two players, each player with
-  its live socket open. Then every game at once plays ``--moves`` actions through the API (``POST .../actions``, the
-  first action offered to the player to act; a player thinks ``--think`` seconds on average before each, 0 to twice
-  that, ``--think 0`` fires them all at once), and for each the time from sending the POST to the arrival of the new
-  version on the *other* player's socket is measured. The chat boards converge meanwhile (rendered and edited
-  through the sender), as in production. With ``--redis`` the store and the live updates are on a database of that
-  Redis server reserved the way the tests reserve theirs (``nardy-tests:db-reserved:<n>`` in database 0, flushed
-  before and after), else the embedded SQLite store with in-process updates. Prints the p50/p90/p99/max latency,
-  the moves per second, and the CPU time of the process per move (all threads: the API, the engine, the saves, the
-  board rendering of the chat boards).
+  time) with the Mini App's server on a local port, ``--games`` group games between two players, each player with its
+  live socket open in a separate process (the players' side, as other machines would be: the CPU measured is the bot's
+  alone). Then every game at once plays ``--moves`` actions through the API (``POST .../actions``, the first action
+  offered to the player to act, on the state its socket last sent, as the page does; a player thinks ``--think`` seconds
+  on average before each, 0 to twice that, ``--think 0`` fires them all at once), and for each the time from sending the
+  POST to the arrival of the new version on the *other* player's socket is measured. The chat boards converge meanwhile
+  (rendered and edited through the sender), as in production. With ``--redis`` the store and the live updates are on a
+  database of that Redis server reserved the way the tests reserve theirs (``nardy-tests:db-reserved:<n>`` in database
+  0, flushed before and after), else the embedded SQLite store with in-process updates. Prints the p50/p90/p99/max
+  latency, the moves per second, and the bot's CPU time per move (all its threads: the API, the engine, the saves, the
+  sockets, the chat boards drawn and edited).
 - ``page``: the weight of the page as the bot serves it (``bot/webapp/static``, gzipped by the server when the
   client accepts it): each file raw and gzipped, and the total. Telegram's own ``telegram-web-app.js``, which the
   page loads from telegram.org (cached by the Telegram app), is not the bot's to serve and is not counted.
@@ -29,14 +30,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import multiprocessing
 import random
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+from aiohttp import WSMsgType
 from redis.asyncio import Redis as AsyncRedis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -46,29 +53,45 @@ from bot.storage import RedisGameStore, SqliteGameStore, Store
 from bot.webapp.assets import load_assets
 from bot.webapp.parts import DIST_DIR
 from tests.bot.e2e.group_play import users
-from tests.bot.webapp.appkit import AppEnv, open_live
+from tests.bot.webapp.appkit import AppEnv
 from tests.bot.webapp.initdata import signed_init_data
 from tests.webapp.browserkit import page_url
 from tests.webapp.conftest import CHROMIUM
 
 
+@dataclass(frozen=True)
+class Seat:
+    """A player of a benchmark game as the load generator knows it: the user's id and the signed init data."""
+
+    user_id: int
+    init_data: str
+
+
 class Watcher:
-    """A player's live socket: the time each version arrived."""
+    """A player's live socket: the latest state it was sent and the time each version arrived."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.arrived: dict[int, float] = {}
-        self.latest = 0
+        self.state: dict[str, Any] = {}
         self.changed = asyncio.Event()
         self.task = asyncio.create_task(self._read())
 
+    @property
+    def latest(self) -> int:
+        """The newest version this socket was sent (0 before the first)."""
+        return int(self.state.get("version", 0))
+
     async def _read(self) -> None:
-        while True:
-            message = await self.ws.receive_json()
-            if message.get("type") == "state":
-                version = message["state"]["version"]
+        async for message in self.ws:
+            if message.type is not WSMsgType.TEXT:
+                break
+            body = json.loads(message.data)
+            if body.get("type") == "state":
+                version = body["state"]["version"]
                 self.arrived.setdefault(version, time.perf_counter())
-                self.latest = max(self.latest, version)
+                if version > self.latest:
+                    self.state = body["state"]
                 self.changed.set()
 
     async def until(self, version: int) -> float:
@@ -80,34 +103,76 @@ class Watcher:
 
 
 async def play(
-    app: AppEnv, game_id: str, players: list[Any], watchers: dict[int, Watcher], moves: int, think: float, seed: int
+    session: aiohttp.ClientSession,
+    base: str,
+    game_id: str,
+    seats: list[Seat],
+    watchers: list[Watcher],
+    moves: int,
+    think: float,
+    seed: int,
 ) -> list[float]:
-    """Play ``moves`` actions of the game through the API, a player thinking ``think`` seconds on average (0 to
-    twice that) before each; return each one's move-to-other-socket latency."""
+    """Play ``moves`` actions of the game through the API as the Mini App does (acting on the state its socket
+    last sent), a player thinking ``think`` seconds on average (0 to twice that) before each; return each one's
+    move-to-other-socket latency."""
     latencies: list[float] = []
     jitter = random.Random(seed)
     for _ in range(moves):
         await asyncio.sleep(jitter.uniform(0, 2 * think))
-        _, view = await app.get(game_id, players[0])
+        view = max((w.state for w in watchers), key=lambda state: int(state.get("version", 0)))
         if view.get("finished") or view.get("turn") is None:
             break
-        actor = players[view["turn"]]
-        other = players[1 - view["turn"]]
-        _, mine = await app.get(game_id, actor)
+        turn = int(view["turn"])
+        await watchers[turn].until(int(view["version"]))
+        mine = watchers[turn].state
         actions = [a["action"] for a in mine["actions"] if not a["action"].startswith("rs")]
         if not actions:
             break
         started = time.perf_counter()
-        url = f"/webapp/api/games/{game_id}/actions"
-        async with app.client.post(
-            url, headers=app.auth(actor), json={"version": mine["version"], "action": actions[0]}
+        async with session.post(
+            f"{base}/webapp/api/games/{game_id}/actions",
+            headers={"Authorization": "tma " + seats[turn].init_data},
+            json={"version": mine["version"], "action": actions[0]},
         ) as response:
             body = await response.json()
         if response.status != 200:
             continue
-        arrived = await watchers[other.id].until(body["version"])
+        arrived = await watchers[1 - turn].until(body["version"])
         latencies.append(arrived - started)
     return latencies
+
+
+async def generate_load(
+    base: str, games: list[tuple[str, list[Seat]]], moves: int, think: float, pipe: Connection
+) -> list[float]:
+    """Open both players' sockets of every game, tell ``pipe`` "ready", wait for its "go", play every game at once
+    and return the latencies."""
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        plan: list[tuple[str, list[Seat], list[Watcher]]] = []
+        for game_id, seats in games:
+            watchers = []
+            for seat in seats:
+                ws = await session.ws_connect(f"{base}/webapp/api/games/{game_id}/live")
+                await ws.send_json({"init_data": seat.init_data, "version": None})
+                watcher = Watcher(ws)
+                await watcher.until(1)
+                watchers.append(watcher)
+            plan.append((game_id, seats, watchers))
+        pipe.send("ready")
+        await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        results = await asyncio.gather(
+            *(play(session, base, g, s, w, moves, think, i) for i, (g, s, w) in enumerate(plan))
+        )
+        for _, _, watchers in plan:
+            for watcher in watchers:
+                watcher.task.cancel()
+                await watcher.ws.close()
+    return [x for result in results for x in result]
+
+
+def load_process(base: str, games: list[tuple[str, list[Seat]]], moves: int, think: float, pipe: Connection) -> None:
+    """The load generator's process: run :func:`generate_load` and send its latencies back through ``pipe``."""
+    pipe.send(asyncio.run(generate_load(base, games, moves, think, pipe)))
 
 
 RESERVATION_KEY = "nardy-tests:db-reserved:{db}"
@@ -154,30 +219,31 @@ async def live_section(games: int, moves: int, redis: str | None, think: float) 
         live = LocalLive()
     async with AppEnv(store, "bench", live=live) as app:
         fake = app.env.fake
-        plan: list[tuple[str, list[Any], dict[int, Watcher]]] = []
+        plan: list[tuple[str, list[Seat]]] = []
         for index in range(games):
             alice, bob = users(fake, "Alice", "Bob", base=10_000 + 2 * index)
-            chat = fake.group_chat(-10_000 - index)
-            game_id = await app.group_game(chat, alice, bob)
-            watchers = {}
-            for user in (alice, bob):
-                watcher = Watcher(await open_live(app, game_id, user))
-                await watcher.until(1)
-                watchers[user.id] = watcher
-            plan.append((game_id, [alice, bob], watchers))
+            game_id = await app.group_game(fake.group_chat(-10_000 - index), alice, bob)
+            plan.append((game_id, [Seat(u.id, signed_init_data(u.id, u.first_name)) for u in (alice, bob)]))
         await app.env.service.settle()
+        # the players' pages are another process, as they are other machines: the CPU measured is the bot's alone
+        base = str(app.client.make_url("")).rstrip("/")
+        ours, theirs = multiprocessing.get_context("spawn").Pipe()
+        process = multiprocessing.get_context("spawn").Process(
+            target=load_process, args=(base, plan, moves, think, theirs), daemon=True
+        )
+        process.start()
+        loop = asyncio.get_running_loop()
+        assert await loop.run_in_executor(None, ours.recv) == "ready"
         cpu, wall = time.process_time(), time.perf_counter()
-        results = await asyncio.gather(*(play(app, g, p, w, moves, think, i) for i, (g, p, w) in enumerate(plan)))
+        ours.send("go")
+        results: list[float] = await loop.run_in_executor(None, ours.recv)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        process.join(timeout=60)
         await app.env.service.settle()
-        for _, _, watchers in plan:
-            for watcher in watchers.values():
-                watcher.task.cancel()
-                await watcher.ws.close()
     await store.close()
     if reserved is not None:
         await release_database(*reserved)
-    latencies = sorted(x * 1000 for result in results for x in result)
+    latencies = sorted(x * 1000 for x in results)
     count = len(latencies)
     if not count:
         print("live: no move was made")
@@ -188,7 +254,10 @@ async def live_section(games: int, moves: int, redis: str | None, think: float) 
         f"  move → other player's socket: p50 {statistics.median(latencies):.1f} ms, "
         f"p90 {percentile(latencies, 0.9):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms"
     )
-    print(f"  {count / wall:.0f} moves/s; CPU {cpu / count * 1000:.1f} ms per move (all threads, chat boards included)")
+    print(
+        f"  {count / wall:.0f} moves/s; the bot's CPU {cpu / count * 1000:.1f} ms per move (all its threads: the API, "
+        "the sockets, the saves, the chat boards drawn and edited; the players' side is another process)"
+    )
 
 
 def percentile(ordered: list[float], p: float) -> float:

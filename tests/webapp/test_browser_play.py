@@ -13,6 +13,7 @@ from aiogram.types import User
 
 from bot.storage import Store
 from bot.webapp.parts import SOCKETS
+from nardy.variants import variant_names
 from tests.bot.e2e.group_play import users
 from tests.bot.e2e.helpers import board_message
 from tests.bot.e2e.texts import EN, RU, shown
@@ -98,6 +99,37 @@ async def test_two_players_play_through_the_page(store: Store, browser: Any, var
             await wait_version(page, final["version"])
             assert await page.get_attribute("body", "data-finished") == "true"
             assert await page.locator("#actions button").count() == 0 or final["actions"]
+
+
+OTHER_GAMES = [name for name in variant_names() if name not in ("short", "long")]
+"""The rule book's other games (docs/rules.md §6): each is played for some turns through the page."""
+
+
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+async def test_every_other_game_is_played_through_the_page(store: Store, browser: Any, variant: str) -> None:
+    async with AppEnv(store, seed=f"browser-{variant}", static_dir=DIST_DIR) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=521)
+        chat = app.env.fake.group_chat(-520)
+        game_id = await app.group_game(chat, alice, bob, variant)
+        pages = {u.id: await open_app(browser, app, game_id, u) for u in (alice, bob)}
+        movers: list[int] = []
+        for _ in range(200):
+            before = await play_action(app, game_id, pages, [alice, bob])
+            if before is None:
+                break
+            if not movers or movers[-1] != before["turn"]:
+                movers.append(before["turn"])
+            if len(movers) > 6:  # both players have moved three times through their pages
+                break
+        assert len(movers) > 6 or (await app.get(game_id, alice))[1]["finished"], movers
+        assert set(movers) == {0, 1}
+        await app.env.service.settle()
+        stored = await store.get_game(game_id)
+        assert stored is not None
+        for page in pages.values():  # both pages and the chat's board agree
+            await wait_version(page, stored.version)
+            assert await shown_version(page) == stored.version
+        assert chat_board_version(app, chat.id) == stored.version
 
 
 async def test_an_illegal_drop_snaps_back_with_the_reason(store: Store, browser: Any) -> None:
