@@ -1,20 +1,21 @@
 """The Mini App's figures (never pass/fail): live latency under load, CPU per move, page weight, first board.
 
 ``python benchmarks/webapp.py [--sections live,page,first-board] [--games 100] [--moves 6] [--think 1.0]
-[--redis redis://127.0.0.1:6379] [--loads 10]``
+[--redis redis://127.0.0.1:6379] [--render-processes 1] [--loads 10]``
 
-- ``live``: a whole bot on the fake Telegram (seeded dice, boards drawn in threads, the production pacing on virtual
-  time) with the Mini App's server on a local port, ``--games`` group games between two players, each player with its
-  live socket open in a separate process (the players' side, as other machines would be: the CPU measured is the bot's
-  alone). Then every game at once plays ``--moves`` actions through the API (``POST .../actions``, the first action
-  offered to the player to act, on the state its socket last sent, as the page does; a player thinks ``--think`` seconds
-  on average before each, 0 to twice that, ``--think 0`` fires them all at once), and for each the time from sending the
-  POST to the arrival of the new version on the *other* player's socket is measured. The chat boards converge meanwhile
-  (rendered and edited through the sender), as in production. With ``--redis`` the store and the live updates are on a
-  database of that Redis server reserved the way the tests reserve theirs (``nardy-tests:db-reserved:<n>`` in database
-  0, flushed before and after), else the embedded SQLite store with in-process updates. Prints the p50/p90/p99/max
-  latency, the moves per second, and the bot's CPU time per move (all its threads: the API, the engine, the saves, the
-  sockets, the chat boards drawn and edited).
+- ``live``: a whole bot on the fake Telegram (seeded dice, the chat boards drawn in ``--render-processes`` processes as
+  in production, default 1, the production pacing on virtual time) with the Mini App's server on a local port,
+  ``--games`` group games between two players, each player with its live socket open in a separate process (the players'
+  side, as other machines would be: the CPU measured is the bot's alone). Then every game at once plays ``--moves``
+  actions through the API (``POST .../actions``, the first action offered to the player to act, on the state its socket
+  last sent, as the page does; a player thinks ``--think`` seconds on average before each, 0 to twice that, ``--think
+  0`` fires them all at once), and for each the time from sending the POST to the arrival of the new version on the
+  *other* player's socket is measured. The chat boards converge meanwhile (rendered and edited through the sender), as
+  in production. With ``--redis`` the store and the live updates are on a database of that Redis server reserved the way
+  the tests reserve theirs (``nardy-tests:db-reserved:<n>`` in database 0, flushed before and after), else the embedded
+  SQLite store with in-process updates. Prints the p50/p90/p99/max latency, the moves per second, and the bot's CPU time
+  per move: its process's (every thread: the API, the engine, the saves, the sockets, the chat boards edited) and its
+  drawing processes'.
 - ``page``: the weight of the page as the bot serves it (``bot/webapp/static``, gzipped by the server when the
   client accepts it): each file raw and gzipped, and the total. Telegram's own ``telegram-web-app.js``, which the
   page loads from telegram.org (cached by the Telegram app), is not the bot's to serve and is not counted.
@@ -32,6 +33,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -204,7 +206,7 @@ async def release_database(admin: AsyncRedis, key: str, url: str) -> None:
     await admin.aclose()
 
 
-async def live_section(games: int, moves: int, redis: str | None, think: float) -> None:
+async def live_section(games: int, moves: int, redis: str | None, think: float, render_processes: int) -> None:
     """Measure and print the ``live`` section (see the module docstring)."""
     store: Store
     reserved: tuple[AsyncRedis, str, str] | None = None
@@ -217,7 +219,7 @@ async def live_section(games: int, moves: int, redis: str | None, think: float) 
         folder = tempfile.mkdtemp()
         store = SqliteGameStore(str(Path(folder) / "bench.sqlite3"))
         live = LocalLive()
-    async with AppEnv(store, "bench", live=live) as app:
+    async with AppEnv(store, "bench", live=live, render_processes=render_processes) as app:
         fake = app.env.fake
         plan: list[tuple[str, list[Seat]]] = []
         for index in range(games):
@@ -234,10 +236,12 @@ async def live_section(games: int, moves: int, redis: str | None, think: float) 
         process.start()
         loop = asyncio.get_running_loop()
         assert await loop.run_in_executor(None, ours.recv) == "ready"
-        cpu, wall = time.process_time(), time.perf_counter()
+        drawing = [child.pid for child in multiprocessing.active_children() if child.pid != process.pid]
+        cpu, wall, drawn = time.process_time(), time.perf_counter(), processes_cpu(drawing)
         ours.send("go")
         results: list[float] = await loop.run_in_executor(None, ours.recv)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        drawn = processes_cpu(drawing) - drawn
         process.join(timeout=60)
         await app.env.service.settle()
     await store.close()
@@ -255,9 +259,23 @@ async def live_section(games: int, moves: int, redis: str | None, think: float) 
         f"p90 {percentile(latencies, 0.9):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms"
     )
     print(
-        f"  {count / wall:.0f} moves/s; the bot's CPU {cpu / count * 1000:.1f} ms per move (all its threads: the API, "
-        "the sockets, the saves, the chat boards drawn and edited; the players' side is another process)"
+        f"  {count / wall:.0f} moves/s; the bot's CPU {(cpu + drawn) / count * 1000:.1f} ms per move: "
+        f"{cpu / count * 1000:.1f} ms in its process (the API, the sockets, the saves, the chat boards edited), "
+        f"{drawn / count * 1000:.1f} ms in its {len(drawing)} drawing process(es); the players' side is another process"
     )
+
+
+def processes_cpu(pids: list[int]) -> float:
+    """Return the CPU seconds (user and system) the processes ``pids`` have used so far (Linux's /proc; 0 for a
+    process that is gone)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def percentile(ordered: list[float], p: float) -> float:
@@ -377,7 +395,7 @@ async def run(args: argparse.Namespace) -> None:
     if "first-board" in sections:
         await first_board_section(args.loads)
     if "live" in sections:
-        await live_section(args.games, args.moves, args.redis, args.think)
+        await live_section(args.games, args.moves, args.redis, args.think, args.render_processes)
 
 
 def main() -> None:
@@ -387,6 +405,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=6)
     parser.add_argument("--redis", default=None, help="a Redis server (redis://host:port): a reserved database")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a player thinks on average (0: a burst)")
+    parser.add_argument(
+        "--render-processes",
+        type=int,
+        default=1,
+        help="processes drawing the chat boards (RENDER_PROCESSES; 0: a thread)",
+    )
     parser.add_argument("--loads", type=int, default=10, help="cold page loads per condition (first-board)")
     asyncio.run(run(parser.parse_args()))
 

@@ -34,10 +34,11 @@ class AppEnv:
         live: LiveUpdates | None = None,
         static_dir: Path | None = None,
         clock: Callable[[], float] | None = None,
+        **service: Any,
     ) -> None:
         self.live = live or LocalLive()
         self.links = WebAppLinks(APP_URL, "play", bot_username="nardy_test_bot")
-        extra: dict[str, Any] = {"clock": clock} if clock is not None else {}
+        extra: dict[str, Any] = {"clock": clock, **service} if clock is not None else service
         self.env = Env(store, seeded(seed), live=self.live, links=self.links, **extra)
         parts = WebAppParts(
             token=TOKEN,
