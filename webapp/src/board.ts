@@ -191,6 +191,32 @@ function placeKey(place: Place): string {
 }
 
 /** Draws the whole board for `view` into `svg` (replacing what it held). */
+
+/** Graphemes of `text` (user-perceived characters: a flag, a family emoji or a letter with its marks is one). */
+function graphemes(text: string): string[] {
+  const Segmenter = (Intl as unknown as { Segmenter?: new (locale?: string, options?: object) => unknown }).Segmenter;
+  if (!Segmenter) return Array.from(text);
+  const segmenter = new Segmenter(undefined, { granularity: "grapheme" }) as {
+    segment(input: string): Iterable<{ segment: string }>;
+  };
+  return Array.from(segmenter.segment(text), (part) => part.segment);
+}
+
+/** Shows `name` (isolated) and `tag` in `node`, the name cut with "…" to fit `width` when it is too long. */
+function fitName(node: SVGTextElement, name: string, tag: string, width: number): void {
+  if (!node.getComputedTextLength || node.getComputedTextLength() <= width || width <= 0) return;
+  const parts = graphemes(name);
+  let low = 0;
+  let high = parts.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    node.textContent = `\u2068${parts.slice(0, mid).join("").trimEnd()}…\u2069${tag}`;
+    if (node.getComputedTextLength() <= width) low = mid;
+    else high = mid - 1;
+  }
+  node.textContent = `\u2068${parts.slice(0, low).join("").trimEnd()}…\u2069${tag}`;
+}
+
 export function drawBoard(svg: SVGSVGElement, view: GameView, themeName: "classic" | "dark", marks: Marks): void {
   const t = THEMES[themeName];
   const g = geometry(view.layout === "reserve");
@@ -228,7 +254,9 @@ export function drawBoard(svg: SVGSVGElement, view: GameView, themeName: "classi
       },
       svg,
     );
-    name.textContent = (player?.name ?? "") + tag;
+    // the name isolated (FSI … PDI), so that a right-to-left name keeps the tag after it
+    const fullName = `\u2068${player?.name ?? ""}\u2069${tag}`;
+    name.textContent = fullName;
     const c = t.checkers[side === 0 ? 0 : 1];
     el(
       "circle",
@@ -268,6 +296,9 @@ export function drawBoard(svg: SVGSVGElement, view: GameView, themeName: "classi
     caption.textContent = `${view.texts["board.pips"] ?? "pips"} `;
     const count = el("tspan", { fill: rgb(t.stripText), "font-size": g.strip * 0.42, "font-weight": 700 }, pips);
     count.textContent = String(view.pips[side] ?? 0);
+    // a long name is cut (whole characters: a flag or a family emoji is never split) to end before the pips
+    const pipsLeft = Number(pips.getAttribute("x")) - ((pips as SVGTextElement).getComputedTextLength?.() || 0);
+    fitName(name as SVGTextElement, player?.name ?? "", tag, pipsLeft - Number(name.getAttribute("x")) - g.strip * 0.4);
   }
 
   // frame and felt
