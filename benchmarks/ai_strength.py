@@ -1,7 +1,7 @@
 """Strength of the computer players, judged by GNU Backgammon (figures, never pass/fail).
 
 ``python benchmarks/ai_strength.py [--positions 500] [--games 1000]
-[--sections speed,loss,judged,h2h,long,bearoff,variants] [--variants hypergammon,nackgammon,portes,misere]
+[--sections speed,loss,judged,h2h,long,bearoff,long-bearoff,variants] [--variants hypergammon,nackgammon,portes,misere]
 [--variant-games 1000] [--variant-pairs ...] [--jobs 2]``
 
 Sections (each prints its figures with counts, 95 % confidence intervals, the target and the ratio to it):
@@ -20,6 +20,9 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
 - ``bearoff``: short nardy bear-off decisions (every checker of the mover home) from seeded self-play of gnubg and
   hard at 0-ply, every legal move valued by gnubg at 0-ply: the loss of each level and of hard without its bear-off
   table (no target).
+- ``long-bearoff``: long nardy bear-offs (both sides home; ``--bearoff-positions``) from seeded games of easy and
+  medium: each level's loss against the best move by the exact table it shares with short nardy, and the hard level
+  without the table and the frozen baseline (no target: what the table adds).
 - ``long``: long nardy: hard vs the frozen baseline (long nardy's hard level of 2026-12-06, ``benchmarks/baselines/``; ≥
   60 % over at least 2,000 games: ``--long-games 2000``), hard vs medium and medium vs easy (≥ 60 %), easy vs random (>
   50 %), easy vs the one-line greedy rule (≥ 60 %), medium vs greedy (no target).
@@ -60,9 +63,11 @@ import numpy as np
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, RandomPlayer, has_level, play_game
 from nardy.ai.bonus import choose_double
-from nardy.ai.features import encode
+from nardy.ai.features import encode, positions_array, swap
 from nardy.ai.hyper_exact import ExactTable
 from nardy.ai.network import Network, shipped_network
+from nardy.ai.network import equity as net_equity
+from nardy.ai.race import race_table
 from nardy.ai.search import NODE_BUDGET
 from nardy.position import side_pips
 
@@ -302,6 +307,61 @@ def section_bearoff(count: int, seed: int) -> None:
             f"  {name:18s} mean loss {mean:.4f} ± {half:.4f} (95% CI) over {len(values_)} positions  "
             f"(not gnubg's choice in {errors})"
         )
+    print(f"  seed {seed}  ({time.perf_counter() - began:.0f} s)", flush=True)
+
+
+def collect_long_bear_offs(count: int, seed: int) -> list[Sample]:
+    """Return ``count`` unforced long nardy decisions where both sides have every checker home or off (the bear-offs
+    the shared table values), from seeded games of easy and medium (one in two kept)."""
+    rng = random.Random(seed)
+    pool: list[Callable[[int], Any]] = [lambda s: EasyPlayer("long", s), lambda s: MediumPlayer("long", s)]
+    samples: list[Sample] = []
+    g = 0
+    while len(samples) < count:
+        players = (rng.choice(pool)(g), rng.choice(pool)(g + 1))
+        game = Game("long", options=CUBELESS, dice=SeededDice(seed * 7919 + 2_750_159 + g))
+        g += 1
+        while game.phase is not Phase.OVER and len(samples) < count:
+            if game.phase in (Phase.OPENING, Phase.ROLL):
+                game.roll()
+                continue
+            moves = game.legal_moves()
+            both_home = is_bear_off(game.position) and sum(game.position.opp[6:]) == 0
+            if both_home and len({m.position for m in moves}) >= 2 and rng.random() < 0.5:
+                samples.append(Sample(game.to_dict(), len(moves)))
+            game.play(players[game.roller].choose_move(game))
+    return samples
+
+
+def section_long_bearoff(count: int, seed: int) -> None:
+    """Print the loss of each player's long nardy bear-off decisions against the exact table's best (cubeless money
+    equity, a марс worth 2): what the table adds to the hard level there."""
+    print(f"\n== long nardy bear-off loss vs the exact table ({count} unforced positions, both sides home) ==")
+    began = time.perf_counter()
+    table = race_table("long")
+    assert table is not None
+    outputs = ("win", "win_mars", "lose_mars")
+    players = {
+        "hard": HardPlayer("long", 1),
+        "hard without table": HardPlayer("long", 1, exact_races=False),
+        "baseline": baseline_long_player(1),
+        "medium": MediumPlayer("long", 1),
+        "easy": EasyPlayer("long", 1),
+    }
+    losses: dict[str, list[float]] = {name: [] for name in (*players, "random")}
+    for sample in collect_long_bear_offs(count, seed):
+        game = Game.from_dict(sample.game)
+        moves = game.legal_moves()
+        after = swap(positions_array([m.position for m in moves]))  # the other side on roll
+        values = dict(zip((m.position for m in moves), -net_equity("long", table.chances(after, outputs)), strict=True))
+        best = max(values.values())
+        for name, player in players.items():
+            losses[name].append(best - values[player.choose_move(game).position])
+        losses["random"].append(statistics.fmean(best - v for v in values.values()))
+    for name, found in losses.items():
+        mean, half = mean_ci(found)
+        errors = sum(v > 1e-6 for v in found)  # the table is float32: closer values are ties
+        print(f"  {name:18s} mean loss {mean:.4f} ± {half:.4f} (95% CI) over {len(found)} positions  (errors {errors})")
     print(f"  seed {seed}  ({time.perf_counter() - began:.0f} s)", flush=True)
 
 
@@ -674,6 +734,8 @@ def main() -> int:
         section_loss(args.positions, args.seed)
     if "judged" in sections:
         section_judged(args.positions, args.seed)
+    if "long-bearoff" in sections:
+        section_long_bearoff(args.bearoff_positions, args.seed)
     if "bearoff" in sections:
         section_bearoff(args.bearoff_positions, args.seed)
     if "h2h" in sections:

@@ -22,7 +22,7 @@ from nardy.ai.cube import CubeEquities
 from nardy.ai.cube_decisions import double_can_gain, game_cube_equities, rates_cube
 from nardy.ai.features import F64, U8, family, positions_array, swap
 from nardy.ai.heuristic import heuristic_equity, heuristic_score
-from nardy.ai.network import Network, equity, shipped_network
+from nardy.ai.network import Network, equity, output_names, shipped_network
 from nardy.ai.protocol import CubeAction, TakeDecision
 from nardy.ai.race import RaceTable, race_table
 from nardy.ai.search import DEEP_BUDGET, DEEP_CANDIDATES, DEEP_WINDOW, NODE_BUDGET, won_values
@@ -276,7 +276,7 @@ class HardPlayer(_BasePlayer):
     """The trained network: 0-ply on every move, then a 1-ply look-ahead on the best few.
 
     In a variant with a race table (:mod:`nardy.ai.race`) the table's positions are valued by its exact chances
-    instead of the network: Hypergammon's races, and the bear-offs of short nardy, Nackgammon and Portes
+    instead of the network: Hypergammon's races, and the bear-offs of short nardy, Nackgammon, Portes and long nardy
     (``exact_races=False`` turns that off).
 
     Cube decisions, where the network gives the five gnubg chances (short nardy, Nackgammon, Hypergammon…), follow
@@ -343,7 +343,7 @@ class HardPlayer(_BasePlayer):
         probs = self.network.probabilities(batch)
         if self.race is None:
             return probs
-        exact = self.race.chances(batch)
+        exact = self.race.chances(batch, output_names(self.variant.name))
         covered = ~np.isnan(exact[:, 0])
         if covered.any():
             probs = probs.copy()

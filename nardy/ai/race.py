@@ -1,4 +1,5 @@
-"""Race tables, computed by this project: the exact value of a race (Hypergammon) or of a bear-off (short nardy).
+"""Race tables, computed by this project: the exact value of a race (Hypergammon) or of a bear-off (short and long
+nardy).
 
 Once the two sides of a short-nardy board can no longer hit or block each other (no contact), each side's race is
 independent of the other's, so a *one-sided table* holds, for each race position of one side, the chances that the
@@ -13,7 +14,11 @@ wins a race when it needs no more turns than the other side: ``sum_t P_me(t) · 
   home (no contact is then possible). It also holds, for the positions with none off, the chances of taking the
   first checker off in exactly ``t`` turns (played to the fewest expected turns for that), which give the gammons: the
   side on roll wins a gammon when it finishes before the other side takes its first checker off. Nackgammon and
-  Portes share it (the same checkers and bear-off rules); no backgammon is possible from a bear-off.
+  Portes share it (the same checkers and bear-off rules); no backgammon is possible from a bear-off. Long nardy
+  shares it too: its bear-off follows the same rule (docs/rules.md §1), once both sides are home they cannot meet,
+  and its марс is the gammon (the loser has borne off none). Its options that change the end are not in the table:
+  under ``last_roll_draw`` a second side finishing on its extra turn draws, and under ``long_scoring=extended`` a
+  марс with every checker home counts 3; the table values those positions as the default rules do.
 
 The chances are exact for the turn-minimising play and very close to the best play for the win (the two differ only
 where a side would rather spread its chances than shorten its mean). The hard player values the table's positions
@@ -64,7 +69,20 @@ RACE_VARIANTS: Final[dict[str, RaceSpec]] = {
     "short": RaceSpec(checkers=15, top=6, max_turns=32, gammons=True),
 }
 # the variants that use another's table: the same checkers and the same bear-off rules
-SHARED_TABLES: Final[dict[str, str]] = {"nackgammon": "short", "portes": "short"}
+SHARED_TABLES: Final[dict[str, str]] = {"nackgammon": "short", "portes": "short", "long": "short"}
+# the column of :meth:`RaceTable.chances` that gives each network output (long nardy's марс is a gammon: the loser
+# has borne off none)
+_COLUMNS: Final[dict[str, int]] = {
+    "win": 0,
+    "win_gammon": 1,
+    "win_backgammon": 2,
+    "lose_gammon": 3,
+    "lose_backgammon": 4,
+    "win_mars": 1,
+    "lose_mars": 3,
+}
+SHORT_CHANCES: Final = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The chances a table gives by default, in this order."""
 # Hypergammon's table, the columns its tests know
 MAX_TURNS: Final = RACE_VARIANTS["hypergammon"].max_turns
 # a table's chances: float64 as built, or float32 as short nardy's ships
@@ -215,10 +233,18 @@ class RaceTable:
         table does not value the row, see :meth:`covers`)."""
         return np.asarray(self.chances(batch)[:, 0])
 
-    def chances(self, batch: U8) -> F64:
-        """Return, per row of an ``(n, 50)`` batch, the five short-nardy chances of the side on roll (win, win
-        gammon, win backgammon, lose gammon, lose backgammon; gammons only where the table has them, never a
-        backgammon) where the table values the row (:meth:`covers`), NaN elsewhere."""
+    def chances(self, batch: U8, outputs: tuple[str, ...] = SHORT_CHANCES) -> F64:
+        """Return, per row of an ``(n, 50)`` batch, the chances of the side on roll named by ``outputs`` (by default
+        short nardy's five: win, win gammon, win backgammon, lose gammon, lose backgammon; long nardy's ``win_mars``
+        and ``lose_mars`` are the gammons; gammons only where the table has them, never a backgammon) where the
+        table values the row (:meth:`covers`), NaN elsewhere.
+
+        Raises:
+            KeyError: an output the table cannot give.
+        """
+        columns = [_COLUMNS[name] for name in outputs]
+        if outputs != SHORT_CHANCES:
+            return np.asarray(self.chances(batch)[:, columns])
         out = np.full((batch.shape[0], 5), np.nan)
         inside = np.flatnonzero(self.covers(batch))
         if not inside.size:

@@ -5,7 +5,7 @@ towards the value of the next position (temporal differences, with eligibility t
 position is valued by the actual result (win, gammon/mars, backgammon; in Misère a loss for the first finisher, or
 when the first player finished first the exact chance that the other side's last roll draws). Traces are kept in the
 first player's point of view, so the other player's positions enter through the output flip (win ↔ lose, gammon ↔
-lose gammon). With ``--exact-races`` (Hypergammon; short nardy, Nackgammon, Portes) a game ends at the first
+lose gammon). With ``--exact-races`` (Hypergammon; short nardy, Nackgammon, Portes, long nardy) a game ends at the first
 position of the race table of :mod:`nardy.ai.race` (a race; a bear-off), valued by it.
 
 Reproducible: game ``g`` uses dice seeded by ``(seed, g)``, so a run resumed from a checkpoint continues exactly as an
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from nardy.ai.features import F64, SIDE, encode, family, input_size
-from nardy.ai.network import OUTPUTS, Network, equity, flip, flip_matrix
+from nardy.ai.network import OUTPUTS, Network, equity, flip, flip_matrix, output_names
 from nardy.ai.race import RaceTable, race_table
 from nardy.ai.search import candidate_states_of, states_array
 from nardy.movegen import turn_context_and_turns
@@ -268,7 +268,11 @@ def train_game(
                 encoded = encode(name, swapped)
                 probs, _ = net.forward(encoded)
                 values = equity(name, probs)
-                exact = race.chances(swapped) if race is not None else np.full((len(cands), 5), np.nan)
+                exact = (
+                    race.chances(swapped, output_names(name))
+                    if race is not None
+                    else np.full((len(cands), len(output_names(name))), np.nan)
+                )
                 races = ~np.isnan(exact[:, 0])
                 if races.any():
                     values = np.where(races, equity(name, np.nan_to_num(exact)), values)

@@ -134,10 +134,10 @@ def test_the_gammon_chances_match_a_direct_count() -> None:
     assert win[:2].tolist() == pytest.approx([1.0, 1.0])
 
 
-def test_short_nackgammon_and_portes_bear_off_alike() -> None:
-    # the table is shared, so the three variants' bear-off moves must be the same
+def test_short_nackgammon_portes_and_long_bear_off_alike() -> None:
+    # the table is shared, so the four variants' bear-off moves must be the same
     rng = random.Random(7)
-    variants = [get_variant(name) for name in ("short", "nackgammon", "portes")]
+    variants = [get_variant(name) for name in ("short", "nackgammon", "portes", "long")]
     for _ in range(40):
         position = board(home_side(rng), home_side(rng))
         for a, b, _ in ROLLS:
@@ -155,6 +155,22 @@ def test_hard_values_bear_offs_by_the_table_and_the_rest_by_the_network() -> Non
     start = get_variant("short").initial_position()
     assert hard.position_equity(start) == pytest.approx(plain.position_equity(start))
     assert HardPlayer("nackgammon", 1).race is table()
+
+
+def test_long_nardy_values_its_bear_offs_by_the_table_as_win_and_mars() -> None:
+    hard = HardPlayer("long", 1)
+    plain = HardPlayer("long", 1, exact_races=False)
+    assert hard.race is table()
+    bear_off = board({6: 4, 5: 3, 2: 2}, {5: 6, 4: 4, 1: 1})
+    batch = positions_array([bear_off])
+    exact = table().chances(batch)[0]
+    probs = hard.probabilities(batch)[0]
+    assert probs.tolist() == pytest.approx([exact[0], exact[1], exact[3]])  # win, win марс, lose марс
+    assert table().chances(batch, ("win", "win_mars", "lose_mars"))[0].tolist() == probs.tolist()
+    assert hard.position_equity(bear_off) == pytest.approx(2 * exact[0] + exact[1] - exact[3] - 1)
+    assert plain.position_equity(bear_off) != pytest.approx(hard.position_equity(bear_off))
+    start = get_variant("long").initial_position()  # the heads: the network, with or without the table
+    assert hard.position_equity(start) == pytest.approx(plain.position_equity(start))
 
 
 def test_hard_at_0_ply_plays_the_bear_off_move_the_table_prefers() -> None:
