@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from types import ModuleType
 from typing import Final
 
 from nardy import _build
@@ -16,7 +17,7 @@ from nardy.errors import IllegalMoveError
 from nardy.ids import variant_position_id
 from nardy.move import Move, Step
 from nardy.options import Options
-from nardy.position import Position
+from nardy.position import Position, Side
 from nardy.variants import Variant, get_variant
 from nardy.variants.base import State, TurnContext, from_state, to_state
 from nardy.variants.short import ShortNardy
@@ -53,23 +54,34 @@ def _expand(variant: Variant, level: Level, die: int, ctx: TurnContext) -> Level
     return out
 
 
-NativeTurns = Callable[
-    [bytes, int, int, int, list[Step | None], Callable[[int, int, int, int, bool], Step]], tuple[Level, int]
+NewStep = Callable[[int, int, int, int, bool], Step]
+NativeTurns = Callable[[bytes, int, int, int, list[Step | None], NewStep], tuple[Level, int]]
+NativeMoves = Callable[
+    [Side, Side, int, int, int, list[Step | None], NewStep], tuple[list[Path], list[Side], list[Side]] | None
 ]
+NativeStates = Callable[[Side, Side, int, int, int], list[State] | None]
+NativeCount = Callable[[Side, Side, int, int, int], int | None]
 
 
-def _load_native_turns() -> NativeTurns | None:
+def _load_native() -> ModuleType | None:
     if not _build.native_selected():
         return None
     try:
-        from nardy._shortgen import turns
+        from nardy import _shortgen
     except ImportError:
         return None
-    return turns
+    return _shortgen
 
 
-_NATIVE_TURNS: Final = _load_native_turns()
+_SHORTGEN: Final = _load_native()
+_NATIVE_TURNS: Final[NativeTurns | None] = None if _SHORTGEN is None else _SHORTGEN.turns
 """The C generator of short nardy's board (``nardy/_shortgen.c``), when the compiled build runs."""
+_NATIVE_MOVES: Final[NativeMoves | None] = None if _SHORTGEN is None else _SHORTGEN.moves
+"""Its listing of the end states as step paths and sides, ready for :class:`Move` and :class:`Position`."""
+_NATIVE_STATES: Final[NativeStates | None] = None if _SHORTGEN is None else _SHORTGEN.states
+"""Its listing of the end states alone."""
+_NATIVE_COUNT: Final[NativeCount | None] = None if _SHORTGEN is None else _SHORTGEN.count
+"""Its count of the end states."""
 
 _ON_SHORT_BOARD: Final[dict[str, bool]] = {}
 
@@ -147,6 +159,40 @@ def turn_context_and_turns(
     return result
 
 
+_NATIVE_KIND: Final[dict[str, int]] = {}
+_NOT_NATIVE: Final = 0
+_NATIVE_ALWAYS: Final = 1  # short nardy's board with the one default rule context (checked per move)
+_NATIVE_BY_CONTEXT: Final = 2  # short nardy's board with the variant's own contexts: native when all check per move
+
+
+def _native_kind(variant: Variant) -> int:
+    kind = _NATIVE_KIND.get(variant.name)
+    if kind is None:
+        if _NATIVE_TURNS is None or not _on_short_board(variant):
+            kind = _NOT_NATIVE
+        elif type(variant).turn_contexts is Variant.turn_contexts:
+            kind = _NATIVE_ALWAYS
+        else:
+            kind = _NATIVE_BY_CONTEXT
+        _NATIVE_KIND[variant.name] = kind
+    return kind
+
+
+def _native_lists(
+    variant: Variant, position: Position, dice: tuple[int, int], first_turn: bool, options: Options
+) -> bool:
+    """Return whether the C generator alone lists this turn, as :func:`turn_context_and_turns` would call it once
+    for each rule context (short nardy's board, every context checked per move; its entry points then return None
+    only for a position whose sides are not plain tuples of counts)."""
+    kind = _native_kind(variant)
+    if kind == _NATIVE_ALWAYS:
+        return True
+    if kind == _NOT_NATIVE:
+        return False
+    contexts = variant.turn_contexts(position, dice, first_turn, options, None)
+    return bool(contexts) and all(ctx.block_per_move for ctx in contexts)
+
+
 def _check_dice(dice: Sequence[object]) -> tuple[int, int]:
     # typed as objects: the compiled build would otherwise take an int-typed value's type as given
     first, second = (dice[0], dice[1]) if len(dice) == 2 else (None, None)
@@ -178,6 +224,11 @@ def legal_moves(
     """
     var = get_variant(variant)
     roll = _check_dice(dice)
+    if _NATIVE_MOVES is not None and _native_lists(var, position, roll, first_turn, options):
+        listed = _NATIVE_MOVES(position.me, position.opp, roll[0], roll[1], 4, _STEPS, _new_step)
+        if listed is not None:
+            paths, mes, opps = listed
+            return [Move(paths[i], Position(mes[i], opps[i])) for i in range(len(paths))]
     _, level, used = turn_context_and_turns(var, position, roll, first_turn, options)
     if used == 0:
         return []
@@ -201,8 +252,33 @@ def count_legal_moves(
     Raises:
         IllegalMoveError: the dice are not two values in 1..6.
     """
-    _, level, used = turn_context_and_turns(get_variant(variant), position, _check_dice(dice), first_turn, options)
+    var = get_variant(variant)
+    roll = _check_dice(dice)
+    if _NATIVE_COUNT is not None and _native_lists(var, position, roll, first_turn, options):
+        counted = _NATIVE_COUNT(position.me, position.opp, roll[0], roll[1], 4)
+        if counted is not None:
+            return counted
+    _, level, used = turn_context_and_turns(var, position, roll, first_turn, options)
     return len(level) if used else 0
+
+
+def legal_states(
+    variant: Variant,
+    position: Position,
+    dice: tuple[int, int],
+    first_turn: bool = False,
+    options: Options = DEFAULT_OPTIONS,
+) -> list[State]:
+    """Return the generator states (mover's frame) after every legal turn, in :func:`legal_moves`' order, without
+    building Move or Position objects; empty when the roll is forfeited. The dice are taken as valid (1..6): the
+    computer players' search calls this for every roll it looks at.
+    """
+    if _NATIVE_STATES is not None and _native_lists(variant, position, dice, first_turn, options):
+        listed = _NATIVE_STATES(position.me, position.opp, dice[0], dice[1], 4)
+        if listed is not None:
+            return listed
+    _, level, used = turn_context_and_turns(variant, position, dice, first_turn, options)
+    return list(level) if used else []
 
 
 class TurnPlan:

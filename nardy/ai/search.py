@@ -12,7 +12,7 @@ import numpy as np
 from nardy.ai.features import F64, SIDE, U8, positions_array, swap
 from nardy.ai.network import equity
 from nardy.move import Move
-from nardy.movegen import turn_context_and_turns
+from nardy.movegen import legal_states
 from nardy.options import Options
 from nardy.position import Position
 from nardy.variants import Variant
@@ -24,9 +24,9 @@ DEFAULT_OPTIONS = Options()
 def candidate_states(
     variant: Variant, position: Position, dice: tuple[int, int], first_turn: bool, options: Options = DEFAULT_OPTIONS
 ) -> list[State]:
-    """Return the generator states (mover's frame) after every legal turn; empty when the roll is forfeited."""
-    _, level, used = turn_context_and_turns(variant, position, dice, first_turn, options)
-    return list(level) if used else []
+    """Return the generator states (mover's frame) after every legal turn; empty when the roll is forfeited (no
+    Move or step objects are made: :func:`nardy.movegen.legal_states`)."""
+    return legal_states(variant, position, dice, first_turn, options)
 
 
 def candidate_states_of(

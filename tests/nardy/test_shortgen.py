@@ -186,3 +186,102 @@ def test_sides_split_a_state_as_the_position_holds_it() -> None:
         _shortgen.sides(b"\x00" * 49)
     with pytest.raises(ValueError, match="byte 30"):
         _shortgen.sides(b"\x00" * 30 + b"\x20" + b"\x00" * 19)
+
+
+def python_listing(
+    variant_name: str, position: Position, dice: tuple[int, int], count: int = 4
+) -> tuple[list[tuple[Step, ...]], list[bytes]]:
+    """The Python generator's legal turns as (step paths, end states), empty when the roll is forfeited."""
+    variant = get_variant(variant_name)
+    ctx = variant.turn_contexts(position, dice, False, movegen.DEFAULT_OPTIONS)[0]
+    level, used = movegen._turns_in_context(variant, to_state(position), dice, ctx, count)
+    return (list(level.values()), list(level)) if used else ([], [])
+
+
+def check_listings(variant_name: str, position: Position, dice: tuple[int, int], count: int = 4) -> None:
+    """moves, states and count of the C module against the Python generator, and legal_moves' Move objects."""
+    from nardy import _shortgen
+
+    paths, states = python_listing(variant_name, position, dice, count)
+    d1, d2 = dice
+    listed = _shortgen.moves(position.me, position.opp, d1, d2, count, movegen._STEPS, movegen._new_step)
+    assert listed is not None
+    got_paths, mes, opps = listed
+    assert got_paths == paths
+    assert [me + opp for me, opp in zip(mes, opps, strict=True)] == [tuple(state) for state in states]
+    assert all(type(side) is tuple and all(type(n) is int for n in side) for side in (*mes, *opps))
+    assert all(
+        opp is position.opp for opp, state in zip(opps, states, strict=True) if state[25:] == bytes(position.opp)
+    )
+    assert _shortgen.states(position.me, position.opp, d1, d2, count) == states
+    assert _shortgen.count(position.me, position.opp, d1, d2, count) == len(states)
+    if count == 4:
+        moves = legal_moves(variant_name, position, dice)
+        assert [(m.steps, to_state(m.position)) for m in moves] == list(zip(paths, states, strict=True))
+        assert movegen.legal_states(get_variant(variant_name), position, dice) == states
+        assert movegen.count_legal_moves(variant_name, position, dice) == len(states)
+
+
+@needs_native
+@pytest.mark.parametrize("variant_name", SHORT_BOARD)
+def test_listing_entry_points_as_python_on_self_play_positions(variant_name: str) -> None:
+    for index, position in enumerate(self_play_positions(variant_name, wanted=600, seed=len(variant_name) + 1)):
+        for dice in ALL_ROLLS[index % 4 :: 4]:
+            check_listings(variant_name, position, dice)
+        die = index % 6 + 1
+        check_listings(variant_name, position, (die, die), index % 4 + 1)
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(sides(), st.sampled_from(ALL_ROLLS))
+def test_listing_entry_points_as_python_on_arbitrary_positions(
+    board: tuple[list[int], list[int]], dice: tuple[int, int]
+) -> None:
+    position = Position(tuple(board[0]), tuple(board[1]))
+    get_variant("short").validate(position)
+    check_listings("short", position, dice)
+
+
+@needs_native
+def test_sides_that_are_not_plain_counts_are_left_to_the_python_generator() -> None:
+    from nardy import _shortgen
+
+    start = get_variant("short").initial_position()
+    split = (*start.me[:22], True, 1, 0)  # the two checkers of point 24 on 23 and 24, one of them counted by a bool
+    odd = [
+        (split, start.opp),  # a bool where a count should be
+        (start.me, (*start.opp, 0)),  # 26 counts
+        ((*start.me[:-1], 2**70), start.opp),  # not a small int
+        (list(start.me), start.opp),  # not a tuple
+    ]
+    for me, opp in odd:
+        assert _shortgen.moves(me, opp, 3, 1, 4, movegen._STEPS, movegen._new_step) is None  # type: ignore[arg-type]
+        assert _shortgen.states(me, opp, 3, 1, 4) is None  # type: ignore[arg-type]
+        assert _shortgen.count(me, opp, 3, 1, 4) is None  # type: ignore[arg-type]
+    position = Position(*odd[0])  # type: ignore[arg-type]
+    expected = [(path, state) for path, state in zip(*python_listing("short", position, (3, 1)), strict=True)]
+    assert [(m.steps, to_state(m.position)) for m in legal_moves("short", position, (3, 1))] == expected
+    assert movegen.count_legal_moves("short", position, (3, 1)) == len(expected)
+
+
+@needs_native
+def test_listing_entry_points_refuse_a_malformed_call() -> None:
+    from nardy import _shortgen
+
+    start = get_variant("short").initial_position()
+    me, opp = start.me, start.opp
+    with pytest.raises(ValueError, match="not a roll"):
+        _shortgen.moves(me, opp, 7, 1, 4, movegen._STEPS, movegen._new_step)
+    with pytest.raises(ValueError, match="not a roll"):
+        _shortgen.states(me, opp, 3, 0, 4)
+    with pytest.raises(ValueError, match="not a roll"):
+        _shortgen.count(me, opp, 3, 3, 5)
+    with pytest.raises(ValueError, match="step table"):
+        _shortgen.moves(me, opp, 3, 1, 4, [], movegen._new_step)
+    with pytest.raises(TypeError):
+        _shortgen.moves(me, opp, 3, 1, 4, (), movegen._new_step)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _shortgen.states(me, opp, 3, 1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _shortgen.count(me, opp, 3.0, 1, 4)  # type: ignore[arg-type]
