@@ -291,7 +291,7 @@ class HardPlayer(_BasePlayer):
     valued that many replies (network evaluations) no further candidate is started (the one under way finishes).
     The budget counts work, never time, so a position and seed give the same move however busy the machine is.
 
-    In short nardy (:data:`DEEP_CANDIDATES`) the best ``deep`` candidates of the 1-ply look-ahead within
+    In short and long nardy (:data:`DEEP_CANDIDATES`) the best ``deep`` candidates of the 1-ply look-ahead within
     ``deep_window`` of its best are then searched at 2-ply (:meth:`two_ply`) and the move is chosen among them; the
     2-ply search values at most ``deep_budget`` positions per decision: a candidate whose search would pass it is
     not searched, and the 1-ply values decide when fewer than two candidates were. ``deep=0`` turns it off.

@@ -48,7 +48,7 @@ NODE_BUDGET = 16_000
 
 # the 2-ply search after the 1-ply look-ahead: how many candidates by variant (0 or absent: none), the window below
 # the best 1-ply value, and the budget in positions valued (see benchmarks/ai_strength.py, sections judged and speed)
-DEEP_CANDIDATES: dict[str, int] = {"short": 2}
+DEEP_CANDIDATES: dict[str, int] = {"short": 2, "long": 2}
 DEEP_WINDOW = 0.10
 DEEP_BUDGET = 30_000
 

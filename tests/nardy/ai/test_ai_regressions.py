@@ -214,6 +214,7 @@ def test_hard_searches_the_best_candidates_at_two_ply_within_its_budget() -> Non
     order = [int(i) for i in np.argsort(-refined) if np.isfinite(refined[i])]
     hard = HardPlayer("short", 1)
     assert hard.deep == DEEP_CANDIDATES["short"] == 2
+    assert HardPlayer("long", 1).deep == DEEP_CANDIDATES["long"] == 2  # long nardy's hard searches so too
     chosen = [i for i in order[: hard.deep] if refined[i] >= refined[order[0]] - hard.deep_window]
     assert len(chosen) == 2  # the position is close enough for the 2-ply search
     costs = [hard._two_ply(moves[i].position, game, opponent_first, 10**9) for i in chosen]
@@ -229,5 +230,5 @@ def test_hard_searches_the_best_candidates_at_two_ply_within_its_budget() -> Non
     tight = HardPlayer("short", 1, deep_budget=costs[0][1] + 1)
     np.testing.assert_array_equal(tight.move_equities(moves, game), refined)
     assert tight.last_evaluations < spent_one_ply + costs[0][1] + costs[1][1]
-    # long nardy has no 2-ply search: its 1-ply values decide
-    assert HardPlayer("long", 1).deep == 0
+    # a variant without a 2-ply search: its 1-ply values decide
+    assert HardPlayer("fevga", 1).deep == 0
