@@ -174,15 +174,16 @@ def _collect(
     pool: list[Callable[[int], Any]],
     keep: Callable[[Game, list[Any], random.Random], bool],
     dice_offset: int = 0,
+    variant: str = "short",
 ) -> list[Sample]:
-    """Return ``count`` decisions that ``keep`` accepts, from seeded short nardy games between players drawn from
+    """Return ``count`` decisions that ``keep`` accepts, from seeded games of ``variant`` between players drawn from
     ``pool``."""
     rng = random.Random(seed)
     samples: list[Sample] = []
     g = 0
     while len(samples) < count:
         players = (rng.choice(pool)(g), rng.choice(pool)(g + 1))
-        game = Game("short", options=CUBELESS, dice=SeededDice(seed * 7919 + dice_offset + g))
+        game = Game(variant, options=CUBELESS, dice=SeededDice(seed * 7919 + dice_offset + g))
         g += 1
         while game.phase is not Phase.OVER and len(samples) < count:
             if game.phase in (Phase.OPENING, Phase.ROLL):
@@ -313,24 +314,13 @@ def section_bearoff(count: int, seed: int) -> None:
 def collect_long_bear_offs(count: int, seed: int) -> list[Sample]:
     """Return ``count`` unforced long nardy decisions where both sides have every checker home or off (the bear-offs
     the shared table values), from seeded games of easy and medium (one in two kept)."""
-    rng = random.Random(seed)
     pool: list[Callable[[int], Any]] = [lambda s: EasyPlayer("long", s), lambda s: MediumPlayer("long", s)]
-    samples: list[Sample] = []
-    g = 0
-    while len(samples) < count:
-        players = (rng.choice(pool)(g), rng.choice(pool)(g + 1))
-        game = Game("long", options=CUBELESS, dice=SeededDice(seed * 7919 + 2_750_159 + g))
-        g += 1
-        while game.phase is not Phase.OVER and len(samples) < count:
-            if game.phase in (Phase.OPENING, Phase.ROLL):
-                game.roll()
-                continue
-            moves = game.legal_moves()
-            both_home = is_bear_off(game.position) and sum(game.position.opp[6:]) == 0
-            if both_home and len({m.position for m in moves}) >= 2 and rng.random() < 0.5:
-                samples.append(Sample(game.to_dict(), len(moves)))
-            game.play(players[game.roller].choose_move(game))
-    return samples
+
+    def keep(game: Game, moves: list[Any], rng: random.Random) -> bool:
+        both_home = is_bear_off(game.position) and sum(game.position.opp[6:]) == 0
+        return both_home and len({m.position for m in moves}) >= 2 and rng.random() < 0.5
+
+    return _collect(count, seed, pool, keep, dice_offset=2_750_159, variant="long")
 
 
 def section_long_bearoff(count: int, seed: int) -> None:
