@@ -249,14 +249,14 @@ def player_losses(samples: list[Sample], players: dict[str, Any], plies: int = 0
 
 
 def _levels() -> dict[str, Any]:
-    return {"hard": HardPlayer("short", 1), "medium": MediumPlayer("short", 1), "easy": EasyPlayer("short", 1)}
+    return {"hard": _hard("short", 1), "medium": MediumPlayer("short", 1), "easy": EasyPlayer("short", 1)}
 
 
 def section_loss(count: int, seed: int) -> None:
     print(f"\n== short nardy checker-play loss vs gnubg 0-ply ({count} unforced positions) ==", flush=True)
     began = time.perf_counter()
     samples = collect_positions(count, seed)
-    losses = player_losses(samples, {**_levels(), "hard 0-ply": HardPlayer("short", 1, lookahead=0)})
+    losses = player_losses(samples, {**_levels(), "hard 0-ply": _hard("short", 1, lookahead=0)})
     zero_ply = losses.pop("hard 0-ply")
     targets = {"hard": 0.020, "medium": 0.060}
     for name, values_ in losses.items():
@@ -280,10 +280,11 @@ def section_judged(count: int, seed: int) -> None:
     )
     began = time.perf_counter()
     players = {
-        "hard": HardPlayer("short", 1),
-        "hard without 2-ply": HardPlayer("short", 1, deep=0),
-        "hard without table": HardPlayer("short", 1, exact_races=False),
-        "hard at 0-ply": HardPlayer("short", 1, lookahead=0),
+        "hard": _hard("short", 1),
+        "hard without 2-ply": _hard("short", 1, deep=0),
+        "hard without table": _hard("short", 1, exact_races=False),
+        "hard at 0-ply": _hard("short", 1, lookahead=0),
+        "gnubg 0-ply": GnubgPlayer(),  # the player issue 35 asks hard to beat, judged the same way
     }
     losses = player_losses(collect_gnubg_positions(count, seed), players, plies=2)
     for name in players:
@@ -299,7 +300,7 @@ def section_judged(count: int, seed: int) -> None:
 def section_bearoff(count: int, seed: int) -> None:
     print(f"\n== short nardy bear-off loss vs gnubg 0-ply ({count} unforced bear-off positions) ==", flush=True)
     began = time.perf_counter()
-    players = {**_levels(), "hard without table": HardPlayer("short", 1, exact_races=False)}
+    players = {**_levels(), "hard without table": _hard("short", 1, exact_races=False)}
     losses = player_losses(collect_bear_offs(count, seed), players)
     for name, values_ in losses.items():
         mean, half = mean_ci(values_)
@@ -332,8 +333,8 @@ def section_long_bearoff(count: int, seed: int) -> None:
     assert table is not None
     outputs = ("win", "win_mars", "lose_mars")
     players = {
-        "hard": HardPlayer("long", 1),
-        "hard without table": HardPlayer("long", 1, exact_races=False),
+        "hard": _hard("long", 1),
+        "hard without table": _hard("long", 1, exact_races=False),
         "baseline": baseline_long_player(1),
         "medium": MediumPlayer("long", 1),
         "easy": EasyPlayer("long", 1),
@@ -461,10 +462,10 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
     pairs.clear()
     if variant == "short" and gnubg_games:
         pairs.append(  # issue 35's target: >= 52 % and >= +0.05 points per game over >= 2,000 paired games
-            ("hard vs gnubg 0-ply", lambda s: HardPlayer(variant, s), lambda s: GnubgPlayer(), 0.52, gnubg_games)
+            ("hard vs gnubg 0-ply", lambda s: _hard(variant, s), lambda s: GnubgPlayer(), 0.52, gnubg_games)
         )
     pairs += [
-        ("hard vs medium", lambda s: HardPlayer(variant, s), lambda s: MediumPlayer(variant, s), 0.65, games),
+        ("hard vs medium", lambda s: _hard(variant, s), lambda s: MediumPlayer(variant, s), 0.65, games),
         ("medium vs easy", lambda s: MediumPlayer(variant, s), lambda s: EasyPlayer(variant, s), 0.65, games),
         ("easy vs random", lambda s: EasyPlayer(variant, s), lambda s: RandomPlayer(variant, s), 0.80, games),
     ]
@@ -474,10 +475,21 @@ def ladder(variant: str, games: int, gnubg_games: int, seed: int, only: set[str]
         pairs[0] = (*pairs[0][:3], 0.60, games)
         pairs[1] = (*pairs[1][:3], 0.60, games)
         pairs[-1] = (*pairs[-1][:3], 0.50, games)
-        pairs.insert(0, ("hard vs baseline", lambda s: HardPlayer(variant, s), baseline_long_player, 0.60, games))
+        pairs.insert(0, ("hard vs baseline", lambda s: _hard(variant, s), baseline_long_player, 0.60, games))
         pairs += [
             ("easy vs greedy", lambda s: EasyPlayer(variant, s), lambda s: GreedyPlayer(), 0.60, games),
             ("medium vs greedy", lambda s: MediumPlayer(variant, s), lambda s: GreedyPlayer(), 0.50, games),
+        ]
+    if variant in NETWORKS:  # a candidate (--network) against the shipped network, searched alike and at 0-ply
+        pairs[:0] = [
+            ("hard vs shipped hard", lambda s: _hard(variant, s), lambda s: HardPlayer(variant, s), 0.50, games),
+            (
+                "0-ply vs shipped 0-ply",
+                lambda s: _hard(variant, s, lookahead=0, deep=0),
+                lambda s: HardPlayer(variant, s, lookahead=0, deep=0),
+                0.50,
+                games,
+            ),
         ]
     for index, (label, _, _, target, n) in enumerate(pairs):
         if only and label not in only:
@@ -538,7 +550,7 @@ class ExactPlayer(HardPlayer):
 
 
 NETWORKS: dict[str, Network] = {}
-"""Candidate networks given by ``--network VARIANT=PATH``, played instead of the shipped ones in section variants."""
+"""Candidate networks given by ``--network VARIANT=PATH``, played instead of the shipped ones as the hard level."""
 
 
 def _hard(variant: str, seed: int, **kwargs: Any) -> HardPlayer:
@@ -633,7 +645,7 @@ def section_speed(
     budget = NODE_BUDGET if node_budget is None else node_budget
     print(f"\n== hard decision time ({count} positions per variant, node budget {budget}, seed {seed}) ==", flush=True)
     for variant in variants:
-        hard = HardPlayer(variant, 1, node_budget=budget)
+        hard = _hard(variant, 1, node_budget=budget)
         players = (MediumPlayer(variant, 1), EasyPlayer(variant, 2))
         rng = random.Random(seed)
         cpu: list[float] = []
@@ -692,7 +704,8 @@ def main() -> int:
         action="append",
         default=[],
         metavar="VARIANT=PATH",
-        help="play this network (an .npz written by nardy.ai.train) as VARIANT's hard level in section variants",
+        help="play this network (an .npz written by nardy.ai.train) as VARIANT's hard level in every section; with it "
+        "sections h2h and long add the pairings 'hard vs shipped hard' and '0-ply vs shipped 0-ply'",
     )
     parser.add_argument(
         "--exact-table",
