@@ -25,7 +25,7 @@ from nardy.ai.heuristic import heuristic_equity, heuristic_score
 from nardy.ai.network import Network, equity, output_names, shipped_network
 from nardy.ai.protocol import CubeAction, TakeDecision
 from nardy.ai.race import RaceTable, race_table
-from nardy.ai.search import DEEP_BUDGET, DEEP_CANDIDATES, DEEP_WINDOW, NODE_BUDGET, won_values
+from nardy.ai.search import search_settings, won_values
 from nardy.errors import GameStateError
 from nardy.game import RESIGN_VALUES, Game, Phase
 from nardy.move import Move
@@ -286,12 +286,13 @@ class HardPlayer(_BasePlayer):
     Only for variants whose network ships in ``nardy/ai/weights`` (see :func:`has_level`); otherwise building one
     raises ``ValueError("no trained network for <variant> yet")``.
 
+    The search's settings default to the variant's (:func:`nardy.ai.search.search_settings`); each can be given.
     ``lookahead`` is how many candidates get the 1-ply look-ahead (0 = pure 0-ply); ``window`` drops candidates whose
     0-ply equity is further than this below the best; ``node_budget`` caps the work of the look-ahead: once it has
     valued that many replies (network evaluations) no further candidate is started (the one under way finishes).
     The budget counts work, never time, so a position and seed give the same move however busy the machine is.
 
-    In short and long nardy (:data:`DEEP_CANDIDATES`) the best ``deep`` candidates of the 1-ply look-ahead within
+    In short and long nardy (:data:`nardy.ai.search.SEARCH`) the best ``deep`` candidates of the 1-ply look-ahead within
     ``deep_window`` of its best are then searched at 2-ply (:meth:`two_ply`) and the move is chosen among them; the
     2-ply search values at most ``deep_budget`` positions per decision: a candidate whose search would pass it is
     not searched, and the 1-ply values decide when fewer than two candidates were. ``deep=0`` turns it off.
@@ -310,13 +311,13 @@ class HardPlayer(_BasePlayer):
         seed: int | None = None,
         *,
         network: Network | None = None,
-        lookahead: int = 4,
-        window: float = 0.12,
-        node_budget: int = NODE_BUDGET,
+        lookahead: int | None = None,
+        window: float | None = None,
+        node_budget: int | None = None,
         exact_races: bool = True,
         deep: int | None = None,
-        deep_window: float = DEEP_WINDOW,
-        deep_budget: int = DEEP_BUDGET,
+        deep_window: float | None = None,
+        deep_budget: int | None = None,
     ) -> None:
         super().__init__(variant, seed)
         if network is None:
@@ -325,13 +326,14 @@ class HardPlayer(_BasePlayer):
             except FileNotFoundError:
                 raise ValueError(f"no trained network for {self.variant.name} yet") from None
         self.network = network
-        self.lookahead = lookahead
-        self.window = window
-        self.node_budget = node_budget
+        settings = search_settings(self.variant.name)
+        self.lookahead = settings.lookahead if lookahead is None else lookahead
+        self.window = settings.window if window is None else window
+        self.node_budget = settings.node_budget if node_budget is None else node_budget
         self.race: RaceTable | None = race_table(self.variant.name) if exact_races else None
-        self.deep = DEEP_CANDIDATES.get(self.variant.name, 0) if deep is None else deep
-        self.deep_window = deep_window
-        self.deep_budget = deep_budget
+        self.deep = settings.deep if deep is None else deep
+        self.deep_window = settings.deep_window if deep_window is None else deep_window
+        self.deep_budget = settings.deep_budget if deep_budget is None else deep_budget
         # the 2-ply search values finished games by their points only: not for variants ending games otherwise
         self.deep_search = type(self.variant).sudden_result is Variant.sudden_result
         self.last_evaluations = 0

@@ -5,6 +5,7 @@ and the budgets that bound a decision's work (positions valued, never time)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -46,11 +47,34 @@ def states_array(states: list[State]) -> U8:
 # the hard player's look-ahead budget in replies valued per decision (see benchmarks/ai_strength.py, section speed)
 NODE_BUDGET = 16_000
 
-# the 2-ply search after the 1-ply look-ahead: how many candidates by variant (0 or absent: none), the window below
-# the best 1-ply value, and the budget in positions valued (see benchmarks/ai_strength.py, sections judged and speed)
-DEEP_CANDIDATES: dict[str, int] = {"short": 2, "long": 2}
-DEEP_WINDOW = 0.10
-DEEP_BUDGET = 30_000
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How far the hard player searches (see :class:`nardy.ai.players.HardPlayer`): the 1-ply look-ahead on the best
+    ``lookahead`` candidates within ``window`` of the best 0-ply equity, at most ``node_budget`` replies valued; then
+    the 2-ply search on the best ``deep`` of those within ``deep_window`` of the best 1-ply value, at most
+    ``deep_budget`` positions valued (``deep`` 0: none). Budgets count work, never time."""
+
+    lookahead: int = 4
+    window: float = 0.12
+    node_budget: int = NODE_BUDGET
+    deep: int = 0
+    deep_window: float = 0.10
+    deep_budget: int = 30_000
+
+
+# by variant (absent: the defaults); chosen by benchmarks/ai_strength.py, sections judged and speed, and measured in
+# nardy/ai/weights/README.md (short nardy's wider search: issue 35)
+SEARCH: dict[str, SearchSettings] = {
+    "short": SearchSettings(lookahead=8, window=0.25, deep=3, deep_window=0.15, deep_budget=50_000),
+    "long": SearchSettings(deep=2),
+}
+
+
+def search_settings(variant: str) -> SearchSettings:
+    """Return the hard player's search settings for ``variant`` (:data:`SEARCH`, else the defaults)."""
+    return SEARCH.get(variant, SearchSettings())
+
 
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
     (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from greedy_baseline import GreedyPlayer
 
 from nardy import Game, Move, Options, Phase, Position, SeededDice, get_variant, legal_moves
 from nardy.ai import EasyPlayer, HardPlayer, MediumPlayer, play_game
-from nardy.ai.search import DEEP_CANDIDATES, NODE_BUDGET
+from nardy.ai.search import NODE_BUDGET, SEARCH
 from nardy.position import make_side
 
 SHORT = get_variant("short")
@@ -198,8 +199,8 @@ def test_hard_honours_the_node_budget() -> None:
     assert mid.last_evaluations == counts[0] + counts[1]
     assert int(np.isfinite(values).sum()) == 2
     # the default budget bounds the work of a decision
-    default = HardPlayer("short", 1, deep=0)
-    assert default.node_budget == NODE_BUDGET
+    default = HardPlayer("short", 1, lookahead=4, window=0.12, deep=0)
+    assert default.node_budget == SEARCH["short"].node_budget == NODE_BUDGET
     default.move_equities(moves, game)
     assert default.last_evaluations < NODE_BUDGET + max(counts)
 
@@ -208,18 +209,18 @@ def test_hard_searches_the_best_candidates_at_two_ply_within_its_budget() -> Non
     game = _decision_game("short", 3, 6)
     moves = game.legal_moves()
     opponent_first = game.is_first_turn(1 - game.roller)
-    one_ply = HardPlayer("short", 1, deep=0)
+    # the search of two candidates at 2-ply, its settings given (the variants' own are checked at the end)
+    search: dict[str, Any] = {"lookahead": 4, "window": 0.12, "deep_window": 0.10}
+    one_ply = HardPlayer("short", 1, deep=0, **search)
     refined = one_ply.move_equities(moves, game)
     spent_one_ply = one_ply.last_evaluations
     order = [int(i) for i in np.argsort(-refined) if np.isfinite(refined[i])]
-    hard = HardPlayer("short", 1)
-    assert hard.deep == DEEP_CANDIDATES["short"] == 2
-    assert HardPlayer("long", 1).deep == DEEP_CANDIDATES["long"] == 2  # long nardy's hard searches so too
+    hard = HardPlayer("short", 1, deep=2, **search)
     chosen = [i for i in order[: hard.deep] if refined[i] >= refined[order[0]] - hard.deep_window]
     assert len(chosen) == 2  # the position is close enough for the 2-ply search
     costs = [hard._two_ply(moves[i].position, game, opponent_first, 10**9) for i in chosen]
     # the move is chosen among the 2-ply values of the best two 1-ply candidates
-    unlimited = HardPlayer("short", 1, deep_budget=10**9)
+    unlimited = HardPlayer("short", 1, deep=2, deep_budget=10**9, **search)
     values = unlimited.move_equities(moves, game)
     assert sorted(np.flatnonzero(np.isfinite(values)).tolist()) == sorted(chosen)
     for i, (value, _) in zip(chosen, costs, strict=True):
@@ -227,8 +228,18 @@ def test_hard_searches_the_best_candidates_at_two_ply_within_its_budget() -> Non
         assert value == pytest.approx(values[i])
     assert unlimited.last_evaluations == spent_one_ply + sum(count for _, count in costs)
     # a budget the second candidate would pass: no 2-ply comparison, the 1-ply values decide
-    tight = HardPlayer("short", 1, deep_budget=costs[0][1] + 1)
+    tight = HardPlayer("short", 1, deep=2, deep_budget=costs[0][1] + 1, **search)
     np.testing.assert_array_equal(tight.move_equities(moves, game), refined)
     assert tight.last_evaluations < spent_one_ply + costs[0][1] + costs[1][1]
-    # a variant without a 2-ply search: its 1-ply values decide
+    # the variants' own settings: short nardy searches its best three at 2-ply, long nardy its best two
+    default = HardPlayer("short", 1)
+    assert (default.lookahead, default.window, default.deep, default.deep_window, default.deep_budget) == (
+        8,
+        0.25,
+        3,
+        0.15,
+        SEARCH["short"].deep_budget,
+    )
+    assert HardPlayer("long", 1).deep == SEARCH["long"].deep == 2
+    assert HardPlayer("long", 1).lookahead == 4
     assert HardPlayer("fevga", 1).deep == 0
