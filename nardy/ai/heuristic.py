@@ -169,11 +169,12 @@ def short_score(batch: U8, checkers: int = 15, *, no_hit_before_home: bool = Fal
     return np.asarray(np.where(contact > 0, contact_score, race + 2.0 * (me[:, :6].sum(axis=1) < checkers)))
 
 
-def long_score(batch: U8, blocking: float = 1.0) -> F64:
+def long_score(batch: U8, blocking: float = 1.0, head: float = 0.5) -> F64:
     """Return the hand-written score of long nardy positions after a move, for the side that moved.
 
-    ``blocking`` weighs the terms of blocks and blocking points (1 = the medium player; the easy player plays with 0,
-    without a plan for blocks).
+    ``blocking`` weighs the terms of blocks and blocking points (1 = the medium player of Fevga and Gul bara; their
+    easy player plays with 0, long nardy's with 0.3) and ``head`` is the cost of each checker left on the head (0.5;
+    long nardy's easy player pays 2, so it takes a checker from the head whenever it may).
     """
     me = batch[:, :SIDE].astype(np.float64)
     opp = batch[:, SIDE:].astype(np.float64)
@@ -195,12 +196,12 @@ def long_score(batch: U8, blocking: float = 1.0) -> F64:
     blocking_points = held[:, 12:18].sum(axis=1) * 1.5 + held[:, 6:12].sum(axis=1) * 1.0
     spread = held.sum(axis=1) * 1.0
     stacks = np.maximum(points[:, :23] - 3, 0).sum(axis=1) * 1.5
-    head = points[:, 23] * 0.5
+    head_cost = points[:, 23] * head
     off_bonus = (15 - me.sum(axis=1)) * 0.5
     mars_risk = 3.0 * ((me.sum(axis=1) == 15) & (opp.sum(axis=1) < 15))
     race = po - pm - 6.0
     blocks = blocking * (mine - theirs + blocking_points)
-    return np.asarray(race + blocks + spread - stacks - head + off_bonus - mars_risk)
+    return np.asarray(race + blocks + spread - stacks - head_cost + off_bonus - mars_risk)
 
 
 def misere_score(batch: U8) -> F64:
@@ -313,19 +314,19 @@ def plakoto_score(batch: U8) -> F64:
     return np.asarray(np.where(contact > 0, contact_score, race))
 
 
-def heuristic_score(variant: str, batch: U8, *, blocking: float = 1.0) -> F64:
+def heuristic_score(variant: str, batch: U8, *, blocking: float = 1.0, head: float = 0.5) -> F64:
     """Return the hand-written score of ``variant`` positions after a move, for the side that moved.
 
     Every variant of the short-nardy board but Misère has :func:`short_score` (for its number of checkers),
     Misère has :func:`misere_score` (the aim reversed), long nardy :func:`long_score`. ``blocking`` weighs the block
-    terms of long nardy.
+    terms of the long-nardy board and ``head`` is its cost of a checker left on the head.
 
     Raises:
         ValueError: an unknown variant name.
     """
     kind = family(variant)
     if kind == "long":
-        return long_score(batch, blocking)
+        return long_score(batch, blocking, head)
     if kind == "plakoto":
         return plakoto_score(batch)
     if variant == "misere":

@@ -165,6 +165,9 @@ EASY_WEAKENING: dict[str, tuple[float, float]] = {
     "reserve": (12.0, 0.1),
     "plakoto": (12.0, 0.1),
 }
+# the easy level's (block weight, cost of a checker on the head) on the long-nardy board by variant (see EasyPlayer;
+# other variants of that board: (0, 0.5), the medium evaluation's head cost without its blocks)
+EASY_LONG_PLAN: dict[str, tuple[float, float]] = {"long": (0.3, 2.0)}
 
 
 class MediumPlayer(_BasePlayer):
@@ -229,10 +232,12 @@ class EasyPlayer(MediumPlayer):
     the chance of a random legal move (a turn that ends the game is still valued by its result); their defaults are
     :data:`EASY_WEAKENING`'s: 12 and 0.1 for short nardy and the variants on its board (Acey-deucey, Dutch and
     Plakoto too), 0 and 0 for long nardy, 3 and 0 for Fevga and Gul bara. ``blocking`` is the weight of the block
-    terms of the long nardy evaluation (by default 0: easy plays the long-nardy board without a plan for blocks). In
-    long nardy, where every move of a roll moves about the same pips, noise or random moves lose to a simple greedy
-    rule, so the easy level is weakened there by what it ignores instead; in Fevga and Gul bara the block terms
-    alone make no measurable difference, so easy also blurs its scores by a little noise there.
+    terms of the long-nardy board's evaluation and ``head`` its cost of a checker left on the head; their defaults
+    are :data:`EASY_LONG_PLAN`'s: 0.3 and 2 in long nardy (a faint sense of blocks, and a checker off the head
+    whenever the rules allow), 0 and 0.5 in Fevga and Gul bara (no plan for blocks). In long nardy, where every move
+    of a roll moves about the same pips, noise or random moves lose to a simple greedy rule, so the easy level is
+    weakened there by what it ignores instead; in Fevga and Gul bara the block terms alone make no measurable
+    difference, so easy also blurs its scores by a little noise there.
     """
 
     level = "easy"
@@ -248,14 +253,17 @@ class EasyPlayer(MediumPlayer):
         *,
         noise: float | None = None,
         blunder: float | None = None,
-        blocking: float = 0.0,
+        blocking: float | None = None,
+        head: float | None = None,
     ) -> None:
         super().__init__(variant, seed)
         kind = family(self.variant.name)
         default_noise, default_blunder = EASY_WEAKENING.get(self.variant.name, EASY_WEAKENING.get(kind, (0.0, 0.0)))
         self.noise = noise if noise is not None else default_noise
         self.blunder = blunder if blunder is not None else default_blunder
-        self.blocking = blocking
+        default_blocking, default_head = EASY_LONG_PLAN.get(self.variant.name, (0.0, 0.5))
+        self.blocking = blocking if blocking is not None else default_blocking
+        self.head = head if head is not None else default_head
 
     def move_equities(self, moves: Sequence[Move], game: Game) -> F64:
         """Return noisy heuristic scores of the moves (a won game always comes first, in Misère a finished one
@@ -265,7 +273,7 @@ class EasyPlayer(MediumPlayer):
         if self.rng.random() < self.blunder:
             scores = np.array([self.rng.random() for _ in moves])
         else:
-            scores = heuristic_score(self.variant.name, batch, blocking=self.blocking)
+            scores = heuristic_score(self.variant.name, batch, blocking=self.blocking, head=self.head)
             if self.noise:
                 scores = scores + np.array([self.rng.gauss(0.0, self.noise) for _ in moves])
         won = won_values(self.variant, batch, positions, game.options)
