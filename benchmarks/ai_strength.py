@@ -553,6 +553,21 @@ NETWORKS: dict[str, Network] = {}
 """Candidate networks given by ``--network VARIANT=PATH``, played instead of the shipped ones as the hard level."""
 
 
+def _training_summary(info: dict[str, Any]) -> str:
+    """Return how many self-play games and seconds trained a network, counting the networks it was started from."""
+    games, seconds = int(info.get("games", 0)), float(info.get("seconds", 0.0))
+    text = f"{games:,} self-play games, {seconds:.0f} s of training"
+    earlier: Any = info.get("initialised_from")
+    total_games, total_seconds = games, seconds
+    while isinstance(earlier, dict):
+        total_games += int(earlier.get("games", 0))
+        total_seconds += float(earlier.get("seconds", 0.0))
+        earlier = earlier.get("initialised_from")
+    if total_games != games:
+        text += f" from a network of {total_games - games:,} ({total_games:,} games, {total_seconds:.0f} s in all)"
+    return text
+
+
 def _hard(variant: str, seed: int, **kwargs: Any) -> HardPlayer:
     return HardPlayer(variant, seed, network=NETWORKS.get(variant), **kwargs)
 
@@ -729,7 +744,7 @@ def main() -> int:
             continue
         info = (NETWORKS.get(variant) or shipped_network(variant)).info
         origin = f" (candidate {NETWORKS[variant].info.get('stages', '')})" if variant in NETWORKS else ""
-        print(f"{variant} network: {info.get('games')} self-play games, {info.get('seconds')} s of training{origin}")
+        print(f"{variant} network: {_training_summary(info)}{origin}")
     started = time.perf_counter()
     if "speed" in sections:
         section_speed(args.speed_positions, args.seed, args.node_budget, tuple(args.speed_variants.split(",")))
