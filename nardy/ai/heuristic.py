@@ -174,7 +174,7 @@ def long_score(batch: U8, blocking: float = 1.0, head: float = 0.5) -> F64:
 
     ``blocking`` weighs the terms of blocks and blocking points (1 = the medium player of Fevga and Gul bara; their
     easy player plays with 0, long nardy's with 0.3) and ``head`` is the cost of each checker left on the head (0.5;
-    long nardy's easy player pays 2, so it takes a checker from the head whenever it may).
+    long nardy's easy player pays 2, so it takes a checker from the head nearly every time it may).
     """
     me = batch[:, :SIDE].astype(np.float64)
     opp = batch[:, SIDE:].astype(np.float64)

@@ -233,11 +233,11 @@ class EasyPlayer(MediumPlayer):
     :data:`EASY_WEAKENING`'s: 12 and 0.1 for short nardy and the variants on its board (Acey-deucey, Dutch and
     Plakoto too), 0 and 0 for long nardy, 3 and 0 for Fevga and Gul bara. ``blocking`` is the weight of the block
     terms of the long-nardy board's evaluation and ``head`` its cost of a checker left on the head; their defaults
-    are :data:`EASY_LONG_PLAN`'s: 0.3 and 2 in long nardy (a faint sense of blocks, and a checker off the head
-    whenever the rules allow), 0 and 0.5 in Fevga and Gul bara (no plan for blocks). In long nardy, where every move
-    of a roll moves about the same pips, noise or random moves lose to a simple greedy rule, so the easy level is
-    weakened there by what it ignores instead; in Fevga and Gul bara the block terms alone make no measurable
-    difference, so easy also blurs its scores by a little noise there.
+    are :data:`EASY_LONG_PLAN`'s: 0.3 and 2 in long nardy (a faint sense of blocks, and a checker off the head in
+    nearly every turn the rules allow it), 0 and 0.5 in Fevga and Gul bara (no plan for blocks). In long nardy,
+    where every move of a roll moves about the same pips, noise or random moves lose to a simple greedy rule, so the
+    easy level is weakened there by what it ignores instead; in Fevga and Gul bara the block terms alone make no
+    measurable difference, so easy also blurs its scores by a little noise there.
     """
 
     level = "easy"
