@@ -137,7 +137,7 @@ def _head_share(**weights: float) -> float:
     return sum(p.taken for p in players) / sum(p.chances for p in players)
 
 
-def test_long_easy_takes_a_checker_from_the_head_whenever_it_may() -> None:
+def test_long_easy_takes_a_checker_off_the_head_in_nearly_every_turn() -> None:
     # with the medium evaluation's head cost (0.5) easy took one in about three chances of four (77 of 102 here) and
     # won 57 % of 2,000 games against the greedy rule; at 2 it takes nearly every one (benchmark: about 62-64 %)
     assert _head_share() >= 0.95
