@@ -51,6 +51,8 @@ _SHORT_POINT_VALUE: Final = np.array(
     ]
 )
 _SCALE: Final = 25.0
+# the long-nardy board's cost of each checker left on the head (long nardy's easy level pays more: EASY_LONG_PLAN)
+HEAD_COST: Final = 0.5
 
 
 def _contact_short(me: F64, opp: F64) -> F64:
@@ -169,7 +171,7 @@ def short_score(batch: U8, checkers: int = 15, *, no_hit_before_home: bool = Fal
     return np.asarray(np.where(contact > 0, contact_score, race + 2.0 * (me[:, :6].sum(axis=1) < checkers)))
 
 
-def long_score(batch: U8, blocking: float = 1.0, head: float = 0.5) -> F64:
+def long_score(batch: U8, blocking: float = 1.0, head: float = HEAD_COST) -> F64:
     """Return the hand-written score of long nardy positions after a move, for the side that moved.
 
     ``blocking`` weighs the terms of blocks and blocking points (1 = the medium player of Fevga and Gul bara; their
@@ -314,7 +316,7 @@ def plakoto_score(batch: U8) -> F64:
     return np.asarray(np.where(contact > 0, contact_score, race))
 
 
-def heuristic_score(variant: str, batch: U8, *, blocking: float = 1.0, head: float = 0.5) -> F64:
+def heuristic_score(variant: str, batch: U8, *, blocking: float = 1.0, head: float = HEAD_COST) -> F64:
     """Return the hand-written score of ``variant`` positions after a move, for the side that moved.
 
     Every variant of the short-nardy board but Misère has :func:`short_score` (for its number of checkers),

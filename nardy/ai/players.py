@@ -21,7 +21,7 @@ from nardy.ai import search
 from nardy.ai.cube import CubeEquities
 from nardy.ai.cube_decisions import double_can_gain, game_cube_equities, rates_cube
 from nardy.ai.features import F64, U8, family, positions_array, swap
-from nardy.ai.heuristic import heuristic_equity, heuristic_score
+from nardy.ai.heuristic import HEAD_COST, heuristic_equity, heuristic_score
 from nardy.ai.network import Network, equity, output_names, shipped_network
 from nardy.ai.protocol import CubeAction, TakeDecision
 from nardy.ai.race import RaceTable, race_table
@@ -166,7 +166,7 @@ EASY_WEAKENING: dict[str, tuple[float, float]] = {
     "plakoto": (12.0, 0.1),
 }
 # the easy level's (block weight, cost of a checker on the head) on the long-nardy board by variant (see EasyPlayer;
-# other variants of that board: (0, 0.5), the medium evaluation's head cost without its blocks)
+# other variants of that board: no blocks and the medium evaluation's HEAD_COST)
 EASY_LONG_PLAN: dict[str, tuple[float, float]] = {"long": (0.3, 2.0)}
 
 
@@ -261,7 +261,7 @@ class EasyPlayer(MediumPlayer):
         default_noise, default_blunder = EASY_WEAKENING.get(self.variant.name, EASY_WEAKENING.get(kind, (0.0, 0.0)))
         self.noise = noise if noise is not None else default_noise
         self.blunder = blunder if blunder is not None else default_blunder
-        default_blocking, default_head = EASY_LONG_PLAN.get(self.variant.name, (0.0, 0.5))
+        default_blocking, default_head = EASY_LONG_PLAN.get(self.variant.name, (0.0, HEAD_COST))
         self.blocking = blocking if blocking is not None else default_blocking
         self.head = head if head is not None else default_head
 
