@@ -38,6 +38,9 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
   mother rule, Gul bara's escalating doubles and hand-overs, Acey-deucey's 1-2 with the double the player names;
   a draw counts half a win and 0 points). ``--jobs`` spreads the match-ups over processes.
 
+``--search VARIANT=LOOKAHEAD,WINDOW,DEEP,DEEP_WINDOW,DEEP_BUDGET`` plays a candidate search as VARIANT's hard level in
+every section (``nardy.ai.search.SearchSettings``; the frozen baseline keeps its own).
+
 gnubg (PyPI ``gnubg-nn``, GPL) is used here as an oracle only; the package never imports it.
 """
 
@@ -68,7 +71,7 @@ from nardy.ai.hyper_exact import ExactTable
 from nardy.ai.network import Network, shipped_network
 from nardy.ai.network import equity as net_equity
 from nardy.ai.race import race_table
-from nardy.ai.search import NODE_BUDGET
+from nardy.ai.search import NODE_BUDGET, SEARCH, SearchSettings
 from nardy.position import side_pips
 
 SHORT = get_variant("short")
@@ -568,6 +571,26 @@ def _training_summary(info: dict[str, Any]) -> str:
     return text
 
 
+def parse_search(text: str) -> SearchSettings:
+    """Return the search settings written ``LOOKAHEAD,WINDOW,DEEP,DEEP_WINDOW,DEEP_BUDGET`` (the replies' node budget
+    stays the default).
+
+    Raises:
+        ValueError: not five comma-separated numbers.
+    """
+    parts = text.split(",")
+    if len(parts) != 5:
+        raise ValueError(f"expected LOOKAHEAD,WINDOW,DEEP,DEEP_WINDOW,DEEP_BUDGET, got {text!r}")
+    lookahead, window, deep, deep_window, deep_budget = parts
+    return SearchSettings(
+        lookahead=int(lookahead),
+        window=float(window),
+        deep=int(deep),
+        deep_window=float(deep_window),
+        deep_budget=int(deep_budget),
+    )
+
+
 def _hard(variant: str, seed: int, **kwargs: Any) -> HardPlayer:
     return HardPlayer(variant, seed, network=NETWORKS.get(variant), **kwargs)
 
@@ -729,7 +752,21 @@ def main() -> int:
         help="Hypergammon's solved table (python -m nardy.ai.hyper_exact solve --output PATH): adds "
         "'exact vs medium' and 'exact vs hard' to section variants",
     )
+    parser.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        metavar="VARIANT=LOOKAHEAD,WINDOW,DEEP,DEEP_WINDOW,DEEP_BUDGET",
+        help="play this search as VARIANT's hard level in every section (nardy.ai.search.SearchSettings)",
+    )
     args = parser.parse_args()
+    for given in args.search:
+        name, _, values = given.partition("=")
+        try:
+            SEARCH[name] = parse_search(values)
+        except ValueError as error:
+            parser.error(f"--search {given}: {error}")
+        print(f"{name} search: {SEARCH[name]} (candidate)")
     if args.exact_table:
         EXACT_TABLE.append(ExactTable.load(args.exact_table))
     sections = set(args.sections.split(","))
