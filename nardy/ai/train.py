@@ -400,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
         # a variant whose inputs extend the base's (Acey-deucey and Dutch after short nardy's) starts its own ones at 0
         w1 = np.concatenate((base.w1, np.zeros((inputs - base.w1.shape[0], base.w1.shape[1]))))
         origin = {"variant": base.variant, "games": base.info.get("games"), "seconds": base.info.get("seconds")}
+        if "initialised_from" in base.info:  # keep the whole chain of networks this one grew from
+            origin["initialised_from"] = base.info["initialised_from"]
         net = Network(args.variant, w1, base.b1, base.w2, base.b2, {"initialised_from": origin})
         start = 0
     else:

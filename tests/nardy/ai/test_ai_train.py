@@ -31,3 +31,15 @@ def test_resume_continues_like_an_uninterrupted_run(tmp_path: object, capsys: ob
     assert straight.info["games"] == split.info["games"] == 3
     assert [stage["from_game"] for stage in split.info["stages"]] == [0, 2]
     assert np.allclose(straight.w1, split.w1, atol=1e-6)
+
+
+def test_a_network_started_from_a_started_network_keeps_the_whole_chain(tmp_path: object) -> None:
+    common = ["--variant", "long", "--hidden", "6", "--eval-every", "0", "--seed", "4", "--workdir"]
+    main([*common, f"{tmp_path}/first", "--games", "2"])
+    main([*common, f"{tmp_path}/second", "--games", "3", "--init-from", f"{tmp_path}/first/long-latest.npz"])
+    main([*common, f"{tmp_path}/third", "--games", "1", "--init-from", f"{tmp_path}/second/long-latest.npz"])
+    third = Network.load(f"{tmp_path}/third/long-latest.npz")
+    assert third.info["games"] == 1
+    assert third.info["initialised_from"]["games"] == 3
+    assert third.info["initialised_from"]["initialised_from"]["games"] == 2
+    assert "initialised_from" not in third.info["initialised_from"]["initialised_from"]
