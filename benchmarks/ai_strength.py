@@ -39,7 +39,8 @@ Sections (each prints its figures with counts, 95 % confidence intervals, the ta
   a draw counts half a win and 0 points). ``--jobs`` spreads the match-ups over processes.
 
 ``--search VARIANT=LOOKAHEAD,WINDOW,DEEP,DEEP_WINDOW,DEEP_BUDGET`` plays a candidate search as VARIANT's hard level in
-every section (``nardy.ai.search.SearchSettings``; the frozen baseline keeps its own).
+every section (``nardy.ai.search.SearchSettings``); every hard player of VARIANT searches so, the shipped network's
+in ``--network``'s pairings too; the frozen baseline keeps its own search.
 
 gnubg (PyPI ``gnubg-nn``, GPL) is used here as an oracle only; the package never imports it.
 """
