@@ -11,7 +11,12 @@ sees only what it may see). Only ``(game id, version)`` travels: the store stays
   channels of the games it has sockets for.
 
 A version missed (a dropped connection, a Redis blip) is never lost for good: a client that reconnects sends the
-last version it has and gets the current state when it is behind.
+last version it has and gets the current state when it is behind. A Redis outage is waited out (:mod:`bot.outage`):
+the subscription is tried again with a capped backoff (pub/sub subscribes to its channels again when it
+reconnects), and the subscription and the publishing each log one WARNING when Redis stops answering and one INFO
+when it answers again, without a traceback. A version published while this process was not subscribed (during the
+outage and until its next attempt, at most 2 s after Redis is back) is not announced to its sockets: they show it
+with the game's next save, or when they reconnect.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from typing import Final, Protocol
 
 import redis.asyncio as redis_asyncio
 from redis.exceptions import RedisError
+
+from bot.outage import NETWORK_ERRORS, Outage
 
 log = logging.getLogger(__name__)
 
@@ -116,14 +123,22 @@ class RedisLive:
         """Publish and subscribe on the Redis at ``url`` (connections are made when first needed)."""
         self.redis = redis_asyncio.Redis.from_url(url)
         self.fanout = _Fanout()
+        self.subscription = Outage("live updates (subscription)", log)
+        self.publishing = Outage("live updates (publishing)", log, meanwhile="saved versions are not announced")
         self._pubsub: redis_asyncio.client.PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
 
     async def publish(self, game_id: str, version: int) -> None:
-        """Publish the version on the game's channel (every process following it gets it, this one too).
-        Returns nothing. Raises: RedisError."""
-        await self.redis.publish(CHANNEL_PREFIX + game_id, str(version))
+        """Publish the version on the game's channel (every process following it gets it, this one too); while
+        Redis cannot be reached the version is not announced (logged once per outage). Returns nothing. Raises:
+        RedisError other than a network failure."""
+        try:
+            await self.redis.publish(CHANNEL_PREFIX + game_id, str(version))
+        except NETWORK_ERRORS as error:
+            self.publishing.failed(error)
+        else:
+            self.publishing.succeeded()
 
     async def _pubsub_started(self) -> redis_asyncio.client.PubSub:
         if self._pubsub is None:
@@ -133,17 +148,21 @@ class RedisLive:
         return self._pubsub
 
     async def _read(self, pubsub: redis_asyncio.client.PubSub) -> None:
-        """Hand every message of the subscribed channels to this process's queues (until closed)."""
+        """Hand every message of the subscribed channels to this process's queues (until closed); a Redis outage is
+        waited out with a capped backoff (see the module docstring)."""
         while True:
             if not pubsub.subscribed:
                 await asyncio.sleep(0.05)
                 continue
             try:
                 message = await pubsub.get_message(timeout=1.0)
-            except RedisError:
-                log.warning("live updates: the Redis subscription failed; retrying", exc_info=True)
-                await asyncio.sleep(1.0)
+            except NETWORK_ERRORS as error:
+                await asyncio.sleep(self.subscription.failed(error))
                 continue
+            except RedisError as error:  # not a network failure: waited out the same way, with its traceback
+                await asyncio.sleep(self.subscription.failed(error, expected=False))
+                continue
+            self.subscription.succeeded()
             if message is None or message.get("type") != "message":
                 continue
             channel = message["channel"]
@@ -172,17 +191,17 @@ class RedisLive:
         finally:
             async with self._lock:
                 if self.fanout.remove(game_id, queue) and self._pubsub is not None:
-                    with contextlib.suppress(RedisError):
+                    with contextlib.suppress(RedisError, OSError):
                         await self._pubsub.unsubscribe(CHANNEL_PREFIX + game_id)
 
     async def close(self) -> None:
         """Stop the reader and close the connections. Returns nothing."""
         if self._reader is not None:
             self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, RedisError):
+            with contextlib.suppress(asyncio.CancelledError, RedisError, OSError):
                 await self._reader
         if self._pubsub is not None:
-            with contextlib.suppress(RedisError):
+            with contextlib.suppress(RedisError, OSError):
                 await self._pubsub.aclose()
-        with contextlib.suppress(RedisError):
+        with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()

@@ -1,10 +1,12 @@
 """The Redis job queue (taskiq): jobs run by whichever worker takes them, a job left by a dead worker claimed by
-another, one sweep per tick across workers (a game whose computer replies come from the queue:
-``tests/bot/e2e/test_job_queue.py``)."""
+another, one sweep per tick across workers, a job the store failed left pending and run again (a game whose computer
+replies come from the queue: ``tests/bot/e2e/test_job_queue.py``; a Redis restart under a worker:
+``tests/bot/test_store_outage_logs.py``)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -13,8 +15,9 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
-from bot.jobs import TICKER_KEY, TaskiqJobs
+from bot.jobs import CONSUMER_GROUP, QUEUE_NAME, TICKER_KEY, TaskiqJobs
 from bot.services.game_config import GameConfig
+from bot.storage import StoreUnavailableError
 
 
 @dataclass
@@ -122,3 +125,48 @@ async def test_a_clock_deadline_job_looks_at_the_game_after_its_delay(redis_url:
     jobs.clock_deadline("g-clock", 0.5)
     await _until(lambda: parts.clock_watch.checks == ["g-clock"])
     assert time.monotonic() - started >= 0.5
+
+
+@dataclass
+class FlakyStoreTurns:
+    """Replies whose first call finds the store unavailable."""
+
+    calls: list[str] = field(default_factory=list)
+
+    async def reply(self, game_id: str, *, wait: bool = True) -> bool:
+        self.calls.append(game_id)
+        if len(self.calls) == 1:
+            raise StoreUnavailableError("storage unavailable: ConnectionError: Connection refused")
+        return False
+
+
+async def test_a_job_the_store_failed_stays_pending_and_runs_again(
+    redis_url: str, queues: list[TaskiqJobs], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    jobs = TaskiqJobs(redis_url, retry_after=1.0, sweep_interval=3600)
+    queues.append(jobs)
+    turns = FlakyStoreTurns()
+    await jobs.start(StubParts(turns))  # type: ignore[arg-type]
+    await asyncio.sleep(0.3)  # its consumer joins the group
+    jobs.computer_turn("g-1", 0.0)
+    await _until(lambda: turns.calls == ["g-1"] and jobs.running == 0)
+    redis = Redis.from_url(redis_url)
+    try:
+        assert (await redis.xpending(QUEUE_NAME, CONSUMER_GROUP))["pending"] == 1  # not acknowledged
+        await asyncio.sleep(1.2)
+        # the next job read makes the worker claim the jobs pending longer than JOB_RETRY_AFTER (1 s here)
+        jobs.computer_turn("g-2", 0.0)
+        await _until(lambda: sorted(turns.calls) == ["g-1", "g-1", "g-2"] and jobs.running == 0)
+        assert (await redis.xpending(QUEUE_NAME, CONSUMER_GROUP))["pending"] == 0
+    finally:
+        await redis.aclose()
+    [warning, info] = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "bot.jobs"]
+    assert warning == (
+        "WARNING",
+        "jobs: the store is unavailable (StoreUnavailableError: storage unavailable: ConnectionError: Connection "
+        "refused); a job it fails is left to run again after JOB_RETRY_AFTER; waiting for it, trying again at most "
+        "every 2 s",
+    )
+    assert info[0] == "INFO" and info[1].startswith("jobs: the store is back after ")
+    assert not [r for r in caplog.records if r.exc_info]

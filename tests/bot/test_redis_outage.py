@@ -5,18 +5,13 @@ proxy that drops it): creating a game again with the same id creates nothing twi
 from __future__ import annotations
 
 import asyncio
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from bot_testkit import build_app
-from redis import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
+from redis_process import RedisProcess, require_redis_server
 
 from bot.keyboards.callbacks import LangCb
 from bot.storage import RedisGameStore, StoreUnavailableError, new_id
@@ -24,53 +19,9 @@ from bot.storage import RedisGameStore, StoreUnavailableError, new_id
 UNAVAILABLE = "The bot is temporarily unavailable. Please try again in a minute."
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class RedisProcess:
-    """A private redis-server process this test starts and stops."""
-
-    def __init__(self, directory: Path) -> None:
-        self.port = _free_port()
-        self.directory = directory
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            cwd=self.directory,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = Redis.from_url(self.url, socket_connect_timeout=0.2)
-        for _ in range(200):  # wait until it answers (bounded; not a timing assertion)
-            try:
-                client.ping()
-                break
-            except RedisConnectionError:
-                time.sleep(0.05)
-        else:
-            raise RuntimeError("redis-server did not start")
-        client.close()
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=30)
-            self.process = None
-
-
 @pytest.fixture
 def redis_process(tmp_path: Path) -> Iterator[RedisProcess]:
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
+    require_redis_server()
     server = RedisProcess(tmp_path)
     server.start()
     try:
