@@ -438,6 +438,14 @@ TEXTS: Final[dict[str, Message]] = {
     "table.draws": pgettext_noop("table header", "D"),
     "table.losses": pgettext_noop("table header", "L"),
     "table.matches": pgettext_noop("table header", "Matches"),
+    "board.text.legend": gettext_noop("X: {mover} · O: {other}"),
+    "media.notice": gettext_noop(
+        "🖼 The bot may not send pictures in this chat, so boards, standings and brackets come here as text. To get "
+        "the pictures back, an admin can allow members to send photos (the group's Permissions → Send media → "
+        "Photos) or make the bot an admin. Pictures then come back within an hour."
+    ),
+    "tour.text.champion": gettext_noop("🏆 Champion: {name}"),
+    "tour.text.score": gettext_noop("{first}–{second}"),
     **TOURNAMENT_TEXTS,
     **FAIRNESS_TEXTS,
 }

@@ -78,6 +78,7 @@ from bot.services.game_view import GameViews
 from bot.services.history import History
 from bot.services.inline import InlineGames
 from bot.services.live import LiveUpdates, LocalLive, RedisLive
+from bot.services.media import ChatMedia
 from bot.services.messaging import MessageSender, Replies
 from bot.services.player_stats import PlayerStats
 from bot.services.preferences import Preferences
@@ -259,8 +260,11 @@ def assemble(
     scheduler = Scheduler()
     replies = Replies(sender)
     session_end = SessionEnd(store)
+    preferences = Preferences(store)
+    media = ChatMedia(preferences, store, sender, clock=lambda: config.clock())
     boards = BoardPresenter(store, sender, config)
     boards.links = links
+    boards.media = media
     saver = GameSaver(
         store,
         config,
@@ -284,7 +288,7 @@ def assemble(
     )
     boards.connect(release=saver.release, inline=inline)
     sweeper = Sweeper(store, sender, config, boards, saver, computer_turns)
-    tournaments = build_tournaments(store, replies, config, scheduler, actions, links=links)
+    tournaments = build_tournaments(store, replies, config, scheduler, actions, links=links, media=media)
     session_end.tournaments = tournaments.reconciler
     return Services(
         store=store,
@@ -301,7 +305,7 @@ def assemble(
         sweeper=sweeper,
         tournaments=tournaments,
         periodic=PeriodicWork(store, config, sweeper, tournaments.reconciler),
-        preferences=Preferences(store),
+        preferences=preferences,
         challenges=Challenges(store),
         chat_games=ChatGames(store),
         history=History(store),

@@ -13,8 +13,8 @@ import logging
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPhoto
-from aiogram.types import BufferedInputFile, CallbackQuery, Message, User
+from aiogram.methods import DeleteMessage, EditMessageText, SendMessage
+from aiogram.types import CallbackQuery, Message, User
 
 from bot.commands import read_number
 from bot.handlers.challenge import display_name
@@ -150,11 +150,9 @@ async def _send_standings(
     *,
     menu: bool,
 ) -> None:
+    """Post the standings (a large bracket's album first) with the menu when ``menu``: as a picture, or as text in
+    a chat that takes no pictures (:meth:`TournamentMessages.send_standings`)."""
     tournament = record.tournament()
-    import asyncio
-
-    photo = await asyncio.to_thread(views.standings_image, lang, record, tournament)
-    caption = views.standings_caption(lang, record, tournament)
     keyboard = None
     if menu and not tournament.is_over:
         watch = [
@@ -165,17 +163,7 @@ async def _send_standings(
         keyboard = menu_keyboard(tournament_id, lang, watch=watch, app_button=messages.app_button(tournament_id, lang))
     if not views.standings_shows_bracket(tournament):  # a large bracket: its album, then the table with the menu
         await messages.send_bracket(chat_id, record, tournament, lang)
-    try:
-        await replies.send(
-            SendPhoto(
-                chat_id=chat_id,
-                photo=BufferedInputFile(photo, filename="standings.jpg"),
-                caption=caption,
-                reply_markup=keyboard,
-            )
-        )
-    except SEND_FAILURES as error:
-        log.info("standings not sent to %s: %s", chat_id, error)
+    await messages.send_standings(chat_id, tournament_id, record, lang, keyboard=keyboard)
 
 
 # ====================================================================== the creation card

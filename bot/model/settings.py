@@ -9,7 +9,9 @@ a save never loses what a newer (or older) release wrote. The JSON shape is the 
   (``/lang``), the board theme of the user's private chats, whether the user has written to the bot in private, and
   the display name of the host of inline invitations;
 - chat settings: ``{"variant"?: str, "confirm"?: bool, "cube_long"?: bool, "tournaments"?: "admins" | "anyone",
-  "tour_topic"?: int, "theme"?: str}`` — a group's defaults, chosen by its admins in ``/settings``.
+  "tour_topic"?: int, "theme"?: str, "media_refused"?: int}`` — a group's defaults, chosen by its admins in
+  ``/settings``, and what the bot learnt of the chat: when it last refused the bot's pictures (Unix time; see
+  :mod:`bot.services.media`).
 """
 
 from __future__ import annotations
@@ -113,6 +115,9 @@ class ChatSettings(_SettingsDocument):
     tournaments: StrictStr | None = None
     tour_topic: StrictInt | None = None
     theme: StrictStr | None = None
+    media_refused: StrictInt | None = None
+    """When (Unix time, whole seconds) the chat last refused a picture of the bot because it forbids media
+    (:mod:`bot.services.media`); None: no refusal is known, pictures are sent."""
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Keys this version does not know, and known keys stored with a value of another type, written back as read."""
 

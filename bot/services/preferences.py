@@ -1,5 +1,6 @@
 """The chats' and users' settings, read typed and written back (:mod:`bot.model.settings`): what ``/settings``,
-``/lang``, the challenges, the computer's games, ``/top`` and the tournaments read and change."""
+``/lang``, the challenges, the computer's games, ``/top`` and the tournaments read and change, and whether a chat
+refuses the bot's pictures (:mod:`bot.services.media`)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,28 @@ class Preferences:
         if not settings.dm:
             settings.dm = True
             await self.save_user(user_id, settings)
+
+    async def note_media_refused(self, chat_id: int, when: int) -> bool:
+        """Record that the chat refused a picture of the bot at ``when`` (Unix time, :attr:`ChatSettings.media_refused`)
+        because it forbids media. Returns: whether no refusal was recorded before (the chat has just been found to
+        forbid media). Raises: StoreUnavailableError."""
+        settings = await self.chat(chat_id)
+        first = settings.media_refused is None
+        if settings.media_refused != when:
+            settings.extra.pop("media_refused", None)
+            settings.media_refused = when
+            await self.save_chat(chat_id, settings)
+        return first
+
+    async def forget_media_refused(self, chat_id: int) -> bool:
+        """Forget that the chat refused the bot's pictures (a picture got through, or an admin asked for them again);
+        written only when something was recorded. Returns: whether a refusal was. Raises: StoreUnavailableError."""
+        settings = await self.chat(chat_id)
+        recorded = settings.media_refused is not None
+        stray = "media_refused" in settings.extra  # a value of another type, kept aside when read
+        if not recorded and not stray:
+            return False
+        settings.extra.pop("media_refused", None)
+        settings.media_refused = None
+        await self.save_chat(chat_id, settings)
+        return recorded

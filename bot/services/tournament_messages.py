@@ -3,15 +3,22 @@ the round announcements, the result lines, the live standings picture, reminders
 text. The texts and pictures come from :mod:`bot.services.tournament_views`; what is owed and when, and noting it in
 the record, is the reconciler's (:mod:`bot.services.tournament_reconcile`). A send or edit that fails
 (:data:`~bot.services.messaging.SEND_FAILURES`) is logged, not raised, so an unreachable chat does not stop a
-tournament."""
+tournament.
+
+A picture never holds the story back either: where the chat forbids the bot's media, or Telegram refuses the one
+picture (:func:`bot.services.media.media_verdict`), the standings and the bracket go out as text
+(:mod:`bot.services.tournament_text_views`) in its place, at once; with :class:`~bot.services.media.ChatMedia` the
+chat is remembered (later ones go as text without trying, until a picture is due to be tried again) and its admins
+are told once what to change."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from aiogram.methods import EditMessageMedia, EditMessageText, GetMe, SendMediaGroup, SendMessage, SendPhoto
 from aiogram.types import (
@@ -25,22 +32,29 @@ from aiogram.types import (
 from bot.keyboards.tournament import registration_keyboard
 from bot.keyboards.webapp import WebAppLinks, tournament_button
 from bot.model.tournament import TournamentRecord
+from bot.services import tournament_text_views as text_views
 from bot.services import tournament_views as views
+from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.texts import tr
 from tournaments import Elimination, Match, Tournament
 
 log = logging.getLogger(__name__)
 
+_Picture = TypeVar("_Picture")
+
 
 class TournamentMessages:
     """Sends and edits the tournaments' messages (see the module docstring)."""
 
-    def __init__(self, replies: Replies, *, links: WebAppLinks | None = None) -> None:
+    def __init__(self, replies: Replies, *, links: WebAppLinks | None = None, media: ChatMedia | None = None) -> None:
         """Talk to the chats through ``replies``; ``links`` (when the Mini App is configured) puts a button that
-        opens the tournament's live table on the card and the standings menu."""
+        opens the tournament's live table on the card, the standings menu and the standings text; ``media``
+        remembers the chats that forbid the bot's pictures and tells their admins (None: every picture is tried,
+        and a refused one still goes out as text)."""
         self.replies = replies
         self.links = links
+        self.media = media
         self._username: str | None = None
 
     async def sync_card(self, tournament_id: str, record: TournamentRecord) -> str | None:
@@ -101,32 +115,111 @@ class TournamentMessages:
             await self.say(record.chat_id, "\n".join(lines[: views.MAX_LISTED]), thread=record.thread)
 
     async def show_standings(self, tournament_id: str, record: TournamentRecord, tournament: Tournament) -> int | None:
-        """Show the standings picture: edit the live one (``record.standings_message_id``), or post a new one when
-        there is none or it cannot be edited. Returns: the id of the message showing it, None when it could not be
+        """Show the live standings in the tournament's chat: edit the live message (``record.standings_message_id``),
+        or post a new one when there is none or it cannot be edited. The picture, or the text in a chat that takes no
+        pictures (or refuses this one). Returns: the id of the message showing it, None when it could not be
         posted."""
-        photo = await asyncio.to_thread(views.standings_image, record.lang, record, tournament)
-        caption = views.standings_caption(record.lang, record, tournament)
-        file = BufferedInputFile(photo, filename="standings.jpg")
-        message_id = record.standings_message_id
-        if message_id is not None:
-            edited = await self.replies.edit(
-                EditMessageMedia(
-                    chat_id=record.chat_id,
-                    message_id=message_id,
-                    media=InputMediaPhoto(media=file, caption=caption),
+        where = _Where(record.chat_id, record.lang, record.thread, record.standings_message_id)
+        return await self._standings(tournament_id, record, tournament, where)
+
+    async def send_standings(
+        self,
+        chat_id: int,
+        tournament_id: str,
+        record: TournamentRecord,
+        lang: str,
+        *,
+        keyboard: InlineKeyboardMarkup | None = None,
+        thread: int | None = None,
+    ) -> int | None:
+        """Post the standings as a new message in the chat (``/tournament``), with ``keyboard``: the picture, or
+        the text in a chat that takes no pictures (or refuses this one). Returns: the id of the message, None when
+        it could not be posted."""
+        where = _Where(chat_id, lang, thread, None, keyboard)
+        return await self._standings(tournament_id, record, record.tournament(), where)
+
+    async def _standings(
+        self, tournament_id: str, record: TournamentRecord, tournament: Tournament, where: _Where
+    ) -> int | None:
+        """Show the standings ``where`` says: see :meth:`show_standings`."""
+        mode = await self._mode(where.chat_id)
+        if mode is not MediaMode.TEXT:
+            try:
+                shown = await self._standings_picture(tournament_id, record, tournament, where)
+            except _TextInstead:
+                pass
+            else:
+                if shown is not None:
+                    await self._accepted(where.chat_id, mode)
+                return shown
+        return await self._standings_text(tournament_id, record, tournament, where)
+
+    async def _standings_picture(
+        self, tournament_id: str, record: TournamentRecord, tournament: Tournament, where: _Where
+    ) -> int | None:
+        """Show the standings picture in ``where.message_id`` (edited) or a new message. Returns: its id, or None
+        when it could not be posted. Raises: _TextInstead when text must go in its place (:meth:`_refused`)."""
+        photo = await _draw("standings", views.standings_image, where.lang, record, tournament)
+        if photo is None:
+            raise _TextInstead
+        caption = views.standings_caption(where.lang, record, tournament)
+        chat_id = where.chat_id
+        if where.message_id is not None:
+            media = InputMediaPhoto(media=BufferedInputFile(photo, filename="standings.jpg"), caption=caption)
+            edit = EditMessageMedia(
+                chat_id=chat_id, message_id=where.message_id, media=media, reply_markup=where.keyboard
+            )
+            try:
+                await self.replies.sender.edit(edit)
+                return where.message_id
+            except SEND_FAILURES as error:
+                if await self._refused(chat_id, error, where.lang, where.thread):
+                    raise _TextInstead from error
+                log.info("standings of tournament %s cannot be edited (%s): posting them anew", tournament_id, error)
+        try:
+            sent = await self.replies.send(
+                SendPhoto(
+                    chat_id=chat_id,
+                    photo=BufferedInputFile(photo, filename="standings.jpg"),
+                    caption=caption,
+                    reply_markup=where.keyboard,
+                    message_thread_id=where.thread,
                 )
             )
-            if edited is None:
-                message_id = None  # the message is gone or cannot be edited: post a new one
-        if message_id is None:
+        except SEND_FAILURES as error:
+            if await self._refused(chat_id, error, where.lang, where.thread):
+                raise _TextInstead from error
+            log.info("standings of tournament %s not posted: %s", tournament_id, error)
+            return None
+        return int(sent.message_id)
+
+    async def _standings_text(
+        self, tournament_id: str, record: TournamentRecord, tournament: Tournament, where: _Where
+    ) -> int | None:
+        """Show the standings as text in ``where.message_id`` (edited) or a new message, with the Mini App's link
+        when there is no other keyboard. Returns: its id, or None when it could not be posted."""
+        text = text_views.standings_text(where.lang, record, tournament)
+        keyboard = where.keyboard
+        if keyboard is None:
+            button = self.app_button(tournament_id, where.lang)
+            keyboard = InlineKeyboardMarkup(inline_keyboard=[[button]]) if button is not None else None
+        if where.message_id is not None:
+            edit = EditMessageText(chat_id=where.chat_id, message_id=where.message_id, text=text, reply_markup=keyboard)
             try:
-                sent = await self.replies.send(
-                    SendPhoto(chat_id=record.chat_id, photo=file, caption=caption, message_thread_id=record.thread)
+                await self.replies.sender.edit(edit)
+                return where.message_id
+            except SEND_FAILURES as error:  # a picture (no text to edit) or a message gone: post the text anew
+                log.info(
+                    "standings of tournament %s cannot be edited as text (%s): posting them anew", tournament_id, error
                 )
-                message_id = sent.message_id
-            except SEND_FAILURES as error:
-                log.info("standings of tournament %s not posted: %s", tournament_id, error)
-        return message_id
+        try:
+            sent = await self.replies.send(
+                SendMessage(chat_id=where.chat_id, text=text, reply_markup=keyboard, message_thread_id=where.thread)
+            )
+        except SEND_FAILURES as error:
+            log.info("standings of tournament %s not posted as text: %s", tournament_id, error)
+            return None
+        return int(sent.message_id)
 
     async def remind(self, record: TournamentRecord, late: Sequence[Match], deadline: float) -> None:
         """Remind the people playing the ``late`` matches of their deadline (``deadline`` seconds after each
@@ -159,11 +252,28 @@ class TournamentMessages:
         ten go as further albums) or a photo (one picture); nothing for other formats. An album cannot be edited as
         one, so each call posts a new one: with the first announcement and the (grand) final's
         (:func:`~bot.services.tournament_views.bracket_album_due`), at the end, and on request (``/tournament``); the
-        rounds between edit only the live table. Returns the number of pictures sent; Telegram errors are logged."""
+        rounds between edit only the live table. In a chat that takes no pictures, or when Telegram refuses one, the
+        bracket goes out as text instead. Returns the number of pictures sent; Telegram errors are logged."""
         if not isinstance(tournament, Elimination):
             return 0
-        pictures = await asyncio.to_thread(views.bracket_pictures, lang, record, tournament)
-        caption = views.bracket_caption(lang, record)
+        mode = await self._mode(chat_id)
+        if mode is not MediaMode.TEXT:
+            pictures = await _draw("bracket", views.bracket_pictures, lang, record, tournament)
+            if pictures is not None:
+                sent = await self._send_albums(chat_id, pictures, views.bracket_caption(lang, record), lang, thread)
+                if sent is not None:
+                    if sent == len(pictures):
+                        await self._accepted(chat_id, mode)
+                    return sent
+        await self.say(chat_id, text_views.bracket_text(lang, record, tournament), thread=thread)
+        return 0
+
+    async def _send_albums(
+        self, chat_id: int, pictures: Sequence[bytes], caption: str, lang: str, thread: int | None
+    ) -> int | None:
+        """Send ``pictures`` as albums of at most ten (one alone as a photo), ``caption`` under the first of each.
+        Returns: how many were sent (a failure is logged), or None when text must go in their place
+        (:meth:`_refused`)."""
         sent = 0
         try:
             for number, album in enumerate(views.album_chunks(pictures)):
@@ -179,6 +289,8 @@ class TournamentMessages:
                     await self.replies.send(SendMediaGroup(chat_id=chat_id, media=media, message_thread_id=thread))
                 sent += len(files)
         except SEND_FAILURES as error:
+            if await self._refused(chat_id, error, lang, thread):
+                return None
             log.info("bracket of a tournament not sent to %s: %s", chat_id, error)
         return sent
 
@@ -192,6 +304,56 @@ class TournamentMessages:
             )
         except SEND_FAILURES as error:
             log.info("tournament message to %s failed: %s", chat_id, error)
+
+    async def _mode(self, chat_id: int) -> MediaMode:
+        """Return how to show pictures in the chat (:meth:`ChatMedia.mode`; pictures without the memory)."""
+        return MediaMode.PICTURES if self.media is None else await self.media.mode(chat_id)
+
+    async def _refused(self, chat_id: int, error: BaseException, lang: str, thread: int | None) -> bool:
+        """Return whether the picture's failure ``error`` calls for text in its place: the chat forbids media
+        (then remembered, and its admins told once) or Telegram refuses this picture."""
+        verdict = media_verdict(error)
+        if verdict is MediaVerdict.CHAT_FORBIDS:
+            if self.media is None:
+                log.info("chat %s refused a tournament picture (%s): text in its place", chat_id, error)
+            else:
+                await self.media.refused(chat_id, lang=lang, thread=thread)  # it logs the refusal
+            return True
+        if verdict is MediaVerdict.PICTURE_REFUSED:
+            log.warning("Telegram refused a tournament picture in chat %s (%s): text in its place", chat_id, error)
+            return True
+        return False
+
+    async def _accepted(self, chat_id: int, mode: MediaMode) -> None:
+        """Note that a picture tried again (``mode`` RETRY) got through: the chat has its pictures back."""
+        if mode is MediaMode.RETRY and self.media is not None:
+            await self.media.accepted(chat_id)
+
+
+async def _draw(what: str, draw: Callable[..., _Picture], *args: object) -> _Picture | None:
+    """Return the pictures ``draw(*args)`` draws (off the event loop), or None when the renderer failed: a bug,
+    logged with its traceback, and text goes in their place, so that the tournament never waits for a picture."""
+    try:
+        return await asyncio.to_thread(draw, *args)
+    except Exception:
+        log.exception("drawing the %s of a tournament failed: text in its place", what)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """Where standings go: the chat, its language and forum topic, the message to edit (None: a new one) and the
+    keyboard under it."""
+
+    chat_id: int
+    lang: str
+    thread: int | None
+    message_id: int | None
+    keyboard: InlineKeyboardMarkup | None = None
+
+
+class _TextInstead(Exception):  # noqa: N818  (a signal, not an error)
+    """A picture failed in a way that calls for text in its place (:meth:`TournamentMessages._refused`)."""
 
 
 def _digest(text: str) -> str:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.keyboards.webapp import WebAppLinks
+from bot.services.media import ChatMedia
 from bot.services.messaging import Replies
 from bot.services.tasks import Scheduler
 from bot.services.tournament_messages import TournamentMessages
@@ -66,16 +67,18 @@ def build_tournaments(
     batch_window: float = 3.0,
     retry_after: float | None = None,
     links: WebAppLinks | None = None,
+    media: ChatMedia | None = None,
 ) -> Tournaments:
     """Return the tournaments' parts: records kept in ``store``, messages through ``replies``, the clock, sleep and
     computer players of ``config``, reconciling on the job queue of ``scheduler`` when it has one, the matches'
     games started and forfeited with ``games``. ``batch_window``: seconds to wait after a result before announcing
     it, so that results arriving together go out in one message; ``retry_after``: how soon after a save the sweeper
     looks again when the work it implies was not finished (default: ``config.board_retry_after``); ``links``: the
-    Mini App's, for the button that opens a tournament there (None: not configured)."""
+    Mini App's, for the button that opens a tournament there (None: not configured); ``media``: the chats that
+    forbid the bot's pictures (:mod:`bot.services.media`; None: every picture is tried, a refused one goes as text)."""
     retry = config.board_retry_after if retry_after is None else retry_after
     records = TournamentRecordKeeper(store, config, retry_after=retry)
-    messages = TournamentMessages(replies, links=links)
+    messages = TournamentMessages(replies, links=links, media=media)
     reconciler = TournamentReconciler(
         records,
         game_records=store,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from bot.keyboards.tournament import describe_settings
 from bot.model.tournament import Entrant, TournamentRecord, TournamentSettings
+from bot.services.captions import cut_caption
 from bot.texts import Html, table_labels, tr
 from rendering import render_cross_table, render_elimination, render_swiss_standings
 from rendering.bracket import ALBUM_SIZE, BracketLabels, bracket_pages, render_bracket_pages, round_key
@@ -304,7 +305,7 @@ def album_chunks(pictures: Sequence[bytes]) -> list[list[bytes]]:
 
 def standings_caption(lang: str, record: TournamentRecord, tournament: Tournament) -> str:
     """Return the caption under the standings picture: the leaders, what is still being played, and for an
-    elimination the bracket's results so far."""
+    elimination the bracket's results so far; cut to Telegram's caption limit (never inside a tag or an entity)."""
     lines: list[str] = [tr(lang, "tour.standings.caption", format=describe_settings(lang, record.settings)["format"])]
     if isinstance(tournament, Elimination):
         for match, result in tournament.played()[-12:]:
@@ -312,7 +313,7 @@ def standings_caption(lang: str, record: TournamentRecord, tournament: Tournamen
     playing = tournament.playable()
     if playing and not tournament.is_over:
         lines.append(tr(lang, "tour.standings.playing", count=len(playing)))
-    return "\n".join(lines)[:1000]
+    return cut_caption("\n".join(lines))
 
 
 def pairings_text(lang: str, record: TournamentRecord, tournament: Tournament, now: float) -> str:

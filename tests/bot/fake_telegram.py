@@ -21,7 +21,9 @@ answer (refusing more than 50 results, duplicate or long ids and callback data o
 :meth:`FakeTelegram.inline_callback_update` presses its buttons (a query without ``message``). Edits of an inline
 message behave like Telegram's: a new file cannot be uploaded (only a ``file_id`` the server knows), a text message
 may become a photo but not the other way round. Chats in :attr:`FakeTelegram.unreachable` (users who never started
-the bot) refuse every message with 403.
+the bot) refuse every message with 403. Chats in :attr:`FakeTelegram.media_forbidden` (groups whose admins forbid
+members, the bot included, to send media) refuse every picture and file the bot sends or edits in with Telegram's
+400 "not enough rights to send photos to the chat" (documents: "… documents …"), and take text as usual.
 
 Typical use::
 
@@ -294,6 +296,7 @@ class FakeTelegram(BaseSession):
         self.inline_messages: dict[str, ShownMessage] = {}
         self.inline_answers: dict[str, list[dict[str, Any]]] = {}
         self.unreachable: set[int] = set()
+        self.media_forbidden: set[int] = set()
         self._inline_ids = itertools.count(1)
         self.closed = False
 
@@ -361,6 +364,9 @@ class FakeTelegram(BaseSession):
         target = payload.get("chat_id")
         if name.startswith("send") and target is not None and int(target) in self.unreachable:
             return self._error(bot, method, 403, "Forbidden: bot can't initiate conversation with a user", None)
+        refused = self._refuse_media(name, target)
+        if refused is not None:
+            return self._error(bot, method, refused.code, refused.description, None)
         handler = getattr(self, f"_api_{name}", None)
         if handler is None:
             raise FakeTelegramError(f"the fake Bot API does not implement {name}")
@@ -381,6 +387,17 @@ class FakeTelegram(BaseSession):
             body["parameters"] = {"retry_after": retry_after}
         self.check_response(bot=bot, method=method, status_code=code, content=json.dumps(body))
         raise AssertionError("check_response should have raised")  # pragma: no cover
+
+    def _refuse_media(self, name: str, target: Any) -> _Failure | None:
+        """Refuse a picture or a file sent to (or edited in) a chat of :attr:`media_forbidden` as the Bot API does
+        (its wording: tdlib's "Not enough rights to send photos to the chat" behind "Bad Request: ")."""
+        if target is None or int(target) not in self.media_forbidden:
+            return None
+        if name in ("sendPhoto", "sendMediaGroup", "editMessageMedia"):
+            return _Failure(400, "Bad Request: not enough rights to send photos to the chat")
+        if name == "sendDocument":
+            return _Failure(400, "Bad Request: not enough rights to send documents to the chat")
+        return None
 
     # ---- server state helpers ----------------------------------------------------------------------------
     def _next_message_id(self, chat_id: int) -> int:
