@@ -7,7 +7,7 @@ from aiogram.filters import Command
 from aiogram.methods import EditMessageReplyMarkup
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.keyboards.callbacks import GameCb, WatchCb
+from bot.keyboards.callbacks import GameCb, WatchCb, parse_callback
 from bot.keyboards.webapp import WebAppLinks, app_button
 from bot.model.actions import GameCommand, ResignAction
 from bot.services.actions import GameActions
@@ -54,12 +54,26 @@ async def on_game_button(
         lang,
         chat_id=message.chat.id if message is not None else None,
         message_id=message.message_id if message is not None else None,
+        shown_version=shown_version(message, callback_data.game_id) if message is not None else None,
     )
     await query.answer(toast or None)
     resign_menu = isinstance(action, ResignAction) or action is GameCommand.CHOOSE_RESIGN
     if not toast and resign_menu and isinstance(query.message, Message):
         # the resignation menu (or the "which game?" question before it) has done its job
         await replies.edit(EditMessageReplyMarkup(chat_id=query.message.chat.id, message_id=query.message.message_id))
+
+
+def shown_version(message: Message, game_id: str) -> int | None:
+    """Return the version of the game that the message's keyboard carries as Telegram delivered the press (the
+    highest of its buttons'), or None when it carries no button of that game."""
+    markup = message.reply_markup
+    versions = [
+        parsed.version
+        for row in (markup.inline_keyboard if markup is not None else [])
+        for button in row
+        if isinstance(parsed := parse_callback(button.callback_data), GameCb) and parsed.game_id == game_id
+    ]
+    return max(versions) if versions else None
 
 
 async def on_watch_button(

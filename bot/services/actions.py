@@ -31,7 +31,7 @@ from bot.services.engine_flow import advance, load_match, new_fair_seeds
 from bot.services.messaging import SEND_FAILURES, MessageSender
 from bot.services.saving import GameSaver
 from bot.services.step_reason import step_refusal
-from bot.storage import StoredGame
+from bot.storage import BoardFence, StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.ids import new_id
 from bot.texts import illegal_move_text, tr
@@ -357,16 +357,27 @@ class GameActions:
         *,
         chat_id: int | None = None,
         message_id: int | None = None,
+        shown_version: int | None = None,
     ) -> str:
-        """Apply a button press on the board message ``message_id`` of ``chat_id`` (None: unknown). Returns: the
-        toast to show (a refusal, or "" when applied).
+        """Apply a button press on the board message ``message_id`` of ``chat_id`` (None: unknown), whose keyboard
+        carried ``shown_version`` when Telegram delivered the press (None: unknown; the pressed button's ``version``
+        is taken). Returns: the toast to show (a refusal, or "" when applied).
 
-        A press on an old board message (not the chat's current board) takes that message's keyboard away; a
-        press whose version is behind the stored one brings the boards up to date. Neither changes the game.
+        A press on an old board message (older than the chat's current board) takes that message's keyboard away;
+        a press on a newer board message the store never recorded (its poster died) makes it the chat's board; a
+        press whose version is behind the stored one brings the board it was made on up to date (an edit to the
+        saved version, even when the store believed it shown). None of these changes the game.
         Raises: StoreUnavailableError when the store is down.
         """
         outcome = await self.press_outcome(
-            game_id, version, action, user_id, lang, chat_id=chat_id, message_id=message_id
+            game_id,
+            version,
+            action,
+            user_id,
+            lang,
+            chat_id=chat_id,
+            message_id=message_id,
+            shown_version=shown_version,
         )
         return outcome.text
 
@@ -380,6 +391,7 @@ class GameActions:
         *,
         chat_id: int | None = None,
         message_id: int | None = None,
+        shown_version: int | None = None,
     ) -> PressOutcome:
         """Apply a press as :meth:`press` does (the same checks, the same compare-and-set) and return what happened
         as a :class:`PressOutcome`: its ``text`` is the toast :meth:`press` shows, its ``status`` tells the
@@ -401,16 +413,20 @@ class GameActions:
             text = await self._chosen(stored, record, action, index, user_id, lang, chat_id)
             return PressOutcome(PressStatus.DONE if not text else PressStatus.ILLEGAL, text)
         resigning = isinstance(action, ResignAction)  # pressed on the resignation menu
+        seen = version if shown_version is None else shown_version
+        on_board = chat_id is not None and message_id is not None and not resigning
         if chat_id is not None and message_id is not None and not resigning:
-            current = self.boards.current_message(stored, record, chat_id)
-            if current is not None and current != message_id:
-                await self.boards.strip_keyboard(chat_id, message_id)
-                return PressOutcome(PressStatus.STALE, tr(lang, "toast.old_board"))
+            elsewhere = await self._other_message(stored, record, chat_id, message_id, seen, lang)
+            if elsewhere is not None:
+                return elsewhere
         if stored.version != version:
-            if self.boards.behind(stored, record):
-                self.boards.request(game_id)
-                return PressOutcome(PressStatus.STALE, tr(lang, "toast.synced"))
-            return PressOutcome(PressStatus.STALE, tr(lang, "toast.stale"))
+            if on_board and chat_id is not None and message_id is not None:
+                synced = await self.boards.resync(stored, chat_id, message_id, seen)
+            else:
+                synced = self.boards.behind(stored, record)
+                if synced:
+                    self.boards.request(game_id)
+            return PressOutcome(PressStatus.STALE, tr(lang, "toast.synced" if synced else "toast.stale"))
         if action is GameCommand.REMATCH:
             text = await self._rematch(stored, record, lang)
             return PressOutcome(PressStatus.DONE if not text else PressStatus.ILLEGAL, text)
@@ -448,6 +464,27 @@ class GameActions:
             return PressOutcome(PressStatus.STALE, tr(lang, "toast.stale"))
         self.computer.after_action(game_id, record, match)
         return PressOutcome(PressStatus.DONE, "", version=saved)
+
+    async def _other_message(
+        self, stored: StoredGame, record: GameRecord, chat_id: int, message_id: int, seen: int, lang: str
+    ) -> PressOutcome | None:
+        """Answer a press on a message that is not the chat's recorded board: an older one loses its keyboard, a
+        newer one of a game's chat (posted by a worker that died before recording it) is adopted as the board.
+        Returns: the refusal, or None when the press goes on (the message is, or became, the board)."""
+        current = self.boards.current_message(stored, record, chat_id)
+        if current == message_id:
+            return None
+        link = record.chat(chat_id)
+        if link is not None and not link.is_inline and (current is None or message_id > current):
+            outcome = await self.boards.adopt(stored.game_id, chat_id, message_id, seen)
+            if outcome is BoardFence.GRANTED:
+                return None
+            if outcome is BoardFence.BUSY:
+                return PressOutcome(PressStatus.STALE, tr(lang, "toast.stale"))
+        if current is None:
+            return None
+        await self.boards.strip_keyboard(chat_id, message_id)
+        return PressOutcome(PressStatus.STALE, tr(lang, "toast.old_board"))
 
     def _apply(self, game: Game, record: GameRecord, action: GameAction, lang: str, events: list[Event]) -> str | None:
         """Apply one action of the awaited player to the engine; return a refusal text or None."""

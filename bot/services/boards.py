@@ -25,16 +25,17 @@ the other worker's queued photo is withdrawn.
 from __future__ import annotations
 
 import asyncio
+import enum
 import html
 import io
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
-from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, SendPhoto
+from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from PIL import Image
 
@@ -44,13 +45,15 @@ from bot.keyboards.webapp import WebAppLinks, with_app_button
 from bot.log_context import bind_game
 from bot.model.game import ChatLink, GameRecord, is_private_chat
 from bot.model.settings import ChatSettings, UserSettings
-from bot.sender import Guard
+from bot.sender import SendWithdrawn
 from bot.services.captions import caption
 from bot.services.engine_flow import load_match
+from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
 from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
 from bot.services.render_pool import render_in_processes
 from bot.services.tasks import KeyedTasks
-from bot.storage import GameRecords, SettingsRecords, StoredGame
+from bot.services.text_boards import text_board
+from bot.storage import BoardFence, GameRecords, SettingsRecords, StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.texts import board_labels, board_title, tr
 from bot.variants import game_name
@@ -71,10 +74,102 @@ class BoardStore(GameRecords, SettingsRecords, Protocol):
 
 RETRY_DELAYS: Final = (2.0, 5.0, 15.0, 45.0)
 """Seconds before the in-process retries of a sync that failed for a retryable reason (then the sweeper)."""
-BOARD_CLAIM_LEASE: Final = 15.0
-"""Seconds a worker's claim to post a chat's new board lasts (:meth:`~bot.storage.games.GameRecords.claim_board`).
-The poster renews it every third of that while its ``sendPhoto`` waits in the queue or is being made, and right
-before the call; after a crash another worker may post the board once it has passed."""
+BOARD_LEASE: Final = 45.0
+"""Seconds a worker's lease on a chat's board lasts (:meth:`~bot.storage.games.GameRecords.fence_board`). It is
+taken again right before every attempt of a board call and given up when Telegram has answered; a poster renews it
+every third of that while its ``sendPhoto`` waits in the queue. Three times the request timeout of a board call
+(``SenderLimits.guarded_call_timeout``), so a call this worker stopped waiting for has long reached Telegram (or
+never will) before another worker may call about the same board; after a crash another worker calls once it has
+lapsed."""
+SYNC_ROUNDS: Final = 4
+"""How many times in a row one sync draws a game's boards again when the game was saved while it drew them."""
+
+
+class BoardStep(enum.Enum):
+    """What a board call (or a chat's part of a sync) came to."""
+
+    DONE = "done"
+    """The chat shows the saved version (or can never be reached)."""
+    RETRY = "retry"
+    """Not now: a retryable failure, or another worker's call under way; the sync is retried (then the sweeper)."""
+    AGAIN = "again"
+    """The game was saved again (or the board replaced) meanwhile: draw it once more from the store."""
+
+
+_REFUSALS: Final = {
+    BoardFence.SHOWN: BoardStep.DONE,
+    BoardFence.GONE: BoardStep.DONE,
+    BoardFence.BUSY: BoardStep.RETRY,
+    BoardFence.OUTDATED: BoardStep.AGAIN,
+    BoardFence.MOVED: BoardStep.AGAIN,
+}
+
+
+class BoardCall:
+    """One Bot API call about a chat's board (an edit, or a post of a new message replacing ``message_id``), made
+    under the chat's board lease: :meth:`guard` (the sender's guard) takes the lease right before every attempt, for
+    the game's current ``version`` only; :meth:`landed` records what the call made the chat show and gives the lease
+    up; :meth:`give_up` gives it up after a failed call. See docs/architecture.md, "One board, many workers"."""
+
+    def __init__(
+        self,
+        store: GameRecords,
+        owner: str,
+        game_id: str,
+        chat_id: int,
+        message_id: int | None,
+        version: int,
+        *,
+        post: bool = False,
+    ) -> None:
+        """A call of worker ``owner`` drawing ``version`` of the game on ``message_id`` of ``chat_id`` (``post``: a new
+        message replacing it; None: the chat has no board yet)."""
+        self.store = store
+        self.owner = owner
+        self.game_id = game_id
+        self.chat_id = chat_id
+        self.message_id = message_id
+        self.version = version
+        self.post = post
+        self.outcome: BoardFence | None = None
+        """The store's last answer (None: no guard ran — the call was coalesced into a newer one)."""
+
+    async def _fence(self, lease: float, *, version: int | None) -> BoardFence:
+        self.outcome = await self.store.fence_board(
+            self.game_id, self.chat_id, self.message_id, self.owner, lease, version=version, post=self.post
+        )
+        return self.outcome
+
+    async def guard(self) -> bool:
+        """Take the lease for this call now. Returns: whether it may be made. Raises: StoreUnavailableError (the
+        sender then withdraws the call)."""
+        return await self._fence(BOARD_LEASE, version=self.version) is BoardFence.GRANTED
+
+    async def claim(self) -> bool:
+        """Take the lease ahead of a post (renewed by :meth:`renew` while it waits). Returns: whether granted."""
+        return await self.guard()
+
+    async def renew(self) -> bool:
+        """Renew the lease this call holds (no version check: the guard checks it). Returns: whether still held."""
+        return await self._fence(BOARD_LEASE, version=None) is BoardFence.GRANTED
+
+    def refused(self) -> BoardStep:
+        """Return what a withdrawn call comes to, by the store's answer (an edit coalesced into a newer one, whose
+        guard was not this call's, is drawn again)."""
+        return BoardStep.AGAIN if self.outcome is None else _REFUSALS.get(self.outcome, BoardStep.AGAIN)
+
+    async def landed(self, message_id: int) -> BoardStep:
+        """Record that the call made the chat show ``message_id`` at this call's version and give the lease up.
+        Returns: DONE, or AGAIN when the game was saved again meanwhile. Raises: StoreUnavailableError."""
+        if self.outcome is not BoardFence.GRANTED:
+            return BoardStep.AGAIN  # coalesced: the newer call that was made records what it showed
+        saved = await self.store.land_board(self.game_id, self.chat_id, self.owner, message_id, self.version)
+        return BoardStep.AGAIN if saved is not None and saved > self.version else BoardStep.DONE
+
+    async def give_up(self) -> None:
+        """Give the lease up after a call that showed nothing. Returns nothing. Raises: StoreUnavailableError."""
+        if self.outcome is BoardFence.GRANTED:
+            await self.store.land_board(self.game_id, self.chat_id, self.owner, self.message_id, None)
 
 
 THEME_KEY: Final = "theme"
@@ -256,8 +351,9 @@ class InlineBoards(Protocol):
         text: str,
         keyboard: InlineKeyboardMarkup | None,
         photo: bytes,
-    ) -> bool:
-        """Show the board on the inline message. Returns: whether it is shown (or can never be)."""
+        board: BoardCall,
+    ) -> BoardStep:
+        """Show the board on the inline message under the lease of ``board``. Returns: what it came to."""
         ...
 
 
@@ -275,6 +371,8 @@ class BoardPresenter:
         self.inline: InlineBoards | None = None
         self.links: WebAppLinks | None = None
         """The Mini App's address (``WEBAPP_URL``): boards then carry a button that opens it; None: no button."""
+        self.media: ChatMedia | None = None
+        """The groups that forbid the bot's pictures (their boards go as text); None: every board is a picture."""
         self._locks: dict[str, asyncio.Lock] = {}
         self.tasks = KeyedTasks("nardy-board", sleep=lambda seconds: config.sleep(seconds))
         self.failures = 0
@@ -352,146 +450,275 @@ class BoardPresenter:
     # ------------------------------------------------------------------ converging
 
     async def sync(self, game_id: str) -> bool:
-        """Edit (or post) every board of the game that is behind its saved version, then release the game's
-        wake-up deadline (:meth:`GameSaver.release`).
+        """Edit (or post) every board of the game that is behind its saved version, take the keyboards off its
+        stale board messages, then release the game's wake-up deadline (:meth:`GameSaver.release`). A board drawn
+        while the game was saved again is drawn once more (up to :data:`SYNC_ROUNDS` times in a row).
 
         Returns: True when every board shows the saved version (or its chat can never be reached), False when a
-        retryable failure (network, 5xx, 429 beyond the retries, a shutdown) left a board behind.
+        retryable failure (network, 5xx, 429 beyond the retries, a shutdown, another worker's call under way) left
+        a board behind.
         Raises: StoreUnavailableError.
         """
         bind_game(game_id)
         async with self._lock(game_id):
-            stored = await self.store.get_game(game_id)
-            if stored is None or stored.quarantined:
-                return True
-            try:
-                record = GameRecord.from_stored(stored)  # a RecordError is a ValueError
-                match = load_match(record, game_id, self.config.dice)
-            except (ValueError, KeyError, TypeError):
-                log.exception("game %s cannot be loaded to draw its board", game_id)
-                return True
-            results = await asyncio.gather(*(self._sync_chat(stored, record, match, chat) for chat in record.chats))
-            watchers = [ChatLink(chat_id) for chat_id in spectators(stored, record)]
-            # best effort: a spectator's board never holds the game's deadline (nor its players' boards) back
-            await asyncio.gather(
-                *(self._sync_chat(stored, record, match, chat, spectator=True) for chat in watchers),
-                return_exceptions=True,
-            )
-            if not all(results):
-                return False
+            for _ in range(SYNC_ROUNDS):
+                stored = await self.store.get_game(game_id)
+                if stored is None or stored.quarantined:
+                    return True
+                try:
+                    record = GameRecord.from_stored(stored)  # a RecordError is a ValueError
+                    match = load_match(record, game_id, self.config.dice)
+                except (ValueError, KeyError, TypeError):
+                    log.exception("game %s cannot be loaded to draw its board", game_id)
+                    return True
+                steps = await asyncio.gather(*(self._sync_chat(stored, record, match, chat) for chat in record.chats))
+                watchers = [ChatLink(chat_id) for chat_id in spectators(stored, record)]
+                # best effort: a spectator's board never holds the game's deadline (nor its players' boards) back
+                await asyncio.gather(
+                    *(self._sync_chat(stored, record, match, chat, spectator=True) for chat in watchers),
+                    return_exceptions=True,
+                )
+                if BoardStep.RETRY in steps:
+                    return False
+                if BoardStep.AGAIN not in steps:
+                    break
+            else:
+                return False  # saved again and again while drawing: the retry (or the sweeper) catches up
         assert self.release is not None, "BoardPresenter.connect() was not called"
         await self.release(stored, record)
         return True
 
     async def _sync_chat(
         self, stored: StoredGame, record: GameRecord, match: Match, chat: ChatLink, *, spectator: bool = False
-    ) -> bool:
+    ) -> BoardStep:
         chat_id = chat.chat_id
         state = stored.boards.get(chat_id)
         message_id = state.message_id if state is not None else chat.message_id
+        stripped = True
+        if state is not None and state.stale:
+            stripped = await self._strip_stale(stored.game_id, chat_id, state.stale)
         if state is not None and state.shown_version >= stored.version:
-            return True
+            return BoardStep.DONE if stripped else BoardStep.RETRY
         lang = chat_lang(record, chat)
-        text = caption(record, match, lang, stored.game_id)
         keyboard = (
             board_keyboard(record, match, stored.game_id, stored.version, lang, group=chat.is_shared)
             if keyboard_in_chat(record, match, chat) and not spectator
             else None
         )
         keyboard = self.with_app_button(keyboard, match, chat, stored.game_id, lang)
-        theme = await board_theme(self.store, chat)
-        photo = await self._photo(stored.game_id, record, match, chat.viewer, lang, theme)
         if chat.is_inline:
+            text = caption(record, match, lang, stored.game_id)
+            photo = await self._photo(stored.game_id, record, match, chat.viewer, lang, THEMES[0])
             inline = self.inline
             assert inline is not None, "BoardPresenter.connect() was not called"
             markup = inline.board_markup(record, match, stored.game_id, stored.version, lang, keyboard)
-            return await inline.show_board(stored, record, match, chat, text, markup, photo or placeholder_photo())
-        replaced = message_id
+            board = BoardCall(self.store, self.owner, stored.game_id, chat_id, message_id, stored.version)
+            picture = photo or placeholder_photo()
+            return await inline.show_board(stored, record, match, chat, text, markup, picture, board)
         try:
-            if message_id is not None:
-                try:
-                    await self.sender.edit(
-                        EditMessageMedia(
-                            chat_id=chat_id,
-                            message_id=message_id,
-                            media=InputMediaPhoto(
-                                media=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
-                                caption=text,
-                            ),
-                            reply_markup=keyboard,
-                        ),
-                        guard=self._guard(stored.game_id, chat_id, message_id, lease=0.0),
-                    )
-                except TelegramAPIError as error:
-                    if not message_gone(error):
-                        raise
-                    log.info("board %s in chat %s cannot be edited (%s): posting it anew", message_id, chat_id, error)
-                    message_id = None
-            if message_id is None:
-                if not await self._claim(stored.game_id, chat_id, replaced):
-                    log.info("board of game %s in chat %s is being posted by another worker", stored.game_id, chat_id)
-                    return False
-                sent = await self._post(
-                    stored.game_id,
-                    replaced,
-                    SendPhoto(
-                        chat_id=chat_id,
-                        photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
-                        message_thread_id=chat.thread,
-                        caption=text,
-                        reply_markup=keyboard,
-                    ),
-                )
-                message_id = sent.message_id if isinstance(sent, Message) else None
+            return await self._show(stored, record, match, chat, message_id, keyboard, lang, repost=False)
         except TelegramAPIError as error:
             if chat_unreachable(error) or _permanent(error):
                 log.warning("board of game %s in chat %s given up: %s", stored.game_id, chat_id, error)
                 await self.store.set_board(stored.game_id, chat_id, message_id, stored.version)
-                return True
+                return BoardStep.DONE
             log.info("board of game %s in chat %s is behind (%s): will retry", stored.game_id, chat_id, error)
-            return False
+            return BoardStep.RETRY
         except (asyncio.CancelledError, RuntimeError, LookupError) as error:
             if isinstance(error, asyncio.CancelledError) and _current_task_cancelling():
                 raise
             log.info("board of game %s in chat %s was not sent (%r): will retry", stored.game_id, chat_id, error)
-            return False
-        await self.store.set_board(stored.game_id, chat_id, message_id, stored.version)
-        return True
+            return BoardStep.RETRY
 
-    async def _claim(
-        self, game_id: str, chat_id: int, message_id: int | None, lease: float = BOARD_CLAIM_LEASE
-    ) -> bool:
-        """Claim (``lease`` > 0) or check (0) in the store the right to replace the chat's board ``message_id``
-        (None: no board yet), for this process. Returns: whether it was granted. Raises: StoreUnavailableError."""
-        return await self.store.claim_board(game_id, chat_id, message_id, self.owner, lease)
+    async def _show(
+        self,
+        stored: StoredGame,
+        record: GameRecord,
+        match: Match,
+        chat: ChatLink,
+        message_id: int | None,
+        keyboard: InlineKeyboardMarkup | None,
+        lang: str,
+        *,
+        repost: bool,
+    ) -> BoardStep:
+        """Show the saved version on the chat's board ``message_id`` (None: none yet), or on a new board replacing
+        it when ``repost``: the picture, unless the chat takes no pictures (:mod:`bot.services.media`: then, or
+        when this picture is refused, the board as text with the same keyboard). Returns: what it came to.
+        Raises: TelegramAPIError (other failures), StoreUnavailableError."""
+        mode = await self._media_mode(chat)
+        if mode is not MediaMode.TEXT:
+            theme = await board_theme(self.store, chat)
+            photo = await self._photo(stored.game_id, record, match, chat.viewer, lang, theme)
+            text = caption(record, match, lang, stored.game_id)
+            try:
+                step = await self._show_picture(stored, chat, message_id, text, keyboard, photo, repost=repost)
+            except TelegramAPIError as error:
+                verdict = media_verdict(error)
+                if verdict is MediaVerdict.CHAT_FORBIDS:
+                    log.info(
+                        "chat %s takes no pictures: the board of game %s goes as text", chat.chat_id, stored.game_id
+                    )
+                    if self.media is not None:
+                        await self.media.refused(chat.chat_id, lang=lang, thread=chat.thread)
+                elif verdict is MediaVerdict.PICTURE_REFUSED:
+                    log.info("the board of game %s was refused as a picture (%s): as text", stored.game_id, error)
+                else:
+                    raise
+            else:
+                if mode is MediaMode.RETRY and step is not BoardStep.RETRY and self.media is not None:
+                    await self.media.accepted(chat.chat_id)
+                return step
+        return await self._show_text(stored, record, match, chat, message_id, keyboard, lang, repost=repost)
 
-    def _guard(self, game_id: str, chat_id: int, message_id: int | None, lease: float = BOARD_CLAIM_LEASE) -> Guard:
-        """Return the sender's guard of a board call: :meth:`_claim` again, right before the call is made."""
+    async def _media_mode(self, chat: ChatLink) -> MediaMode:
+        """Return whether the chat's board goes as a picture: groups may forbid the bot's media, private chats
+        never do."""
+        if self.media is None or not chat.is_shared or chat.is_inline:
+            return MediaMode.PICTURES
+        return await self.media.mode(chat.chat_id)
 
-        async def guard() -> bool:
-            return await self._claim(game_id, chat_id, message_id, lease)
+    async def _show_picture(
+        self,
+        stored: StoredGame,
+        chat: ChatLink,
+        message_id: int | None,
+        text: str,
+        keyboard: InlineKeyboardMarkup | None,
+        photo: bytes | None,
+        *,
+        repost: bool,
+    ) -> BoardStep:
+        """Edit the board message to the picture (a text board becomes a picture too), or post it anew when there
+        is none, it is gone, or ``repost``. Returns: what it came to. Raises: TelegramAPIError."""
+        picture = BufferedInputFile(photo or placeholder_photo(), filename="board.jpg")
+        if message_id is not None and not repost:
+            edit = BoardCall(self.store, self.owner, stored.game_id, chat.chat_id, message_id, stored.version)
+            try:
+                await self.sender.edit(
+                    EditMessageMedia(
+                        chat_id=chat.chat_id,
+                        message_id=message_id,
+                        media=InputMediaPhoto(media=picture, caption=text),
+                        reply_markup=keyboard,
+                    ),
+                    guard=edit.guard,
+                )
+            except SendWithdrawn:
+                return edit.refused()
+            except TelegramAPIError as error:
+                await edit.give_up()
+                if not message_gone(error):
+                    raise
+                log.info("board %s in chat %s cannot be edited (%s): posting it anew", message_id, chat.chat_id, error)
+            else:
+                return await edit.landed(message_id)
+        method = SendPhoto(
+            chat_id=chat.chat_id, photo=picture, message_thread_id=chat.thread, caption=text, reply_markup=keyboard
+        )
+        return await self._post_board(stored, chat.chat_id, message_id, method)
 
-        return guard
+    async def _show_text(
+        self,
+        stored: StoredGame,
+        record: GameRecord,
+        match: Match,
+        chat: ChatLink,
+        message_id: int | None,
+        keyboard: InlineKeyboardMarkup | None,
+        lang: str,
+        *,
+        repost: bool,
+    ) -> BoardStep:
+        """Edit the board message to the board as text (:func:`~bot.services.text_boards.text_board`), or post it
+        anew when there is none, it is gone or is a picture (a picture cannot become text), or ``repost``.
+        Returns: what it came to. Raises: TelegramAPIError."""
+        text = text_board(record, match, lang, stored.game_id)
+        if message_id is not None and not repost:
+            edit = BoardCall(self.store, self.owner, stored.game_id, chat.chat_id, message_id, stored.version)
+            try:
+                await self.sender.edit(
+                    EditMessageText(chat_id=chat.chat_id, message_id=message_id, text=text, reply_markup=keyboard),
+                    guard=edit.guard,
+                )
+            except SendWithdrawn:
+                return edit.refused()
+            except TelegramAPIError as error:
+                await edit.give_up()
+                if not (message_gone(error) or _no_text(error)):
+                    raise
+                log.info("board %s in chat %s becomes text: posting it anew", message_id, chat.chat_id)
+            else:
+                return await edit.landed(message_id)
+        method = SendMessage(chat_id=chat.chat_id, text=text, message_thread_id=chat.thread, reply_markup=keyboard)
+        return await self._post_board(stored, chat.chat_id, message_id, method)
 
-    async def _post(self, game_id: str, replaced: int | None, method: SendPhoto) -> object:
-        """Send a new board (``method``) that replaces ``replaced`` under this process's claim (already granted):
-        the claim is renewed while the photo waits and is sent, and checked again right before the call.
-        Returns: the sent message. Raises: like the sender (SendWithdrawn when the claim was lost)."""
-        chat_id = int(method.chat_id)
-        renewal = asyncio.create_task(self._renew(game_id, chat_id, replaced), name=f"nardy-claim-{game_id}")
+    async def _post_board(
+        self, stored: StoredGame, chat_id: int, replaced: int | None, method: SendPhoto | SendMessage
+    ) -> BoardStep:
+        """Post a new board (``method``) replacing ``replaced`` (None: the chat has none) under the chat's board
+        lease, record it, and take the old one's keyboard off. Returns: what it came to. Raises:
+        TelegramAPIError (the lease given up first), StoreUnavailableError."""
+        post = BoardCall(self.store, self.owner, stored.game_id, chat_id, replaced, stored.version, post=True)
+        if not await post.claim():
+            log.info("board of game %s in chat %s: not posted (%s)", stored.game_id, chat_id, post.outcome)
+            return post.refused()
         try:
-            return await self.sender.send(method, guard=self._guard(game_id, chat_id, replaced))
+            sent = await self._post(post, method)
+        except SendWithdrawn:
+            return post.refused()
+        except BaseException:
+            await _quietly(post.give_up())
+            raise
+        if not isinstance(sent, Message):
+            await post.give_up()
+            return BoardStep.RETRY
+        step = await post.landed(sent.message_id)
+        if replaced is not None and replaced != sent.message_id:
+            await self._strip_stale(stored.game_id, chat_id, (replaced,))
+        return step
+
+    async def _strip_stale(self, game_id: str, chat_id: int, stale: tuple[int, ...]) -> bool:
+        """Take the keyboards off the chat's older board messages ``stale`` and forget each once it is gone (or the
+        message cannot be edited any more). Returns: whether all of them are done (False: a retryable failure).
+        Raises: StoreUnavailableError."""
+        done = True
+        for message_id in stale:
+            try:
+                await self.sender.edit(
+                    EditMessageReplyMarkup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+                )
+            except TelegramAPIError as error:
+                if not (isinstance(error, TelegramBadRequest) or chat_unreachable(error)):  # gone, or uneditable
+                    log.info("keyboard of old board %s in chat %s still there (%s)", message_id, chat_id, error)
+                    done = False
+                    continue
+            except (RuntimeError, LookupError) as error:
+                log.info("keyboard of old board %s in chat %s still there (%r)", message_id, chat_id, error)
+                done = False
+                continue
+            await self.store.forget_stale(game_id, chat_id, message_id)
+        return done
+
+    async def _post(self, call: BoardCall, method: SendPhoto | SendMessage) -> object:
+        """Send a new board (``method``) under ``call``'s lease (already granted): the lease is renewed while the
+        photo waits and is sent, and taken again right before the call.
+        Returns: the sent message. Raises: like the sender (SendWithdrawn when the lease was lost)."""
+        renewal = asyncio.create_task(self._renew(call), name=f"nardy-lease-{call.game_id}")
+        try:
+            return await self.sender.send(method, guard=call.guard)
         finally:
             renewal.cancel()
             await asyncio.gather(renewal, return_exceptions=True)
 
-    async def _renew(self, game_id: str, chat_id: int, replaced: int | None) -> None:
-        """Renew this process's claim every third of its lease (on real time, as the store's clock is) until
+    @staticmethod
+    async def _renew(call: BoardCall) -> None:
+        """Renew ``call``'s lease every third of its length (on real time, as the store's clock is) until
         cancelled or lost. Returns nothing."""
         while True:
-            await asyncio.sleep(BOARD_CLAIM_LEASE / 3)
+            await asyncio.sleep(BOARD_LEASE / 3)
             try:
-                if not await self._claim(game_id, chat_id, replaced):
+                if not await call.renew():
                     return  # another worker took it over: the guard withdraws our photo
             except StoreUnavailableError:
                 continue
@@ -553,7 +780,8 @@ class BoardPresenter:
 
     async def repost(self, game_id: str, chat_id: int) -> bool:
         """Post the game's board anew at the bottom of the chat, make it the chat's board, and take the keyboard
-        off the old one. Returns: whether the new board was posted. Raises: StoreUnavailableError."""
+        off the old one (recorded as stale first, so that a crash before it is gone leaves it to the sweeper).
+        Returns: whether the new board was posted. Raises: StoreUnavailableError."""
         async with self._lock(game_id):
             stored = await self.store.get_game(game_id)
             if stored is None:
@@ -572,32 +800,56 @@ class BoardPresenter:
                 else None
             )
             keyboard = self.with_app_button(keyboard, match, chat, game_id, lang)
-            theme = await board_theme(self.store, chat)
-            photo = await self._photo(game_id, record, match, chat.viewer, lang, theme)
-            if not await self._claim(game_id, chat_id, old):
-                log.info("the board of game %s in chat %s is being replaced by another worker", game_id, chat_id)
-                return False
+            await self._wake_soon(stored)  # a crash before the old board's keyboard is gone leaves it to the sweeper
             try:
-                sent = await self._post(
-                    game_id,
-                    old,
-                    SendPhoto(
-                        chat_id=chat_id,
-                        photo=BufferedInputFile(photo or placeholder_photo(), filename="board.jpg"),
-                        message_thread_id=chat.thread,
-                        caption=caption(record, match, lang, game_id),
-                        reply_markup=keyboard,
-                    ),
-                )
+                step = await self._show(stored, record, match, chat, old, keyboard, lang, repost=True)
             except TelegramAPIError as error:
                 log.info("reposting the board of game %s failed: %s", game_id, error)
                 return False
-            if not isinstance(sent, Message):
-                return False
-            await self.store.set_board(game_id, chat_id, sent.message_id, stored.version)
-        if old is not None and old != sent.message_id:
-            await self.strip_keyboard(chat_id, old)
+        if step is BoardStep.RETRY:
+            log.info("the board of game %s in chat %s was not reposted", game_id, chat_id)
+            return False
+        self.request(game_id)  # draws what was saved meanwhile, and releases the wake-up once all is current
         return True
+
+    async def resync(self, stored: StoredGame, chat_id: int, message_id: int, seen_version: int) -> bool:
+        """Bring the chat's board up to date after a press showed that Telegram has it at ``seen_version`` (the
+        version its keyboard carried): when the store believes it shows more, the store is corrected first
+        (:meth:`~bot.storage.games.GameRecords.demote_board`: not while another worker's call is under way), then
+        the game's boards are synced in the background. Returns: whether a sync was requested (the board is
+        behind). Raises: StoreUnavailableError."""
+        state = stored.boards.get(chat_id)
+        behind = state is None or state.shown_version < stored.version
+        if state is not None and state.message_id == message_id and seen_version < state.shown_version:
+            behind = (
+                await self.store.demote_board(stored.game_id, chat_id, message_id, seen_version, state.shown_version)
+                or state.shown_version < stored.version
+            )
+        if behind:
+            self.request(stored.game_id)
+        return behind
+
+    async def adopt(self, game_id: str, chat_id: int, message_id: int, seen_version: int) -> BoardFence:
+        """Make a board message that a button was pressed on, newer than the chat's recorded board and unknown to
+        the store (its poster died before recording it), the chat's board (see
+        :meth:`~bot.storage.games.GameRecords.adopt_board`); the old one's keyboard is taken off by the next sync,
+        requested here. Returns: the store's answer (GRANTED: adopted). Raises: StoreUnavailableError."""
+        outcome = await self.store.adopt_board(game_id, chat_id, message_id, seen_version)
+        if outcome is BoardFence.GRANTED:
+            log.info("board message %s of game %s in chat %s was adopted", message_id, game_id, chat_id)
+            stored = await self.store.get_game(game_id)
+            if stored is not None:
+                await self._wake_soon(stored)  # the old board's keyboard is the sweeper's after a crash
+            self.request(game_id)
+        return outcome
+
+    async def _wake_soon(self, stored: StoredGame) -> None:
+        """Bring the game's wake-up deadline forward to ``board_retry_after`` from now (unless it is due sooner),
+        so that the sweeper finishes the board work begun here if this process dies; :meth:`sync` releases it.
+        Returns nothing. Raises: StoreUnavailableError."""
+        wake = self.config.clock() + self.config.board_retry_after
+        if stored.deadline is None or stored.deadline > wake:
+            await self.store.set_deadline(stored.game_id, stored.version, wake)
 
     async def strip_keyboard(self, chat_id: int, message_id: int) -> None:
         """Take the keyboard off a message that is no longer a current board (errors are logged). Returns
@@ -612,10 +864,10 @@ class BoardPresenter:
     @staticmethod
     def behind(stored: StoredGame, record: GameRecord) -> bool:
         """Return whether some board of the game (``stored``, whose record is ``record``) does not show its saved
-        version."""
+        version, or an older board message of a chat may still carry a keyboard."""
         for chat in record.chats:
             state = stored.boards.get(chat.chat_id)
-            if state is None or state.shown_version < stored.version:
+            if state is None or state.shown_version < stored.version or state.stale:
                 return True
         return False
 
@@ -629,10 +881,24 @@ class BoardPresenter:
         return chat.message_id if chat is not None else None
 
 
+def _no_text(error: TelegramAPIError) -> bool:
+    """Return True when an edit to text failed because the message is a picture (it cannot become text)."""
+    return isinstance(error, TelegramBadRequest) and "no text in the message" in error.message.lower()
+
+
 def _permanent(error: TelegramAPIError) -> bool:
     """Return True for Bot API refusals that a retry of the same request cannot cure (a 400 other than a gone
     message, e.g. a caption Telegram rejects)."""
     return isinstance(error, TelegramBadRequest)
+
+
+async def _quietly(release: Coroutine[Any, Any, None]) -> None:
+    """Await ``release`` (giving a lease up while another error is on its way), logging a store failure instead of
+    raising it: the lease lapses by itself."""
+    try:
+        await release
+    except StoreUnavailableError:
+        log.info("a board lease could not be given up (it lapses)")
 
 
 def _current_task_cancelling() -> bool:

@@ -57,7 +57,15 @@ from bot.keyboards.game import resign_keyboard
 from bot.model.actions import GameCommand
 from bot.model.game import ChatLink, GameRecord, PlayerInfo
 from bot.model.settings import UserSettings
-from bot.services.boards import BoardPresenter, board_keyboard, chat_lang, keyboard_in_chat
+from bot.sender import SendWithdrawn
+from bot.services.boards import (
+    BoardCall,
+    BoardPresenter,
+    BoardStep,
+    board_keyboard,
+    chat_lang,
+    keyboard_in_chat,
+)
 from bot.services.engine_flow import load_match, options_for
 from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
 from bot.services.players import INLINE_STATS_CHAT
@@ -345,15 +353,18 @@ class InlineGames:
         text: str,
         keyboard: InlineKeyboardMarkup | None,
         photo: bytes,
-    ) -> bool:
-        """Edit the inline message of ``chat`` to the board (a picture when one can be uploaded, else text) and
-        record what it shows. Returns: True when it shows the saved version (or can never be edited), False when a
-        retryable failure left it behind. Raises: StoreUnavailableError."""
+        board: BoardCall,
+    ) -> BoardStep:
+        """Edit the inline message of ``chat`` to the board (a picture when one can be uploaded, else text) under the
+        board lease of ``board`` (the edit is made only while it draws the saved version and no other worker is
+        editing the message) and record what it shows. Returns: DONE when it shows the saved version (or can never be
+        edited), RETRY after a retryable failure, AGAIN when the game was saved again meanwhile. Raises:
+        StoreUnavailableError."""
         assert chat.inline is not None
         store = self.store
         if record.rematch is not None:  # the rematch owns the message now: this finished game must not come back
             await store.set_board(stored.game_id, chat.chat_id, PHOTO_BOARD, stored.version)
-            return True
+            return BoardStep.DONE
         state = stored.boards.get(chat.chat_id)
         mode = state.message_id if state is not None else None
         file_id = await self._upload(photo, record, match)
@@ -364,29 +375,37 @@ class InlineGames:
                         inline_message_id=chat.inline,
                         media=InputMediaPhoto(media=file_id, caption=text),
                         reply_markup=keyboard,
-                    )
+                    ),
+                    guard=board.guard,
                 )
                 mode = PHOTO_BOARD
             elif mode == PHOTO_BOARD:
-                return False  # a picture cannot turn back into text: wait until a board can be uploaded
+                return BoardStep.RETRY  # a picture cannot turn back into text: wait until a board can be uploaded
             else:
                 await self.sender.edit(
                     EditMessageText(
                         inline_message_id=chat.inline,
                         text=self.text_board(match) + "\n\n" + text,
                         reply_markup=keyboard,
-                    )
+                    ),
+                    guard=board.guard,
                 )
                 mode = TEXT_BOARD
+        except SendWithdrawn:
+            return board.refused()
         except TelegramAPIError as error:
+            await board.give_up()
             if message_gone(error) or isinstance(error, TelegramBadRequest):
                 log.warning("inline board of game %s given up: %s", stored.game_id, error)
                 await store.set_board(stored.game_id, chat.chat_id, mode, stored.version)
-                return True
+                return BoardStep.DONE
             log.info("inline board of game %s is behind (%s): will retry", stored.game_id, error)
-            return False
-        await store.set_board(stored.game_id, chat.chat_id, mode, stored.version)
-        return True
+            return BoardStep.RETRY
+        # the store's "message" of an inline board is its mode: the lease is about the recorded one
+        step = await board.landed(mode if board.message_id is None else board.message_id)
+        if mode != board.message_id:
+            await store.set_board(stored.game_id, chat.chat_id, mode, stored.version)
+        return step
 
     @staticmethod
     def text_board(match: Match) -> str:

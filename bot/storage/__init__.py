@@ -10,7 +10,7 @@ from .challenges import ChallengeRecords, StoredChallenge
 from .documents import UNSET, JSONDict
 from .errors import GameNotFoundError, StoreError, StoreUnavailableError, map_store_errors
 from .factory import check_persistence, open_store
-from .games import BoardState, GameRecords, StoredGame
+from .games import BoardFence, BoardState, GameRecords, StoredGame
 from .ids import is_valid_id, new_id
 from .ratings import RATED_MATCHES_RETENTION, RatingRecords, StoredRating, check_rating_change, check_variant
 from .redis import RedisGameStore
@@ -26,6 +26,7 @@ __all__ = [
     "RATED_MATCHES_RETENTION",
     "TOURNAMENT_HISTORY_RETENTION",
     "UNSET",
+    "BoardFence",
     "BoardState",
     "ChallengeRecords",
     "GameNotFoundError",

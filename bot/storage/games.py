@@ -16,12 +16,20 @@ can only wake a game early (``due_games`` then repairs the entry), never lose it
 the indices first, so a crash or a lost reply during creation never leaves a game no index names; with a
 caller-chosen ``game_id`` a retried creation is idempotent.
 
-Board states (which message shows a game in a chat, and which version it shows) and the quarantine flag are kept
-with the game record but are not part of its version.
+Board states (which message shows a game in a chat, which version it shows, and which older messages still carry a
+keyboard), the board leases and the quarantine flag are kept with the game record but are not part of its version.
+
+**Board leases** make what a chat shows follow the saved game across workers (docs/architecture.md, "One board, many
+workers"): a worker may call Telegram about a chat's board only while it holds the chat's lease
+(:meth:`GameRecords.fence_board`, checked right before every call), the lease lets it draw only the game's *current*
+version, and what the call made the chat show is recorded by the lease holder once Telegram has answered
+(:meth:`GameRecords.land_board`). Edits of one board therefore never overtake each other, and the recorded state is
+what the chat shows, never merely the highest version sent.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
@@ -37,11 +45,32 @@ class BoardState:
         chat_id: the chat.
         message_id: the board message's id, or None when the board is not (or no longer) posted there.
         shown_version: the game version that message shows.
+        stale: older board messages of the chat that may still carry a keyboard, to be taken off
+            (:meth:`GameRecords.land_board` adds the message a new board replaced; :meth:`GameRecords.forget_stale`
+            removes one once its keyboard is gone).
     """
 
     chat_id: int
     message_id: int | None
     shown_version: int
+    stale: tuple[int, ...] = ()
+
+
+class BoardFence(enum.Enum):
+    """The answer of :meth:`GameRecords.fence_board`: may this worker make its board call now?"""
+
+    GRANTED = "granted"
+    """Yes: the worker holds the chat's board lease (until it lands or the lease lapses)."""
+    BUSY = "busy"
+    """No: another worker holds the chat's lease (its call is under way); it records what it showed."""
+    MOVED = "moved"
+    """No: the chat's recorded board message is not the one the call is about (a new board was posted)."""
+    OUTDATED = "outdated"
+    """No: the game was saved again since the board was drawn; only the current version may be shown."""
+    SHOWN = "shown"
+    """No: the board already shows this version (an edit would change nothing)."""
+    GONE = "gone"
+    """No: there is no such game (it expired)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,17 +188,69 @@ class GameRecords(Protocol):
         """
         ...
 
-    async def claim_board(self, game_id: str, chat_id: int, message_id: int | None, owner: str, lease: float) -> bool:
-        """Claim the right to replace the game's board message in ``chat_id`` (to post a new one) while the
-        recorded board message is ``message_id`` (None: no message recorded); with ``lease`` 0, only check that
-        right. Compare-and-set: granted when the message recorded by ``set_board`` is ``message_id`` (or nothing is
-        recorded for the chat) and no other ``owner`` holds an unexpired claim to replace that message; a grant with
-        ``lease`` > 0 makes ``owner`` the holder until ``lease`` seconds of the store's clock from now (a holder
-        renews it by claiming again). A claim is void once another message is recorded. The version is not bumped.
-        Works on finished games until they expire.
+    async def fence_board(
+        self,
+        game_id: str,
+        chat_id: int,
+        message_id: int | None,
+        owner: str,
+        lease: float,
+        *,
+        version: int | None = None,
+        post: bool = False,
+    ) -> BoardFence:
+        """Take (``lease`` > 0 seconds of the store's clock, renewing a lease ``owner`` holds) or only check (0) the
+        chat's board lease for one board call about ``message_id`` (None: the chat has no board yet), made right
+        before the call. Atomic; the version is not bumped; works on finished games until they expire.
 
-        Returns: True when granted; False otherwise or when there is no such game.
+        Refused, in this order: GONE when there is no game; MOVED when the recorded board message is not
+        ``message_id`` (nothing recorded counts as None); BUSY while another owner holds an unexpired lease on that
+        message; OUTDATED when ``version`` (the version the call draws; None: no version check) is below the saved
+        one; SHOWN when the call is an edit (not ``post``) and the recorded board already shows ``version`` or a
+        later one. A ``post`` (a new board message replacing ``message_id``) is never SHOWN.
+
+        Returns: GRANTED (the lease is held until :meth:`land_board` or until it lapses) or the refusal.
         """
+        ...
+
+    async def land_board(
+        self, game_id: str, chat_id: int, owner: str, message_id: int | None, shown_version: int | None
+    ) -> int | None:
+        """Record what ``owner``'s board call made the chat show, once Telegram answered, and give its lease up.
+
+        ``shown_version`` None: nothing was shown (the call failed): only the lease is given up. Otherwise the chat's
+        board is ``message_id`` showing ``shown_version``; when that is a new message, the message it replaced joins
+        the chat's ``stale`` messages (whose keyboards are to be taken off). When ``owner`` no longer holds the
+        lease (it lapsed and another worker took it), the record is kept on the safe side: an edit lowers the shown
+        version to ``shown_version`` if that is lower (a later sync redraws the board), a new message only joins
+        ``stale``.
+        Returns: the game's saved version now (the caller draws again when it is newer), or None when there is no
+        game.
+        """
+        ...
+
+    async def demote_board(
+        self, game_id: str, chat_id: int, message_id: int, seen_version: int, recorded_version: int
+    ) -> bool:
+        """Correct the chat's board state with what Telegram says the message shows: ``seen_version`` (read from the
+        keyboard of a message a button was pressed on). Written only while ``message_id`` is the recorded board,
+        its recorded shown version is still ``recorded_version`` (what the caller read) and above
+        ``seen_version``, and no lease is held on it. Returns: True when lowered (a sync then redraws it)."""
+        ...
+
+    async def adopt_board(self, game_id: str, chat_id: int, message_id: int, seen_version: int) -> BoardFence:
+        """Make ``message_id`` the chat's board, showing ``seen_version`` (what its keyboard carries): a board message
+        Telegram took but the store never recorded (its poster died before :meth:`land_board`), found when a button
+        on it is pressed. The message the record named joins ``stale``.
+
+        Returns: GRANTED when adopted; BUSY while a lease is held on the chat's board (a call under way may be
+        about to record this very message); MOVED when the recorded board is this message or a newer one (the
+        pressed message is an old board); GONE when there is no game.
+        """
+        ...
+
+    async def forget_stale(self, game_id: str, chat_id: int, message_id: int) -> None:
+        """Remove ``message_id`` from the chat's stale messages (its keyboard is gone). Returns nothing."""
         ...
 
     async def quarantine_game(self, game_id: str, reason: str) -> None:

@@ -44,7 +44,11 @@ class RedisClient:
     CAS_SCRIPT = scripts.CAS_SCRIPT
     SET_DEADLINE_SCRIPT = scripts.SET_DEADLINE_SCRIPT
     SET_BOARD_SCRIPT = scripts.SET_BOARD_SCRIPT
-    CLAIM_BOARD_SCRIPT = scripts.CLAIM_BOARD_SCRIPT
+    FENCE_BOARD_SCRIPT = scripts.FENCE_BOARD_SCRIPT
+    LAND_BOARD_SCRIPT = scripts.LAND_BOARD_SCRIPT
+    DEMOTE_BOARD_SCRIPT = scripts.DEMOTE_BOARD_SCRIPT
+    ADOPT_BOARD_SCRIPT = scripts.ADOPT_BOARD_SCRIPT
+    FORGET_STALE_SCRIPT = scripts.FORGET_STALE_SCRIPT
     QUARANTINE_SCRIPT = scripts.QUARANTINE_SCRIPT
     ADD_STATS_SCRIPT = scripts.ADD_STATS_SCRIPT
     ADD_GAME_STATS_SCRIPT = scripts.ADD_GAME_STATS_SCRIPT
@@ -82,7 +86,11 @@ class RedisClient:
         self._cas = redis.register_script(self.CAS_SCRIPT)
         self._set_deadline = redis.register_script(self.SET_DEADLINE_SCRIPT)
         self._set_board = redis.register_script(self.SET_BOARD_SCRIPT)
-        self._claim_board = redis.register_script(self.CLAIM_BOARD_SCRIPT)
+        self._fence_board = redis.register_script(self.FENCE_BOARD_SCRIPT)
+        self._land_board = redis.register_script(self.LAND_BOARD_SCRIPT)
+        self._demote_board = redis.register_script(self.DEMOTE_BOARD_SCRIPT)
+        self._adopt_board = redis.register_script(self.ADOPT_BOARD_SCRIPT)
+        self._forget_stale = redis.register_script(self.FORGET_STALE_SCRIPT)
         self._quarantine = redis.register_script(self.QUARANTINE_SCRIPT)
         self._add_stats = redis.register_script(self.ADD_STATS_SCRIPT)
         self._add_game_stats = redis.register_script(self.ADD_GAME_STATS_SCRIPT)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..documents import UNSET, JSONDict
 from ..errors import GameNotFoundError
-from ..games import BoardState, StoredGame
+from ..games import BoardFence, BoardState, StoredGame
 from ..ids import is_valid_id, new_id
 from .client import RedisClient, dumps, text, texts
 from .keys import (
@@ -35,9 +35,22 @@ def _board_arg(message_id: int | None, shown_version: int) -> str:
     return f"{'' if message_id is None else int(message_id)},{int(shown_version)}"
 
 
-def _parse_board(chat_id: int, value: str) -> BoardState:
+STALE_KEPT = 20
+"""At most this many older board messages of a chat wait to have their keyboards taken off (the oldest go first)."""
+
+
+def _parse_board(chat_id: int, value: str, stale: str | None) -> BoardState:
     message_id, _, shown = value.partition(",")
-    return BoardState(chat_id=chat_id, message_id=int(message_id) if message_id else None, shown_version=int(shown))
+    return BoardState(
+        chat_id=chat_id,
+        message_id=int(message_id) if message_id else None,
+        shown_version=int(shown),
+        stale=tuple(int(each) for each in stale.split(",") if each) if stale else (),
+    )
+
+
+def _message_arg(message_id: int | None) -> str:
+    return "" if message_id is None else str(int(message_id))
 
 
 class RedisGames(RedisClient):
@@ -97,7 +110,9 @@ class RedisGames(RedisClient):
             return None
         version, data, finished, deadline = self._game_docs.record(fields)
         boards = {
-            int(name[2:]): _parse_board(int(name[2:]), value) for name, value in fields.items() if name.startswith("b:")
+            int(name[2:]): _parse_board(int(name[2:]), value, fields.get("x:" + name[2:]))
+            for name, value in fields.items()
+            if name.startswith("b:")
         }
         return StoredGame(
             game_id=game_id,
@@ -197,22 +212,101 @@ class RedisGames(RedisClient):
             )
         return int(result) == 1
 
-    async def claim_board(self, game_id: str, chat_id: int, message_id: int | None, owner: str, lease: float) -> bool:
-        """See :meth:`bot.storage.games.GameRecords.claim_board`."""
+    async def fence_board(
+        self,
+        game_id: str,
+        chat_id: int,
+        message_id: int | None,
+        owner: str,
+        lease: float,
+        *,
+        version: int | None = None,
+        post: bool = False,
+    ) -> BoardFence:
+        """See :meth:`bot.storage.games.GameRecords.fence_board`."""
         now = self._clock()
         async with self._op():
-            result = await self._claim_board(
+            result = await self._fence_board(
                 keys=[GAME_KEY.format(game_id=game_id)],
                 args=[
                     f"b:{int(chat_id)}",
                     f"p:{int(chat_id)}",
-                    "" if message_id is None else str(int(message_id)),
+                    _message_arg(message_id),
                     str(owner),
                     repr(float(now)),
                     repr(float(now + lease)) if lease > 0 else "",
+                    "" if version is None else str(int(version)),
+                    "1" if post else "0",
+                ],
+            )
+        return BoardFence(text(result))
+
+    async def land_board(
+        self, game_id: str, chat_id: int, owner: str, message_id: int | None, shown_version: int | None
+    ) -> int | None:
+        """See :meth:`bot.storage.games.GameRecords.land_board`."""
+        now = self._clock()
+        async with self._op():
+            result = int(
+                await self._land_board(
+                    keys=[GAME_KEY.format(game_id=game_id)],
+                    args=[
+                        f"b:{int(chat_id)}",
+                        f"p:{int(chat_id)}",
+                        f"x:{int(chat_id)}",
+                        str(owner),
+                        repr(float(now)),
+                        _message_arg(message_id),
+                        "" if shown_version is None else str(int(shown_version)),
+                        STALE_KEPT,
+                    ],
+                )
+            )
+        return None if result < 0 else result
+
+    async def demote_board(
+        self, game_id: str, chat_id: int, message_id: int, seen_version: int, recorded_version: int
+    ) -> bool:
+        """See :meth:`bot.storage.games.GameRecords.demote_board`."""
+        now = self._clock()
+        async with self._op():
+            result = await self._demote_board(
+                keys=[GAME_KEY.format(game_id=game_id)],
+                args=[
+                    f"b:{int(chat_id)}",
+                    f"p:{int(chat_id)}",
+                    str(int(message_id)),
+                    int(seen_version),
+                    int(recorded_version),
+                    repr(float(now)),
                 ],
             )
         return int(result) == 1
+
+    async def adopt_board(self, game_id: str, chat_id: int, message_id: int, seen_version: int) -> BoardFence:
+        """See :meth:`bot.storage.games.GameRecords.adopt_board`."""
+        now = self._clock()
+        async with self._op():
+            result = await self._adopt_board(
+                keys=[GAME_KEY.format(game_id=game_id)],
+                args=[
+                    f"b:{int(chat_id)}",
+                    f"p:{int(chat_id)}",
+                    f"x:{int(chat_id)}",
+                    str(int(message_id)),
+                    int(seen_version),
+                    repr(float(now)),
+                    STALE_KEPT,
+                ],
+            )
+        return BoardFence(text(result))
+
+    async def forget_stale(self, game_id: str, chat_id: int, message_id: int) -> None:
+        """See :meth:`bot.storage.games.GameRecords.forget_stale`."""
+        async with self._op():
+            await self._forget_stale(
+                keys=[GAME_KEY.format(game_id=game_id)], args=[f"x:{int(chat_id)}", str(int(message_id))]
+            )
 
     async def quarantine_game(self, game_id: str, reason: str) -> None:
         """See :meth:`bot.storage.games.GameRecords.quarantine_game`."""

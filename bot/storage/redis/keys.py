@@ -5,9 +5,10 @@ Key layout (``P`` = :data:`PREFIX`):
 - ``P{g:<id>}:game`` — hash: ``v`` version, ``d`` record JSON, ``s`` ``a``/``f`` (active/finished), ``c`` chat
   ids JSON, ``u`` user ids JSON, ``dl`` deadline ("" = none), ``n`` creation nonce (recognises a retried
   creation), ``q`` quarantine reason (only when quarantined), ``b:<chat>`` board state ``<message id>,<shown
-  version>`` (message id "" = none), ``p:<chat>`` the claim to post a new board there ``<owner>,<until>,<message
-  id it replaces>`` (``claim_board``). Everything of one game is this one key, under the hash tag ``{g:<id>}``,
-  so the Lua scripts (``redis_scripts.py``) run unchanged on Redis Cluster; board states, claims and the
+  version>`` (message id "" = none), ``p:<chat>`` the chat's board lease ``<owner>,<until>,<message id it is
+  about>`` (``fence_board``), ``x:<chat>`` older board messages whose keyboards are still to be taken off
+  ``<id>,<id>,…`` (``land_board``, ``forget_stale``). Everything of one game is this one key, under the hash tag
+  ``{g:<id>}``, so the Lua scripts (``redis_scripts.py``) run unchanged on Redis Cluster; board states, claims and the
   quarantine flag expire with it.
 - ``P{c:<id>}:challenge`` — string ``{"d": data, "c": chat_id}`` with a TTL.
 - ``Pchat:<chat>:games`` / ``Pchat:<chat>:history`` / ``Puser:<user>:games`` /

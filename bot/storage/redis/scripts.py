@@ -67,21 +67,149 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 """
 
-CLAIM_BOARD_SCRIPT = """
--- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: field "p:<chat>" (the claim "<owner>,<until>,<the
--- message it replaces>"); ARGV[3]: the expected board message id ("" = none); ARGV[4]: owner; ARGV[5]: now;
--- ARGV[6]: until ("" = only check). A claim counts only while the recorded message is the one it replaces.
--- Returns 1 when granted (and, with an "until", the claim written), 0 otherwise or when there is no game.
-if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 0 end
+FENCE_BOARD_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>" (the board state "<message id>,<shown version>"); ARGV[2]: field
+-- "p:<chat>" (the lease "<owner>,<until>,<the message it is about>"); ARGV[3]: the message the call is about
+-- ("" = none); ARGV[4]: owner; ARGV[5]: now; ARGV[6]: until ("" = only check); ARGV[7]: the version the call draws
+-- ("" = no version check); ARGV[8]: "1" for a post (a new message), "0" for an edit.
+-- A lease counts only while the recorded message is the one it is about. Returns "granted" (and, with an "until",
+-- the lease written), else the refusal: "gone", "moved", "busy", "outdated" or "shown".
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return 'gone' end
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
-if cur and string.match(cur, '^([^,]*),') ~= ARGV[3] then return 0 end
-local claim = redis.call('HGET', KEYS[1], ARGV[2])
-if claim then
-  local owner, untl, replaces = string.match(claim, '^([^,]*),([^,]*),([^,]*)$')
-  if owner ~= ARGV[4] and tonumber(untl) > tonumber(ARGV[5]) and replaces == ARGV[3] then return 0 end
+local shown = nil
+if cur then
+  local msg, s = string.match(cur, '^([^,]*),(%-?%d+)$')
+  if msg ~= ARGV[3] then return 'moved' end
+  shown = tonumber(s)
+end
+local lease = redis.call('HGET', KEYS[1], ARGV[2])
+if lease then
+  local owner, untl, about = string.match(lease, '^([^,]*),([^,]*),([^,]*)$')
+  if owner ~= ARGV[4] and tonumber(untl) > tonumber(ARGV[5]) and about == ARGV[3] then return 'busy' end
+end
+if ARGV[7] ~= '' then
+  local drawn = tonumber(ARGV[7])
+  if drawn < tonumber(v) then return 'outdated' end
+  if ARGV[8] ~= '1' and shown and shown >= drawn then return 'shown' end
 end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[4] .. ',' .. ARGV[6] .. ',' .. ARGV[3]) end
+return 'granted'
+"""
+
+LAND_BOARD_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: field "p:<chat>" (the lease); ARGV[3]: field "x:<chat>"
+-- (the stale messages "<id>,<id>,..."); ARGV[4]: owner; ARGV[5]: now; ARGV[6]: the message shown ("" = none);
+-- ARGV[7]: the version it shows ("" = nothing was shown: only give the lease up); ARGV[8]: at most this many stale
+-- messages are kept.
+-- Returns the saved version, or -1 when there is no game.
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return -1 end
+local mine = true
+local lease = redis.call('HGET', KEYS[1], ARGV[2])
+if lease then
+  local owner, untl = string.match(lease, '^([^,]*),([^,]*),')
+  if owner == ARGV[4] then
+    redis.call('HDEL', KEYS[1], ARGV[2])
+  elseif tonumber(untl) > tonumber(ARGV[5]) then
+    mine = false
+  end
+end
+if ARGV[7] == '' then return tonumber(v) end
+local function add_stale(id)
+  if id == '' then return end
+  local list = redis.call('HGET', KEYS[1], ARGV[3])
+  local ids = {}
+  if list then
+    for each in string.gmatch(list, '[^,]+') do
+      if each ~= id then table.insert(ids, each) end
+    end
+  end
+  table.insert(ids, id)
+  while #ids > tonumber(ARGV[8]) do table.remove(ids, 1) end
+  redis.call('HSET', KEYS[1], ARGV[3], table.concat(ids, ','))
+end
+local state = ARGV[6] .. ',' .. ARGV[7]
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then
+  redis.call('HSET', KEYS[1], ARGV[1], state)
+  return tonumber(v)
+end
+local msg, shown = string.match(cur, '^([^,]*),(%-?%d+)$')
+if msg == ARGV[6] then
+  if mine or tonumber(ARGV[7]) < tonumber(shown) then redis.call('HSET', KEYS[1], ARGV[1], state) end
+elseif mine then
+  redis.call('HSET', KEYS[1], ARGV[1], state)
+  add_stale(msg)
+else
+  add_stale(ARGV[6])
+end
+return tonumber(v)
+"""
+
+DEMOTE_BOARD_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: field "p:<chat>" (the lease); ARGV[3]: the message id;
+-- ARGV[4]: the version Telegram says it shows; ARGV[5]: the shown version the caller read; ARGV[6]: now.
+-- Returns 1 when the shown version was lowered to ARGV[4], else 0.
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then return 0 end
+local msg, shown = string.match(cur, '^([^,]*),(%-?%d+)$')
+if msg ~= ARGV[3] or tonumber(shown) ~= tonumber(ARGV[5]) or tonumber(shown) <= tonumber(ARGV[4]) then return 0 end
+local lease = redis.call('HGET', KEYS[1], ARGV[2])
+if lease then
+  local untl = string.match(lease, '^[^,]*,([^,]*),')
+  if tonumber(untl) > tonumber(ARGV[6]) then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], msg .. ',' .. ARGV[4])
 return 1
+"""
+
+ADOPT_BOARD_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: field "p:<chat>" (the lease); ARGV[3]: field "x:<chat>"
+-- (the stale messages); ARGV[4]: the message id; ARGV[5]: the version it shows; ARGV[6]: now; ARGV[7]: at most this
+-- many stale messages are kept.
+-- Returns "granted" (the message is the chat's board now), "busy", "moved" or "gone".
+if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return 'gone' end
+local lease = redis.call('HGET', KEYS[1], ARGV[2])
+if lease then
+  local untl = string.match(lease, '^[^,]*,([^,]*),')
+  if tonumber(untl) > tonumber(ARGV[6]) then return 'busy' end
+end
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+local msg = ''
+if cur then msg = string.match(cur, '^([^,]*),') end
+if msg ~= '' and tonumber(msg) >= tonumber(ARGV[4]) then return 'moved' end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4] .. ',' .. ARGV[5])
+if msg ~= '' then
+  local list = redis.call('HGET', KEYS[1], ARGV[3])
+  local ids = {}
+  if list then
+    for each in string.gmatch(list, '[^,]+') do
+      if each ~= msg then table.insert(ids, each) end
+    end
+  end
+  table.insert(ids, msg)
+  while #ids > tonumber(ARGV[7]) do table.remove(ids, 1) end
+  redis.call('HSET', KEYS[1], ARGV[3], table.concat(ids, ','))
+end
+return 'granted'
+"""
+
+FORGET_STALE_SCRIPT = """
+-- KEYS[1]: the game hash; ARGV[1]: field "x:<chat>" (the stale messages); ARGV[2]: the message id to remove.
+-- Returns 1 when it was listed, else 0.
+local list = redis.call('HGET', KEYS[1], ARGV[1])
+if not list then return 0 end
+local ids, found = {}, 0
+for each in string.gmatch(list, '[^,]+') do
+  if each == ARGV[2] then found = 1 else table.insert(ids, each) end
+end
+if #ids == 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], table.concat(ids, ','))
+end
+return found
 """
 
 QUARANTINE_SCRIPT = """

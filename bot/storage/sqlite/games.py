@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..documents import UNSET, JSONDict
-from ..games import BoardState, StoredGame
+from ..games import BoardFence, BoardState, StoredGame
 from ..ids import is_valid_id, new_id
 from .connection import SqliteConnection
 from .versioned import LIVE, VersionedTable, dumps
@@ -67,7 +67,7 @@ class SqliteGames(SqliteConnection):
             if row is None:
                 return None, []
             boards = conn.execute(
-                "SELECT chat_id, message_id, shown_version FROM game_boards WHERE game_id = ?", (game_id,)
+                "SELECT chat_id, message_id, shown_version, stale FROM game_boards WHERE game_id = ?", (game_id,)
             ).fetchall()
             return row, boards
 
@@ -84,8 +84,10 @@ class SqliteGames(SqliteConnection):
             user_ids=tuple(json.loads(users)),
             deadline=deadline,
             boards={
-                int(chat): BoardState(chat_id=int(chat), message_id=message_id, shown_version=int(shown))
-                for chat, message_id, shown in boards
+                int(chat): BoardState(
+                    chat_id=int(chat), message_id=message_id, shown_version=int(shown), stale=_stale_ids(stale)
+                )
+                for chat, message_id, shown, stale in boards
             },
             quarantined=bool(quarantined),
         )
@@ -157,24 +159,37 @@ class SqliteGames(SqliteConnection):
 
         return await self._run(op)
 
-    async def claim_board(self, game_id: str, chat_id: int, message_id: int | None, owner: str, lease: float) -> bool:
-        """See :meth:`bot.storage.games.GameRecords.claim_board`."""
+    async def fence_board(
+        self,
+        game_id: str,
+        chat_id: int,
+        message_id: int | None,
+        owner: str,
+        lease: float,
+        *,
+        version: int | None = None,
+        post: bool = False,
+    ) -> BoardFence:
+        """See :meth:`bot.storage.games.GameRecords.fence_board`."""
         now = self._clock()
 
-        def op(conn: sqlite3.Connection) -> bool:
-            if GAMES.live(conn, game_id, now, "1") is None:
-                return False
+        def op(conn: sqlite3.Connection) -> BoardFence:
+            row = GAMES.live(conn, game_id, now, "version")
+            if row is None:
+                return BoardFence.GONE
             board = conn.execute(
-                "SELECT message_id FROM game_boards WHERE game_id = ? AND chat_id = ?", (game_id, int(chat_id))
-            ).fetchone()
-            if board is not None and board[0] != message_id:
-                return False
-            claim = conn.execute(
-                "SELECT owner, until, replaces FROM board_claims WHERE game_id = ? AND chat_id = ?",
+                "SELECT message_id, shown_version FROM game_boards WHERE game_id = ? AND chat_id = ?",
                 (game_id, int(chat_id)),
             ).fetchone()
-            if claim is not None and claim[0] != owner and claim[1] > now and claim[2] == message_id:
-                return False
+            if board is not None and board[0] != message_id:
+                return BoardFence.MOVED
+            if _leased_by_other(conn, game_id, chat_id, owner, now, message_id):
+                return BoardFence.BUSY
+            if version is not None:
+                if version < int(row[0]):
+                    return BoardFence.OUTDATED
+                if not post and board is not None and int(board[1]) >= version:
+                    return BoardFence.SHOWN
             if lease > 0:
                 conn.execute(
                     "INSERT INTO board_claims (game_id, chat_id, owner, until, replaces) VALUES (?, ?, ?, ?, ?)"
@@ -182,9 +197,91 @@ class SqliteGames(SqliteConnection):
                     " replaces = excluded.replaces",
                     (game_id, int(chat_id), owner, now + lease, message_id),
                 )
-            return True
+            return BoardFence.GRANTED
 
         return await self._run(op)
+
+    async def land_board(
+        self, game_id: str, chat_id: int, owner: str, message_id: int | None, shown_version: int | None
+    ) -> int | None:
+        """See :meth:`bot.storage.games.GameRecords.land_board`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> int | None:
+            row = GAMES.live(conn, game_id, now, "version")
+            if row is None:
+                return None
+            lease = conn.execute(
+                "SELECT owner, until FROM board_claims WHERE game_id = ? AND chat_id = ?", (game_id, int(chat_id))
+            ).fetchone()
+            mine = lease is None or lease[0] == owner or lease[1] <= now
+            if lease is not None and lease[0] == owner:
+                conn.execute("DELETE FROM board_claims WHERE game_id = ? AND chat_id = ?", (game_id, int(chat_id)))
+            if shown_version is not None:
+                _record_landing(conn, game_id, int(chat_id), message_id, int(shown_version), mine=mine)
+            return int(row[0])
+
+        return await self._run(op)
+
+    async def demote_board(
+        self, game_id: str, chat_id: int, message_id: int, seen_version: int, recorded_version: int
+    ) -> bool:
+        """See :meth:`bot.storage.games.GameRecords.demote_board`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> bool:
+            if conn.execute(
+                "SELECT 1 FROM board_claims WHERE game_id = ? AND chat_id = ? AND until > ?",
+                (game_id, int(chat_id), now),
+            ).fetchone():
+                return False
+            cur = conn.execute(
+                "UPDATE game_boards SET shown_version = ? WHERE game_id = ? AND chat_id = ? AND message_id = ?"
+                " AND shown_version = ? AND shown_version > ?",
+                (int(seen_version), game_id, int(chat_id), int(message_id), int(recorded_version), int(seen_version)),
+            )
+            return cur.rowcount == 1
+
+        return await self._run(op)
+
+    async def adopt_board(self, game_id: str, chat_id: int, message_id: int, seen_version: int) -> BoardFence:
+        """See :meth:`bot.storage.games.GameRecords.adopt_board`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> BoardFence:
+            if GAMES.live(conn, game_id, now, "1") is None:
+                return BoardFence.GONE
+            if conn.execute(
+                "SELECT 1 FROM board_claims WHERE game_id = ? AND chat_id = ? AND until > ?",
+                (game_id, int(chat_id), now),
+            ).fetchone():
+                return BoardFence.BUSY
+            board = conn.execute(
+                "SELECT message_id FROM game_boards WHERE game_id = ? AND chat_id = ?", (game_id, int(chat_id))
+            ).fetchone()
+            if board is not None and board[0] is not None and int(board[0]) >= message_id:
+                return BoardFence.MOVED
+            _record_landing(conn, game_id, int(chat_id), int(message_id), int(seen_version), mine=True)
+            return BoardFence.GRANTED
+
+        return await self._run(op)
+
+    async def forget_stale(self, game_id: str, chat_id: int, message_id: int) -> None:
+        """See :meth:`bot.storage.games.GameRecords.forget_stale`."""
+
+        def op(conn: sqlite3.Connection) -> None:
+            row = conn.execute(
+                "SELECT stale FROM game_boards WHERE game_id = ? AND chat_id = ?", (game_id, int(chat_id))
+            ).fetchone()
+            if row is None:
+                return
+            left = [each for each in _stale_ids(row[0]) if each != int(message_id)]
+            conn.execute(
+                "UPDATE game_boards SET stale = ? WHERE game_id = ? AND chat_id = ?",
+                (_stale_text(left), game_id, int(chat_id)),
+            )
+
+        await self._run(op)
 
     async def quarantine_game(self, game_id: str, reason: str) -> None:
         """See :meth:`bot.storage.games.GameRecords.quarantine_game`."""
@@ -265,3 +362,62 @@ class SqliteGames(SqliteConnection):
             ).fetchone()
         )
         return int(row[0])
+
+
+STALE_KEPT = 20
+"""At most this many older board messages of a chat wait to have their keyboards taken off (the oldest go first)."""
+
+
+def _stale_ids(value: str | None) -> tuple[int, ...]:
+    return tuple(int(each) for each in value.split(",") if each) if value else ()
+
+
+def _stale_text(ids: Iterable[int]) -> str | None:
+    listed = [str(each) for each in ids]
+    return ",".join(listed[-STALE_KEPT:]) if listed else None
+
+
+def _leased_by_other(
+    conn: sqlite3.Connection, game_id: str, chat_id: int, owner: str, now: float, message_id: int | None
+) -> bool:
+    """Return whether another owner holds an unexpired lease on the chat's board ``message_id``."""
+    lease = conn.execute(
+        "SELECT owner, until, replaces FROM board_claims WHERE game_id = ? AND chat_id = ?", (game_id, int(chat_id))
+    ).fetchone()
+    return lease is not None and lease[0] != owner and lease[1] > now and lease[2] == message_id
+
+
+def _record_landing(
+    conn: sqlite3.Connection, game_id: str, chat_id: int, message_id: int | None, shown: int, *, mine: bool
+) -> None:
+    """Record that the chat shows ``message_id`` at version ``shown`` (see ``land_board`` for ``mine``)."""
+    board = conn.execute(
+        "SELECT message_id, shown_version, stale FROM game_boards WHERE game_id = ? AND chat_id = ?",
+        (game_id, chat_id),
+    ).fetchone()
+    if board is None:
+        conn.execute(
+            "INSERT INTO game_boards (game_id, chat_id, message_id, shown_version) VALUES (?, ?, ?, ?)",
+            (game_id, chat_id, message_id, shown),
+        )
+        return
+    recorded, recorded_shown, stale = board
+    ids = list(_stale_ids(stale))
+    if recorded == message_id:
+        if mine or shown < int(recorded_shown):
+            conn.execute(
+                "UPDATE game_boards SET shown_version = ? WHERE game_id = ? AND chat_id = ?", (shown, game_id, chat_id)
+            )
+        return
+    if mine:
+        if recorded is not None:
+            ids = [each for each in ids if each != recorded] + [int(recorded)]
+        conn.execute(
+            "UPDATE game_boards SET message_id = ?, shown_version = ?, stale = ? WHERE game_id = ? AND chat_id = ?",
+            (message_id, shown, _stale_text(ids), game_id, chat_id),
+        )
+    elif message_id is not None:
+        ids = [each for each in ids if each != message_id] + [message_id]
+        conn.execute(
+            "UPDATE game_boards SET stale = ? WHERE game_id = ? AND chat_id = ?", (_stale_text(ids), game_id, chat_id)
+        )

@@ -2,7 +2,8 @@
 
 Tables: ``games`` (one row per game: record, version, deadline, finished/expiry and quarantine columns),
 ``game_chats`` / ``game_users`` (which chats show a game, who plays it; indexed both ways), ``game_boards``
-(board state per game and chat), ``board_claims`` (who may post a new board, ``claim_board``), ``challenges``,
+(board state per game and chat: the message, the version it shows, older messages whose keyboards are still to be
+taken off), ``board_claims`` (the chats' board leases, ``fence_board``), ``challenges``,
 ``chat_settings`` / ``user_settings``, ``stats`` (counters per chat and user) and ``counted_games`` (which games
 ``add_game_stats`` counted in which chat). Rows of a game in the other game tables go with it (``ON DELETE
 CASCADE``). ``tournaments`` (one row per tournament; a partial unique index on the chat of the unfinished ones
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS game_boards (
     chat_id INTEGER NOT NULL,
     message_id INTEGER,
     shown_version INTEGER NOT NULL,
+    stale TEXT,
     PRIMARY KEY (game_id, chat_id)
 );
 CREATE TABLE IF NOT EXISTS board_claims (
@@ -120,7 +122,10 @@ CREATE TABLE IF NOT EXISTS chat_rated_players (
 );
 """
 
-ADDED_COLUMNS = {"games": (("quarantined", "TEXT"), ("quarantined_at", "REAL"))}
+ADDED_COLUMNS = {
+    "games": (("quarantined", "TEXT"), ("quarantined_at", "REAL")),
+    "game_boards": (("stale", "TEXT"),),
+}
 """Columns added since the first schema: added to files made by older versions when they are opened."""
 
 INDEXES = """

@@ -21,14 +21,13 @@ import pytest
 from aiogram.methods import TelegramMethod
 from aiogram.types import User
 
-from bot.keyboards.callbacks import GameCb, parse_callback
 from bot.model.game import GameRecord
-from bot.services.boards import BOARD_CLAIM_LEASE, chat_lang
-from bot.services.captions import caption
+from bot.services.boards import BOARD_LEASE
 from bot.services.engine_flow import load_match
 from bot.storage import RedisGameStore, SqliteGameStore, Store
+from tests.bot.e2e.convergence import assert_converged, shown_message
 from tests.bot.e2e.helpers import Env, seeded
-from tests.bot.fake_telegram import FakeTelegram, ShownMessage
+from tests.bot.fake_telegram import FakeTelegram
 
 
 class SimulatedCrash(BaseException):
@@ -131,44 +130,6 @@ async def _kill(env: Env, switch: Switch) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _message(fake: FakeTelegram, chat_id: int, message_id: int | None) -> ShownMessage:
-    found = [m for m in fake.messages(chat_id) if m.message_id == message_id]
-    assert found, f"board message {message_id} of chat {chat_id} does not exist"
-    return found[0]
-
-
-def _versions(message: ShownMessage, game_id: str) -> set[int]:
-    versions = set()
-    for row in message.buttons():
-        for button in row:
-            parsed = parse_callback(button.callback_data)
-            if isinstance(parsed, GameCb) and parsed.game_id == game_id:
-                versions.add(parsed.version)
-    return versions
-
-
-async def assert_converged(env: Env, game_id: str) -> None:
-    """Assert that every board of the game shows its saved version, and the game's wake-up deadline is released."""
-    stored = await env.store.get_game(game_id)
-    assert stored is not None
-    match = load_match(GameRecord.from_stored(stored), game_id, env.service.config.dice)
-    for chat in stored.data["chats"]:
-        chat_id = int(chat["chat_id"])
-        state = stored.boards.get(chat_id)
-        assert state is not None and state.shown_version == stored.version, (chat_id, state, stored.version)
-        message = _message(env.fake, chat_id, state.message_id)
-        record = GameRecord.from_stored(stored)
-        link = record.chat(chat_id)
-        assert link is not None
-        expected = caption(record, match, chat_lang(record, link), game_id)
-        assert message.caption == expected
-        assert _versions(message, game_id) <= {stored.version}
-    if stored.finished:
-        assert stored.deadline is None
-    else:
-        assert stored.deadline == pytest.approx(stored.data["turn_deadline"])
-
-
 def _users(fake: FakeTelegram) -> dict[int, User]:
     return {
         1: fake.user(1, "Alice", "en"),
@@ -193,7 +154,7 @@ async def _press_random(env: Env, game_id: str, users: dict[int, User], rng: ran
         state = stored.boards.get(int(chat["chat_id"]))
         if state is None or state.message_id is None:
             continue
-        message = _message(env.fake, int(chat["chat_id"]), state.message_id)
+        message = shown_message(env.fake, int(chat["chat_id"]), state.message_id)
         buttons = [
             b.callback_data
             for row in message.buttons()
@@ -271,10 +232,10 @@ async def _crash_run(
 
 
 class RestartClock:
-    """The stores' clock: real time, moved on by the board claims' lease at every restart. A process killed while
-    posting a board leaves its claim in the store (:meth:`Store.claim_board`); the next process may post that
-    board once the claim has lapsed, at most ``BOARD_CLAIM_LEASE`` later (and not before: the dead process's
-    ``sendPhoto`` may have been made, which is exactly what the claim stands for)."""
+    """The stores' clock: real time, moved on by the board lease at every restart. A process killed during a board
+    call leaves its lease in the store (:meth:`Store.fence_board`); the next process may call about that board
+    once the lease has lapsed, at most ``BOARD_LEASE`` later (and not before: the dead process's call may have
+    been made, and may still land, which is exactly what the lease stands for)."""
 
     def __init__(self) -> None:
         """Start at real time."""
@@ -284,8 +245,8 @@ class RestartClock:
         return time.time() + self.offset
 
     def restart(self) -> None:
-        """A process starts again: the dead one's claims have lapsed."""
-        self.offset += BOARD_CLAIM_LEASE
+        """A process starts again: the dead one's leases have lapsed."""
+        self.offset += BOARD_LEASE
 
 
 @pytest.mark.parametrize("seed", [1, 2])

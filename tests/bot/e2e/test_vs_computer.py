@@ -128,12 +128,16 @@ async def test_full_private_game_against_the_computer(sqlite_store: Store) -> No
         saves = after.version - version
         assert saves in (1, 2), saves  # the person's action, and maybe the computer's reply
         board = board_message(fake, alice.id)
-        assert board.edits - edits == saves  # one board update per save
+        # one board update per save, or one for both when the computer's reply was saved before the person's board
+        # went out (a board only ever shows the saved version: the older one is not drawn any more)
+        updates = board.edits - edits
+        assert 1 <= updates <= saves, (updates, saves)
         if saves == 2:
             replies += 1
-            shown_first = board.history[-1]  # the board after the person's action, before the computer's reply
-            assert shown(EN, "turn.thinking", name=medium) in (shown_first["caption"] or "").splitlines()
-            assert shown_first["buttons"] == []
+            if updates == 2:
+                shown_first = board.history[-1]  # the board after the person's action, before the computer's reply
+                assert shown(EN, "turn.thinking", name=medium) in (shown_first["caption"] or "").splitlines()
+                assert shown_first["buttons"] == []
             events = after.data["events"]
             assert events or after_match.game.phase is Phase.DOUBLED, board.content  # a move, a take … or a double
             if any(e["t"] == "played" and e["player"] == 1 for e in events):

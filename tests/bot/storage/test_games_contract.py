@@ -1,5 +1,5 @@
 """The contract of the games role (``GameRecords``): records, compare-and-set, indices, deadlines, board
-states and claims, quarantine,
+states and leases, quarantine,
 run against a real Redis server, a real 3-node Redis Cluster (``redis_cluster_url``, see ``conftest.py``) and the
 embedded SQLite store."""
 
@@ -9,9 +9,11 @@ import asyncio
 
 import pytest
 
-from bot.storage import BoardState, GameNotFoundError, RedisGameStore, Store, is_valid_id, new_id
+from bot.storage import BoardFence, BoardState, GameNotFoundError, RedisGameStore, Store, is_valid_id, new_id
 from tests.bot.storage.backends import Backend
 from tests.bot.storage.samples import GAME, SHORT_TTL
+
+GRANTED = BoardFence.GRANTED
 
 
 async def test_create_and_get(store: Store) -> None:
@@ -173,29 +175,117 @@ async def test_board_state_is_monotonic_and_versionless(backend: Backend, store:
     assert await store.set_board("missing123", -1, 1, 1) is False
 
 
-async def test_claim_board_is_exclusive_and_follows_the_recorded_message(backend: Backend, store: Store) -> None:
+async def test_board_lease_is_exclusive_and_follows_the_recorded_message(backend: Backend, store: Store) -> None:
     game_id = await store.create_game({"n": 0}, chat_ids=[-1])
-    # no board recorded: the first claim wins, another owner is refused while it lasts, the holder renews it
-    assert await store.claim_board(game_id, -1, None, "a", 30.0) is True
-    assert await store.claim_board(game_id, -1, None, "b", 30.0) is False
-    assert await store.claim_board(game_id, -1, None, "b", 0) is False  # a check only: refused too
-    assert await store.claim_board(game_id, -1, None, "a", 30.0) is True
-    assert await store.claim_board(game_id, -1, None, "a", 0) is True
-    # once a message is recorded, only a claim naming that message can be granted (a stale reader cannot post)
-    assert await store.set_board(game_id, -1, 10, 1) is True
-    assert await store.claim_board(game_id, -1, None, "a", 30.0) is False
-    assert await store.claim_board(game_id, -1, 10, "b", 0) is True  # the claim to replace no message is void
-    assert await store.claim_board(game_id, -1, 10, "a", 30.0) is True  # "a" claims to replace message 10
-    assert await store.claim_board(game_id, -1, 10, "b", 0) is False
-    assert await store.claim_board(game_id, -1, 10, "a", 0) is True
+    # no board recorded: the first lease wins, another owner is refused while it lasts, the holder renews it
+    assert await store.fence_board(game_id, -1, None, "a", 30.0, post=True) is GRANTED
+    assert await store.fence_board(game_id, -1, None, "b", 30.0, post=True) is BoardFence.BUSY
+    assert await store.fence_board(game_id, -1, None, "b", 0, post=True) is BoardFence.BUSY  # a check: refused too
+    assert await store.fence_board(game_id, -1, None, "a", 30.0, post=True) is GRANTED
+    assert await store.fence_board(game_id, -1, None, "a", 0) is GRANTED
+    # once a message is recorded, only a lease naming that message can be granted (a stale reader cannot post)
+    assert await store.land_board(game_id, -1, "a", 10, 1) == 1
+    assert await store.fence_board(game_id, -1, None, "a", 30.0, post=True) is BoardFence.MOVED
+    assert await store.fence_board(game_id, -1, 10, "b", 0, post=True) is GRANTED  # "a" gave its lease up
+    assert await store.fence_board(game_id, -1, 10, "a", 30.0, post=True) is GRANTED  # "a" is to replace 10
+    assert await store.fence_board(game_id, -1, 10, "b", 0, post=True) is BoardFence.BUSY
+    assert await store.fence_board(game_id, -1, 10, "a", 0) is GRANTED
     game = await store.get_game(game_id)
     assert game is not None and game.version == 1 and dict(game.boards) == {-1: BoardState(-1, 10, 1)}
-    # an expired claim is no one's: another owner takes it (claims expire on the store's clock, not by a TTL)
+    # an expired lease is no one's: another owner takes it (leases expire on the store's clock, not by a TTL)
     backend.now += 31.0
-    assert await store.claim_board(game_id, -1, 10, "b", 30.0) is True
-    assert await store.claim_board(game_id, -1, 10, "a", 0) is False
-    assert await store.claim_board(game_id, 7, None, "a", 30.0) is True  # chats are claimed apart
-    assert await store.claim_board("missing123", -1, None, "a", 30.0) is False
+    assert await store.fence_board(game_id, -1, 10, "b", 30.0, post=True) is GRANTED
+    assert await store.fence_board(game_id, -1, 10, "a", 0, post=True) is BoardFence.BUSY
+    assert await store.fence_board(game_id, 7, None, "a", 30.0) is GRANTED  # chats are leased apart
+    assert await store.fence_board("missing123", -1, None, "a", 30.0) is BoardFence.GONE
+
+
+async def test_board_lease_draws_only_the_current_version(store: Store) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1])
+    assert await store.update_game(game_id, 1, {"n": 1}) == 2
+    assert await store.land_board(game_id, -1, "a", 10, 1) == 2  # the saved version is newer: the caller draws again
+    assert await store.fence_board(game_id, -1, 10, "a", 30.0, version=1) is BoardFence.OUTDATED
+    assert await store.fence_board(game_id, -1, 10, "a", 30.0, version=2) is GRANTED
+    assert await store.land_board(game_id, -1, "a", 10, 2) == 2
+    # an edit of what the board shows already changes nothing; a new message may show it
+    assert await store.fence_board(game_id, -1, 10, "b", 30.0, version=2) is BoardFence.SHOWN
+    assert await store.fence_board(game_id, -1, 10, "b", 30.0, version=2, post=True) is GRANTED
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == 2 and game.boards[-1] == BoardState(-1, 10, 2)
+
+
+async def test_a_new_board_message_makes_the_old_one_stale(store: Store) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1])
+    assert await store.land_board(game_id, -1, "a", 10, 1) == 1
+    assert await store.fence_board(game_id, -1, 10, "a", 30.0, version=1, post=True) is GRANTED
+    assert await store.land_board(game_id, -1, "a", 11, 1) == 1
+    assert await store.fence_board(game_id, -1, 11, "b", 30.0, version=1, post=True) is GRANTED
+    assert await store.land_board(game_id, -1, "b", 12, 1) == 1
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards[-1] == BoardState(-1, 12, 1, stale=(10, 11))
+    await store.forget_stale(game_id, -1, 10)
+    await store.forget_stale(game_id, -1, 99)  # not listed: nothing changes
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards[-1] == BoardState(-1, 12, 1, stale=(11,))
+    await store.forget_stale(game_id, -1, 11)
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards[-1] == BoardState(-1, 12, 1)
+
+
+async def test_a_landing_after_the_lease_lapsed_is_recorded_on_the_safe_side(backend: Backend, store: Store) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1])
+    assert await store.land_board(game_id, -1, "a", 10, 1) == 1
+    assert await store.update_game(game_id, 1, {"n": 1}) == 2
+    assert await store.update_game(game_id, 2, {"n": 2}) == 3
+    assert await store.fence_board(game_id, -1, 10, "a", 30.0, version=3) is GRANTED
+    backend.now += 31.0  # "a"'s call hangs past its lease; "b" takes the lease and shows version 3 first
+    assert await store.fence_board(game_id, -1, 10, "b", 30.0, version=3) is GRANTED
+    assert await store.land_board(game_id, -1, "b", 10, 3) == 3
+    # "a"'s landing may have come after "b"'s: only a lower version is believed (a later sync draws the board again)
+    assert await store.fence_board(game_id, -1, 10, "c", 30.0, version=3) is BoardFence.SHOWN
+    assert await store.fence_board(game_id, -1, 10, "b", 30.0, version=3, post=True) is GRANTED
+    assert await store.land_board(game_id, -1, "a", 10, 2) == 3
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards[-1] == BoardState(-1, 10, 2)
+    # a new message posted by a worker whose lease lapsed is no board: it is stale
+    assert await store.land_board(game_id, -1, "a", 11, 3) == 3
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards[-1] == BoardState(-1, 10, 2, stale=(11,))
+    # a failed call only gives the lease up
+    assert await store.land_board(game_id, -1, "b", None, None) == 3
+    assert await store.fence_board(game_id, -1, 10, "c", 0, version=3) is GRANTED
+    assert await store.land_board("missing123", -1, "a", 1, 1) is None
+
+
+async def test_demote_board_believes_telegram_only_while_nothing_changed(backend: Backend, store: Store) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1])
+    assert await store.update_game(game_id, 1, {"n": 1}) == 2
+    assert await store.land_board(game_id, -1, "a", 10, 2) == 2
+    assert await store.demote_board(game_id, -1, 11, 1, 2) is False  # not the board message
+    assert await store.demote_board(game_id, -1, 10, 1, 3) is False  # the record changed since it was read
+    assert await store.demote_board(game_id, -1, 10, 2, 2) is False  # not lower
+    assert await store.fence_board(game_id, -1, 10, "a", 30.0, version=2, post=True) is GRANTED
+    assert await store.demote_board(game_id, -1, 10, 1, 2) is False  # a call is under way
+    backend.now += 31.0
+    assert await store.demote_board(game_id, -1, 10, 1, 2) is True
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards[-1] == BoardState(-1, 10, 1)
+    assert await store.fence_board(game_id, -1, 10, "b", 30.0, version=2) is GRANTED  # the edit is due again
+    assert await store.demote_board("missing123", -1, 10, 1, 2) is False
+
+
+async def test_adopt_board_takes_a_newer_unrecorded_message(backend: Backend, store: Store) -> None:
+    game_id = await store.create_game({"n": 0}, chat_ids=[-1])
+    assert await store.adopt_board(game_id, -1, 9, 1) is GRANTED  # nothing recorded: the pressed message is the board
+    assert await store.adopt_board(game_id, -1, 9, 1) is BoardFence.MOVED  # recorded already
+    assert await store.adopt_board(game_id, -1, 8, 1) is BoardFence.MOVED  # an older message: an old board
+    assert await store.fence_board(game_id, -1, 9, "a", 30.0, version=1, post=True) is GRANTED
+    assert await store.adopt_board(game_id, -1, 12, 1) is BoardFence.BUSY  # "a" may be posting message 12 itself
+    backend.now += 31.0  # "a" died after Telegram took its new board
+    assert await store.adopt_board(game_id, -1, 12, 1) is GRANTED
+    game = await store.get_game(game_id)
+    assert game is not None and game.boards[-1] == BoardState(-1, 12, 1, stale=(9,))
+    assert await store.adopt_board("missing123", -1, 12, 1) is BoardFence.GONE
 
 
 async def test_board_state_on_finished_game_until_it_expires(backend: Backend, store: Store) -> None:

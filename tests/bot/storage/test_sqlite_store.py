@@ -6,7 +6,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from bot.storage import BoardState, SqliteGameStore, Stats, StoredRating
+from bot.storage import BoardFence, BoardState, SqliteGameStore, Stats, StoredRating
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -171,7 +171,7 @@ async def test_file_written_before_the_split_by_aggregate_opens_with_every_recor
         assert game is not None and game.version == 2 and game.data == {"kind": "active", "n": 2}
         assert game.chat_ids == (-100,) and game.user_ids == (1, 2) and game.deadline == FIXTURE_NOW + 60
         assert game.boards == {-100: BoardState(chat_id=-100, message_id=555, shown_version=2)}
-        assert await store.claim_board("ActiveGame", -100, 555, "worker-b", 0) is False  # worker-a holds it
+        assert await store.fence_board("ActiveGame", -100, 555, "worker-b", 0) is BoardFence.BUSY  # worker-a holds it
         assert await store.chat_games(-100) == ["ActiveGame"]
         assert await store.user_chat_games(-100, 1) == ["ActiveGame"]
         assert await store.chat_history(-100) == ["Finished01"]
