@@ -221,7 +221,7 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
     """
     async with stop_on_signals(handle_signals) as stop:
         store, bot = await open_store_and_bot(settings, stop)
-    sender = Sender(bot, sender_limits(settings))
+    sender = Sender(bot, sender_limits(settings), budgets=store)
     dp, services = build_dispatcher(settings, store, sender, jobs=create_jobs(settings))
     webapp = await start_webapp_server(settings, webapp_parts(settings, services))
     freeze_startup_objects()
@@ -260,7 +260,7 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     raw_store, bot = await open_store_and_bot(settings, stop)
     store = cast(Store, InstrumentedStore(raw_store, metrics))
     bot.session.middleware(ApiMetricsMiddleware(metrics))
-    sender = Sender(bot, sender_limits(settings))
+    sender = Sender(bot, sender_limits(settings), budgets=store)
     metrics.watch_queue(sender.pending)
     dp, services = build_dispatcher(settings, store, sender, metrics=metrics, jobs=create_jobs(settings, metrics))
     parts = webapp_parts(settings, services)

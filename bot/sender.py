@@ -12,10 +12,15 @@ per chat two FIFO queues served by one worker task:
 
 Before every call that reaches the Bot API for a chat, retries included, the worker waits for the chat's
 interval, the chat's per-minute budget (counted over any 61 seconds, a second of margin for clock differences
-with Telegram) and the global budget. A 429 makes the whole chat wait ``retry_after``; network errors and 5xx
-answers are retried with a growing pause, a bounded number of times. Methods without a ``chat_id`` (such as
-``answerCallbackQuery``, which is not rate limited) are called at once and never wait for any chat; edits of an
-inline message (``inline_message_id``) are paced like a group's, under the key ``inline:<id>``.
+with Telegram) and the global budget. Telegram counts these per bot, not per process: with ``budgets`` (the store's
+:class:`~bot.storage.budgets.SendBudgets`) every call also takes its share of the budgets all workers share, in one
+store call, after the local wait (a call withdrawn by its guard gives it back; a 429 holds the chat for every
+worker). While the store cannot be reached, each worker paces on its own counts alone, asking the store again after
+a capped backoff (one WARNING line when that starts, one INFO line when the shared budgets answer again,
+:mod:`bot.outage`). A 429 makes the whole chat wait ``retry_after``;
+network errors and 5xx answers are retried with a growing pause, a bounded number of times. Methods without a
+``chat_id`` (such as ``answerCallbackQuery``, which is not rate limited) are called at once and never wait for any
+chat; edits of an inline message (``inline_message_id``) are paced like a group's, under the key ``inline:<id>``.
 
 While a handler waits for its call, it gives its update slot back (:func:`bot.in_flight.outside_slot`).
 The clock and the sleep function are injectable, so tests run on virtual time.
@@ -27,6 +32,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -53,6 +59,8 @@ from aiogram.methods import (
 )
 
 from bot.in_flight import outside_slot
+from bot.outage import Outage
+from bot.storage import SendBudgets, SendLimits, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +139,10 @@ class SenderLimits:
     """How many times a call failing with a network error or a 5xx answer is retried (pauses 1, 2, 4 … s)."""
     chat_queue_limit: int = 20
     """At most this many chatter calls wait in one chat; beyond that the oldest is dropped."""
+    guarded_call_timeout: int = 15
+    """Request timeout (seconds) of a call made under a guard (a board call under its lease,
+    :mod:`bot.services.boards`): well within the lease, so a call this process stopped waiting for cannot outlive
+    the lease on its way."""
 
 
 # Which pending edit kinds a newer edit replaces entirely (each edit also sets or clears the keyboard).
@@ -198,6 +210,14 @@ class _ChatQueue:
         return self.board.popleft() if self.board else self.chat.popleft()
 
 
+@dataclass(frozen=True)
+class _Turn:
+    at: float
+    """When the call was counted (this process's clock)."""
+    token: str | None
+    """The token of its share of the shared budgets (None: not recorded there)."""
+
+
 class _PastDeadlineError(Exception):
     """The next call of a chat could not start before the shutdown deadline."""
 
@@ -212,9 +232,18 @@ class Sender:
         *,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        budgets: SendBudgets | None = None,
+        budget_clock: Callable[[], float] = time.time,
     ) -> None:
-        """Wrap ``bot`` (an ``aiogram.Bot`` or any :class:`MethodCaller`)."""
+        """Wrap ``bot`` (an ``aiogram.Bot`` or any :class:`MethodCaller`); with ``budgets``, take every paced call's
+        share of the budgets all workers share too, at the times of ``budget_clock`` (the wall clock, which the
+        workers share)."""
         self._bot = bot
+        self.budgets = budgets
+        self.budget_clock = budget_clock
+        self._budgets_outage = Outage(
+            "shared send budgets", log, needs="the store", meanwhile="pacing on this worker's counts alone", clock=clock
+        )
         self.limits = limits or SenderLimits()
         self.clock = clock
         """The clock of the pacing (also used by the throttling of users, so both share one notion of time)."""
@@ -237,6 +266,8 @@ class Sender:
         """How many calls their guard refused just before they were made."""
         self.noticed = 0
         """How many notices a shutdown sent in place of calls it dropped."""
+        self.budget_waits = 0
+        """How many times a call waited because the shared budgets (other workers' calls) said so."""
 
     # ---- public API --------------------------------------------------------------------------------------
     async def send(
@@ -489,9 +520,11 @@ class Sender:
             delay = max(delay, self._global_sent[-self.limits.global_per_second] + 1.0 - now)
         return delay
 
-    async def _wait_turn(self, chat_id: ChatKey, queue: _ChatQueue) -> None:
-        """Wait until the chat may make its next call, then count that call (every attempt reaches the API).
+    async def _wait_turn(self, chat_id: ChatKey, queue: _ChatQueue, count: int = 1) -> _Turn:
+        """Wait until the chat may make its next call (of ``count`` messages: an album's), by this process's counts
+        and then by the shared budgets, then count that call (every attempt reaches the API).
 
+        Returns: the call's turn (its time, and the token under which the shared budgets recorded it).
         Raises: _PastDeadlineError when shutting down and the call could not start before the deadline.
         """
         while True:
@@ -499,12 +532,62 @@ class Sender:
             if self._deadline is not None and self.clock() + max(0.0, delay) > self._deadline:
                 raise _PastDeadlineError
             if delay <= 0:
-                break
+                token, delay = await self._take_shared(chat_id, count)
+                if delay <= 0:
+                    break
+                self.budget_waits += 1
+                if self._deadline is not None and self.clock() + delay > self._deadline:
+                    raise _PastDeadlineError
             await self._sleep(delay)
         now = self.clock()
         queue.sent_at.append(now)
         self._global_sent.append(now)
         queue.not_before = now + self._budget(chat_id)[0]
+        return _Turn(now, token)
+
+    def _shared_limits(self, chat_id: ChatKey) -> SendLimits:
+        interval, per_minute = self._budget(chat_id)
+        return SendLimits(interval, per_minute, BUDGET_WINDOW, self.limits.global_per_second)
+
+    async def _take_shared(self, chat_id: ChatKey, count: int) -> tuple[str | None, float]:
+        """Take the call's share of the shared budgets. Returns: (its token, 0.0) when granted, (None, seconds to
+        wait) when not, (None, 0.0) without shared budgets or while the store cannot be reached (it is asked again
+        once the outage's backoff has passed: calls meanwhile do not wait for a store that does not answer)."""
+        budgets = self.budgets
+        if budgets is None or not self._budgets_outage.retry_due():
+            return None, 0.0
+        token = secrets.token_hex(6)
+        try:
+            wait = await budgets.take_send(
+                str(chat_id), self.budget_clock(), count, self._shared_limits(chat_id), token
+            )
+        except StoreUnavailableError as error:
+            self._budgets_outage.failed(error)
+            return None, 0.0
+        self._budgets_outage.succeeded()
+        return (token, 0.0) if wait <= 0 else (None, wait)
+
+    async def _refund(self, chat_id: ChatKey, queue: _ChatQueue, turn: _Turn) -> None:
+        """Give back a call's turn, in this process's counts and in the shared budgets (the call was not made; the
+        chat's interval stays). Returns nothing."""
+        for counted in (queue.sent_at, self._global_sent):
+            with contextlib.suppress(ValueError):
+                counted.remove(turn.at)
+        if turn.token is None or self.budgets is None:
+            return
+        try:
+            await self.budgets.refund_send(str(chat_id), turn.token)
+        except StoreUnavailableError as error:
+            self._budgets_outage.failed(error)
+
+    async def _hold_shared(self, chat_id: ChatKey, seconds: float) -> None:
+        """Make every worker wait ``seconds`` before its next call in the chat (a 429). Returns nothing."""
+        if self.budgets is None or not self._budgets_outage.retry_due():
+            return
+        try:
+            await self.budgets.hold_sends(str(chat_id), self.budget_clock(), seconds)
+        except StoreUnavailableError as error:
+            self._budgets_outage.failed(error)
 
     def _charge_album(self, queue: _ChatQueue, method: TelegramMethod[Any]) -> None:
         """Count an album's other messages against the chat's and the global budget: Telegram counts each
@@ -517,8 +600,9 @@ class Sender:
 
     async def _work(self, chat_id: ChatKey, queue: _ChatQueue) -> None:
         while queue:
+            head = queue.peek()
             try:
-                await self._wait_turn(chat_id, queue)
+                turn = await self._wait_turn(chat_id, queue, _messages(head.method) if head is not None else 1)
             except _PastDeadlineError:
                 return
             item = queue.pop()  # chosen after the wait: board traffic queued meanwhile goes first
@@ -526,7 +610,7 @@ class Sender:
             if item.edit_key is not None and self._pending_edits.get(item.edit_key) is item:
                 del self._pending_edits[item.edit_key]
             try:
-                result = await self._call_paced(chat_id, queue, item.method, item.guard)
+                result = await self._call_paced(chat_id, queue, item.method, turn, item.guard)
             except asyncio.CancelledError:
                 for future in item.futures:
                     future.cancel()
@@ -546,16 +630,28 @@ class Sender:
                         future.set_result(result)
 
     async def _call_paced(
-        self, chat_id: ChatKey, queue: _ChatQueue, method: TelegramMethod[Any], guard: Guard | None = None
+        self,
+        chat_id: ChatKey,
+        queue: _ChatQueue,
+        method: TelegramMethod[Any],
+        turn: _Turn,
+        guard: Guard | None = None,
     ) -> Any:
-        """Make the call (its turn is already counted) if its guard allows it; retry through the pacer.
-        Returns: the result. Raises: SendWithdrawn when the guard refuses an attempt."""
+        """Make the call (its ``turn`` is already counted) if its guard allows it; retry through the pacer. A
+        guarded call is made with the request timeout :attr:`SenderLimits.guarded_call_timeout`. Returns: the
+        result. Raises: SendWithdrawn when the guard refuses an attempt (its turn is given back)."""
         rate_limited = transient = 0
         while True:
             if guard is not None:
-                await self._check_guard(method, guard)
+                try:
+                    await self._check_guard(method, guard)
+                except SendWithdrawn:
+                    await self._refund(chat_id, queue, turn)
+                    raise
             try:
-                return await self._bot(method)
+                if guard is None:
+                    return await self._bot(method)
+                return await self._bot(method, self.limits.guarded_call_timeout)
             except TelegramRetryAfter as error:
                 rate_limited += 1
                 if rate_limited > self.limits.max_retries:
@@ -564,6 +660,7 @@ class Sender:
                     "429 on %s in chat %s: the chat waits %ss", method.__api_method__, chat_id, error.retry_after
                 )
                 queue.not_before = max(queue.not_before, self.clock() + error.retry_after)
+                await self._hold_shared(chat_id, float(error.retry_after))
             except Exception as error:
                 if not is_transient(error) or transient >= self.limits.max_transient_retries:
                     raise
@@ -572,7 +669,7 @@ class Sender:
                 log.warning("%s on %s in chat %s: retrying in %ss", error, method.__api_method__, chat_id, pause)
                 queue.not_before = max(queue.not_before, self.clock() + pause)
             self.retried += 1
-            await self._wait_turn(chat_id, queue)
+            turn = await self._wait_turn(chat_id, queue, _messages(method))
 
     async def _check_guard(self, method: TelegramMethod[Any], guard: Guard) -> None:
         """Raise SendWithdrawn unless ``guard`` allows the call now."""
@@ -606,6 +703,11 @@ class Sender:
             log.warning("retrying %s in %ss", method.__api_method__, pause)
             self.retried += 1
             await self._sleep(pause)
+
+
+def _messages(method: TelegramMethod[Any]) -> int:
+    """Return how many messages a call sends, as Telegram counts them (an album's pictures each)."""
+    return len(method.media) if isinstance(method, SendMediaGroup) else 1
 
 
 def _copy_result(task: asyncio.Task[Any], futures: list[asyncio.Future[Any]]) -> None:

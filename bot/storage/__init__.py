@@ -2,10 +2,12 @@
 
 Roles: :mod:`~bot.storage.games` (``GameRecords``), :mod:`~bot.storage.tournaments` (``TournamentRecords``),
 :mod:`~bot.storage.ratings` (``RatingRecords``), :mod:`~bot.storage.challenges` (``ChallengeRecords``),
-:mod:`~bot.storage.settings` (``SettingsRecords``), :mod:`~bot.storage.stats` (``StatsRecords``) and
-:mod:`~bot.storage.updates` (``UpdateClaims``); :mod:`~bot.storage.store` (``Store``) is all of them.
+:mod:`~bot.storage.settings` (``SettingsRecords``), :mod:`~bot.storage.stats` (``StatsRecords``),
+:mod:`~bot.storage.updates` (``UpdateClaims``) and :mod:`~bot.storage.budgets` (``SendBudgets``);
+:mod:`~bot.storage.store` (``Store``) is all of them.
 """
 
+from .budgets import SendBudgets, SendLimits
 from .challenges import ChallengeRecords, StoredChallenge
 from .documents import UNSET, JSONDict
 from .errors import GameNotFoundError, StoreError, StoreUnavailableError, map_store_errors
@@ -34,6 +36,8 @@ __all__ = [
     "JSONDict",
     "RatingRecords",
     "RedisGameStore",
+    "SendBudgets",
+    "SendLimits",
     "SettingsRecords",
     "SqliteGameStore",
     "Stats",

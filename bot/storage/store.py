@@ -2,13 +2,14 @@
 
 Services that need only part of it are typed with the role they use (:mod:`bot.storage.games`,
 :mod:`~bot.storage.tournaments`, :mod:`~bot.storage.ratings`, :mod:`~bot.storage.challenges`,
-:mod:`~bot.storage.settings`, :mod:`~bot.storage.stats`, :mod:`~bot.storage.updates`).
+:mod:`~bot.storage.settings`, :mod:`~bot.storage.stats`, :mod:`~bot.storage.updates`, :mod:`~bot.storage.budgets`).
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from .budgets import SendBudgets
 from .challenges import ChallengeRecords
 from .games import GameRecords
 from .ratings import RatingRecords
@@ -27,9 +28,11 @@ class Store(
     SettingsRecords,
     StatsRecords,
     UpdateClaims,
+    SendBudgets,
     Protocol,
 ):
-    """Persistent storage of games, tournaments, ratings, challenges, settings, stats and update claims.
+    """Persistent storage of games, tournaments, ratings, challenges, settings, stats, update claims and the bot's
+    send budgets.
 
     Every method raises :class:`~bot.storage.errors.StoreUnavailableError` when the back end cannot be
     reached; nothing else is raised for connection trouble.

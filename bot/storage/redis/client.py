@@ -59,6 +59,9 @@ class RedisClient:
     CREATE_TOURNAMENT_SCRIPT = scripts.CREATE_TOURNAMENT_SCRIPT
     TOURNAMENT_CAS_SCRIPT = scripts.TOURNAMENT_CAS_SCRIPT
     APPLY_RATINGS_SCRIPT = scripts.APPLY_RATINGS_SCRIPT
+    TAKE_SEND_SCRIPT = scripts.TAKE_SEND_SCRIPT
+    REFUND_SEND_SCRIPT = scripts.REFUND_SEND_SCRIPT
+    HOLD_SENDS_SCRIPT = scripts.HOLD_SENDS_SCRIPT
 
     def __init__(
         self,
@@ -101,6 +104,9 @@ class RedisClient:
         self._create_tournament = redis.register_script(self.CREATE_TOURNAMENT_SCRIPT)
         self._tournament_cas = redis.register_script(self.TOURNAMENT_CAS_SCRIPT)
         self._apply_ratings = redis.register_script(self.APPLY_RATINGS_SCRIPT)
+        self._take_send = redis.register_script(self.TAKE_SEND_SCRIPT)
+        self._refund_send = redis.register_script(self.REFUND_SEND_SCRIPT)
+        self._hold_sends = redis.register_script(self.HOLD_SENDS_SCRIPT)
         self._game_docs = VersionedDocs(
             redis,
             key=lambda game_id: GAME_KEY.format(game_id=game_id),

@@ -31,6 +31,11 @@ Key layout (``P`` = :data:`PREFIX`):
   trimmed by the script after :data:`~bot.storage.ratings.RATED_MATCHES_RETENTION`). All ratings of a variant share
   the hash tag ``{r:<variant>}``, so one match's change is one script on Redis Cluster.
   ``Pchat:<chat>:rated:<variant>`` — set of the user ids on the chat's leaderboard of that variant.
+- ``P{tg}:sends:<chat>`` — sorted set of the bot's recent calls in a chat (member ``<token>#<n>``, score: time);
+  ``P{tg}:sends`` — the same over all chats (the last second); ``P{tg}:next:<chat>`` — the time before which no
+  call may be made in the chat (its interval, or a 429's hold). One hash tag for all of them, so that one script
+  checks a chat's budget and the bot's together, on a Redis Cluster too (Telegram's limit of about thirty calls a
+  second makes this the lightest-loaded slot).
 """
 
 from __future__ import annotations
@@ -59,6 +64,9 @@ RATINGS_KEY = PREFIX + "{{r:{variant}}}:ratings"
 RATED_KEY = PREFIX + "{{r:{variant}}}:rated"
 CHAT_RATED_KEY = PREFIX + "chat:{chat_id}:rated:{variant}"
 UPDATE_KEY = PREFIX + "update:{update_id}"
+SENDS_KEY = PREFIX + "{{tg}}:sends:{chat}"
+ALL_SENDS_KEY = PREFIX + "{tg}:sends"
+NEXT_SEND_KEY = PREFIX + "{{tg}}:next:{chat}"
 
 CLUSTER_SCHEME = "redis+cluster://"
 """``REDIS_URL`` prefix selecting Redis Cluster mode (``redis+cluster://host:port``, any one node)."""

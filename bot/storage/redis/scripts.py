@@ -347,3 +347,60 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 return 1
 """
+
+TAKE_SEND_SCRIPT = """
+-- KEYS[1]: the chat's recent calls (sorted set, score: time); KEYS[2]: all recent calls of the bot; KEYS[3]: the time
+-- before which no call may be made in the chat.
+-- ARGV[1]: now; ARGV[2]: count; ARGV[3]: interval; ARGV[4]: per window; ARGV[5]: window; ARGV[6]: per second;
+-- ARGV[7]: token; ARGV[8]: milliseconds the keys are kept after a call.
+-- Returns "0" when granted (the calls recorded), else the seconds to wait (a string; nothing recorded).
+local now = tonumber(ARGV[1])
+local per_window = tonumber(ARGV[4])
+local window = tonumber(ARGV[5])
+local per_second = tonumber(ARGV[6])
+local count = math.min(tonumber(ARGV[2]), per_window)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1)
+local wait = 0
+local nxt = tonumber(redis.call('GET', KEYS[3]) or '0')
+if nxt > now then wait = nxt - now end
+local function room(key, limit, span)
+  local n = redis.call('ZCARD', key)
+  local over = n + count - limit
+  if over <= 0 then return end
+  local oldest = redis.call('ZRANGE', key, over - 1, over - 1, 'WITHSCORES')
+  local w = tonumber(oldest[2]) + span - now
+  if w > wait then wait = w end
+end
+room(KEYS[1], per_window, window)
+room(KEYS[2], per_second, 1)
+if wait > 0 then return tostring(wait) end
+for i = 1, count do
+  redis.call('ZADD', KEYS[1], now, ARGV[7] .. '#' .. i)
+  redis.call('ZADD', KEYS[2], now, ARGV[7] .. '#' .. i)
+end
+redis.call('SET', KEYS[3], tostring(now + tonumber(ARGV[3])), 'PX', ARGV[8])
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
+redis.call('PEXPIRE', KEYS[2], ARGV[8])
+return '0'
+"""
+
+REFUND_SEND_SCRIPT = """
+-- KEYS[1]: the chat's recent calls; KEYS[2]: all recent calls of the bot; ARGV[1]: token; ARGV[2]: how many calls
+-- it took. Removes them. Returns how many were still recorded in the chat.
+local removed = 0
+for i = 1, tonumber(ARGV[2]) do
+  removed = removed + redis.call('ZREM', KEYS[1], ARGV[1] .. '#' .. i)
+  redis.call('ZREM', KEYS[2], ARGV[1] .. '#' .. i)
+end
+return removed
+"""
+
+HOLD_SENDS_SCRIPT = """
+-- KEYS[1]: the time before which no call may be made in the chat; ARGV[1]: until; ARGV[2]: milliseconds to keep it.
+-- Sets it to ARGV[1] unless a later time is there. Returns 1 when set, else 0.
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if cur >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""

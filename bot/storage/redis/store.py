@@ -1,7 +1,7 @@
 """``Store`` on Redis (redis.asyncio), a single server or a Redis Cluster (``redis+cluster://host:port``).
 
 The store is the union of one class per aggregate (games, tournaments, ratings, challenges, settings, stats, update
-claims) over one client (:class:`~bot.storage.redis.client.RedisClient`); the key layout is in
+claims, send budgets) over one client (:class:`~bot.storage.redis.client.RedisClient`); the key layout is in
 :mod:`bot.storage.redis.keys`, the Lua scripts in :mod:`bot.storage.redis.scripts`.
 """
 
@@ -13,6 +13,7 @@ from typing import Any, cast
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
+from .budgets import RedisBudgets
 from .challenges import RedisChallenges
 from .client import text, texts
 from .games import RedisGames
@@ -25,7 +26,14 @@ from .updates import RedisUpdates
 
 
 class RedisGameStore(
-    RedisGames, RedisTournaments, RedisRatings, RedisChallenges, RedisSettings, RedisStats, RedisUpdates
+    RedisGames,
+    RedisTournaments,
+    RedisRatings,
+    RedisChallenges,
+    RedisSettings,
+    RedisStats,
+    RedisUpdates,
+    RedisBudgets,
 ):
     """A :class:`~bot.storage.store.Store` on a Redis server or a Redis Cluster."""
 

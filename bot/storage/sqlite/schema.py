@@ -9,7 +9,8 @@ taken off), ``board_claims`` (the chats' board leases, ``fence_board``), ``chall
 CASCADE``). ``tournaments`` (one row per tournament; a partial unique index on the chat of the unfinished ones
 makes "one running tournament per chat" a constraint, so there is no separate pointer that could go stale),
 ``ratings`` (per variant and user), ``rated_matches`` (which match keys ``apply_ratings`` applied),
-``chat_rated_players`` (the chats' leaderboards) and ``updates`` (claims of incoming updates).
+``chat_rated_players`` (the chats' leaderboards), ``updates`` (claims of incoming updates), ``sends`` and
+``send_next`` (the send budgets: recent calls per chat, ``*`` for all chats, and each chat's next allowed time).
 
 Files made by older versions get the new columns and tables when opened (:func:`prepare`).
 """
@@ -114,6 +115,15 @@ CREATE TABLE IF NOT EXISTS updates (
     state TEXT NOT NULL,
     expires_at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS sends (
+    chat TEXT NOT NULL,
+    at REAL NOT NULL,
+    token TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS send_next (
+    chat TEXT PRIMARY KEY,
+    at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS chat_rated_players (
     chat_id INTEGER NOT NULL,
     variant TEXT NOT NULL,
@@ -141,6 +151,7 @@ CREATE INDEX IF NOT EXISTS tournaments_history ON tournaments (chat_id, finished
 CREATE INDEX IF NOT EXISTS tournaments_deadline ON tournaments (deadline) WHERE deadline IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tournaments_expires ON tournaments (expires_at) WHERE expires_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS rated_matches_at ON rated_matches (at);
+CREATE INDEX IF NOT EXISTS sends_chat_at ON sends (chat, at);
 """
 """Indexes (created after the columns they use). ``game_chats_game`` and ``game_users_game`` serve the cascading
 deletes of ``purge_expired``: without them every deleted game scans both tables."""

@@ -1,7 +1,7 @@
 """``Store`` on an SQLite file: the embedded default used when ``REDIS_URL`` is unset.
 
 The store is the union of one class per aggregate (games, tournaments, ratings, challenges, settings, stats, update
-claims) over one connection (:class:`~bot.storage.sqlite.connection.SqliteConnection`); the tables are in
+claims, send budgets) over one connection (:class:`~bot.storage.sqlite.connection.SqliteConnection`); the tables are in
 :mod:`bot.storage.sqlite.schema`. Expired rows are invisible to readers; they are deleted only by ``purge_expired``
 (in small batches, called periodically by the bot), never inside another write.
 """
@@ -15,6 +15,7 @@ from typing import Any
 
 from ..ratings import RATED_MATCHES_RETENTION
 from ..stats import COUNTED_GAMES_RETENTION
+from .budgets import SENDS_RETENTION, SqliteBudgets
 from .challenges import SqliteChallenges
 from .games import SqliteGames
 from .ratings import SqliteRatings
@@ -30,7 +31,14 @@ def _delete_some(conn: sqlite3.Connection, *, jobs: tuple[tuple[str, tuple[Any, 
 
 
 class SqliteGameStore(
-    SqliteGames, SqliteTournaments, SqliteRatings, SqliteChallenges, SqliteSettings, SqliteStats, SqliteUpdates
+    SqliteGames,
+    SqliteTournaments,
+    SqliteRatings,
+    SqliteChallenges,
+    SqliteSettings,
+    SqliteStats,
+    SqliteUpdates,
+    SqliteBudgets,
 ):
     """A :class:`~bot.storage.store.Store` in one SQLite file (or ``":memory:"``, not persistent)."""
 
@@ -39,7 +47,8 @@ class SqliteGameStore(
 
         Deletes expired games (with their chat, user and board rows), expired challenges and tournaments,
         counted-game entries older than :data:`~bot.storage.stats.COUNTED_GAMES_RETENTION` and applied match keys
-        older than :data:`~bot.storage.ratings.RATED_MATCHES_RETENTION`, at most ``batch`` rows of each per
+        older than :data:`~bot.storage.ratings.RATED_MATCHES_RETENTION`, send-budget entries older than
+        :data:`~bot.storage.sqlite.budgets.SENDS_RETENTION`, at most ``batch`` rows of each per
         transaction; other operations queued meanwhile run between two transactions.
         Returns: the number of rows deleted (games, challenges, tournaments, counted-game and applied-match
             entries; not the cascaded rows).
@@ -58,6 +67,7 @@ class SqliteGameStore(
                 (old_keys.format(table="counted_games"), COUNTED_GAMES_RETENTION),
                 (old_keys.format(table="rated_matches"), RATED_MATCHES_RETENTION),
             ),
+            ((old_keys.format(table="sends"), SENDS_RETENTION), (old_keys.format(table="send_next"), SENDS_RETENTION)),
         )
         total = 0
         for group in groups:

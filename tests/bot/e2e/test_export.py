@@ -151,10 +151,10 @@ async def test_an_export_cut_off_by_a_shutdown_is_answered_with_try_again(sqlite
     gate = asyncio.Event()  # the group's pacing is held until the shutdown begins
     waiting = env.sender._wait_turn
 
-    async def held(chat_id: Any, queue: Any) -> None:
+    async def held(chat_id: Any, queue: Any, count: int = 1) -> str | None:
         if chat_id == -915:
             await gate.wait()
-        await waiting(chat_id, queue)
+        return await waiting(chat_id, queue, count)
 
     async def no_settle() -> None:
         return None

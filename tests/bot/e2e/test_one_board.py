@@ -4,8 +4,8 @@ its sender's queue beyond ``BOARD_RETRY_AFTER``, while the second one's sweep fi
 The first worker handles the Join (the game is created and its board is queued: it waits for the group's budget,
 here a gate); the second worker's sweep runs while it waits. Before the fix the sweep saw no board message and
 posted one, then the first worker's queued ``sendPhoto`` posted a second (the older one keeping live buttons).
-Now posting a new board is an exclusive claim in the store (``claim_board``) checked again right before the call
-(the sender's guard): exactly one ``sendPhoto`` whether the first worker's claim is still live when the sweep runs
+Now posting a new board is an exclusive lease in the store (``fence_board``) taken again right before the call
+(the sender's guard): exactly one ``sendPhoto`` whether the first worker's lease is still live when the sweep runs
 or has expired (then the sweep posts and the first worker's queued photo is withdrawn)."""
 
 from __future__ import annotations
@@ -62,10 +62,10 @@ async def test_a_sweep_never_posts_a_second_board_while_the_first_waits(
     gate = asyncio.Event()  # the group's budget, as the first worker's sender sees it: closed
     waiting = first.sender._wait_turn
 
-    async def held(chat_id: Any, queue: Any) -> None:
+    async def held(chat_id: Any, queue: Any, count: int = 1) -> str | None:
         if chat_id == GROUP:
             await gate.wait()
-        await waiting(chat_id, queue)
+        return await waiting(chat_id, queue, count)
 
     first.sender._wait_turn = held  # type: ignore[method-assign]
 
