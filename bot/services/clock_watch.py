@@ -24,6 +24,7 @@ from bot.log_context import bind_game
 from bot.model.game import GameRecord
 from bot.services.clocks import clock_deadline, ran_out
 from bot.services.tasks import Alarms, Scheduler
+from bot.storage.errors import StoreUnavailableError
 
 if TYPE_CHECKING:
     from bot.services.game_config import GameConfig
@@ -72,6 +73,9 @@ class ClockWatch:
     async def _check_logged(self, game_id: str) -> None:
         try:
             await self.check(game_id)
+            self.alarms.outage.succeeded()
+        except StoreUnavailableError as error:  # the sweeper ends the match when the store is back
+            self.alarms.outage.failed(error)
         except Exception:  # the sweeper ends the match when the game's deadline comes due
             log.exception("the clock of game %s could not be checked", game_id)
 

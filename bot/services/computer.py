@@ -22,6 +22,7 @@ from bot.log_context import bind_game
 from bot.model.game import Event, GameRecord
 from bot.services.engine_flow import advance, load_match, system_dice
 from bot.services.tasks import KeyedTasks, Scheduler
+from bot.storage.errors import StoreUnavailableError
 from nardy import Match, NardyError, Phase
 from nardy.ai import ComputerPlayer, get_player
 from nardy.ai.bonus import choose_double
@@ -183,6 +184,10 @@ class ComputerTurns:
     async def _reply_logged(self, game_id: str) -> None:
         try:
             await self.reply(game_id)
+            self.tasks.outage.succeeded()
+        except StoreUnavailableError as error:  # the sweeper retries the reply once the store is back
+            self.tasks.outage.failed(error)
+            self.tasks.forget(game_id)
         except Exception:  # the sweeper retries the reply later (the deadline of a computer turn is short)
             log.exception("the computer's reply in game %s failed", game_id)
             self.tasks.forget(game_id)

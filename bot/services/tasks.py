@@ -13,6 +13,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from bot.outage import Outage
+from bot.storage.errors import StoreUnavailableError
+
 log = logging.getLogger(__name__)
 
 Work = Callable[[str], Awaitable[None]]
@@ -54,6 +57,8 @@ class KeyedTasks:
         self.sleep = sleep
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wanted: set[str] = set()
+        self.outage = Outage(f"background work {name}", log, needs="the store", meanwhile="the sweeper retries it")
+        """The store's outages as this work sees them (one WARNING, one INFO; no traceback)."""
 
     def request(self, key: str, work: Work, *, delay: float = 0.0) -> None:
         """Run ``work(key)`` in a background task after ``delay`` seconds, or once more after the key's running
@@ -87,6 +92,9 @@ class KeyedTasks:
             while key in self._wanted:
                 self._wanted.discard(key)
                 await work(key)
+                self.outage.succeeded()
+        except StoreUnavailableError as error:  # an outage: the sweeper does the work once the store is back
+            self.outage.failed(error)
         except Exception:  # the work logs what it can handle; anything else is left to the sweeper
             log.exception("background work %s-%s failed", self.name, key)
         finally:
@@ -119,6 +127,8 @@ class Alarms:
         self.sleep = sleep
         self._waiting: dict[str, asyncio.Task[None]] = {}
         self._working: set[asyncio.Task[None]] = set()
+        self.outage = Outage(f"background work {name}", log, needs="the store", meanwhile="the sweeper retries it")
+        """The store's outages as this work sees them (one WARNING, one INFO; no traceback)."""
 
     def set(self, key: str, work: Work, *, delay: float) -> None:
         """Run ``work(key)`` in a background task after ``delay`` seconds, instead of the key's pending wake-up.
@@ -153,6 +163,9 @@ class Alarms:
             self._working.add(task)
         try:
             await work(key)
+            self.outage.succeeded()
+        except StoreUnavailableError as error:  # an outage: the sweeper does the work once the store is back
+            self.outage.failed(error)
         except Exception:  # the work logs what it can handle; anything else is left to the sweeper
             log.exception("background work %s-%s failed", self.name, key)
         finally:
