@@ -25,18 +25,16 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from redis import Redis
 from redis.cluster import RedisCluster
 from redis.exceptions import RedisError
 
+from benchmarks.redis_db import reserved_db
 from bot.storage import RedisGameStore, SqliteGameStore, Store
 from bot.storage.redis.keys import cluster_startup_url
 from bot.storage.sqlite.schema import INDEXES
@@ -89,16 +87,6 @@ async def bench_listing(name: str, store: Store, games: int, repeat: int) -> Non
         print(f"  {label:<48} best {best * 1000:8.2f} ms   median {median * 1000:8.2f} ms   -> {size}")
 
 
-def _reserve_db(base_url: str) -> tuple[int, Redis, str]:
-    admin = Redis.from_url(f"{base_url}/0")
-    token = f"bench:{os.getpid()}:{uuid.uuid4().hex}"
-    while True:
-        for db in range(1, 16):
-            if admin.set(f"nardy-tests:db-reserved:{db}", token, nx=True, ex=600):
-                return db, admin, token
-        time.sleep(0.1)
-
-
 async def run_listing(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteGameStore(os.path.join(tmp, "bench.sqlite3"))
@@ -106,22 +94,13 @@ async def run_listing(args: argparse.Namespace) -> None:
         await store.close()
 
     if args.redis_url:
-        parts = urlsplit(args.redis_url)
-        base = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
         try:
-            db, admin, token = _reserve_db(base)
+            with reserved_db(args.redis_url) as url:
+                store = RedisGameStore.from_url(url)
+                await bench_listing(f"Redis ({url})", store, args.games, args.repeat)
+                await store.close()
         except RedisError as exc:
             print(f"Redis: skipped ({exc})")
-        else:
-            try:
-                Redis.from_url(f"{base}/{db}").flushdb()
-                store = RedisGameStore.from_url(f"{base}/{db}")
-                await bench_listing(f"Redis ({base}/{db})", store, args.games, args.repeat)
-                await store.close()
-            finally:
-                Redis.from_url(f"{base}/{db}").flushdb()
-                if admin.get(f"nardy-tests:db-reserved:{db}") == token.encode():
-                    admin.delete(f"nardy-tests:db-reserved:{db}")
 
     if args.cluster_url:
         startup = cluster_startup_url(args.cluster_url)
