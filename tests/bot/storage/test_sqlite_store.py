@@ -103,8 +103,8 @@ async def test_purge_runs_in_batches_and_lets_other_operations_in(sqlite_path: s
 
         store._tx = counting_tx  # type: ignore[method-assign]
         assert await store.purge_expired(batch=3) == 7 + 1 + 1
-        # games: 3 + 3 + 1; challenges: 1; counted games: 1 -> five transactions of at most 3 rows
-        assert len(transactions) == 5
+        # games: 3 + 3 + 1; challenges: 1; counted games: 1; send budgets: none -> six transactions of at most 3 rows
+        assert len(transactions) == 6
         conn = sqlite3.connect(sqlite_path)
         try:
             for table in ("games", "game_chats", "game_users", "game_boards", "challenges", "counted_games"):
