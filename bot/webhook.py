@@ -32,6 +32,7 @@ from aiohttp import web
 
 from bot.config import Settings
 from bot.metrics import Metrics
+from bot.outage import Outage
 from bot.startup import retry_until_ready, startup_backoff, telegram_failure
 from bot.storage import Store, StoreUnavailableError
 
@@ -63,6 +64,10 @@ class DedupingRequestHandler(SimpleRequestHandler):
         self.lease = lease
         self.ttl = ttl
         self.metrics = metrics
+        self.outage = Outage(
+            "webhook", log, needs="the store", meanwhile="updates are answered 503 and Telegram delivers them again"
+        )
+        """The store's outages as the updates meet them: one WARNING, one INFO when an update is claimed again."""
 
     async def close(self) -> None:
         """Leave the bot's session open: the worker closes it after the sender has drained (bot.app)."""
@@ -85,9 +90,11 @@ class DedupingRequestHandler(SimpleRequestHandler):
             return web.Response(status=400, text="not a Telegram update")
         try:
             claim = await self.store.claim_update(update_id, lease=self.lease)
-        except StoreUnavailableError:
-            log.warning("update %s: the store is unreachable; Telegram will redeliver it", update_id)
+        except StoreUnavailableError as error:
+            self.outage.failed(error)
+            log.debug("update %s: the store is unreachable; Telegram will redeliver it", update_id)
             return web.Response(status=503, text="store unavailable")
+        self.outage.succeeded()
         if claim == "done":
             self._count("webhook", "duplicate")
             log.info("update %s was handled already: dropped", update_id)

@@ -17,6 +17,7 @@ from aiogram.types import ReplyParameters, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import gettext_noop, normalize_language
+from bot.outage import Outage
 from bot.sender import SendDropped, Sender
 from bot.storage import StoreUnavailableError
 
@@ -44,6 +45,8 @@ class ErrorReportingMiddleware(BaseMiddleware):
         self.i18n = i18n
         self.failures = 0
         """How many updates failed (for tests and diagnostics)."""
+        self.outage = Outage("updates", log, needs="the store", meanwhile="users are asked to try again in a minute")
+        """The store's outages as the updates meet them: one WARNING, one INFO when an update gets through again."""
 
     async def __call__(
         self,
@@ -55,7 +58,7 @@ class ErrorReportingMiddleware(BaseMiddleware):
         report: dict[str, Any] = {}
         data[REPORT_CONTEXT_KEY] = report
         try:
-            return await handler(event, data)
+            result = await handler(event, data)
         except SendDropped as dropped:
             update_id = event.update_id if isinstance(event, Update) else None
             log.info("update %s: %s", update_id, dropped)
@@ -64,7 +67,8 @@ class ErrorReportingMiddleware(BaseMiddleware):
             self.failures += 1
             update_id = event.update_id if isinstance(event, Update) else None
             if isinstance(error, StoreUnavailableError):
-                log.warning("update %s: storage unavailable: %s", update_id, error)
+                self.outage.failed(error)
+                log.debug("update %s: storage unavailable: %s", update_id, error)
                 text = UNAVAILABLE
             else:
                 log.exception("update %s: unhandled %s", update_id, type(error).__name__)
@@ -75,6 +79,8 @@ class ErrorReportingMiddleware(BaseMiddleware):
             if isinstance(event, Update):
                 await self._apologise(event, translated, data)
             return None
+        self.outage.succeeded()
+        return result
 
     async def _apologise(self, update: Update, text: str, data: dict[str, Any]) -> None:
         bot: Bot | None = data.get("bot")
