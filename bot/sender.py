@@ -15,8 +15,9 @@ interval, the chat's per-minute budget (counted over any 61 seconds, a second of
 with Telegram) and the global budget. Telegram counts these per bot, not per process: with ``budgets`` (the store's
 :class:`~bot.storage.budgets.SendBudgets`) every call also takes its share of the budgets all workers share, in one
 store call, after the local wait (a call withdrawn by its guard gives it back; a 429 holds the chat for every
-worker). While the store cannot be reached, each worker paces on its own counts alone, asking the store again after
-a capped backoff (one WARNING line when that starts, one INFO line when the shared budgets answer again,
+worker). While the store cannot be reached, calls wait for it (asking again after a capped backoff) for up to
+``budgets_outage_wait`` seconds — a store restart costs a short wait, never a burst — and then each worker paces on
+its own counts alone (one WARNING line when the outage starts, one INFO line when the budgets answer again,
 :mod:`bot.outage`). A 429 makes the whole chat wait ``retry_after``;
 network errors and 5xx answers are retried with a growing pause, a bounded number of times. Methods without a
 ``chat_id`` (such as ``answerCallbackQuery``, which is not rate limited) are called at once and never wait for any
@@ -139,6 +140,9 @@ class SenderLimits:
     """How many times a call failing with a network error or a 5xx answer is retried (pauses 1, 2, 4 … s)."""
     chat_queue_limit: int = 20
     """At most this many chatter calls wait in one chat; beyond that the oldest is dropped."""
+    budgets_outage_wait: float = 10.0
+    """While the shared budgets cannot be reached, calls wait for them this long (a restart of the store takes a few
+    seconds) before this worker paces on its own counts alone."""
     guarded_call_timeout: int = 15
     """Request timeout (seconds) of a call made under a guard (a board call under its lease,
     :mod:`bot.services.boards`): well within the lease, so a call this process stopped waiting for cannot outlive
@@ -551,21 +555,34 @@ class Sender:
 
     async def _take_shared(self, chat_id: ChatKey, count: int) -> tuple[str | None, float]:
         """Take the call's share of the shared budgets. Returns: (its token, 0.0) when granted, (None, seconds to
-        wait) when not, (None, 0.0) without shared budgets or while the store cannot be reached (it is asked again
-        once the outage's backoff has passed: calls meanwhile do not wait for a store that does not answer)."""
+        wait) when not. While the store cannot be reached, the call waits for it (it is asked again after the
+        outage's backoff) for up to :attr:`SenderLimits.budgets_outage_wait` seconds — a restart of the store
+        costs a few seconds' wait, never a burst beyond the budget — and then goes on by this worker's counts alone
+        (None, 0.0). Without shared budgets: (None, 0.0)."""
         budgets = self.budgets
-        if budgets is None or not self._budgets_outage.retry_due():
+        outage = self._budgets_outage
+        if budgets is None:
             return None, 0.0
+        if not outage.retry_due():
+            return None, self._outage_wait()
         token = secrets.token_hex(6)
         try:
             wait = await budgets.take_send(
                 str(chat_id), self.budget_clock(), count, self._shared_limits(chat_id), token
             )
         except StoreUnavailableError as error:
-            self._budgets_outage.failed(error)
-            return None, 0.0
-        self._budgets_outage.succeeded()
+            outage.failed(error)
+            return None, self._outage_wait()
+        outage.succeeded()
         return (token, 0.0) if wait <= 0 else (None, wait)
+
+    def _outage_wait(self) -> float:
+        """Return how long a call waits for the shared budgets during an outage: until the next attempt, or 0.0
+        once the outage has lasted :attr:`SenderLimits.budgets_outage_wait` (then this worker's counts rule)."""
+        outage = self._budgets_outage
+        if self.clock() - outage.since >= self.limits.budgets_outage_wait:
+            return 0.0
+        return max(0.01, outage.backoff)
 
     async def _refund(self, chat_id: ChatKey, queue: _ChatQueue, turn: _Turn) -> None:
         """Give back a call's turn, in this process's counts and in the shared budgets (the call was not made; the

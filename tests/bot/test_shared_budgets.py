@@ -139,14 +139,18 @@ class Unreachable:
         raise StoreUnavailableError("down")
 
 
-async def test_an_unreachable_store_leaves_local_pacing_and_says_so_once(
+async def test_an_unreachable_store_is_waited_for_then_local_pacing_takes_over(
     store: Store, clock: EventClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     telegram = Telegram(clock)
     sender = Sender(telegram.caller(), clock=clock, sleep=clock.sleep, budgets=Unreachable(), budget_clock=clock)
+    started = clock()
     with caplog.at_level(logging.INFO, logger="bot.sender"):
         await _send_many([sender], 25)
-        assert most_in_a_minute(telegram.times()) <= 19  # this worker's own pacing still holds
+        times = telegram.times()
+        # a store restart is waited out (no call goes by local counts alone while it may be back in a moment) ...
+        assert times[0] - started >= sender.limits.budgets_outage_wait
+        assert most_in_a_minute(times) <= 19  # ... and then this worker's own pacing holds
         sender.budgets = store
         await clock.sleep(5.0)  # past the outage's backoff: the store is asked again
         await sender.send(SendMessage(chat_id=GROUP, text="back"))
@@ -154,3 +158,39 @@ async def test_an_unreachable_store_leaves_local_pacing_and_says_so_once(
     infos = [r for r in caplog.records if r.levelno == logging.INFO and "is back" in r.getMessage()]
     assert len(warnings) == 1 and warnings[0].exc_info is None
     assert len(infos) == 1
+
+
+async def test_a_short_store_outage_costs_a_wait_not_a_burst(store: Store, clock: EventClock) -> None:
+    telegram = Telegram(clock)
+    flaky = Flaky(store)
+    senders = [_sender(telegram, clock, flaky) for _ in range(2)]  # type: ignore[arg-type]
+    await _send_many(senders, 10)
+    flaky.down = True
+    outage = asyncio.ensure_future(_send_many(senders, 30))
+    await clock.sleep(3.0)  # the store restarts in 3 s
+    flaky.down = False
+    await outage
+    assert most_in_a_minute(telegram.times()) <= 19  # the two workers still kept the group's budget together
+
+
+class Flaky:
+    """A store whose send budgets can be taken away for a while."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.down = False
+
+    async def take_send(self, chat: str, now: float, count: int, limits: SendLimits, token: str) -> float:
+        if self.down:
+            raise StoreUnavailableError("restarting")
+        return await self.store.take_send(chat, now, count, limits, token)
+
+    async def refund_send(self, chat: str, token: str) -> None:
+        if self.down:
+            raise StoreUnavailableError("restarting")
+        await self.store.refund_send(chat, token)
+
+    async def hold_sends(self, chat: str, now: float, seconds: float) -> None:
+        if self.down:
+            raise StoreUnavailableError("restarting")
+        await self.store.hold_sends(chat, now, seconds)
