@@ -5,6 +5,12 @@ aiohttp session sends them), with an optional latency per call: it keeps every c
 caption, inline keyboard; edited in place), answers ``sendMessage`` / ``sendPhoto`` with new message ids, refuses
 edits of messages it never sent, and records every call. It also plays Telegram's side of the webhook: it builds
 updates (messages, button presses) and POSTs them to a worker with the secret header, like Telegram does.
+
+For soak runs (``benchmarks/soak.py``) the latency can have a random ``jitter`` on top (calls of different workers
+then overtake each other, as they do on the way to Telegram: a call takes effect only after its latency), every
+send, edit and deletion of a message is kept in the order it took effect (:attr:`FakeBotApiServer.changes`),
+albums (``sendMediaGroup``) are answered with one message per item, and a caller that puts its name in front of the
+path (``/<name>/bot<token>/<method>``) has its calls marked with it.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import contextlib
 import itertools
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -30,6 +37,7 @@ TOKEN = f"{BOT_ID}:TEST-token-for-the-webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 _SENDS = {"sendMessage", "sendPhoto", "sendDocument"}
 _EDITS = {"editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup"}
+_ALBUM = "sendMediaGroup"
 
 
 @dataclass
@@ -49,6 +57,26 @@ class ChatMessage:
         return [str(b["callback_data"]) for row in self.keyboard for b in row if "callback_data" in b]
 
 
+@dataclass(frozen=True)
+class MessageChange:
+    """One send, edit or deletion of a message as it took effect (after the call's latency), with what the message
+    showed right after it (nothing for a deletion)."""
+
+    at: float
+    method: str
+    chat_id: int
+    message_id: int
+    caption: str | None
+    text: str | None
+    photo: bool
+    callbacks: tuple[str, ...]
+    """The callback data of every button the message carries after the change, row by row."""
+    reply_to: int | None = None
+    """For a sent message: the message it replies to (``reply_parameters``), if any."""
+    source: str | None = None
+    """Who made the call (see :attr:`Call.source`)."""
+
+
 @dataclass
 class Call:
     """A Bot API call as the server received it."""
@@ -56,14 +84,22 @@ class Call:
     method: str
     fields: dict[str, Any]
     at: float
+    source: str | None = None
+    """The caller's name when it called under ``/<name>/bot<token>/<method>`` (a worker given the Bot API URL
+    ``http://host:port/<name>``), else None."""
 
 
 class FakeBotApiServer:
-    """The Bot API side (see the module docstring). ``latency`` seconds are waited before every answer."""
+    """The Bot API side (see the module docstring). ``latency`` seconds (plus a uniformly random share of
+    ``jitter`` seconds, drawn from a generator seeded with ``seed``) are waited before a call takes effect and is
+    answered."""
 
-    def __init__(self, latency: float = 0.0) -> None:
+    def __init__(self, latency: float = 0.0, *, jitter: float = 0.0, seed: int = 0) -> None:
         self.latency = latency
+        self.jitter = jitter
+        self._rng = random.Random(seed)
         self.calls: list[Call] = []
+        self.changes: list[MessageChange] = []  # every send, edit and deletion of a message, in the order of effect
         self.answers: dict[str, Call] = {}  # answerCallbackQuery calls by callback_query_id
         self.messages: dict[tuple[int, int], ChatMessage] = {}
         self._chats: dict[int, dict[int, ChatMessage]] = {}
@@ -76,6 +112,7 @@ class FakeBotApiServer:
         """Return the aiohttp application serving the Bot API."""
         app = web.Application(client_max_size=20 * 1024 * 1024)
         app.router.add_post("/bot{token}/{method}", self.handle)
+        app.router.add_post("/{source}/bot{token}/{method}", self.handle)
         return app
 
     # ---- the Bot API ---------------------------------------------------------------------------------------
@@ -85,21 +122,22 @@ class FakeBotApiServer:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         method = request.match_info["method"]
         fields = await _fields(request)
-        call = Call(method, fields, time.monotonic())
+        call = Call(method, fields, time.monotonic(), request.match_info.get("source"))
         self.calls.append(call)
         if method == "answerCallbackQuery":
             self.answers.setdefault(str(fields.get("callback_query_id")), call)
-        if self.latency:
-            await asyncio.sleep(self.latency)
+        delay = self.latency + (self._rng.uniform(0.0, self.jitter) if self.jitter > 0 else 0.0)
+        if delay:
+            await asyncio.sleep(delay)
         try:
-            result = self._result(method, fields)
+            result = self._result(method, fields, call.source)
         except LookupError as error:
             return web.json_response({"ok": False, "error_code": 400, "description": f"Bad Request: {error}"})
         self.changed.set()  # wakes every waiter; each takes the fresh event for its next wait
         self.changed = asyncio.Event()
         return web.json_response({"ok": True, "result": result})
 
-    def _result(self, method: str, fields: dict[str, Any]) -> Any:
+    def _result(self, method: str, fields: dict[str, Any], source: str | None = None) -> Any:
         if method == "getMe":
             return {"id": BOT_ID, "is_bot": True, "first_name": "Nardy", "username": "nardy_webhook_bot"}
         if method == "setWebhook":
@@ -109,9 +147,21 @@ class FakeBotApiServer:
             chat_id = int(fields["chat_id"])
             message = ChatMessage(chat_id, next(self._ids))
             self._fill(message, method, fields)
-            self.messages[chat_id, message.message_id] = message
-            self._chats.setdefault(chat_id, {})[message.message_id] = message
+            self._keep(message)
+            self._record(method, message, source, reply_to=_reply_to(fields))
             return self._message_json(message)
+        if method == _ALBUM:
+            chat_id = int(fields["chat_id"])
+            items = fields.get("media")
+            sent = []
+            for item in items if isinstance(items, list) else []:
+                message = ChatMessage(chat_id, next(self._ids), photo=item.get("type") == "photo")
+                if "caption" in item:
+                    message.caption = str(item["caption"])
+                self._keep(message)
+                self._record(method, message, source, reply_to=_reply_to(fields))
+                sent.append(self._message_json(message))
+            return sent
         if method in _EDITS:
             key = (int(fields["chat_id"]), int(fields["message_id"]))
             if key not in self.messages:
@@ -119,12 +169,37 @@ class FakeBotApiServer:
             message = self.messages[key]
             message.edits += 1
             self._fill(message, method, fields)
+            self._record(method, message, source)
             return self._message_json(message)
         if method == "deleteMessage":
             chat_id, message_id = int(fields["chat_id"]), int(fields["message_id"])
-            self.messages.pop((chat_id, message_id), None)
+            if self.messages.pop((chat_id, message_id), None) is not None:
+                gone = MessageChange(
+                    time.monotonic(), method, chat_id, message_id, None, None, False, (), source=source
+                )
+                self.changes.append(gone)
             self._chats.get(chat_id, {}).pop(message_id, None)
         return True
+
+    def _keep(self, message: ChatMessage) -> None:
+        self.messages[message.chat_id, message.message_id] = message
+        self._chats.setdefault(message.chat_id, {})[message.message_id] = message
+
+    def _record(self, method: str, message: ChatMessage, source: str | None, *, reply_to: int | None = None) -> None:
+        self.changes.append(
+            MessageChange(
+                time.monotonic(),
+                method,
+                message.chat_id,
+                message.message_id,
+                message.caption,
+                message.text,
+                message.photo,
+                tuple(message.callbacks()),
+                reply_to,
+                source,
+            )
+        )
 
     @staticmethod
     def _fill(message: ChatMessage, method: str, fields: dict[str, Any]) -> None:
@@ -140,7 +215,7 @@ class FakeBotApiServer:
         if "reply_markup" in fields:
             markup = fields["reply_markup"]
             message.keyboard = list(markup.get("inline_keyboard", [])) if isinstance(markup, dict) else []
-        elif method in {"editMessageMedia", "editMessageCaption", "editMessageText"}:
+        elif method in _EDITS:  # an edit without a keyboard takes it away (editMessageReplyMarkup too, as Telegram)
             message.keyboard = []
 
     @staticmethod
@@ -200,6 +275,16 @@ class FakeBotApiServer:
                 "message": self._message_json(message),
             },
         }
+
+
+def _reply_to(fields: dict[str, Any]) -> int | None:
+    """Return the message a sent message replies to (``reply_parameters`` or the older ``reply_to_message_id``)."""
+    parameters = fields.get("reply_parameters")
+    if isinstance(parameters, dict) and "message_id" in parameters:
+        return int(parameters["message_id"])
+    if "reply_to_message_id" in fields:
+        return int(fields["reply_to_message_id"])
+    return None
 
 
 async def _fields(request: web.Request) -> dict[str, Any]:
@@ -334,9 +419,10 @@ def start_worker(
         **settings,
     }
     log = workdir / f"{name}.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot"], cwd=workdir, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT
-    )
+    with log.open("wb") as output:  # the worker writes to its own copy of the file
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot"], cwd=workdir, env=env, stdout=output, stderr=subprocess.STDOUT
+        )
     return Worker(port, process, log, host)
 
 
