@@ -1,7 +1,7 @@
-"""Board presentation: every board message converges to the game version saved in the store.
+"""Board presentation: every board message converges to the game version saved in the store, and never goes back.
 
 The store is the single source of truth. Beside each game it keeps, per chat, the board message and the version
-that message last showed (:class:`~bot.storage.games.BoardState`, written without bumping the game's version).
+that message shows (:class:`~bot.storage.games.BoardState`, written without bumping the game's version).
 A board is *behind* when its shown version is lower than the game's. :meth:`BoardPresenter.sync` renders the
 current version for every board that is behind and edits it (or posts it when the chat has no board yet, or its
 board can no longer be edited), then records what it showed. Saving a game therefore never has to reach Telegram
@@ -9,17 +9,17 @@ in the same breath: a crash, a SIGTERM, a 502 or a lost reply between the save a
 and the next sync — requested after every save, retried with backoff after a retryable failure, and run by the
 sweeper for every game whose wake-up deadline passed (see :mod:`bot.services.saving`) — brings it up to date.
 
-There is at most one board message per game and chat: a new one is posted only when there is none or the old one
-cannot be edited, and a board that is replaced (``/board``) loses its keyboard. Syncs of one game run one at a
-time in a process (a lock per game); requests arriving meanwhile are coalesced into one more sync. Across
-processes (webhook workers on one store) the decision to post a new board is exclusive and recorded: the poster
-first claims it in the store (:meth:`~bot.storage.games.GameRecords.claim_board`: granted only while the recorded
-board message is still the one it saw, and while no other worker holds a live claim), and the sender checks the
-claim again right before the ``sendPhoto`` is made (its *guard*), however long it waited in the queue; an edit is
-likewise made only while its message is still the recorded board and nobody is replacing it. So a sweep that finds
-a board behind while another worker's post or edit is still queued never posts a second board: its claim is
-refused (it retries and then edits the recorded message), or, if the other worker's claim expired, it posts and
-the other worker's queued photo is withdrawn.
+Across processes (webhook workers on one store) every call about a chat's board is made under the chat's *board
+lease* (:class:`BoardCall`, :meth:`~bot.storage.games.GameRecords.fence_board`), taken by the sender's guard right
+before each attempt, however long the call waited in the queue: granted only while no other worker holds it, the
+recorded board message is the one the call is about, and the call draws the game's saved version (and, for an edit,
+one the board does not show yet). Its holder records what Telegram took (:meth:`BoardCall.landed`) and gives the
+lease up. So two workers' edits of one board never overtake each other, a board only ever shows newer versions, and
+the recorded state is what the chat shows (docs/architecture.md, "One board, many workers"). A board that is replaced
+(a new message, ``/board``) is recorded as *stale* in the same step, and its keyboard is taken off (by the sweep
+after a crash). A chat that takes no pictures (:mod:`bot.services.media`) gets its board as text, with the same
+buttons. Syncs of one game run one at a time in a process (a lock per game); requests arriving meanwhile are
+coalesced into one more sync.
 """
 
 from __future__ import annotations
@@ -378,7 +378,7 @@ class BoardPresenter:
         self.failures = 0
         """How many board syncs failed for a retryable reason (diagnostics)."""
         self.owner = secrets.token_hex(8)
-        """This process's name in the store's board claims (:meth:`~bot.storage.games.GameRecords.claim_board`)."""
+        """This process's name in the store's board leases (:meth:`~bot.storage.games.GameRecords.fence_board`)."""
 
     def connect(self, *, release: Callable[[StoredGame, GameRecord], Awaitable[None]], inline: InlineBoards) -> None:
         """Add the collaborators that need this presenter first: ``release`` (:meth:`GameSaver.release`, called
