@@ -593,26 +593,11 @@ class BoardPresenter:
         is none, it is gone, or ``repost``. Returns: what it came to. Raises: TelegramAPIError."""
         picture = BufferedInputFile(photo or placeholder_photo(), filename="board.jpg")
         if message_id is not None and not repost:
-            edit = BoardCall(self.store, self.owner, stored.game_id, chat.chat_id, message_id, stored.version)
-            try:
-                await self.sender.edit(
-                    EditMessageMedia(
-                        chat_id=chat.chat_id,
-                        message_id=message_id,
-                        media=InputMediaPhoto(media=picture, caption=text),
-                        reply_markup=keyboard,
-                    ),
-                    guard=edit.guard,
-                )
-            except SendWithdrawn:
-                return edit.refused()
-            except TelegramAPIError as error:
-                await edit.give_up()
-                if not message_gone(error):
-                    raise
-                log.info("board %s in chat %s cannot be edited (%s): posting it anew", message_id, chat.chat_id, error)
-            else:
-                return await edit.landed(message_id)
+            media = InputMediaPhoto(media=picture, caption=text)
+            edit = EditMessageMedia(chat_id=chat.chat_id, message_id=message_id, media=media, reply_markup=keyboard)
+            step = await self._edit_board(stored, chat.chat_id, message_id, edit)
+            if step is not None:
+                return step
         method = SendPhoto(
             chat_id=chat.chat_id, photo=picture, message_thread_id=chat.thread, caption=text, reply_markup=keyboard
         )
@@ -635,23 +620,31 @@ class BoardPresenter:
         Returns: what it came to. Raises: TelegramAPIError."""
         text = text_board(record, match, lang, stored.game_id)
         if message_id is not None and not repost:
-            edit = BoardCall(self.store, self.owner, stored.game_id, chat.chat_id, message_id, stored.version)
-            try:
-                await self.sender.edit(
-                    EditMessageText(chat_id=chat.chat_id, message_id=message_id, text=text, reply_markup=keyboard),
-                    guard=edit.guard,
-                )
-            except SendWithdrawn:
-                return edit.refused()
-            except TelegramAPIError as error:
-                await edit.give_up()
-                if not (message_gone(error) or _no_text(error)):
-                    raise
-                log.info("board %s in chat %s becomes text: posting it anew", message_id, chat.chat_id)
-            else:
-                return await edit.landed(message_id)
+            edit = EditMessageText(chat_id=chat.chat_id, message_id=message_id, text=text, reply_markup=keyboard)
+            step = await self._edit_board(stored, chat.chat_id, message_id, edit)
+            if step is not None:
+                return step
         method = SendMessage(chat_id=chat.chat_id, text=text, message_thread_id=chat.thread, reply_markup=keyboard)
         return await self._post_board(stored, chat.chat_id, message_id, method)
+
+    async def _edit_board(
+        self, stored: StoredGame, chat_id: int, message_id: int, method: EditMessageMedia | EditMessageText
+    ) -> BoardStep | None:
+        """Edit the chat's board ``message_id`` with ``method`` under the chat's board lease. Returns: what it came
+        to, or None when the message cannot take the edit (it is gone, or a picture cannot become text): a new
+        board is to be posted. Raises: TelegramAPIError (the lease given up first), StoreUnavailableError."""
+        edit = BoardCall(self.store, self.owner, stored.game_id, chat_id, message_id, stored.version)
+        try:
+            await self.sender.edit(method, guard=edit.guard)
+        except SendWithdrawn:
+            return edit.refused()
+        except TelegramAPIError as error:
+            await edit.give_up()
+            if not (message_gone(error) or _no_text(error)):
+                raise
+            log.info("board %s in chat %s cannot be edited (%s): posting it anew", message_id, chat_id, error)
+            return None
+        return await edit.landed(message_id)
 
     async def _post_board(
         self, stored: StoredGame, chat_id: int, replaced: int | None, method: SendPhoto | SendMessage

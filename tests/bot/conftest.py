@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from bot_testkit import BotApp, build_app
+from virtual_time import VirtualClock
 
-from bot.storage import RedisGameStore, SqliteGameStore
+from bot.storage import RedisGameStore, SqliteGameStore, Store
 
 
 @pytest.fixture
@@ -34,6 +35,22 @@ async def redis_store(redis_url: str) -> AsyncIterator[RedisGameStore]:
     """Yield a Redis store on a flushed database."""
     store = RedisGameStore.from_url(redis_url)
     yield store
+    await store.close()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+async def clocked_store(
+    request: pytest.FixtureRequest, sqlite_path: str, redis_url: str
+) -> AsyncIterator[tuple[Store, VirtualClock]]:
+    """Yield a store of each back end whose clock (that of the board leases and the games' deadlines) the test
+    moves, with that clock."""
+    clock = VirtualClock(start=1_000_000.0)
+    store: Store
+    if request.param == "sqlite":
+        store = SqliteGameStore(sqlite_path, clock=clock)
+    else:
+        store = RedisGameStore.from_url(redis_url, clock=clock)
+    yield store, clock
     await store.close()
 
 

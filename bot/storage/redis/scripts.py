@@ -97,7 +97,27 @@ if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[4] .. ',' .. ARG
 return 'granted'
 """
 
-LAND_BOARD_SCRIPT = """
+_ADD_STALE = """
+-- add_stale(hash, field, id, kept): appends message ``id`` ("" = none) to the stale list in ``field`` of ``hash``
+-- ("<id>,<id>,...", each once, the oldest dropped beyond ``kept``).
+local function add_stale(hash, field, id, kept)
+  if id == '' then return end
+  local list = redis.call('HGET', hash, field)
+  local ids = {}
+  if list then
+    for each in string.gmatch(list, '[^,]+') do
+      if each ~= id then table.insert(ids, each) end
+    end
+  end
+  table.insert(ids, id)
+  while #ids > tonumber(kept) do table.remove(ids, 1) end
+  redis.call('HSET', hash, field, table.concat(ids, ','))
+end
+"""
+
+LAND_BOARD_SCRIPT = (
+    _ADD_STALE
+    + """
 -- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: field "p:<chat>" (the lease); ARGV[3]: field "x:<chat>"
 -- (the stale messages "<id>,<id>,..."); ARGV[4]: owner; ARGV[5]: now; ARGV[6]: the message shown ("" = none);
 -- ARGV[7]: the version it shows ("" = nothing was shown: only give the lease up); ARGV[8]: at most this many stale
@@ -116,19 +136,6 @@ if lease then
   end
 end
 if ARGV[7] == '' then return tonumber(v) end
-local function add_stale(id)
-  if id == '' then return end
-  local list = redis.call('HGET', KEYS[1], ARGV[3])
-  local ids = {}
-  if list then
-    for each in string.gmatch(list, '[^,]+') do
-      if each ~= id then table.insert(ids, each) end
-    end
-  end
-  table.insert(ids, id)
-  while #ids > tonumber(ARGV[8]) do table.remove(ids, 1) end
-  redis.call('HSET', KEYS[1], ARGV[3], table.concat(ids, ','))
-end
 local state = ARGV[6] .. ',' .. ARGV[7]
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if not cur then
@@ -140,12 +147,13 @@ if msg == ARGV[6] then
   if mine or tonumber(ARGV[7]) < tonumber(shown) then redis.call('HSET', KEYS[1], ARGV[1], state) end
 elseif mine then
   redis.call('HSET', KEYS[1], ARGV[1], state)
-  add_stale(msg)
+  add_stale(KEYS[1], ARGV[3], msg, ARGV[8])
 else
-  add_stale(ARGV[6])
+  add_stale(KEYS[1], ARGV[3], ARGV[6], ARGV[8])
 end
 return tonumber(v)
 """
+)
 
 DEMOTE_BOARD_SCRIPT = """
 -- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: field "p:<chat>" (the lease); ARGV[3]: the message id;
@@ -164,7 +172,9 @@ redis.call('HSET', KEYS[1], ARGV[1], msg .. ',' .. ARGV[4])
 return 1
 """
 
-ADOPT_BOARD_SCRIPT = """
+ADOPT_BOARD_SCRIPT = (
+    _ADD_STALE
+    + """
 -- KEYS[1]: the game hash; ARGV[1]: field "b:<chat>"; ARGV[2]: field "p:<chat>" (the lease); ARGV[3]: field "x:<chat>"
 -- (the stale messages); ARGV[4]: the message id; ARGV[5]: the version it shows; ARGV[6]: now; ARGV[7]: at most this
 -- many stale messages are kept.
@@ -180,20 +190,10 @@ local msg = ''
 if cur then msg = string.match(cur, '^([^,]*),') end
 if msg ~= '' and tonumber(msg) >= tonumber(ARGV[4]) then return 'moved' end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[4] .. ',' .. ARGV[5])
-if msg ~= '' then
-  local list = redis.call('HGET', KEYS[1], ARGV[3])
-  local ids = {}
-  if list then
-    for each in string.gmatch(list, '[^,]+') do
-      if each ~= msg then table.insert(ids, each) end
-    end
-  end
-  table.insert(ids, msg)
-  while #ids > tonumber(ARGV[7]) do table.remove(ids, 1) end
-  redis.call('HSET', KEYS[1], ARGV[3], table.concat(ids, ','))
-end
+add_stale(KEYS[1], ARGV[3], msg, ARGV[7])
 return 'granted'
 """
+)
 
 FORGET_STALE_SCRIPT = """
 -- KEYS[1]: the game hash; ARGV[1]: field "x:<chat>" (the stale messages); ARGV[2]: the message id to remove.
@@ -403,4 +403,22 @@ local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
 if cur >= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
+"""
+
+TAKE_TOKEN_SCRIPT = """
+-- KEYS[1]: the rate bucket: the time at which it is full again (a string; no key: full).
+-- ARGV[1]: now; ARGV[2]: seconds per token (1 / rate); ARGV[3]: burst; ARGV[4]: milliseconds the key is kept beyond
+-- the time it is full again.
+-- Returns "0" when a token was taken (the new time recorded), else the seconds until there is one (a string;
+-- nothing recorded). A recorded time before now is a full bucket (GCRA: the bucket's tokens are burst minus
+-- (full - now) * rate).
+local now = tonumber(ARGV[1])
+local step = tonumber(ARGV[2])
+local full = tonumber(redis.call('GET', KEYS[1]) or '0')
+if full < now then full = now end
+local wait = full - now - (tonumber(ARGV[3]) - 1) * step
+if wait > 1e-9 then return string.format('%.17g', wait) end
+full = full + step
+redis.call('SET', KEYS[1], string.format('%.17g', full), 'PX', math.ceil((full - now) * 1000) + tonumber(ARGV[4]))
+return '0'
 """

@@ -11,12 +11,11 @@ or has expired (then the sweep posts and the first worker's queued photo is with
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from bot.storage import RedisGameStore, SqliteGameStore, Store
+from bot.storage import Store
 from tests.bot.e2e.drive import only_game
 from tests.bot.e2e.helpers import Env, seeded
 from tests.bot.e2e.texts import EN, shown
@@ -28,19 +27,6 @@ GROUP = -960
 
 async def _no_wait(_seconds: float) -> None:
     await asyncio.sleep(0)
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-async def clocked_store(request: Any, sqlite_path: str, redis_url: str) -> AsyncIterator[tuple[Store, VirtualClock]]:
-    """Yield a store whose clock (that of the claims' leases) the test moves."""
-    clock = VirtualClock(start=1_000_000.0)
-    store: Store
-    if request.param == "sqlite":
-        store = SqliteGameStore(sqlite_path, clock=clock)
-    else:
-        store = RedisGameStore.from_url(redis_url, clock=clock)
-    yield store, clock
-    await store.close()
 
 
 def _worker(store: Store, fake: FakeTelegram, clock: VirtualClock) -> Env:

@@ -36,7 +36,7 @@ from bot.keyboards.callbacks import GameCb, parse_callback
 from bot.model.game import GameRecord
 from bot.services.boards import BOARD_LEASE
 from bot.services.engine_flow import load_match
-from bot.storage import RedisGameStore, SqliteGameStore, Store, StoreUnavailableError
+from bot.storage import Store, StoreUnavailableError
 from tests.bot.e2e.convergence import assert_converged, game_versions, shown_message
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.texts import EN, shown
@@ -173,19 +173,6 @@ class FlakyStore:
 
 async def _no_wait(_seconds: float) -> None:
     await asyncio.sleep(0)
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-async def clocked_store(request: Any, sqlite_path: str, redis_url: str) -> AsyncIterator[tuple[Store, VirtualClock]]:
-    """Yield a store whose clock (that of the board leases and the games' deadlines) the test moves."""
-    clock = VirtualClock(start=1_000_000.0)
-    store: Store
-    if request.param == "sqlite":
-        store = SqliteGameStore(sqlite_path, clock=clock)
-    else:
-        store = RedisGameStore.from_url(redis_url, clock=clock)
-    yield store, clock
-    await store.close()
 
 
 @dataclass
