@@ -22,6 +22,7 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from bot.config import Settings
+from bot.http_server import HttpLimits, start_http_server
 from bot.jobs import TaskiqJobs
 from bot.log_context import configure_logging
 from bot.metrics import ApiMetricsMiddleware, InstrumentedStore, Metrics
@@ -78,6 +79,15 @@ def sender_limits(settings: Settings) -> SenderLimits:
         group_per_minute=settings.group_messages_per_minute,
         private_per_minute=settings.private_messages_per_minute,
         chat_queue_limit=settings.chat_queue_limit,
+    )
+
+
+def http_limits(settings: Settings) -> HttpLimits:
+    """Return the limits of the bot's own HTTP server from ``settings``."""
+    return HttpLimits(
+        header_timeout=settings.http_header_timeout,
+        idle_timeout=settings.http_idle_timeout,
+        max_connections=settings.http_max_connections,
     )
 
 
@@ -192,19 +202,16 @@ def freeze_startup_objects() -> None:
 
 async def start_webapp_server(settings: Settings, parts: WebAppParts | None) -> web.AppRunner | None:
     """In polling mode: serve the Mini App (:mod:`bot.webapp.server`) under ``/webapp/`` on
-    ``WEBAPP_HOST:WEBAPP_PORT``, when ``parts`` is given (``WEBAPP_URL`` set). Returns: the running server (call its
-    ``cleanup()`` to stop it), or None. Raises: OSError when the port is taken."""
+    ``WEBAPP_HOST:WEBAPP_PORT``, when ``parts`` is given (``WEBAPP_URL`` set), within the ``HTTP_*`` limits
+    (:mod:`bot.http_server`). Returns: the running server (call its ``cleanup()`` to stop it), or None. Raises:
+    OSError when the port is taken."""
     if parts is None:
         return None
     app = web.Application()
     app.add_subapp("/webapp/", create_webapp(parts))
-    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=2.0)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, settings.webapp_host, settings.webapp_port).start()
-    except BaseException:
-        await runner.cleanup()
-        raise
+    runner = await start_http_server(
+        app, settings.webapp_host, settings.webapp_port, http_limits(settings), name="Mini App", shutdown_timeout=2.0
+    )
     log.info("Mini App served on %s:%s/webapp/", settings.webapp_host, settings.webapp_port)
     return runner
 
@@ -240,10 +247,11 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
 
 
 async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: asyncio.Event | None = None) -> None:
-    """Run one webhook worker (:mod:`bot.webhook`) on ``WEBHOOK_HOST:WEBHOOK_PORT`` until SIGINT/SIGTERM (when
-    ``handle_signals``), ``stop`` is set, or the task is cancelled; then stops taking requests, lets the updates
-    under way finish and the sender send what is queued for up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes
-    the store and the session. Its store calls, Bot API calls and updates are measured (:mod:`bot.metrics`).
+    """Run one webhook worker (:mod:`bot.webhook`) on ``WEBHOOK_HOST:WEBHOOK_PORT``, within the ``HTTP_*`` limits
+    (:mod:`bot.http_server`), until SIGINT/SIGTERM (when ``handle_signals``), ``stop`` is set, or the task is
+    cancelled; then stops taking requests, lets the updates under way finish and the sender send what is queued for
+    up to ``SHUTDOWN_DRAIN_TIMEOUT`` seconds, and closes the store and the session. Its store calls, Bot API calls
+    and updates are measured (:mod:`bot.metrics`).
 
     Start-up waits for the store and the Bot API (:func:`open_store_and_bot`), then registers the webhook (retried
     the same way) before it listens; a stop meanwhile ends it at once.
@@ -266,18 +274,19 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     parts = webapp_parts(settings, services)
     webapp = create_webapp(parts) if parts is not None else None
     app = create_webhook_app(dp, bot, store, settings, metrics, stop=stop, webapp=webapp)
-    runner = web.AppRunner(app, handle_signals=False)
+    runner: web.AppRunner | None = None
     try:
-        await runner.setup()
-        site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
-        await site.start()
+        runner = await start_http_server(
+            app, settings.webhook_host, settings.webhook_port, http_limits(settings), name="webhook"
+        )
         freeze_startup_objects()
         log.info(
             "webhook worker listening on %s:%s%s", settings.webhook_host, settings.webhook_port, settings.webhook_path
         )
         await stop.wait()
     finally:
-        await runner.cleanup()  # stops taking requests, waits for the ones under way, runs the shutdown hooks
+        if runner is not None:  # else start_http_server has cleaned up after itself
+            await runner.cleanup()  # stops taking requests, waits for the ones under way, runs the shutdown hooks
         await close_all(dp, sender, raw_store, bot, settings.shutdown_drain_timeout)
 
 

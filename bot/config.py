@@ -155,6 +155,37 @@ class Settings(BaseSettings):
     webapp_auth_max_age: float = Field(default=86400.0, gt=0)
     """Seconds a Mini App's signed init data stays valid after Telegram signed it (see bot/webapp/auth.py)."""
 
+    # ---- the bot's own HTTP server (bot/http_server.py: the webhook port, polling mode's Mini App port) ----
+    http_header_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a connection may take to send a request's headers (from its opening, or on a kept-alive connection
+    from the next request's first byte); a slower one is closed."""
+    http_idle_timeout: float = Field(default=75.0, gt=0)
+    """Seconds a connection may stay open without a request (after its opening or its last response); keep it
+    above the idle timeout of the proxy's connections to the bot (60 s in deploy/Caddyfile)."""
+    http_max_connections: int = Field(default=1000, gt=0)
+    """Open connections (WebSockets included) one process serves at most; a new one beyond is answered 503 and
+    closed. Lowered at start to leave 256 of the process's open-file limit free."""
+
+    # ---- the Mini App's rate limits (bot/services/request_limits.py; per user, shared by all workers) ----
+    webapp_action_rate: float = Field(default=4.0, ge=0)
+    """Mini App actions (moves, rolls, …) per second a user may make after the burst below (0 = no limit)."""
+    webapp_action_burst: int = Field(default=20, gt=0)
+    """Mini App actions a user may make at once: a whole turn with its corrections, however fast the taps."""
+    webapp_read_rate: float = Field(default=1.0, ge=0)
+    """Reads of a game or a tournament per second a user may make in the Mini App after the burst (0 = no limit)."""
+    webapp_read_burst: int = Field(default=20, gt=0)
+    """Reads a user may make at once (pages opened and reloaded in a row)."""
+
+    # ---- the Mini App's live sockets (bot/webapp/live.py; counted per process: bot/services/live.py) ----
+    webapp_live_per_user: int = Field(default=8, gt=0)
+    """Live sockets one user may hold open at once (all games): a phone and a desktop on a game or two, and a reload
+    whose new socket opens before the old one has closed. One more is refused (close code 4429)."""
+    webapp_live_per_game: int = Field(default=500, gt=0)
+    """Live sockets one game may have at once: its players' and its spectators'."""
+    webapp_live_per_process: int = Field(default=750, gt=0)
+    """Live sockets one process serves at once; keep it below HTTP_MAX_CONNECTIONS, so that sockets never take the
+    connections Telegram's deliveries and the Mini App's requests need."""
+
     @field_validator("webhook_secret", mode="before")
     @classmethod
     def _check_secret(cls, value: object) -> object:

@@ -14,6 +14,9 @@ A worker is aiogram's aiohttp webhook server with three routes on one port:
 - ``GET /metrics``: the worker's Prometheus metrics (:mod:`bot.metrics`).
 - ``/webapp/…``: the Mini App's API, live socket and files (:mod:`bot.webapp.server`), when ``WEBAPP_URL`` is set.
 
+The port is served within the ``HTTP_*`` limits of :mod:`bot.http_server` (a header timeout, an idle timeout, a cap
+on connections, a summary line a minute instead of an access log line per request), started by :mod:`bot.app`.
+
 At start each worker calls setWebhook (``WEBHOOK_URL`` + ``WEBHOOK_PATH``, the secret, the update types the
 handlers use, ``WEBHOOK_DROP_PENDING_UPDATES``) unless ``WEBHOOK_REGISTER=false``; while the Bot API does not
 answer it is tried again (:mod:`bot.startup`, one log line per attempt) and the worker listens only once it is done.

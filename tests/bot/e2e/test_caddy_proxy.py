@@ -1,6 +1,7 @@
 """The reverse proxy of the webhook deployment: Caddy run with ``deploy/Caddyfile`` in front of real webhook
 workers (``python -m bot``), Telegram's POSTs sent through it: to one worker, and to two found by DNS as Docker
-names a service's replicas (a small DNS server in the test answers for them). Where Caddy is not installed
+names a service's replicas (a small DNS server in the test answers for them); and the Caddyfile's limits against
+slow or abusive clients, which match the workers' own ``HTTP_*`` settings. Where Caddy is not installed
 (scripts/test.sh installs Debian's) the tests fail under CI=true and are skipped elsewhere."""
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from typing import Any, cast
 
 import aiohttp
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestServer
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.config import Settings
 from tests.bot.fake_bot_api_server import (
     WORKER_SECRET,
     FakeBotApiServer,
@@ -335,3 +338,125 @@ async def test_caddy_spreads_updates_over_the_workers_it_finds_by_dns_and_skips_
         ] == 200
     await _settle(api, lambda: all(api.chat(p["id"]) for p in late))
     assert (await handled_by_each())[0] == before + len(late)
+
+
+# ---- the limits against slow or abusive clients ----------------------------------------------------------------
+SECOND_NS = 1_000_000_000
+
+
+def _server_of(config: dict[str, Any]) -> dict[str, Any]:
+    (server,) = config["apps"]["http"]["servers"].values()
+    return cast(dict[str, Any], server)
+
+
+def test_the_caddyfile_limits_match_the_workers(tmp_path: Path) -> None:
+    config = json.loads(_caddy_config(tmp_path, free_port(), "127.0.0.1", free_port()).read_text())
+    server = _server_of(config)
+    workers = Settings(bot_token="42:TEST", _env_file=None)  # type: ignore[call-arg]  # the workers' defaults
+    # a request's headers within the workers' header timeout, and no more than 16 KiB of them
+    assert server["read_header_timeout"] == workers.http_header_timeout * SECOND_NS
+    assert server["max_header_bytes"] == 16 * 1024
+    # the whole request within 30 s (the workers time headers only); a client's idle connection as long as a worker's
+    assert server["read_timeout"] == 30 * SECOND_NS
+    assert server["idle_timeout"] == workers.http_idle_timeout * SECOND_NS
+    proxies = [h for h in _handlers(config) if h.get("handler") == "reverse_proxy"]
+    assert len(proxies) == 2
+    for proxy in proxies:
+        # Caddy lets its idle connections to a worker go before the worker would close them
+        assert proxy["transport"]["keep_alive"]["idle_timeout"] < workers.http_idle_timeout * SECOND_NS
+    # bodies: Telegram's updates up to the workers' own limit (aiohttp's 1 MiB), the Mini App's small JSON
+    assert sorted(h["max_size"] for h in _handlers(config) if h.get("handler") == "request_body") == [
+        64 * 1024,
+        1024 * 1024,
+    ]
+
+
+async def _echo_socket(request: web.Request) -> web.WebSocketResponse:
+    socket = web.WebSocketResponse()
+    await socket.prepare(request)
+    async for message in socket:
+        await socket.send_str(message.data)
+    return socket
+
+
+async def _body_length(request: web.Request) -> web.Response:
+    return web.Response(text=str(len(await request.read())))
+
+
+@pytest.fixture
+async def shortened(tmp_path: Path) -> AsyncIterator[tuple[str, int, list[int]]]:
+    """Caddy on the Caddyfile with its header and request timeouts shortened to 1 s, in front of a small upstream
+    (a WebSocket echo under ``/webapp/``, body-length answers at ``/telegram`` and ``/webapp/body``); yields the
+    base URL, Caddy's port and the body lengths the upstream received."""
+    received: list[int] = []
+
+    async def body_length(request: web.Request) -> web.Response:
+        received.append(len(await request.read()))
+        return web.Response(text=str(received[-1]))
+
+    upstream = web.Application(client_max_size=8 * 1024 * 1024)
+    upstream.router.add_get("/webapp/live", _echo_socket)
+    upstream.router.add_post("/telegram", body_length)
+    upstream.router.add_post("/webapp/body", body_length)
+    server = TestServer(upstream, host="127.0.0.1")
+    await server.start_server()
+    port = free_port()
+    path = _caddy_config(tmp_path, port, "127.0.0.1", cast(int, server.port))
+    config = json.loads(path.read_text())
+    _server_of(config).update(read_header_timeout=SECOND_NS, read_timeout=SECOND_NS)
+    path.write_text(json.dumps(config))
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with _caddy(tmp_path, path, base):
+            yield base, port, received
+    finally:
+        await server.close()
+
+
+async def test_caddy_cuts_slow_clients_refuses_oversized_requests_and_keeps_websockets(
+    shortened: tuple[str, int, list[int]],
+) -> None:
+    base, port, received = shortened
+    # a client that sends nothing, and one that trickles its headers, are cut at the header timeout
+    for trickle in (False, True):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        if trickle:
+            writer.write(b"GET /webapp/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        with contextlib.suppress(ConnectionError):
+            for line in range(200):  # a header line every 0.1 s, for 20 s at most
+                if trickle:
+                    writer.write(f"X-Slow-{line}: x\r\n".encode())
+                with contextlib.suppress(TimeoutError):
+                    if await asyncio.wait_for(reader.read(65536), 0.1) == b"" or reader.at_eof():
+                        break
+        assert reader.at_eof() or writer.is_closing(), trickle
+        assert line < 199, trickle
+        writer.close()
+    async with aiohttp.ClientSession() as session:
+        # a 64 KB header: 431, and nothing reaches the upstream
+        async with session.post(base + "/telegram", data=b"{}", headers={"X-Huge": "a" * 65536}) as response:
+            assert response.status == 431
+        # bodies beyond the routes' caps are not delivered
+        async with session.post(base + "/telegram", data=b"x" * (2 * 1024 * 1024)) as response:
+            assert response.status >= 400
+        async with session.post(base + "/webapp/body", data=b"x" * (100 * 1024)) as response:
+            assert response.status >= 400
+        async with session.post(base + "/webapp/body", data=b"x" * 1000) as response:
+            assert response.status == 200
+        assert received == [1000]
+
+        # a body trickled for longer than the request timeout is cut too
+        async def slowly() -> AsyncIterator[bytes]:
+            for _ in range(30):
+                yield b"x" * 10
+                await asyncio.sleep(0.1)
+
+        with contextlib.suppress(aiohttp.ClientError):
+            async with session.post(base + "/webapp/body", data=slowly()) as response:
+                assert response.status != 200 or response.headers.get("Connection") == "close"
+        assert received == [1000]  # the upstream never had it whole
+        # a WebSocket outlives both timeouts
+        async with session.ws_connect(base + "/webapp/live") as socket:
+            await asyncio.sleep(2.5)
+            await socket.send_str("still open")
+            assert (await socket.receive(timeout=10)).data == "still open"
