@@ -83,13 +83,14 @@ from bot.services.messaging import MessageSender, Replies
 from bot.services.player_stats import PlayerStats
 from bot.services.preferences import Preferences
 from bot.services.ratings import Leaderboards
+from bot.services.request_limits import RequestKind, RequestLimiter
 from bot.services.saving import GameSaver
 from bot.services.session_end import SessionEnd
 from bot.services.tasks import JobQueue, Scheduler
 from bot.services.timers import Sweeper
 from bot.services.tournament_service import Tournaments, build_tournaments
 from bot.services.tournament_view import TournamentViews
-from bot.storage import Store
+from bot.storage import RateBuckets, RateLimit, Store
 from bot.webapp.parts import WebAppParts
 
 log = logging.getLogger(__name__)
@@ -320,6 +321,18 @@ def assemble(
     )
 
 
+def request_limiter(settings: Settings, store: RateBuckets) -> RequestLimiter:
+    """Return the Mini App's per-user request limits (``WEBAPP_ACTION_RATE`` / ``_BURST``, ``WEBAPP_READ_RATE`` /
+    ``_BURST``) on the rate buckets of ``store``, shared by every worker on it."""
+    return RequestLimiter(
+        store,
+        {
+            RequestKind.ACTION: RateLimit(rate=settings.webapp_action_rate, burst=settings.webapp_action_burst),
+            RequestKind.READ: RateLimit(rate=settings.webapp_read_rate, burst=settings.webapp_read_burst),
+        },
+    )
+
+
 def webapp_parts(settings: Settings, services: Services) -> WebAppParts | None:
     """Return what the Mini App's server (:mod:`bot.webapp`) needs, or None when ``WEBAPP_URL`` is unset (then no
     server is mounted and nothing changes)."""
@@ -333,6 +346,7 @@ def webapp_parts(settings: Settings, services: Services) -> WebAppParts | None:
         live=services.live,
         default_language=settings.default_language,
         tournaments=TournamentViews(services.tournaments.records),
+        limiter=request_limiter(settings, services.store),
     )
 
 

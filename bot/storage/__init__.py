@@ -3,7 +3,8 @@
 Roles: :mod:`~bot.storage.games` (``GameRecords``), :mod:`~bot.storage.tournaments` (``TournamentRecords``),
 :mod:`~bot.storage.ratings` (``RatingRecords``), :mod:`~bot.storage.challenges` (``ChallengeRecords``),
 :mod:`~bot.storage.settings` (``SettingsRecords``), :mod:`~bot.storage.stats` (``StatsRecords``),
-:mod:`~bot.storage.updates` (``UpdateClaims``) and :mod:`~bot.storage.budgets` (``SendBudgets``);
+:mod:`~bot.storage.updates` (``UpdateClaims``), :mod:`~bot.storage.budgets` (``SendBudgets``) and
+:mod:`~bot.storage.rates` (``RateBuckets``);
 :mod:`~bot.storage.store` (``Store``) is all of them.
 """
 
@@ -14,6 +15,7 @@ from .errors import GameNotFoundError, StoreError, StoreUnavailableError, map_st
 from .factory import check_persistence, open_store
 from .games import BoardFence, BoardState, GameRecords, StoredGame
 from .ids import is_valid_id, new_id
+from .rates import RateBuckets, RateLimit
 from .ratings import RATED_MATCHES_RETENTION, RatingRecords, StoredRating, check_rating_change, check_variant
 from .redis import RedisGameStore
 from .settings import SettingsRecords
@@ -34,6 +36,8 @@ __all__ = [
     "GameNotFoundError",
     "GameRecords",
     "JSONDict",
+    "RateBuckets",
+    "RateLimit",
     "RatingRecords",
     "RedisGameStore",
     "SendBudgets",

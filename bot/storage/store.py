@@ -2,7 +2,8 @@
 
 Services that need only part of it are typed with the role they use (:mod:`bot.storage.games`,
 :mod:`~bot.storage.tournaments`, :mod:`~bot.storage.ratings`, :mod:`~bot.storage.challenges`,
-:mod:`~bot.storage.settings`, :mod:`~bot.storage.stats`, :mod:`~bot.storage.updates`, :mod:`~bot.storage.budgets`).
+:mod:`~bot.storage.settings`, :mod:`~bot.storage.stats`, :mod:`~bot.storage.updates`, :mod:`~bot.storage.budgets`,
+:mod:`~bot.storage.rates`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Protocol, runtime_checkable
 from .budgets import SendBudgets
 from .challenges import ChallengeRecords
 from .games import GameRecords
+from .rates import RateBuckets
 from .ratings import RatingRecords
 from .settings import SettingsRecords
 from .stats import StatsRecords
@@ -29,10 +31,11 @@ class Store(
     StatsRecords,
     UpdateClaims,
     SendBudgets,
+    RateBuckets,
     Protocol,
 ):
-    """Persistent storage of games, tournaments, ratings, challenges, settings, stats, update claims and the bot's
-    send budgets.
+    """Persistent storage of games, tournaments, ratings, challenges, settings, stats, update claims, the bot's
+    send budgets and rate buckets.
 
     Every method raises :class:`~bot.storage.errors.StoreUnavailableError` when the back end cannot be
     reached; nothing else is raised for connection trouble.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -11,6 +14,7 @@ from aiohttp import web
 from bot.services.actions import GameActions
 from bot.services.game_view import GameViews
 from bot.services.live import LiveUpdates
+from bot.services.request_limits import RequestLimiter
 from bot.services.tournament_view import TournamentViews
 from bot.texts import tr
 from bot.webapp.auth import AuthError, WebAppIdentity, verify_init_data
@@ -22,8 +26,8 @@ DIST_DIR: Final = Path(__file__).resolve().parent / "static"
 @dataclass(frozen=True, slots=True)
 class WebAppParts:
     """What the Mini App's server uses: the bot ``token`` (to check init data), ``max_age`` (``WEBAPP_AUTH_MAX_AGE``),
-    the services (``views``, ``actions``, ``live``, ``tournaments``), the ``default_language`` and the
-    ``static_dir``."""
+    the services (``views``, ``actions``, ``live``, ``tournaments``, ``limiter``), the ``default_language``, the
+    ``static_dir`` and ``refusal_log_interval``."""
 
     token: str
     max_age: float
@@ -34,6 +38,10 @@ class WebAppParts:
     tournaments: TournamentViews | None = None
     """The views of tournaments (:mod:`bot.services.tournament_view`); None: the tournament routes answer 404."""
     static_dir: Path = DIST_DIR
+    limiter: RequestLimiter | None = None
+    """The per-user limits of the API's requests (:mod:`bot.services.request_limits`); None: no limits (tests)."""
+    refusal_log_interval: float = 60.0
+    """Seconds between two summary lines of the refused requests, at the most (:mod:`bot.webapp.refusals`)."""
 
 
 PARTS: Final = web.AppKey("parts", WebAppParts)
@@ -46,9 +54,30 @@ def error_response(status: int, error: str, reason: str) -> web.Response:
     return web.json_response({"error": error, "reason": reason}, status=status)
 
 
+@functools.lru_cache(maxsize=64)
+def _refusal_body(error: str, key: str, lang: str) -> str:
+    """Return the JSON of a refusal whose reason is the catalogue's text ``key`` in ``lang``, made once: a flood of
+    refusals costs no translation and no encoding."""
+    return json.dumps({"error": error, "reason": str(tr(lang, key))})
+
+
+def rate_refusal(lang: str, wait: float) -> web.Response:
+    """Return the 429 answer for a caller over their rate, who may try again in ``wait`` seconds (``Retry-After``,
+    in whole seconds, at least one)."""
+    return web.Response(
+        text=_refusal_body("rate_limited", "webapp.rate_limited", lang),
+        status=429,
+        content_type="application/json",
+        headers={"Retry-After": str(max(1, math.ceil(wait)))},
+    )
+
+
 def auth_refusal(error: AuthError) -> web.Response:
     """Return the 401 answer for untrusted init data."""
-    return error_response(401, error.failure.value, str(tr(error.lang, f"webapp.auth.{error.failure.value}")))
+    failure = error.failure.value
+    return web.Response(
+        text=_refusal_body(failure, f"webapp.auth.{failure}", error.lang), status=401, content_type="application/json"
+    )
 
 
 def init_data_of(request: web.Request) -> str | None:

@@ -4,9 +4,11 @@
 - ``POST /webapp/api/games/{game_id}/actions`` with ``{"version": int, "action": str}``: ``action`` is exactly a
   board button's action string (:func:`bot.model.actions.parse_action`), applied by the same service call as a
   button press (:meth:`bot.services.actions.GameActions.press_outcome`: the same engine checks, the same
-  compare-and-set). 200 with the new state; 400 malformed; 401 untrusted; 403 a stranger, a spectator or not your
-  turn; 404 no such game; 409 a stale version (with the current state); 422 an action the game refuses now (with
-  the engine's reason). A refusal changes nothing.
+  compare-and-set). 200 with the new state; 400 malformed (not exactly that JSON, over :data:`MAX_BODY` bytes, or
+  not whole within :data:`BODY_TIMEOUT` seconds: the body is read to its end whatever the packets it comes in); 401
+  untrusted; 403 a stranger, a spectator or not your turn; 404 no such game; 409 a stale version (with the current
+  state); 422 an action the game refuses now (with the engine's reason); 429 over the caller's rate. A refusal
+  changes nothing.
 - ``GET  /webapp/api/games/{game_id}/live``: a WebSocket (see :mod:`bot.webapp.live`).
 - ``GET  /webapp/api/tournaments/{tournament_id}``: the tournament as any signed-in user sees it
   (:mod:`bot.services.tournament_view`; the chat's card shows the same); 404 no such tournament. With
@@ -21,45 +23,110 @@ Every API request is authenticated by Telegram's signed init data in the ``Autho
 header (Telegram's documented convention; :mod:`bot.webapp.auth`). Every answer that is not 200 is JSON
 ``{"error": code, "reason": text}``, the text from the catalogue in the user's language (English when the init
 data could not be read).
+
+Every route does its work cheapest first, so that a flood of bad requests costs little: no (or a malformed)
+``Authorization`` is answered 401 at once (no signature computed, no store asked); init data whose signature does
+not verify, 401 after the HMAC alone; a signed caller over their rate (:mod:`bot.services.request_limits`: one
+bucket per user for actions, one for reads, shared by all workers through the store) 429 with ``Retry-After``
+(``{"error": "rate_limited", ...}``) — all before a game is loaded or a view built. Then an action's body is read
+and checked, and only then is the game touched; a refused action builds no view unless its answer carries one (the
+current state of a 409). Refusals (401, 429, 400) are not logged one by one: they are counted and summed up in one
+line a minute (:mod:`bot.webapp.refusals`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+from collections.abc import AsyncIterator
 from typing import Any, Final
 
 from aiohttp import WSCloseCode, web
+from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.model.actions import parse_action
+from bot.model.actions import GameAction, parse_action
 from bot.services.actions import PressStatus
+from bot.services.request_limits import RequestKind
 from bot.texts import tr
 from bot.webapp.assets import Asset, asset_response, load_assets
-from bot.webapp.auth import AuthError
+from bot.webapp.auth import AuthError, WebAppIdentity
 from bot.webapp.live import live_socket
-from bot.webapp.parts import PARTS, SOCKETS, WebAppParts, auth_refusal, error_response, identify, init_data_of
+from bot.webapp.parts import (
+    PARTS,
+    SOCKETS,
+    WebAppParts,
+    auth_refusal,
+    error_response,
+    identify,
+    init_data_of,
+    rate_refusal,
+)
+from bot.webapp.refusals import RefusalSummary
 
 log = logging.getLogger(__name__)
 
 ASSETS: Final[web.AppKey[dict[str, Asset]]] = web.AppKey("assets")
 """The front end's files by name (:mod:`bot.webapp.assets`), read when the server is made."""
 
+REFUSALS: Final[web.AppKey[RefusalSummary]] = web.AppKey("refusals")
+"""The counts of the refused requests, logged as a summary line (:mod:`bot.webapp.refusals`)."""
+
 MAX_BODY: Final = 4096
 """The largest action request accepted, in bytes."""
+BODY_TIMEOUT: Final = 10.0
+"""Seconds an action's body has to arrive whole once its headers are in."""
 
 
-async def get_game(request: web.Request) -> web.Response:
-    """Return the game as the caller sees it (200), or 401/404."""
+async def _signed_in(request: web.Request, kind: RequestKind) -> WebAppIdentity | web.Response:
+    """Return the caller's identity, or the answer refusing them: 401 for init data that is missing or untrusted
+    (missing: at once; else after the signature's HMAC), 429 for a caller over their rate of ``kind`` requests.
+    Each refusal is counted for the summary line, not logged."""
     parts = request.app[PARTS]
     try:
         who = identify(parts, init_data_of(request))
     except AuthError as error:
+        request.app[REFUSALS].count(error.failure.value)
         return auth_refusal(error)
+    if parts.limiter is not None:
+        wait = await parts.limiter.wait(who.user_id, kind)
+        if wait > 0:
+            request.app[REFUSALS].count(f"rate_limited_{kind.value}", who.user_id)
+            return rate_refusal(who.language, wait)
+    return who
+
+
+async def get_game(request: web.Request) -> web.Response:
+    """Return the game as the caller sees it (200), or 401/404/429."""
+    who = await _signed_in(request, RequestKind.READ)
+    if isinstance(who, web.Response):
+        return who
+    parts = request.app[PARTS]
     game_id = request.match_info["game_id"]
     view = await parts.views.view(game_id, who.user_id, who.language)
     if view is None:
         return error_response(404, "not_found", str(tr(who.language, "webapp.not_found")))
     return web.json_response(view.to_json())
+
+
+async def _read_body(request: web.Request) -> bytes | None:
+    """Return the whole body of ``request``, however many packets it comes in; None when it is longer than
+    :data:`MAX_BODY` (refused by its ``Content-Length`` unread, else read no further than a byte beyond), does
+    not come whole within :data:`BODY_TIMEOUT` seconds, or breaks off."""
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        return None
+    body = bytearray()
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT):
+            while len(body) <= MAX_BODY:
+                chunk = await request.content.read(MAX_BODY + 1 - len(body))
+                if not chunk:
+                    return bytes(body)
+                body += chunk
+    except (TimeoutError, HttpProcessingError, ConnectionError):
+        return None
+    return None
 
 
 def _read_action(body: Any) -> tuple[int, str] | None:
@@ -81,61 +148,70 @@ _STATUS: Final = {
 }
 
 
-async def post_action(request: web.Request) -> web.Response:
-    """Apply one action of the caller (see the module docstring) and return the answer."""
-    parts = request.app[PARTS]
+async def _action_of(request: web.Request) -> tuple[int, GameAction] | None:
+    """Return the version and the action of the request's body, or None when the body is not exactly that (too
+    long, cut off, not JSON, not UTF-8, nested beyond reason, other fields or types, an action string that is no
+    button's)."""
+    raw = await _read_body(request)
+    if raw is None:
+        return None
     try:
-        who = identify(parts, init_data_of(request))
-    except AuthError as error:
-        return auth_refusal(error)
-    lang = who.language
-    game_id = request.match_info["game_id"]
-    bad = error_response(400, "bad_request", str(tr(lang, "webapp.bad_request")))
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        return bad
-    try:
-        raw = await request.content.read(MAX_BODY + 1)
-        if len(raw) > MAX_BODY:
-            return bad
         fields = _read_action(json.loads(raw))
-    except (ValueError, UnicodeDecodeError):
-        return bad
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
     if fields is None:
-        return bad
+        return None
     version, text = fields
     action = parse_action(text)
-    if action is None:
-        return bad
+    return None if action is None else (version, action)
+
+
+async def post_action(request: web.Request) -> web.Response:
+    """Apply one action of the caller (see the module docstring) and return the answer."""
+    who = await _signed_in(request, RequestKind.ACTION)
+    if isinstance(who, web.Response):
+        return who
+    parts = request.app[PARTS]
+    lang = who.language
+    game_id = request.match_info["game_id"]
+    fields = await _action_of(request)
+    if fields is None:
+        request.app[REFUSALS].count("bad_request", who.user_id)
+        return error_response(400, "bad_request", str(tr(lang, "webapp.bad_request")))
+    version, action = fields
     outcome = await parts.actions.press_outcome(game_id, version, action, who.user_id, lang)
-    view = await parts.views.view(game_id, who.user_id, lang)
     if outcome.status is PressStatus.DONE:
+        view = await parts.views.view(game_id, who.user_id, lang)
         if view is None:
             return error_response(404, "not_found", str(tr(lang, "webapp.not_found")))
         return web.json_response(view.to_json())
     status = _STATUS.get(outcome.status, 422)
-    if outcome.status is PressStatus.GONE and view is not None:
+    payload: dict[str, Any] = {"error": outcome.status.value, "reason": outcome.reason or outcome.text}
+    if outcome.status is PressStatus.GONE and await parts.views.version(game_id) is not None:
         status = 422  # a finished game: it is there, the action is not
-    reason = outcome.reason or outcome.text
-    payload: dict[str, Any] = {"error": outcome.status.value, "reason": reason}
-    if status == 409 and view is not None:
-        payload["state"] = view.to_json()
+    elif status == 409 and (view := await parts.views.view(game_id, who.user_id, lang)) is not None:
+        payload["state"] = view.to_json()  # how the app catches up
     return web.json_response(payload, status=status)
 
 
 async def get_tournament(request: web.Request) -> web.Response:
     """Return the tournament as the caller sees it (200), ``{"current": true}`` when the caller's ``?version=``
-    is still the stored one, or 401/404."""
+    is still the stored one, or 401/404/429."""
+    who = await _signed_in(request, RequestKind.READ)
+    if isinstance(who, web.Response):
+        return who
     parts = request.app[PARTS]
-    try:
-        who = identify(parts, init_data_of(request))
-    except AuthError as error:
-        return auth_refusal(error)
     tournament_id = request.match_info["tournament_id"]
     missing = error_response(404, "not_found", str(tr(who.language, "webapp.tour.not_found")))
     if parts.tournaments is None:
         return missing
     known = request.query.get("version", "")
-    if known.isdigit() and await parts.tournaments.version(tournament_id) == int(known):
+    if (
+        known.isascii()
+        and known.isdigit()
+        and len(known) <= 18
+        and await parts.tournaments.version(tournament_id) == int(known)
+    ):
         return web.json_response({"current": True})
     view = await parts.tournaments.view(tournament_id, who.user_id, who.language)
     if view is None:
@@ -173,6 +249,18 @@ def create_webapp(parts: WebAppParts) -> web.Application:
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
 
     app.on_shutdown.append(close_sockets)
+    refusals = RefusalSummary(interval=parts.refusal_log_interval)
+    app[REFUSALS] = refusals
+
+    async def summarise_refusals(_app: web.Application) -> AsyncIterator[None]:
+        task = asyncio.create_task(refusals.run(), name="nardy-webapp-refusals")
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        refusals.flush()
+
+    app.cleanup_ctx.append(summarise_refusals)
     app.router.add_get("/api/games/{game_id}", get_game)
     app.router.add_post("/api/games/{game_id}/actions", post_action)
     app.router.add_get("/api/games/{game_id}/live", live_socket)

@@ -62,6 +62,7 @@ class RedisClient:
     TAKE_SEND_SCRIPT = scripts.TAKE_SEND_SCRIPT
     REFUND_SEND_SCRIPT = scripts.REFUND_SEND_SCRIPT
     HOLD_SENDS_SCRIPT = scripts.HOLD_SENDS_SCRIPT
+    TAKE_TOKEN_SCRIPT = scripts.TAKE_TOKEN_SCRIPT
 
     def __init__(
         self,
@@ -107,6 +108,7 @@ class RedisClient:
         self._take_send = redis.register_script(self.TAKE_SEND_SCRIPT)
         self._refund_send = redis.register_script(self.REFUND_SEND_SCRIPT)
         self._hold_sends = redis.register_script(self.HOLD_SENDS_SCRIPT)
+        self._take_token = redis.register_script(self.TAKE_TOKEN_SCRIPT)
         self._game_docs = VersionedDocs(
             redis,
             key=lambda game_id: GAME_KEY.format(game_id=game_id),

@@ -36,6 +36,9 @@ Key layout (``P`` = :data:`PREFIX`):
   call may be made in the chat (its interval, or a 429's hold). One hash tag for all of them, so that one script
   checks a chat's budget and the bot's together, on a Redis Cluster too (Telegram's limit of about thirty calls a
   second makes this the lightest-loaded slot).
+- ``P{rl:<bucket>}:rate`` — string: the time at which the rate bucket is full again (:mod:`bot.storage.rates`;
+  e.g. ``webapp:action:<user>``), expiring a minute after that time. One key per bucket, each its own hash tag, so
+  the buckets of many users spread over the slots of a Redis Cluster.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ UPDATE_KEY = PREFIX + "update:{update_id}"
 SENDS_KEY = PREFIX + "{{tg}}:sends:{chat}"
 ALL_SENDS_KEY = PREFIX + "{tg}:sends"
 NEXT_SEND_KEY = PREFIX + "{{tg}}:next:{chat}"
+RATE_BUCKET_KEY = PREFIX + "{{rl:{bucket}}}:rate"
 
 CLUSTER_SCHEME = "redis+cluster://"
 """``REDIS_URL`` prefix selecting Redis Cluster mode (``redis+cluster://host:port``, any one node)."""

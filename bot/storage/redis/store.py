@@ -1,8 +1,8 @@
 """``Store`` on Redis (redis.asyncio), a single server or a Redis Cluster (``redis+cluster://host:port``).
 
 The store is the union of one class per aggregate (games, tournaments, ratings, challenges, settings, stats, update
-claims, send budgets) over one client (:class:`~bot.storage.redis.client.RedisClient`); the key layout is in
-:mod:`bot.storage.redis.keys`, the Lua scripts in :mod:`bot.storage.redis.scripts`.
+claims, send budgets, rate buckets) over one client (:class:`~bot.storage.redis.client.RedisClient`); the key
+layout is in :mod:`bot.storage.redis.keys`, the Lua scripts in :mod:`bot.storage.redis.scripts`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from .challenges import RedisChallenges
 from .client import text, texts
 from .games import RedisGames
 from .keys import GAME_KEY, QUARANTINE_KEY
+from .rates import RedisRates
 from .ratings import RedisRatings
 from .settings import RedisSettings
 from .stats import RedisStats
@@ -34,6 +35,7 @@ class RedisGameStore(
     RedisStats,
     RedisUpdates,
     RedisBudgets,
+    RedisRates,
 ):
     """A :class:`~bot.storage.store.Store` on a Redis server or a Redis Cluster."""
 

@@ -10,7 +10,8 @@ CASCADE``). ``tournaments`` (one row per tournament; a partial unique index on t
 makes "one running tournament per chat" a constraint, so there is no separate pointer that could go stale),
 ``ratings`` (per variant and user), ``rated_matches`` (which match keys ``apply_ratings`` applied),
 ``chat_rated_players`` (the chats' leaderboards), ``updates`` (claims of incoming updates), ``sends`` and
-``send_next`` (the send budgets: recent calls per chat, ``*`` for all chats, and each chat's next allowed time).
+``send_next`` (the send budgets: recent calls per chat, ``*`` for all chats, and each chat's next allowed time),
+``rate_buckets`` (the rate buckets that are not full: the time at which each is full again).
 
 Files made by older versions get the new columns and tables when opened (:func:`prepare`).
 """
@@ -124,6 +125,10 @@ CREATE TABLE IF NOT EXISTS send_next (
     chat TEXT PRIMARY KEY,
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS rate_buckets (
+    bucket TEXT PRIMARY KEY,
+    full_at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS chat_rated_players (
     chat_id INTEGER NOT NULL,
     variant TEXT NOT NULL,
@@ -152,6 +157,7 @@ CREATE INDEX IF NOT EXISTS tournaments_deadline ON tournaments (deadline) WHERE 
 CREATE INDEX IF NOT EXISTS tournaments_expires ON tournaments (expires_at) WHERE expires_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS rated_matches_at ON rated_matches (at);
 CREATE INDEX IF NOT EXISTS sends_chat_at ON sends (chat, at);
+CREATE INDEX IF NOT EXISTS rate_buckets_full_at ON rate_buckets (full_at);
 """
 """Indexes (created after the columns they use). ``game_chats_game`` and ``game_users_game`` serve the cascading
 deletes of ``purge_expired``: without them every deleted game scans both tables."""

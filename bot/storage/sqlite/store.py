@@ -1,9 +1,9 @@
 """``Store`` on an SQLite file: the embedded default used when ``REDIS_URL`` is unset.
 
 The store is the union of one class per aggregate (games, tournaments, ratings, challenges, settings, stats, update
-claims, send budgets) over one connection (:class:`~bot.storage.sqlite.connection.SqliteConnection`); the tables are in
-:mod:`bot.storage.sqlite.schema`. Expired rows are invisible to readers; they are deleted only by ``purge_expired``
-(in small batches, called periodically by the bot), never inside another write.
+claims, send budgets, rate buckets) over one connection (:class:`~bot.storage.sqlite.connection.SqliteConnection`);
+the tables are in :mod:`bot.storage.sqlite.schema`. Expired rows are invisible to readers; they are deleted only by
+``purge_expired`` (in small batches, called periodically by the bot), never inside another write.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from ..stats import COUNTED_GAMES_RETENTION
 from .budgets import SENDS_RETENTION, SqliteBudgets
 from .challenges import SqliteChallenges
 from .games import SqliteGames
+from .rates import SqliteRates
 from .ratings import SqliteRatings
 from .settings import SqliteSettings
 from .stats import SqliteStats
@@ -39,6 +40,7 @@ class SqliteGameStore(
     SqliteStats,
     SqliteUpdates,
     SqliteBudgets,
+    SqliteRates,
 ):
     """A :class:`~bot.storage.store.Store` in one SQLite file (or ``":memory:"``, not persistent)."""
 
@@ -48,8 +50,9 @@ class SqliteGameStore(
         Deletes expired games (with their chat, user and board rows), expired challenges and tournaments,
         counted-game entries older than :data:`~bot.storage.stats.COUNTED_GAMES_RETENTION` and applied match keys
         older than :data:`~bot.storage.ratings.RATED_MATCHES_RETENTION`, send-budget entries older than
-        :data:`~bot.storage.sqlite.budgets.SENDS_RETENTION`, at most ``batch`` rows of each per
-        transaction; other operations queued meanwhile run between two transactions.
+        :data:`~bot.storage.sqlite.budgets.SENDS_RETENTION` and rate buckets that are full again (whose rows mean
+        nothing any more), at most ``batch`` rows of each per transaction; other operations queued meanwhile run
+        between two transactions.
         Returns: the number of rows deleted (games, challenges, tournaments, counted-game and applied-match
             entries; not the cascaded rows).
         """
@@ -59,6 +62,9 @@ class SqliteGameStore(
             " WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)"
         )
         old_keys = "DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE at <= ? LIMIT ?)"
+        full_buckets = (
+            "DELETE FROM rate_buckets WHERE rowid IN (SELECT rowid FROM rate_buckets WHERE full_at <= ? LIMIT ?)"
+        )
         # Each transaction deletes at most ``limit`` rows of each table of one group (records; challenges; keys).
         groups: tuple[tuple[tuple[str, float], ...], ...] = (
             ((expired.format(table="games"), 0.0), (expired.format(table="tournaments"), 0.0)),
@@ -67,7 +73,11 @@ class SqliteGameStore(
                 (old_keys.format(table="counted_games"), COUNTED_GAMES_RETENTION),
                 (old_keys.format(table="rated_matches"), RATED_MATCHES_RETENTION),
             ),
-            ((old_keys.format(table="sends"), SENDS_RETENTION), (old_keys.format(table="send_next"), SENDS_RETENTION)),
+            (
+                (old_keys.format(table="sends"), SENDS_RETENTION),
+                (old_keys.format(table="send_next"), SENDS_RETENTION),
+                (full_buckets, 0.0),
+            ),
         )
         total = 0
         for group in groups:
