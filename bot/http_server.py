@@ -89,6 +89,11 @@ class _Refusal(asyncio.Protocol):
         transport.close()
 
 
+LINGERING_TIME = 2.0
+"""Seconds a connection is kept reading (and discarding) a body the handler refused unread (aiohttp's default: 10 s),
+so that an oversized body a client trickles does not hold a connection of the cap for long."""
+
+
 class GuardedRequestHandler(web.RequestHandler):
     """aiohttp's handler of one connection, with the header timeout and the counts of the module docstring."""
 
@@ -213,6 +218,7 @@ class GuardedServer(web.Server):
             header_timeout=self.limits.header_timeout,
             traffic=self.traffic,
             keepalive_timeout=self.limits.idle_timeout,
+            lingering_time=LINGERING_TIME,
             **self._handler_kwargs,
         )
 
