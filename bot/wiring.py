@@ -77,7 +77,7 @@ from bot.services.game_config import GameConfig
 from bot.services.game_view import GameViews
 from bot.services.history import History
 from bot.services.inline import InlineGames
-from bot.services.live import LiveUpdates, LocalLive, RedisLive
+from bot.services.live import FollowLimits, LiveUpdates, LocalLive, RedisLive
 from bot.services.media import ChatMedia
 from bot.services.messaging import MessageSender, Replies
 from bot.services.player_stats import PlayerStats
@@ -222,7 +222,8 @@ def service_options(settings: Settings) -> dict[str, Any]:
         options["inline_storage_chat"] = settings.inline_storage_chat_id
     if settings.webapp_url:
         options["links"] = WebAppLinks(settings.webapp_url, settings.webapp_short_name)
-        options["live"] = RedisLive(settings.redis_url) if settings.redis_url else LocalLive()
+        limits = FollowLimits.of(settings)
+        options["live"] = RedisLive(settings.redis_url, limits) if settings.redis_url else LocalLive(limits)
     return options
 
 

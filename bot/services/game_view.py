@@ -6,6 +6,10 @@ the position in the viewer's frame (the same sides, frames and marks the Pillow 
 the chat shows, and — only for the player whose action is awaited — the actions the board's keyboard offers that
 player (:func:`bot.services.boards.board_keyboard`, read back from its buttons: the rules are never re-derived
 here). A spectator sees what the chat's board shows, and no actions. :class:`GameViews` loads games for it.
+
+A view depends only on the version, the viewer's side (a player's, or none for a spectator) and the language
+(:data:`ViewKey`), so :class:`VersionViews` builds each distinct view of a version once, however many viewers ask:
+the live sockets of one process share them (:mod:`bot.services.live`).
 """
 
 from __future__ import annotations
@@ -22,10 +26,12 @@ from bot.keyboards.callbacks import GameCb
 from bot.model.actions import StepAction, parse_action
 from bot.model.clock import GameClock
 from bot.model.game import GameRecord, RecordError
+from bot.outage import Outage
 from bot.services.boards import board_keyboard
 from bot.services.captions import caption
 from bot.services.engine_flow import DiceFactory, load_match
 from bot.storage import GameRecords, StoredGame
+from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
 from nardy import Match, NardyError, Phase
 from nardy.cube import next_cube_value
@@ -268,8 +274,15 @@ def build_view(
     group's board shows it) with the texts in ``lang``; a game on a clock carries the clock at the server's time
     ``now`` (default: the system's time). Raises: ValueError for a record the renderer would refuse
     too (an unknown variant)."""
-    game = match.game
     you = record.player_index(user_id) if user_id is not None else None
+    return _build_view(stored, record, match, you, lang, time.time() if now is None else now)
+
+
+def _build_view(
+    stored: StoredGame, record: GameRecord, match: Match, you: int | None, lang: str, now: float
+) -> GameView:
+    """Return the view of the game for the player ``you`` (None: a spectator); see :func:`build_view`."""
+    game = match.game
     mover = game.roller
     bottom = you if you is not None else mover
     info = variant_info(game.variant)
@@ -342,8 +355,53 @@ def build_view(
         result=result,
         caption=_plain(caption(record, match, lang, stored.game_id)),
         texts=texts,
-        clock=None if record.clock is None else clock_view(record.clock, time.time() if now is None else now),
+        clock=None if record.clock is None else clock_view(record.clock, now),
     )
+
+
+ViewKey = tuple[int | None, str]
+"""What a view of one version depends on: the viewer's side (None: a spectator) and the language of its texts."""
+
+
+class ViewsUnavailableError(Exception):
+    """The store cannot be reached: the game cannot be shown now (try again later)."""
+
+
+class VersionViews:
+    """One stored version of a game, read once, and its views: each distinct view (:data:`ViewKey`) is built once,
+    however many viewers ask for it (the spectators of a language, a player in a language)."""
+
+    def __init__(self, stored: StoredGame, record: GameRecord, match: Match, now: float) -> None:
+        """The version ``stored``, its ``record`` and ``match``; the clocks are shown at the server's time ``now``."""
+        self.stored = stored
+        self.record = record
+        self.match = match
+        self.now = now
+        self._views: dict[ViewKey, GameView | None] = {}
+
+    @property
+    def version(self) -> int:
+        """The version read."""
+        return self.stored.version
+
+    def key(self, user_id: int | None, lang: str) -> ViewKey:
+        """Return the view ``user_id`` gets with texts in ``lang`` (a player gets its own language's, if it set one)."""
+        record = self.record
+        index = record.player_index(user_id) if user_id is not None else None
+        if index is not None:
+            lang = record.players[index].lang or lang
+        return index, lang
+
+    def view(self, key: ViewKey) -> GameView | None:
+        """Return the view of ``key`` (built the first time it is asked for), or None when the game cannot be shown
+        (logged once)."""
+        if key not in self._views:
+            try:
+                self._views[key] = _build_view(self.stored, self.record, self.match, key[0], key[1], self.now)
+            except (RecordError, NardyError, ValueError, KeyError):
+                log.exception("game %s cannot be shown in the Mini App", self.stored.game_id)
+                self._views[key] = None
+        return self._views[key]
 
 
 class GameViews:
@@ -355,6 +413,34 @@ class GameViews:
         self.store = store
         self.dice = dice
         self.now = now
+        self.outage = Outage("the Mini App's live views", log, needs="the store")
+
+    async def _read(self, game_id: str) -> VersionViews | None:
+        """Return the game's stored version ready to be viewed, or None when there is no such game (or it is
+        quarantined or cannot be read). Raises: StoreUnavailableError."""
+        stored = await self.store.get_game(game_id)
+        if stored is None or stored.quarantined:
+            return None
+        try:
+            record = GameRecord.from_stored(stored)
+            match = load_match(record, game_id, self.dice)
+        except (RecordError, NardyError, ValueError, KeyError):
+            log.exception("game %s cannot be shown in the Mini App", game_id)
+            return None
+        return VersionViews(stored, record, match, self.now())
+
+    async def load(self, game_id: str) -> VersionViews | None:
+        """Return the game's stored version ready to be viewed (:class:`VersionViews`: each distinct view built
+        once), or None when there is no such game (or it is quarantined or cannot be read). Raises:
+        ViewsUnavailableError while the store cannot be reached (one WARNING per outage, one INFO when it is back,
+        no traceback)."""
+        try:
+            loaded = await self._read(game_id)
+        except StoreUnavailableError as error:
+            self.outage.failed(error)
+            raise ViewsUnavailableError(str(error)) from None
+        self.outage.succeeded()
+        return loaded
 
     async def version(self, game_id: str) -> int | None:
         """Return the stored version of the game, or None when there is none. Raises: StoreUnavailableError."""
@@ -364,15 +450,5 @@ class GameViews:
     async def view(self, game_id: str, user_id: int | None, lang: str) -> GameView | None:
         """Return the game as ``user_id`` sees it (see :func:`build_view`), or None when there is no such game (or
         it is quarantined or cannot be read). Raises: StoreUnavailableError."""
-        stored = await self.store.get_game(game_id)
-        if stored is None or stored.quarantined:
-            return None
-        try:
-            record = GameRecord.from_stored(stored)
-            if user_id is not None and (index := record.player_index(user_id)) is not None:
-                lang = record.players[index].lang or lang
-            match = load_match(record, game_id, self.dice)
-            return build_view(stored, record, match, user_id, lang, self.now())
-        except (RecordError, NardyError, ValueError, KeyError):
-            log.exception("game %s cannot be shown in the Mini App", game_id)
-            return None
+        loaded = await self._read(game_id)
+        return None if loaded is None else loaded.view(loaded.key(user_id, lang))

@@ -56,16 +56,38 @@ export interface LiveHandlers {
   /** The newest known version (sent on every (re)connect, so the server sends only what was missed). */
   version: () => number | null;
   onState: (state: GameView) => void;
-  onStatus: (status: "live" | "connecting" | "closed") => void;
-  onRefused: (status: number, reason: string) => void;
+  onStatus: (status: LiveStatus) => void;
+  /** The server refused the socket (`status` 401, 404, 429 or 503) with `reason`; `retrying`: it is tried again. */
+  onRefused: (status: number, reason: string, retrying: boolean) => void;
 }
 
-/** Keeps a live socket open to the game, reconnecting with a growing delay; returns a function that stops it. */
+/** `refused`: over one of the server's caps on live sockets (close code 4429), tried again after a long wait. */
+export type LiveStatus = "live" | "connecting" | "refused" | "closed";
+
+/** Close codes of the live socket (bot/webapp/live.py). */
+const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_NOT_FOUND = 4404;
+const CLOSE_TOO_MANY = 4429;
+/** Reconnecting waits from the first to the last delay, doubling; after a refusal over a cap, from the long ones. */
+const FIRST_DELAY = 300;
+const LAST_DELAY = 5000;
+const FIRST_REFUSED_DELAY = 30000;
+const LAST_REFUSED_DELAY = 300000;
+
+/**
+ * Keeps a live socket open to the game, reconnecting with a growing delay (reset once the server sends a state or
+ * says the page is current, never by a bare open, so a server that closes at once is not hammered); returns a
+ * function that stops it. Refused as untrusted (4401) or for a missing game (4404) it stops; refused over a cap
+ * (4429) it says so and tries again only after 30 s, then 1, 2, 4 and at most every 5 minutes.
+ */
 export function connectLive(gameId: string, initData: string, handlers: LiveHandlers): () => void {
   let stopped = false;
   let socket: WebSocket | null = null;
-  let delay = 300;
+  let delay = FIRST_DELAY;
+  let refusedDelay = FIRST_REFUSED_DELAY;
+  let refused = false;
   let ping: number | undefined;
+  let retry: number | undefined;
   const url = new URL(`api/games/${encodeURIComponent(gameId)}/live`, base());
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
 
@@ -74,10 +96,9 @@ export function connectLive(gameId: string, initData: string, handlers: LiveHand
     handlers.onStatus("connecting");
     const ws = new WebSocket(url);
     socket = ws;
+    refused = false;
     ws.onopen = () => {
-      delay = 300;
       ws.send(JSON.stringify({ init_data: initData, version: handlers.version() }));
-      handlers.onStatus("live");
       ping = window.setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), 25000);
     };
     ws.onmessage = (event: MessageEvent) => {
@@ -87,27 +108,40 @@ export function connectLive(gameId: string, initData: string, handlers: LiveHand
       } catch {
         return;
       }
-      if (message.type === "state") handlers.onState(message.state);
-      else if (message.type === "error") {
-        stopped = true;
-        handlers.onRefused(message.status, message.reason);
+      if (message.type === "state" || message.type === "current") {
+        delay = FIRST_DELAY;
+        refusedDelay = FIRST_REFUSED_DELAY;
+        handlers.onStatus("live");
+        if (message.type === "state") handlers.onState(message.state);
+      } else if (message.type === "error") {
+        refused = message.status === 429;
+        const retrying = refused || message.status === 503;
+        if (!retrying) stopped = true;
+        handlers.onRefused(message.status, message.reason, retrying);
       }
     };
     ws.onclose = (event: CloseEvent) => {
       window.clearInterval(ping);
       if (socket === ws) socket = null;
-      if (stopped || event.code === 4401 || event.code === 4404) {
+      if (stopped || event.code === CLOSE_UNAUTHORIZED || event.code === CLOSE_NOT_FOUND) {
         handlers.onStatus("closed");
         return;
       }
+      if (refused || event.code === CLOSE_TOO_MANY) {
+        handlers.onStatus("refused");
+        retry = window.setTimeout(open, refusedDelay);
+        refusedDelay = Math.min(refusedDelay * 2, LAST_REFUSED_DELAY);
+        return;
+      }
       handlers.onStatus("connecting");
-      window.setTimeout(open, delay);
-      delay = Math.min(delay * 2, 5000);
+      retry = window.setTimeout(open, delay);
+      delay = Math.min(delay * 2, LAST_DELAY);
     };
   };
   open();
   return () => {
     stopped = true;
+    window.clearTimeout(retry);
     socket?.close();
   };
 }

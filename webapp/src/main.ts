@@ -281,14 +281,23 @@ async function start(): Promise<void> {
   accept(first.state);
   document.body.dataset.ready = "yes";
   const conn = byId<HTMLElement>("conn");
+  let liveRefusal = false;
   connectLive(game, data, {
     version: () => state.view?.version ?? null,
     onState: (view) => accept(view),
     onStatus: (status) => {
       conn.dataset.status = status;
       document.body.dataset.live = status;
+      // the socket's own refusal (over a cap, the server unavailable) is over once it is live again
+      if (status === "live" && liveRefusal) {
+        liveRefusal = false;
+        clearError();
+      }
     },
-    onRefused: (status, reason) => showError(reason, status),
+    onRefused: (status, reason, retrying) => {
+      liveRefusal = retrying;
+      showError(reason, status);
+    },
   });
 }
 

@@ -102,4 +102,4 @@ export type LiveMessage =
   | { type: "state"; state: GameView }
   | { type: "current"; version: number }
   | { type: "pong" }
-  | { type: "error"; status: number; error: string; reason: string };
+  | { type: "error"; status: number; error: string; reason: string; scope?: "user" | "game" | "process" };

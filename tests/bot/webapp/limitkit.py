@@ -5,12 +5,14 @@ a service's coroutine."""
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from aiogram.types import User
-from aiohttp import ClientSession, web
+from aiohttp import ClientSession, ClientWebSocketResponse, web
 from multidict import CIMultiDictProxy
 
 from bot.services.request_limits import RequestKind, RequestLimiter
@@ -103,6 +105,20 @@ class Worker:
         """POST an action signed in as ``user``."""
         body = {"version": version, "action": action}
         return await self.call("POST", f"api/games/{game_id}/actions", headers=auth(user), json=body)
+
+    def live(self, game_id: str, user: User) -> Any:
+        """Return a context opening the game's live socket signed in as ``user``, its first message sent."""
+        assert self.session is not None, "use the worker in an async with block"
+        session = self.session
+
+        @contextlib.asynccontextmanager
+        async def opened() -> AsyncIterator[ClientWebSocketResponse]:
+            async with session.ws_connect(f"/webapp/api/games/{game_id}/live") as ws:
+                init_data = signed_init_data(user.id, user.first_name, language=user.language_code or "en")
+                await ws.send_json({"init_data": init_data, "version": None})
+                yield ws
+
+        return opened()
 
     async def tournament(self, tournament_id: str, user: User) -> Answer:
         """GET the tournament signed in as ``user``."""

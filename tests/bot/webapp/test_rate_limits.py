@@ -218,3 +218,25 @@ async def test_the_memory_of_empty_buckets_is_bounded(sqlite_store: Store, monke
     for user in (1, 2, 3, 4, 5):  # remembered or forgotten, the same answer
         assert await limits.wait(user, RequestKind.READ) == pytest.approx(0.75)
         assert len(limits._empty_until) <= 2
+
+
+async def test_a_live_sockets_first_message_takes_a_read_and_is_refused_over_the_rate(sqlite_store: Store) -> None:
+    clock = Clock()
+    async with AppEnv(sqlite_store) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=531)
+        game_id = await app.group_game(app.env.fake.group_chat(-530), alice, bob)
+        two_reads = limiter(sqlite_store, clock, reads=RateLimit(rate=0.5, burst=2))
+        async with Worker(parts_of(app, limiter=two_reads)) as worker, worker.live(game_id, alice) as first:
+            assert (await first.receive_json())["type"] == "state"
+            assert (await worker.get(game_id, alice))[0] == 200  # the burst: a socket and a read
+            async with worker.live(game_id, alice) as second:
+                error = await second.receive_json()
+                assert (error["status"], error["error"], error["retry_after"]) == (429, "rate_limited", 2)
+                assert error["reason"] == tr("en", "webapp.rate_limited")
+                assert (await second.receive()).type.name in {"CLOSE", "CLOSING", "CLOSED"}
+                assert second.close_code == 4429
+            async with worker.live(game_id, bob) as bobs:  # Bob's reads are his own
+                assert (await bobs.receive_json())["type"] == "state"
+            clock.now += 2.0
+            async with worker.live(game_id, alice) as third:
+                assert (await third.receive_json())["type"] == "state"
