@@ -4,7 +4,7 @@ The client's first message authenticates it: ``{"init_data": "<Telegram init dat
 it has, or null>}``. The init data goes in a message, not in the URL's query: a browser cannot set headers on a
 WebSocket, and a query string ends up in the access logs of every proxy on the way, where a signed init data would
 let anyone act as the user until it is stale. A socket that sends no valid first message within
-:data:`HELLO_TIMEOUT` seconds is closed.
+:data:`HELLO_TIMEOUT` seconds is cut (its connection aborted, no closing handshake).
 
 Then the socket follows the game's versions (:meth:`bot.services.live.LiveUpdates.follow`), within the caps of
 :class:`bot.services.live.FollowLimits` (a user's sockets, a game's, this process's), checked before anything is
@@ -78,11 +78,15 @@ class _Socket:
         self.ws = ws
         self.request = request
 
-    def _drop(self, why: str) -> None:
-        log.info("live socket dropped: %s", why)
+    def cut(self) -> None:
+        """Abort the socket's connection at once (no closing handshake)."""
         transport = self.request.transport
         if transport is not None:
             transport.abort()
+
+    def _drop(self, why: str) -> None:
+        log.info("live socket dropped: %s", why)
+        self.cut()
 
     async def send(self, text: str) -> bool:
         """Send ``text``; return False when the socket is gone or was dropped (see the module docstring)."""
@@ -116,11 +120,9 @@ def state_message(view: GameView) -> str:
 
 
 async def _hello(ws: web.WebSocketResponse) -> dict[str, Any] | None:
-    """Return the client's first message as a dict, or None when it is missing or malformed."""
-    try:
-        message = await asyncio.wait_for(ws.receive(), timeout=HELLO_TIMEOUT)
-    except TimeoutError:
-        return None
+    """Return the client's first message as a dict, or None when it is malformed (or not text). Raises:
+    TimeoutError when none came within :data:`HELLO_TIMEOUT` seconds."""
+    message = await asyncio.wait_for(ws.receive(), timeout=HELLO_TIMEOUT)
     if message.type is not WSMsgType.TEXT:
         return None
     try:
@@ -150,7 +152,11 @@ async def live_socket(request: web.Request) -> web.StreamResponse:
 async def _serve(socket: _Socket, parts: WebAppParts, game_id: str) -> None:
     """Authenticate the socket, then keep it up to date within the caps until it closes."""
     ws = socket.ws
-    hello = await _hello(ws)
+    try:
+        hello = await _hello(ws)
+    except TimeoutError:  # a client that says nothing is not owed a closing handshake: its connection is cut
+        socket.cut()
+        return
     if ws.closed:  # the client left before it said anything (a page closed at once)
         return
     init_data = hello.get("init_data") if hello else None

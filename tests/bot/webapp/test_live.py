@@ -8,8 +8,10 @@ import logging
 from typing import Any
 
 import pytest
+from aiohttp import WSMsgType
 
 from bot.storage import Store
+from bot.webapp import live
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.group_play import users
 from tests.bot.webapp.appkit import AppEnv, open_live
@@ -169,3 +171,20 @@ async def test_a_socket_closed_before_its_first_message_is_let_go_quietly(
         assert (await ws.receive_json())["type"] == "state"
         await ws.close()
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def test_a_socket_that_says_nothing_is_cut_after_the_hello_timeout(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(live, "HELLO_TIMEOUT", 0.2)
+    async with AppEnv(sqlite_store) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=391)
+        game_id = await app.group_game(app.env.fake.group_chat(-390), alice, bob)
+        silent = await app.client.ws_connect(f"/webapp/api/games/{game_id}/live")
+        message = await silent.receive()  # no error message and no closing handshake: the connection is gone
+        assert message.type in (WSMsgType.CLOSED, WSMsgType.ERROR, WSMsgType.CLOSE), message
+        assert silent.closed
+        ws = await open_live(app, game_id, alice)  # the server still serves the next one
+        assert (await ws.receive_json())["type"] == "state"
+        await ws.close()
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
