@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
 import random
@@ -45,11 +44,11 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from aiohttp import WSMsgType
 from redis.asyncio import Redis as AsyncRedis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.live_watch import Watcher
 from bot.services.live import LocalLive, RedisLive
 from bot.storage import RedisGameStore, SqliteGameStore, Store
 from bot.webapp.assets import load_assets
@@ -67,41 +66,6 @@ class Seat:
 
     user_id: int
     init_data: str
-
-
-class Watcher:
-    """A player's live socket: the latest state it was sent and the time each version arrived."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.arrived: dict[int, float] = {}
-        self.state: dict[str, Any] = {}
-        self.changed = asyncio.Event()
-        self.task = asyncio.create_task(self._read())
-
-    @property
-    def latest(self) -> int:
-        """The newest version this socket was sent (0 before the first)."""
-        return int(self.state.get("version", 0))
-
-    async def _read(self) -> None:
-        async for message in self.ws:
-            if message.type is not WSMsgType.TEXT:
-                break
-            body = json.loads(message.data)
-            if body.get("type") == "state":
-                version = body["state"]["version"]
-                self.arrived.setdefault(version, time.perf_counter())
-                if version > self.latest:
-                    self.state = body["state"]
-                self.changed.set()
-
-    async def until(self, version: int) -> float:
-        """Return when a version ≥ ``version`` arrived."""
-        while self.latest < version:
-            self.changed.clear()
-            await self.changed.wait()
-        return min(t for v, t in self.arrived.items() if v >= version)
 
 
 async def play(

@@ -60,6 +60,7 @@ from aiohttp import WSMsgType, web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.live_watch import MOVE_TIMEOUT, Watcher
 from benchmarks.redis_db import reserved_db
 from tests.bot.fake_bot_api_server import (
     TOKEN,
@@ -78,8 +79,6 @@ from tests.bot.fake_bot_api_server import (
 from tests.bot.webapp.initdata import signed_init_data
 
 WEBAPP_URL = "https://bot.example.org/webapp/"
-MOVE_TIMEOUT = 60.0
-"""Seconds an honest move waits for its version on a socket before it counts as lost."""
 
 
 def signed(user_id: int) -> str:
@@ -218,51 +217,6 @@ def game_id_of(message: ChatMessage) -> str | None:
         if data.startswith("g:"):
             return data.split(":")[1]
     return None
-
-
-class Watcher:
-    """A live socket of the honest table: the latest state it was sent and when each version arrived."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws = ws
-        self.arrived: dict[int, float] = {}
-        self.state: dict[str, Any] = {}
-        self.changed = asyncio.Event()
-        self.task = asyncio.create_task(self._read())
-
-    @property
-    def latest(self) -> int:
-        return int(self.state.get("version", 0))
-
-    async def _read(self) -> None:
-        async for message in self.ws:
-            if message.type is not WSMsgType.TEXT:
-                break
-            body = json.loads(message.data)
-            if body.get("type") == "state":
-                version = body["state"]["version"]
-                self.arrived.setdefault(version, time.perf_counter())
-                if version > self.latest:
-                    self.state = body["state"]
-                self.changed.set()
-        self.changed.set()
-
-    async def until(self, version: int, timeout: float = MOVE_TIMEOUT) -> float:
-        """Return when a version ≥ ``version`` arrived. Raises: TimeoutError (also when the socket closed)."""
-        deadline = time.monotonic() + timeout
-        while self.latest < version:
-            if self.task.done() or time.monotonic() > deadline:
-                raise TimeoutError(f"version {version} never arrived")
-            self.changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), timeout=1.0)
-        return min(t for v, t in self.arrived.items() if v >= version)
-
-    async def close(self) -> None:
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
-        await self.ws.close()
 
 
 @dataclass
