@@ -16,8 +16,13 @@ MOVE_TIMEOUT = 60.0
 """Seconds a version may take to reach a socket before it counts as lost."""
 
 
+PING_EVERY = 25.0
+"""Seconds between two pings, as the page sends them (the server cuts a socket silent for 70 s)."""
+
+
 class Watcher:
-    """A live socket of the honest table: the latest state it was sent and when each version arrived."""
+    """A live socket watched as the page watches it (a ping every 25 s): the latest state it was sent and when each
+    version arrived."""
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.ws = ws
@@ -25,10 +30,17 @@ class Watcher:
         self.state: dict[str, Any] = {}
         self.changed = asyncio.Event()
         self.task = asyncio.create_task(self._read())
+        self.pinger = asyncio.create_task(self._ping())
 
     @property
     def latest(self) -> int:
         return int(self.state.get("version", 0))
+
+    async def _ping(self) -> None:
+        while not self.ws.closed:
+            await asyncio.sleep(PING_EVERY)
+            with contextlib.suppress(aiohttp.ClientError, ConnectionError, RuntimeError):
+                await self.ws.send_str('{"type": "ping"}')
 
     async def _read(self) -> None:
         async for message in self.ws:
@@ -55,6 +67,7 @@ class Watcher:
         return min(t for v, t in self.arrived.items() if v >= version)
 
     async def close(self) -> None:
+        self.pinger.cancel()
         self.task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.task

@@ -131,8 +131,7 @@ async def generate_load(
         )
         for _, _, watchers in plan:
             for watcher in watchers:
-                watcher.task.cancel()
-                await watcher.ws.close()
+                await watcher.close()
     return [x for result in results for x in result]
 
 

@@ -296,10 +296,10 @@ class Table:
         self._task = asyncio.create_task(self._play())
 
     async def stop(self) -> None:
-        if self._task is not None:
+        # cancelled until it is done: Python 3.11's wait_for may swallow a cancellation that meets a result
+        while self._task is not None and not self._task.done():
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.wait([self._task], timeout=1.0)
         for watcher in self.watchers:
             with contextlib.suppress(Exception):
                 await watcher.close()

@@ -12,6 +12,7 @@ This module imports nothing from the bot, so any layer can use it.
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import ctypes.util
 import gc
@@ -25,13 +26,15 @@ from pathlib import Path
 @dataclass(frozen=True, slots=True)
 class GivenBack:
     """What :func:`give_back` did: the objects the collection freed, whether ``malloc_trim`` ran, the resident
-    memory before and after (MB; 0 where ``/proc`` cannot be read) and the seconds it took."""
+    memory before and after (MB; 0 where ``/proc`` cannot be read), and the seconds the collection took (the event
+    loop waits for it) and the trim took (in a thread: the loop runs meanwhile)."""
 
     collected: int
     trimmed: bool
     rss_before: float
     rss_after: float
-    seconds: float
+    collect_seconds: float
+    trim_seconds: float
 
 
 def resident_mb() -> float:
@@ -59,14 +62,19 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return trim
 
 
-def give_back() -> GivenBack:
+async def give_back() -> GivenBack:
     """Collect every generation of garbage, then return the allocator's free pages to the system (glibc only).
-    Returns: what was done (:class:`GivenBack`). Blocks the thread for its duration (milliseconds to tens of them
-    for a heap of hundreds of MB)."""
-    started = time.perf_counter()
+    Returns: what was done (:class:`GivenBack`). The collection holds the interpreter for its duration (tens to
+    hundreds of milliseconds for a heap of hundreds of MB); ``malloc_trim`` runs in a thread, as ctypes lets other
+    threads run during a foreign call."""
     before = resident_mb()
+    started = time.perf_counter()
     collected = gc.collect()
+    collected_at = time.perf_counter()
     trim = _malloc_trim()
     if trim is not None:
-        trim(0)
-    return GivenBack(collected, trim is not None, before, resident_mb(), time.perf_counter() - started)
+        await asyncio.to_thread(trim, 0)
+    trimmed_at = time.perf_counter()
+    return GivenBack(
+        collected, trim is not None, before, resident_mb(), collected_at - started, trimmed_at - collected_at
+    )

@@ -30,6 +30,7 @@ from bot.outage import Outage
 from bot.services.boards import board_keyboard
 from bot.services.captions import caption
 from bot.services.engine_flow import DiceFactory, load_match
+from bot.services.fresh_reads import FreshReads
 from bot.storage import GameRecords, StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
@@ -414,6 +415,7 @@ class GameViews:
         self.dice = dice
         self.now = now
         self.outage = Outage("the Mini App's live views", log, needs="the store")
+        self.fresh: FreshReads[str, VersionViews | None] = FreshReads(lambda game_id: self.load(game_id))
 
     async def _read(self, game_id: str) -> VersionViews | None:
         """Return the game's stored version ready to be viewed, or None when there is no such game (or it is
@@ -441,6 +443,12 @@ class GameViews:
             raise ViewsUnavailableError(str(error)) from None
         self.outage.succeeded()
         return loaded
+
+    async def load_fresh(self, game_id: str) -> VersionViews | None:
+        """Return what :meth:`load` returns, from a read that started after this call, shared with every caller that
+        asks for the game meanwhile (:class:`~bot.services.fresh_reads.FreshReads`: a burst of sockets opening on a
+        game reads it and builds each distinct view once). Raises: ViewsUnavailableError."""
+        return await self.fresh.read(game_id)
 
     async def version(self, game_id: str) -> int | None:
         """Return the stored version of the game, or None when there is none. Raises: StoreUnavailableError."""

@@ -13,7 +13,8 @@ version, or an older one: the catch-up after a reconnect), else ``{"type": "curr
 state message for every newer version, the view of its viewer (the legal steps only to the player to move). Every
 socket that sees the same view of a version (the spectators of a language; a player's sockets in a language) is sent
 the same text, built and serialized once in this process (:class:`bot.services.live.Edition`). The client may send
-``{"type": "ping"}`` (answered ``pong``).
+``{"type": "ping"}`` (answered ``pong``); the page does every 25 s, and a socket that sends nothing for
+:data:`SILENCE_TIMEOUT` seconds is cut.
 
 A socket is refused with an error message ``{"type": "error", "status": s, "error": code, "reason": text}`` (the text
 in the user's language) and then closed with a code the page acts on:
@@ -57,6 +58,10 @@ log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT: Final = 10.0
 """Seconds a new socket has to send its first (authenticating) message."""
+SILENCE_TIMEOUT: Final = 70.0
+"""Seconds a following socket may send nothing before it is cut (the page sends ``ping`` every 25 s, so a phone whose
+network is gone is let go within 70 s)."""
+_ENDED: Final = frozenset({WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR})
 SEND_TIMEOUT: Final = 10.0
 """Seconds a message may take to be handed to one socket before the socket is dropped."""
 SEND_BUFFER_LIMIT: Final = 256 * 1024
@@ -136,7 +141,9 @@ async def live_socket(request: web.Request) -> web.StreamResponse:
     """Serve one live connection (see the module docstring)."""
     parts = request.app[PARTS]
     game_id = request.match_info["game_id"]
-    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=16384, compress=False, timeout=CLOSE_TIMEOUT)
+    # no aiohttp heartbeat: the page pings (SILENCE_TIMEOUT), and aiohttp 3.14 re-arms a closed socket's heartbeat
+    # when the client's closing frame arrives, keeping every socket the server closed alive for 30 s more
+    ws = web.WebSocketResponse(max_msg_size=16384, compress=False, timeout=CLOSE_TIMEOUT)
     await ws.prepare(request)
     sockets = request.app[SOCKETS]
     sockets.add(ws)
@@ -189,7 +196,7 @@ async def _follow(
     """Send the catch-up, then every newer version's state, until the socket closes. Raises: ViewsUnavailableError
     when the game cannot be read at first."""
     ws = socket.ws
-    loaded = await parts.views.load(follower.game_id)
+    loaded = await parts.views.load_fresh(follower.game_id)
     if loaded is None:
         reason = str(tr(who.language, "webapp.not_found"))
         await socket.refuse(404, "not_found", reason, CLOSE_NOT_FOUND)
@@ -205,11 +212,16 @@ async def _follow(
             return
     pusher = asyncio.create_task(_push(socket, parts, who, follower, last), name=f"nardy-live-{follower.game_id}")
     try:
-        async for message in ws:
+        while not pusher.done():
+            try:
+                message = await ws.receive(timeout=SILENCE_TIMEOUT)
+            except TimeoutError:  # the page pings every 25 s: a socket this silent has no page behind it
+                socket.cut()
+                break
+            if message.type in _ENDED:
+                break
             if message.type is WSMsgType.TEXT and '"ping"' in message.data:
                 await socket.send(PONG)
-            if pusher.done():
-                break
     finally:
         pusher.cancel()
         with contextlib.suppress(asyncio.CancelledError):

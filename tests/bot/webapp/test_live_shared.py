@@ -167,3 +167,27 @@ async def test_a_socket_whose_buffer_is_full_is_dropped_before_anything_more_is_
             await asyncio.sleep(0.01)
         assert writes == []
         await other.close()
+
+
+async def test_sockets_opening_at_once_on_a_game_share_one_read(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with AppEnv(sqlite_store) as app:
+        fake = app.env.fake
+        people = users(fake, *(f"S{i}" for i in range(12)), base=751)
+        game_id = await app.group_game(fake.group_chat(-750), people[0], people[1])
+        views = app.env.service.views
+        loads: list[str] = []
+        load = views.load
+
+        async def counted_load(game_id: str) -> Any:
+            loads.append(game_id)
+            return await load(game_id)
+
+        monkeypatch.setattr(views, "load", counted_load)
+        sockets = await asyncio.gather(*(open_socket(app, game_id, who) for who in people[2:]))
+        firsts = [await first_message(ws) for ws in sockets]
+        assert {(m["type"], m["state"]["version"]) for m in firsts} == {("state", firsts[0]["state"]["version"])}
+        assert 1 <= len(loads) <= 3, loads  # ten spectators opening at once: a read or two, not ten
+        for ws in sockets:
+            await ws.close()
