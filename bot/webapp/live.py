@@ -28,6 +28,11 @@ in the user's language) and then closed with a code the page acts on:
 - **1011** (``status`` 503, ``unavailable``): the store or Redis cannot be reached now; the page reconnects with its
   growing delay and catches up.
 
+A socket refused with 401 or 429 gets its error only :attr:`~bot.webapp.parts.WebAppParts.socket_refusal_delay`
+seconds (2) after its first message: whatever the verdict costs, a script that opens sockets in a loop is held to one
+refusal per connection every 2 s, so that a storm of them (2,000 a second from one client on this machine, a whole
+core) cannot take the event loop from the games; a page refused at a cap waits far longer before it tries again.
+
 A socket that does not read what it is sent is dropped (its connection aborted): when more than
 :data:`SEND_BUFFER_LIMIT` bytes wait for it, or when a message cannot be handed to it within :data:`SEND_TIMEOUT`
 seconds. Each socket is written by its own task, so a slow one never holds the others up. Messages are not compressed
@@ -112,8 +117,12 @@ class _Socket:
             return False
         return True
 
-    async def refuse(self, status: int, error: str, reason: str, code: int, **extra: Any) -> None:
-        """Send the error message, then close the socket with ``code``."""
+    async def refuse(
+        self, status: int, error: str, reason: str, code: int, *, delay: float = 0.0, **extra: Any
+    ) -> None:
+        """Send the error message ``delay`` seconds from now, then close the socket with ``code``."""
+        if delay > 0:
+            await asyncio.sleep(delay)
         message = {"type": "error", "status": status, "error": error, "reason": reason, **extra}
         if await self.send(json.dumps(message)):
             await self.ws.close(code=code)
@@ -171,11 +180,14 @@ async def _serve(socket: _Socket, parts: WebAppParts, game_id: str) -> None:
         who = identify(parts, init_data if isinstance(init_data, str) else None)
     except AuthError as error:
         reason = str(tr(error.lang, f"webapp.auth.{error.failure.value}"))
-        await socket.refuse(401, error.failure.value, reason, CLOSE_UNAUTHORIZED)
+        await socket.refuse(401, error.failure.value, reason, CLOSE_UNAUTHORIZED, delay=parts.socket_refusal_delay)
         return
     if parts.limiter is not None and (wait := await parts.limiter.wait(who.user_id, RequestKind.READ)) > 0:
         reason = str(tr(who.language, "webapp.rate_limited"))
-        await socket.refuse(429, "rate_limited", reason, CLOSE_TOO_MANY, retry_after=math.ceil(wait))
+        retry_after = math.ceil(wait)
+        await socket.refuse(
+            429, "rate_limited", reason, CLOSE_TOO_MANY, delay=parts.socket_refusal_delay, retry_after=retry_after
+        )
         return
     known = hello.get("version") if hello else None
     known_version = known if isinstance(known, int) and not isinstance(known, bool) else None
@@ -185,7 +197,10 @@ async def _serve(socket: _Socket, parts: WebAppParts, game_id: str) -> None:
     except TooManyFollowersError as refusal:
         reason = str(tr(who.language, "webapp.too_many_sockets"))
         scope = refusal.scope
-        await socket.refuse(429, "too_many_sockets", reason, CLOSE_TOO_MANY, scope=scope, limit=refusal.limit)
+        delay = parts.socket_refusal_delay
+        await socket.refuse(
+            429, "too_many_sockets", reason, CLOSE_TOO_MANY, delay=delay, scope=scope, limit=refusal.limit
+        )
     except (LiveUnavailableError, ViewsUnavailableError):  # logged once per outage by the service
         await socket.refuse(503, "unavailable", translate(who.language, UNAVAILABLE), CLOSE_UNAVAILABLE)
 

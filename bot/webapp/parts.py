@@ -27,7 +27,7 @@ DIST_DIR: Final = Path(__file__).resolve().parent / "static"
 class WebAppParts:
     """What the Mini App's server uses: the bot ``token`` (to check init data), ``max_age`` (``WEBAPP_AUTH_MAX_AGE``),
     the services (``views``, ``actions``, ``live``, ``tournaments``, ``limiter``), the ``default_language``, the
-    ``static_dir`` and ``refusal_log_interval``."""
+    ``static_dir``, ``refusal_log_interval`` and ``socket_refusal_delay``."""
 
     token: str
     max_age: float
@@ -42,6 +42,9 @@ class WebAppParts:
     """The per-user limits of the API's requests (:mod:`bot.services.request_limits`); None: no limits (tests)."""
     refusal_log_interval: float = 60.0
     """Seconds between two summary lines of the refused requests, at the most (:mod:`bot.webapp.refusals`)."""
+    socket_refusal_delay: float = 2.0
+    """Seconds a live socket refused for its init data (401) or over a cap or a rate (429) waits for its answer
+    (:mod:`bot.webapp.live`): a script opening sockets in a loop gets at most one refusal per connection every 2 s."""
 
 
 PARTS: Final = web.AppKey("parts", WebAppParts)

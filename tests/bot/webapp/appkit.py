@@ -34,6 +34,7 @@ class AppEnv:
         live: LiveUpdates | None = None,
         static_dir: Path | None = None,
         clock: Callable[[], float] | None = None,
+        socket_refusal_delay: float = 0.0,
         **service: Any,
     ) -> None:
         self.live = live or LocalLive()
@@ -46,6 +47,7 @@ class AppEnv:
             views=self.env.service.views,
             actions=self.env.service.actions,
             live=self.live,
+            socket_refusal_delay=socket_refusal_delay,  # at once unless a test checks the delay
             **({"static_dir": static_dir} if static_dir is not None else {}),
         )
         # no cap on connections: a benchmark keeps hundreds of sockets open

@@ -57,7 +57,7 @@ def parts_of(app: AppEnv, **extra: Any) -> WebAppParts:
         actions=services.actions,
         live=app.live,
         tournaments=TournamentViews(services.tournaments.records),
-        **extra,
+        **{"socket_refusal_delay": 0.0, **extra},
     )
 
 

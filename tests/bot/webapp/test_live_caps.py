@@ -3,6 +3,7 @@ anything; a socket over one is told why and closed with 4429, and a socket that 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -119,3 +120,26 @@ def test_the_caps_come_from_the_settings_and_their_defaults_agree() -> None:
         _env_file=None,  # type: ignore[call-arg]
     )
     assert FollowLimits.of(chosen) == FollowLimits(per_user=3, per_game=40, per_process=90)
+
+
+async def test_a_refused_socket_waits_for_its_answer_while_the_others_are_served(sqlite_store: Store) -> None:
+    live = LocalLive(FollowLimits(per_user=1, per_game=50, per_process=50))
+    async with AppEnv(sqlite_store, live=live, socket_refusal_delay=0.5) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=631)
+        game_id = await app.group_game(app.env.fake.group_chat(-630), alice, bob)
+        kept = await open_socket(app, game_id, alice)
+        assert (await first_message(kept))["type"] == "state"
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        over = [await open_socket(app, game_id, alice) for _ in range(3)]
+        bobs = await open_socket(app, game_id, bob)  # served meanwhile
+        assert (await first_message(bobs))["type"] == "state"
+        bob_served = loop.time()
+        for ws in over:
+            error, code = await refused(ws)
+            assert (error["error"], code) == ("too_many_sockets", 4429)
+        refusals_came = loop.time()
+        assert refusals_came - started >= 0.5  # the refusals waited the delay
+        assert bob_served < refusals_came
+        for ws in (kept, bobs):
+            await ws.close()
