@@ -112,6 +112,7 @@ PACING = (
     "send_interval_group",
     "group_messages_per_minute",
     "private_messages_per_minute",
+    "bot_calls_per_second",
     "throttle_rate",
     "throttle_burst",
 )

@@ -78,6 +78,7 @@ def sender_limits(settings: Settings) -> SenderLimits:
         group_interval=settings.send_interval_group,
         group_per_minute=settings.group_messages_per_minute,
         private_per_minute=settings.private_messages_per_minute,
+        global_per_second=settings.bot_calls_per_second,
         chat_queue_limit=settings.chat_queue_limit,
     )
 

@@ -88,6 +88,10 @@ class Settings(BaseSettings):
     # ---- bursts, floods and shutdown (bot/sender.py, bot/middlewares/throttle.py, bot/app.py) ----
     private_messages_per_minute: int = Field(default=30, gt=0)
     """At most this many outgoing messages or edits (retries included) in any minute in one private chat."""
+    bot_calls_per_second: int = Field(default=30, gt=0)
+    """At most this many paced calls (messages and edits) a second over all chats, counted for the bot as a whole
+    by every worker together (Telegram allows a bot about 30; raise it only for a Bot API without that limit, as
+    in the benchmarks)."""
     chat_queue_limit: int = Field(default=20, gt=0)
     """At most this many replies (chatter, not boards) wait in one chat's queue; beyond it the oldest is dropped."""
     max_updates_in_flight: int = Field(default=64, gt=0)

@@ -412,6 +412,7 @@ def start_worker(
         "SEND_INTERVAL_GROUP": "0",
         "GROUP_MESSAGES_PER_MINUTE": "100000",
         "PRIVATE_MESSAGES_PER_MINUTE": "100000",
+        "BOT_CALLS_PER_SECOND": "100000",
         "BOT_MOVE_DELAY": "0",
         "THROTTLE_RATE": "0",
         "COMPUTER_PROCESSES": "0",
