@@ -64,8 +64,7 @@ GIVE_BACK_AFTER: Final = 500
 """Followers that must have left since the peak before the process gives its memory back."""
 GIVE_BACK_QUIET: Final = 5.0
 """Seconds without a departure before it does: a mass close is given back once, when it is over and few sockets are
-left (a full collection walks every live object: 15–35 ms once 750 sockets have closed, 100–200 ms while they are
-open)."""
+left (a full collection walks every live object: 20–160 ms after 750 sockets closed, more while they are open)."""
 REFUSAL_LOG_EVERY: Final = 60.0
 """Seconds between two log lines about refused connections of one kind (the ones between are counted)."""
 

@@ -4,6 +4,7 @@ untrusted socket is refused."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -188,3 +189,23 @@ async def test_a_socket_that_says_nothing_is_cut_after_the_hello_timeout(
         assert (await ws.receive_json())["type"] == "state"
         await ws.close()
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def test_a_following_socket_that_stays_silent_is_cut_and_one_that_pings_stays(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live, "SILENCE_TIMEOUT", 0.3)
+    async with AppEnv(sqlite_store) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=395)
+        game_id = await app.group_game(app.env.fake.group_chat(-394), alice, bob)
+        silent = await open_live(app, game_id, alice)
+        pinging = await open_live(app, game_id, bob)
+        assert (await silent.receive_json())["type"] == (await pinging.receive_json())["type"] == "state"
+        for _ in range(4):  # 0.6 s in all: twice the silence allowed, but a ping every 0.15 s
+            await pinging.send_str('{"type": "ping"}')
+            assert await pinging.receive_json() == {"type": "pong"}
+            await asyncio.sleep(0.15)
+        message = await silent.receive()
+        assert message.type in (WSMsgType.CLOSED, WSMsgType.ERROR, WSMsgType.CLOSE), message
+        assert not pinging.closed
+        await pinging.close()
