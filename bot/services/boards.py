@@ -47,7 +47,7 @@ from bot.model.game import ChatLink, GameRecord, is_private_chat
 from bot.model.settings import ChatSettings, UserSettings
 from bot.sender import SendWithdrawn
 from bot.services.captions import caption
-from bot.services.engine_flow import load_match
+from bot.services.engine_flow import drawn_position, load_match
 from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
 from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
 from bot.services.render_pool import render_in_processes
@@ -321,7 +321,7 @@ async def render_photo(
     if match.length:
         kwargs["match_score"] = (int(match.score[0]), int(match.score[1]))
         kwargs["match_length"] = match.length
-    position = game.position_for(mover)
+    position = drawn_position(record, match)  # the roller's frame, the pending steps played out
     if config.render_processes > 0 and config.renderer is render_board:
         return await render_in_processes(config.render_processes, position, match.game.variant.name, **kwargs)
     return await asyncio.to_thread(config.renderer, position, match.game.variant.name, **kwargs)

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.model.game import Event, FairSeeds, GameRecord
 from bot.model.settings import ChatSettings
-from nardy import DiceSource, FairDice, Game, GameStateError, Match, Options, Phase, SystemDice
+from nardy import DiceSource, FairDice, Game, GameStateError, Match, NardyError, Options, Phase, Position, SystemDice
 from nardy.fairness import FairnessError, commitment, dice_rolled, new_server_seed
 
 DiceFactory = Callable[[str, int], DiceSource]
@@ -140,3 +140,17 @@ def options_for(variant: str, chat_settings: ChatSettings | None = None) -> Opti
     if variant == "long" and chat_settings and chat_settings.cube_long:
         return Options(cube=True)
     return Options()
+
+
+def drawn_position(record: GameRecord, match: Match) -> Position:
+    """Return the position every board draws, in the roller's frame: the turn being built (``record.pending_steps``)
+    played out — a moved checker on its target, a hit one on the bar, a borne-off one in the tray — as the Pillow
+    board, the text board and the Mini App show it (the turn-start position when no step is pending)."""
+    game = match.game
+    pending = list(record.pending_steps)
+    if game.phase is Phase.MOVE and pending:
+        try:
+            return game.plan().position_after(pending)
+        except NardyError:  # a turn the engine no longer takes: the position before it is still true
+            pass
+    return game.position

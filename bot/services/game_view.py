@@ -29,12 +29,12 @@ from bot.model.game import GameRecord, RecordError
 from bot.outage import Outage
 from bot.services.boards import board_keyboard
 from bot.services.captions import caption
-from bot.services.engine_flow import DiceFactory, load_match
+from bot.services.engine_flow import DiceFactory, drawn_position, load_match
 from bot.services.fresh_reads import FreshReads
 from bot.storage import GameRecords, StoredGame
 from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
-from nardy import Match, NardyError, Phase
+from nardy import Match, NardyError, Phase, Position
 from nardy.cube import next_cube_value
 from rendering.frames import other_frame, variant_info
 
@@ -288,10 +288,12 @@ def _build_view(
     bottom = you if you is not None else mover
     info = variant_info(game.variant)
     board = info.board
+    drawn = drawn_position(record, match)  # the pending steps played out, as every board draws them
+    sides = (drawn.me, drawn.opp) if mover == 0 else (drawn.opp, drawn.me)
     points: list[PointView] = []
     pinned: dict[int, int] = {}
     for owner in (0, 1):
-        side = game.sides[owner]
+        side = sides[owner]
         for index in range(24):
             where = index + 1 if owner == bottom else other_frame(index + 1, board)
             if side[index]:
@@ -300,7 +302,6 @@ def _build_view(
                 pinned[where] = owner
     points = [dataclasses.replace(p, pinned=pinned.get(p.point)) for p in points]
     points.sort(key=lambda p: p.point)
-    sides = game.sides
     checkers = info.checkers
     off = tuple(
         checkers - sum(sides[o][:24]) - sides[o][24] - (sides[o][25] if info.layout == "reserve" else 0) for o in (0, 1)
@@ -340,7 +341,7 @@ def _build_view(
         points=tuple(points),
         bar=(sides[0][24], sides[1][24]),
         off=(off[0], off[1]),
-        pips=game.position_for(0).pips(),  # the engine's count, as the Pillow board's strips show it
+        pips=Position(sides[0], sides[1]).pips(),  # the engine's count, as the Pillow board's strips show it
         reserve=(sides[0][25], sides[1][25]) if info.layout == "reserve" else None,
         dice=game.dice if in_move else None,
         used_dice=tuple(s.die for s in pending),

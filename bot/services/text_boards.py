@@ -16,25 +16,13 @@ from typing import Final
 
 from bot.model.game import GameRecord
 from bot.services.captions import caption, cut_caption
+from bot.services.engine_flow import drawn_position
 from bot.texts import tr
-from nardy import Match, NardyError, Phase, Position
+from nardy import Match, Phase
 from nardy.textboard import draw_position
 
 MAX_MESSAGE: Final = 4096
 """Telegram's limit of a text message, in UTF-16 code units of the visible text."""
-
-
-def drawn_position(record: GameRecord, match: Match) -> Position:
-    """Return the position to draw, in the roller's frame: the turn being built (``record.pending_steps``) played
-    out, as the picture shows those checkers where they went."""
-    game = match.game
-    pending = list(record.pending_steps)
-    if game.phase is Phase.MOVE and pending:
-        try:
-            return game.plan().position_after(pending)
-        except NardyError:  # a turn the engine no longer takes: the position before it is still true
-            pass
-    return game.position
 
 
 def board_drawing(record: GameRecord, match: Match, lang: str) -> str:

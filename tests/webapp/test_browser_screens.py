@@ -13,7 +13,9 @@ import pytest
 
 from bot.storage import Store
 from nardy.variants import variant_names
+from tests.bot.e2e.drive import awaited_user, state
 from tests.bot.e2e.group_play import users
+from tests.bot.e2e.helpers import board_message
 from tests.bot.webapp.appkit import AppEnv
 from tests.bot.webapp.initdata import signed_init_data
 from tests.webapp.browserkit import DIST_DIR, PHONE, page_url
@@ -55,11 +57,48 @@ async def test_every_board_at_phone_size(store: Store, browser: Any, tmp_path: P
     _write_index(out)
 
 
+async def test_a_step_in_the_middle_of_a_turn_in_the_app_and_in_the_chat(
+    store: Store, browser: Any, tmp_path: Path
+) -> None:
+    """The gallery's pair of the turn being built: one step of a short game played, the app and the group's board
+    (``mid-turn-app.png``, ``mid-turn-chat.jpg``) both showing the checker on its target and the pips after it."""
+    out = _out(tmp_path)
+    async with AppEnv(store, seed="screens-mid-turn", static_dir=DIST_DIR) as app:
+        alice, bob = users(app.env.fake, "Alice", "Bob", base=700)
+        chat = app.env.fake.group_chat(-700)
+        game_id = await app.group_game(chat, alice, bob, "short")
+        players = {alice.id: alice, bob.id: bob}
+        for _ in range(10):  # to a turn of steps: roll when a roll is awaited
+            stored, match = await state(app.env, game_id)
+            mover = awaited_user(stored, match, players)
+            _, view = await app.get(game_id, mover)
+            steps = [a["action"] for a in view["actions"] if a["step"] is not None]
+            if steps:
+                break
+            await app.act(game_id, mover, {"version": view["version"], "action": view["actions"][0]["action"]})
+        status, played = await app.act(game_id, mover, {"version": view["version"], "action": steps[0]})
+        assert status == 200 and played["pending"], played
+        assert played["pips"] != view["pips"]  # the step is counted
+        context = await browser.new_context(**PHONE)
+        await context.route("https://telegram.org/**", lambda route: route.abort())
+        page = await context.new_page()
+        await page.goto(page_url(app, game_id, signed_init_data(mover.id, mover.first_name)))
+        await page.wait_for_selector("body[data-ready=yes]")
+        assert await page.get_attribute("body", "data-version") == str(played["version"])
+        assert await page.locator("#board .pending").count() > 0
+        await page.screenshot(path=str(out / "mid-turn-app.png"), animations="disabled")
+        await context.close()
+        photo = board_message(app.env.fake, chat.id).photo
+        assert photo is not None and len(photo) > 10_000
+        (out / "mid-turn-chat.jpg").write_bytes(photo)
+    _write_index(out)
+
+
 def _write_index(folder: Path) -> None:
     """Write ``index.html`` showing every screenshot of the folder, at the phone's size."""
     figures = "\n".join(
         f'<figure><img src="{p.name}" width="390" alt="{p.stem}"><figcaption>{p.stem}</figcaption></figure>'
-        for p in sorted(folder.glob("*.png"))
+        for p in sorted([*folder.glob("*.png"), *folder.glob("*.jpg")])
     )
     folder.joinpath("index.html").write_text(
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Nardy Mini App gallery</title>'

@@ -10,7 +10,8 @@ import pytest
 
 from bot.model.game import GameRecord, PlayerInfo
 from bot.services.captions import MAX_CAPTION, caption, visible_length
-from bot.services.text_boards import MAX_MESSAGE, drawn_position, text_board
+from bot.services.engine_flow import drawn_position
+from bot.services.text_boards import MAX_MESSAGE, text_board
 from bot.texts import tr
 from nardy import FixedDice, Match, Phase, Step
 from nardy.textboard import draw_position
