@@ -235,6 +235,9 @@ TEXTS: Final[dict[str, Message]] = {
     "webapp.auth.stale": gettext_noop("The sign-in data has expired: reopen the board from Telegram."),
     "webapp.auth.no_user": gettext_noop("The sign-in data names no user: open the board from a chat."),
     "webapp.rate_limited": gettext_noop("Too many requests at once: wait a moment and try again."),
+    "match.bad_length": gettext_noop(
+        "“{value}” is not a match length: write it in digits, e.g. /new long match 5 (1 to {most} points)."
+    ),
     "webapp.too_many_sockets": gettext_noop(
         "This board is open in too many windows at once: close the ones you do not need and reopen it."
     ),

@@ -4,6 +4,7 @@ the opponent); the New game and More games menu buttons."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import TypeVar
 
@@ -60,6 +61,31 @@ def parse_new_args(args: str | None, default_variant: str = DEFAULT) -> tuple[st
     if get_match_kind_games(variant):
         return variant, 0  # a match of a fixed number of games has no length
     return variant, length or default_length(variant)
+
+
+LENGTH_WORDS = ("match", "матч", "до")
+"""The words a match length follows in ``/new`` arguments."""
+
+
+def unread_match_length(args: str | None) -> str | None:
+    """Return the word after ``match`` (``матч``, ``до``) in ``/new`` arguments that is no length in digits (``²``,
+    ``five``), or None when every such word is one (or there is none): such a command is refused with the reason,
+    never started as a single game."""
+    words = (args or "").lower().split()[:8]
+    for before, word in itertools.pairwise(words):
+        if before in LENGTH_WORDS and read_number(word, MATCH_LENGTH_DIGITS) is None and resolve(word) is None:
+            return word
+    return None
+
+
+async def refused_match_length(message: Message, command: CommandObject, replies: Replies, locale: str) -> bool:
+    """Answer a ``/new`` whose match length cannot be read (:func:`unread_match_length`) with the reason; return
+    whether it was refused (then nothing is created)."""
+    word = unread_match_length(command.args)
+    if word is None:
+        return False
+    await replies.reply(message, tr(norm_lang(locale), "match.bad_length", value=word, most=MAX_MATCH_LENGTH))
+    return True
 
 
 def display_name(user: User) -> str:
@@ -176,6 +202,8 @@ async def on_new(
     refusal = proxy_refusal(message, locale)
     if refusal:
         await replies.reply(message, refusal)
+        return
+    if await refused_match_length(message, command, replies, locale):
         return
     defaults = await preferences.chat(message.chat.id)
     variant, length = parse_new_args(command.args, defaults.variant or DEFAULT)

@@ -13,7 +13,7 @@ from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.config import Settings
-from bot.handlers.challenge import named_variant, parse_new_args, player_of, pressed_offer
+from bot.handlers.challenge import named_variant, parse_new_args, player_of, pressed_offer, refused_match_length
 from bot.handlers.identity import proxy_refusal
 from bot.keyboards.callbacks import ComputerCb, MenuCb
 from bot.keyboards.game import computer_keyboard
@@ -122,6 +122,8 @@ async def on_new_bot(
     refusal = proxy_refusal(message, locale)
     if refusal:
         await replies.reply(message, refusal)
+        return
+    if await refused_match_length(message, command, replies, locale):
         return
     defaults = await preferences.chat(message.chat.id)
     variant, level, length = parse_bot_args(command.args, defaults.variant or DEFAULT)

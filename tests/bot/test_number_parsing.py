@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.commands import read_number
-from bot.handlers.challenge import MAX_MATCH_LENGTH, parse_new_args
+from bot.handlers.challenge import MAX_MATCH_LENGTH, parse_new_args, unread_match_length
 from bot.handlers.computer import parse_bot_args
 from bot.handlers.ratings import parse_variant
 from bot.handlers.rules import rules_text
@@ -65,3 +65,11 @@ def test_match_lengths_in_other_scripts() -> None:
     assert parse_bot_args("bot hard match ३") == ("short", "hard", 3)
     assert offers("long ٣")[0].length == 3
     assert offers("long ³")[0].length != 3
+
+
+def test_a_match_length_that_is_no_number_is_named() -> None:
+    assert unread_match_length("short match ²") == "²"
+    assert unread_match_length("long матч пять") == "пять"
+    assert unread_match_length("long match 5") is None and unread_match_length("match ٥") is None
+    assert unread_match_length("match long") is None  # a variant after "match": no length was meant
+    assert unread_match_length("long match") is None and unread_match_length(None) is None

@@ -85,8 +85,9 @@ async def test_anonymous_admins_are_refused(sqlite_store: Store) -> None:
 
 
 async def test_odd_digits_never_crash(sqlite_store: Store) -> None:
-    """``²`` and ``①`` pass ``str.isdigit`` and crashed ``int()`` in ``/new match ²``; decimal digits of other
-    scripts (``١٢``) are read as the number they write, as in typed moves."""
+    """``²`` and ``①`` pass ``str.isdigit`` and crashed ``int()`` in ``/new match ²``; now they are refused with the
+    reason (a match length is written in digits); decimal digits of other scripts (``١٢``) are read as the number
+    they write, as in typed moves."""
     assert parse_new_args("match ²") == ("short", 0)
     assert parse_new_args("long match ①") == ("long", 0)
     assert parse_new_args("match ١٢") == ("short", 12)
@@ -95,10 +96,13 @@ async def test_odd_digits_never_crash(sqlite_store: Store) -> None:
     fake, h = env.fake, env.h
     alice = fake.user(1, "Alice", "en")
     group = fake.group_chat(-702)
-    for text in ("/new match ²", "/new long match ①", "/new bot match ³", "/new short до ١٢"):
-        await h.send_text(alice, group, text)
+    for text, word in (("/new match ²", "²"), ("/new long match ①", "①"), ("/new bot match ³", "³")):
+        await h.send_text(alice, group, text)  # refused with the reason, never started as a single game
+        assert fake.last_message(group.id).content == shown(EN, "match.bad_length", value=word, most=25)
+    assert await sqlite_store.chat_challenges(group.id) == [] and await sqlite_store.user_games(alice.id) == []
+    await h.send_text(alice, group, "/new short до ١٢")  # decimal digits of another script are a length
     assert _failures(env) == 0
-    assert len(await sqlite_store.chat_challenges(group.id)) == 3
+    assert len(await sqlite_store.chat_challenges(group.id)) == 1
     await env.close()
 
 
