@@ -86,6 +86,10 @@ async def test_a_step_in_the_middle_of_a_turn_in_the_app_and_in_the_chat(
         await page.wait_for_selector("body[data-ready=yes]")
         assert await page.get_attribute("body", "data-version") == str(played["version"])
         assert await page.locator("#board .pending").count() > 0
+        # the caption's side marks are drawn as the board's checkers, not left to a font's emoji
+        assert await page.locator("#caption .mark.side0").count() == await page.locator("#caption .mark.side1").count()
+        assert await page.locator("#caption .mark").count() >= 2
+        assert "\u26aa" not in (await page.text_content("#caption") or "")
         await page.screenshot(path=str(out / "mid-turn-app.png"), animations="disabled")
         await context.close()
         photo = board_message(app.env.fake, chat.id).photo

@@ -83,9 +83,30 @@ function render(): void {
         : view.turn === view.you
           ? (view.texts["webapp.your_turn"] ?? "")
           : (view.texts["webapp.waiting"] ?? "");
-  byId<HTMLElement>("caption").textContent = view.caption;
+  byId<HTMLElement>("caption").replaceChildren(...captionNodes(view.caption));
   showClocks(view);
   renderActions(view);
+}
+
+const SIDE_MARKS: Record<string, number> = { "\u26AA": 0, "\u26AB": 1 };
+
+/** The caption as text, its side marks (⚪ ⚫, which fonts without emoji draw as small outlines) drawn as the
+ * board's own checkers, the same on every system. */
+function captionNodes(caption: string): Node[] {
+  const nodes: Node[] = [];
+  for (const part of caption.split(/(\u26AA|\u26AB)/u)) {
+    const side = SIDE_MARKS[part];
+    if (side === undefined) {
+      if (part) nodes.push(document.createTextNode(part));
+      continue;
+    }
+    const mark = document.createElement("span");
+    mark.className = `mark side${side}`;
+    mark.setAttribute("role", "img");
+    mark.setAttribute("aria-label", part);
+    nodes.push(mark);
+  }
+  return nodes;
 }
 
 function renderActions(view: GameView): void {
