@@ -45,3 +45,18 @@ async def state_text(ws: Any, at_least: int) -> str:
         if body["type"] == "state" and body["state"]["version"] >= at_least:
             text: str = message.data
             return text
+
+
+def counting_loads(app: AppEnv) -> list[str]:
+    """Return the list every game read of the live sockets (``GameViews.load``) appends the game's id to (the reads
+    are still made)."""
+    views = app.env.service.views
+    loads: list[str] = []
+    load = views.load
+
+    async def counted(game_id: str) -> Any:
+        loads.append(game_id)
+        return await load(game_id)
+
+    views.load = counted  # type: ignore[method-assign]
+    return loads

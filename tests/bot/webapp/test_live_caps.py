@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import pytest
 
@@ -14,21 +13,7 @@ from bot.services.live import FollowLimits, LocalLive
 from bot.storage import Store
 from tests.bot.e2e.group_play import users
 from tests.bot.webapp.appkit import AppEnv
-from tests.bot.webapp.livekit import first_message, open_socket, refused
-
-
-def counting_loads(app: AppEnv) -> list[str]:
-    """Return the list every game read of the live sockets is appended to (the game's id)."""
-    views = app.env.service.views
-    loads: list[str] = []
-    load = views.load
-
-    async def counted(game_id: str) -> Any:
-        loads.append(game_id)
-        return await load(game_id)
-
-    views.load = counted  # type: ignore[method-assign]
-    return loads
+from tests.bot.webapp.livekit import counting_loads, first_message, open_socket, refused
 
 
 async def test_a_user_over_the_cap_is_refused_before_anything_is_read_and_a_closed_socket_frees_its_place(

@@ -18,7 +18,7 @@ from bot.webapp.parts import SOCKETS
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.group_play import users
 from tests.bot.webapp.appkit import AppEnv
-from tests.bot.webapp.livekit import first_message, open_socket, state_text
+from tests.bot.webapp.livekit import counting_loads, first_message, open_socket, state_text
 
 
 def server_sockets(app: AppEnv) -> set[Any]:
@@ -54,15 +54,7 @@ async def test_a_save_is_read_once_and_each_distinct_view_built_once_for_every_s
             return build(stored, record, match, you, lang, now)
 
         monkeypatch.setattr(game_view, "_build_view", counted)
-        loads: list[str] = []
-        views = app.env.service.views
-        load = views.load
-
-        async def counted_load(game_id: str) -> Any:
-            loads.append(game_id)
-            return await load(game_id)
-
-        monkeypatch.setattr(views, "load", counted_load)
+        loads = counting_loads(app)
 
         stored, match = await state(app.env, game_id)
         await press_first(app.env, awaited_user(stored, match, {alice.id: alice, bob.id: bob}), chat.id)
@@ -169,22 +161,12 @@ async def test_a_socket_whose_buffer_is_full_is_dropped_before_anything_more_is_
         await other.close()
 
 
-async def test_sockets_opening_at_once_on_a_game_share_one_read(
-    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_sockets_opening_at_once_on_a_game_share_one_read(sqlite_store: Store) -> None:
     async with AppEnv(sqlite_store) as app:
         fake = app.env.fake
         people = users(fake, *(f"S{i}" for i in range(12)), base=751)
         game_id = await app.group_game(fake.group_chat(-750), people[0], people[1])
-        views = app.env.service.views
-        loads: list[str] = []
-        load = views.load
-
-        async def counted_load(game_id: str) -> Any:
-            loads.append(game_id)
-            return await load(game_id)
-
-        monkeypatch.setattr(views, "load", counted_load)
+        loads = counting_loads(app)
         sockets = await asyncio.gather(*(open_socket(app, game_id, who) for who in people[2:]))
         firsts = [await first_message(ws) for ws in sockets]
         assert {(m["type"], m["state"]["version"]) for m in firsts} == {("state", firsts[0]["state"]["version"])}
