@@ -229,6 +229,7 @@ TEXTS: Final[dict[str, Message]] = {
     "webapp.clock.delay": gettext_noop("delay"),
     "webapp.clock.flag": gettext_noop("lost on time"),
     "webapp.not_found": gettext_noop("There is no such game."),
+    "webapp.no_game": gettext_noop("No game to open: open the board from its message in Telegram."),
     "webapp.bad_request": gettext_noop("The request is malformed: send the board's version and one action."),
     "webapp.auth.missing": gettext_noop("Open the board from Telegram: the request carries no sign-in data."),
     "webapp.auth.forged": gettext_noop("The sign-in data is not Telegram's: reopen the board from Telegram."),

@@ -15,6 +15,7 @@
   ``?version=N`` and the tournament still at version N, ``{"current": true}`` instead: the page polls this every
   few seconds (a tournament changes when a match starts or ends, in whichever worker; a poll needs no publishing
   in the tournament services and costs one read of the record).
+- ``GET  /webapp/api/texts?lang=<code>``: the texts the page shows before it has read a game (no sign-in).
 - ``GET  /webapp/``: ``index.html`` of the front end's build (``bot/webapp/static``, written by ``webapp/``'s
   build), and its other files (from memory, gzipped when accepted, revalidated by ETag:
   :mod:`bot.webapp.assets`); without a build, 404 with a clear message.
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -49,7 +51,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from bot.model.actions import GameAction, parse_action
 from bot.services.actions import PressStatus
 from bot.services.request_limits import RequestKind
-from bot.texts import tr
+from bot.texts import norm_lang, tr
 from bot.webapp.assets import Asset, asset_response, load_assets
 from bot.webapp.auth import AuthError, WebAppIdentity
 from bot.webapp.live import live_socket
@@ -237,6 +239,23 @@ async def static_file(request: web.Request) -> web.Response:
     return asset_response(request, asset)
 
 
+PAGE_TEXT_KEYS: Final = ("webapp.no_game",)
+"""The catalogue's texts the page shows before it has read a game (every other text comes with the game's view)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _page_texts(lang: str) -> str:
+    """Return the JSON of the page's texts in ``lang``, made once per language."""
+    return json.dumps({key: str(tr(lang, key)) for key in PAGE_TEXT_KEYS}, ensure_ascii=False)
+
+
+async def page_texts(request: web.Request) -> web.Response:
+    """Return the page's texts (:data:`PAGE_TEXT_KEYS`) in the language of ``?lang=`` (the bot's default for an
+    unknown one), as JSON; no sign-in is needed (they are the catalogue's, cached by the client for an hour)."""
+    body = _page_texts(norm_lang(request.query.get("lang")))
+    return web.Response(text=body, content_type="application/json", headers={"Cache-Control": "public, max-age=3600"})
+
+
 def create_webapp(parts: WebAppParts) -> web.Application:
     """Return the Mini App's sub-application (mount it with ``app.add_subapp("/webapp/", ...)``)."""
     app = web.Application(client_max_size=MAX_BODY)
@@ -265,6 +284,7 @@ def create_webapp(parts: WebAppParts) -> web.Application:
     app.router.add_post("/api/games/{game_id}/actions", post_action)
     app.router.add_get("/api/games/{game_id}/live", live_socket)
     app.router.add_get("/api/tournaments/{tournament_id}", get_tournament)
+    app.router.add_get("/api/texts", page_texts)
     app[ASSETS] = load_assets(parts.static_dir)
     app.router.add_get("/", index)
     app.router.add_get("/{name}", static_file)

@@ -145,3 +145,17 @@ export function connectLive(gameId: string, initData: string, handlers: LiveHand
     socket?.close();
   };
 }
+
+/** Returns the catalogue's text ``key`` in ``lang`` (the texts the page shows before any game is read), or the key
+ * itself when the server cannot be reached. */
+export async function pageText(key: string, lang: string): Promise<string> {
+  try {
+    const url = new URL(`api/texts?lang=${encodeURIComponent(lang)}`, base());
+    const response = await fetch(url);
+    const texts: unknown = await response.json();
+    const text = typeof texts === "object" && texts !== null ? (texts as Record<string, unknown>)[key] : undefined;
+    return typeof text === "string" ? text : key;
+  } catch {
+    return key;
+  }
+}

@@ -1,8 +1,18 @@
 // The Mini App: loads the game, draws it, sends the player's actions, follows the live socket.
-import { connectLive, fetchState, postAction } from "./api";
+import { connectLive, fetchState, pageText, postAction } from "./api";
 import { drawBoard } from "./board";
 import { showClocks } from "./clock";
-import { applyChrome, boardTheme, gameId, haptic, initData } from "./telegram";
+import {
+  applyChrome,
+  backButton,
+  boardTheme,
+  confirmClosing,
+  gameId,
+  haptic,
+  holdSwipes,
+  initData,
+  userLanguage,
+} from "./telegram";
 import { startTournament, tournamentId } from "./tournament";
 import type { ActionView, GameView, Place } from "./types";
 
@@ -154,8 +164,16 @@ function accept(view: GameView, force = false): void {
     state.picked = null;
     state.resignOpen = false;
   }
+  const before = state.view;
   state.view = view;
   render();
+  confirmClosing(view.you !== null && !view.finished);
+  if (before && yourTurn(view) && !yourTurn(before)) haptic("turn");
+}
+
+/** Whether the view awaits its viewer. */
+function yourTurn(view: GameView): boolean {
+  return view.you !== null && !view.finished && view.turn === view.you;
 }
 
 async function send(action: string): Promise<void> {
@@ -242,6 +260,7 @@ svg.addEventListener("pointerdown", (event: PointerEvent) => {
   ghost.hidden = true;
   document.body.appendChild(ghost);
   drag = { from: place, ghost, moved: false, x: event.clientX, y: event.clientY };
+  holdSwipes(true);
 });
 
 window.addEventListener("pointermove", (event: PointerEvent) => {
@@ -261,6 +280,7 @@ window.addEventListener("pointerup", (event: PointerEvent) => {
   const current = drag;
   drag = null;
   current?.ghost.remove();
+  if (current) holdSwipes(false);
   const place = placeAt(event.clientX, event.clientY);
   if (current?.moved) {
     if (place === null || same(place, current.from)) {
@@ -282,15 +302,22 @@ async function start(): Promise<void> {
   const back = new URLSearchParams(window.location.search).get("tournament");
   if (game && back) {
     // a match opened from the tournament view: a way back to it
+    const href = `${window.location.pathname}?tournament=${encodeURIComponent(back)}${window.location.hash}`;
+    // the page's own way back, until Telegram's Back button takes its place (outside Telegram it stays)
     const link = document.createElement("a");
     link.id = "back";
     link.className = "back";
     link.textContent = "←";
-    link.href = `${window.location.pathname}?tournament=${encodeURIComponent(back)}${window.location.hash}`;
+    link.href = href;
     byId<HTMLElement>("head").prepend(link);
+    backButton(
+      () => window.location.assign(href),
+      () => link.remove(),
+    );
   }
   if (!game) {
-    showError("No game to open.", 404);
+    showError(await pageText("webapp.no_game", userLanguage()), 404);
+    document.body.dataset.ready = "error";
     return;
   }
   const first = await fetchState(game, data);

@@ -1,14 +1,23 @@
 // What the app learns from Telegram: the signed init data, the game to open, the theme. Telegram passes all of it
 // in the page's URL hash (tgWebAppData, tgWebAppStartParam, tgWebAppThemeParams); telegram-web-app.js, when it
-// could be loaded, reads the same hash and adds its methods (ready, expand, haptics), used only when present.
+// could be loaded, reads the same hash and adds its methods (ready, expand, full screen, swipes, closing
+// confirmation, the Back button, haptics), used only when present and supported by the client's version.
 
 interface TelegramWebApp {
   initData?: string;
-  initDataUnsafe?: { start_param?: string };
+  initDataUnsafe?: { start_param?: string; user?: { language_code?: string } };
   colorScheme?: "light" | "dark";
   themeParams?: Record<string, string>;
+  platform?: string;
+  isVersionAtLeast?: (version: string) => boolean;
   ready?: () => void;
   expand?: () => void;
+  requestFullscreen?: () => void;
+  disableVerticalSwipes?: () => void;
+  enableVerticalSwipes?: () => void;
+  enableClosingConfirmation?: () => void;
+  disableClosingConfirmation?: () => void;
+  BackButton?: { show?: () => void; hide?: () => void; onClick?: (handler: () => void) => void };
   HapticFeedback?: { impactOccurred?: (style: string) => void; notificationOccurred?: (kind: string) => void };
 }
 
@@ -85,14 +94,77 @@ export function applyChrome(): void {
     const app = webApp();
     app?.ready?.();
     app?.expand?.();
+    // the whole screen on a phone (its notch and home bar kept clear by the safe-area insets in style.css)
+    if (MOBILE.has(app?.platform ?? "") && supports("8.0")) app?.requestFullscreen?.();
   };
-  if (webApp()) greet();
-  else document.getElementById("tg-sdk")?.addEventListener("load", greet, { once: true });
+  whenTelegram(greet);
 }
 
-/** A light haptic tick where Telegram offers it. */
-export function haptic(kind: "tap" | "error"): void {
+/** Runs ``run`` once telegram-web-app.js is there: now, or when it has loaded (it is loaded async). */
+function whenTelegram(run: () => void): void {
+  if (webApp()) run();
+  else document.getElementById("tg-sdk")?.addEventListener("load", run, { once: true });
+}
+
+const MOBILE = new Set(["android", "android_x", "ios"]);
+
+/** Whether the Telegram client runs at least Bot API ``version`` of Mini Apps (false outside Telegram). */
+function supports(version: string): boolean {
+  return webApp()?.isVersionAtLeast?.(version) ?? false;
+}
+
+/** Haptics where Telegram offers them: a tick on a move, an error on a refused one, a success when it becomes
+ * the player's turn. */
+export function haptic(kind: "tap" | "error" | "turn"): void {
   const feedback = webApp()?.HapticFeedback;
   if (kind === "tap") feedback?.impactOccurred?.("light");
-  else feedback?.notificationOccurred?.("error");
+  else feedback?.notificationOccurred?.(kind === "turn" ? "success" : "error");
+}
+
+/** While a checker is dragged, a vertical swipe must not close or collapse the app: ``held`` true stops Telegram's
+ * vertical swipes, false gives them back. */
+export function holdSwipes(held: boolean): void {
+  if (!supports("7.7")) return;
+  const app = webApp();
+  if (held) app?.disableVerticalSwipes?.();
+  else app?.enableVerticalSwipes?.();
+}
+
+let closing = { wanted: false, asked: false };
+
+/** Asks Telegram to confirm before the app is closed while ``running`` (a game of the viewer's is on). */
+export function confirmClosing(running: boolean): void {
+  closing.wanted = running;
+  whenTelegram(() => {
+    if (!supports("6.2") || closing.asked === closing.wanted) return;
+    closing = { wanted: closing.wanted, asked: closing.wanted };
+    const app = webApp();
+    if (closing.wanted) app?.enableClosingConfirmation?.();
+    else app?.disableClosingConfirmation?.();
+  });
+}
+
+/** Shows Telegram's Back button, calling ``back`` when pressed, and then ``shown`` (so that the page drops its own
+ * way back); where there is none (outside Telegram, an old client) nothing happens. */
+export function backButton(back: () => void, shown: () => void): void {
+  whenTelegram(() => {
+    const button = webApp()?.BackButton;
+    if (!supports("6.1") || !button?.show || !button.onClick) return;
+    button.onClick(back);
+    button.show();
+    shown();
+  });
+}
+
+/** Returns the user's language as Telegram gives it (for the texts shown before any game is read), or "". */
+export function userLanguage(): string {
+  const fromScript = webApp()?.initDataUnsafe?.user?.language_code;
+  if (fromScript) return fromScript;
+  try {
+    const user: unknown = JSON.parse(new URLSearchParams(initData()).get("user") ?? "{}");
+    const code = typeof user === "object" && user !== null ? (user as { language_code?: unknown }).language_code : "";
+    return typeof code === "string" ? code : "";
+  } catch {
+    return "";
+  }
 }
