@@ -4,12 +4,26 @@ A :class:`TimeControl` is what players choose (``12+1``: a delay of D seconds pe
 per point of the match); a :class:`GameClock` is the state the game record keeps under ``"clock"``::
 
     {"delay": D, "per_point": r, "reserves": [seconds left of player 0, of player 1],
-     "running"?: the player whose clock runs, "started"?: unix time the running action began,
-     "flag"?: the player who ran out of time}
+     "running"?: the player whose action is awaited, "began"?: unix time that action began,
+     "started"?: unix time the player's time started to count (the board of the action reached them),
+     "first"?: the players whose first action of the session is still to come, "flag"?: the player who ran out of time}
+
+**A clock runs only once its board is seen.** An action begins when it is saved (``began``), but the player's time
+counts from the moment the board of that action reached them (``started``: the first board of that version or a
+later one delivered to a chat where they play, or the Mini App showing it to them, whichever is first), so a board
+held back by Telegram's pacing costs nobody time. Until then the clock *waits* (``running`` set, ``started`` None): no
+deadline, nothing charged. The moment of delivery is recorded beside the record, not in it (it would otherwise be a
+new version to draw): :meth:`GameClock.seen` applies it when the record is read. A record written before ``began``
+existed has ``started`` alone: its clock runs as it always did.
+
+**The first action of each player** in a session is timed by the first-move window (:data:`FIRST_MOVE_WINDOW` from
+the delivery, as lichess gives a first move its own countdown) instead of the clock: nothing is taken from the
+reserve, and a missed window ends the session (docs/rules.md §1 "Time control").
 
 Everything about the clock is computed from this value and the server's time alone: the reserve left now
 (:meth:`GameClock.left`, for a view that shows it ticking), when the running player's time runs out
-(:meth:`GameClock.deadline`), and the clock after an action (:meth:`GameClock.charge`, :meth:`GameClock.start`).
+(:meth:`GameClock.deadline`), and the clock after an action (:meth:`GameClock.charge`, :meth:`GameClock.await_board`,
+:meth:`GameClock.seen`).
 """
 
 from __future__ import annotations
@@ -29,6 +43,10 @@ MAX_DELAY: Final = 60.0
 MIN_PER_POINT: Final = 0.25
 MAX_PER_POINT: Final = 10.0
 """The reserve r per point of the match, in minutes: 0.25 to 10."""
+FIRST_MOVE_WINDOW: Final = 60.0
+"""Seconds a player has for their first action of a session, from the moment its board reached them: a player who
+came from a notification has time to open the chat, and one who never comes does not hold the game for the whole
+reserve."""
 
 _CONTROL = re.compile(r"^\s*(\d{1,3})\s*\+\s*(\d{1,3}(?:[.,]\d{1,2})?)\s*$")
 """``D+r``: D whole seconds, r minutes with at most two decimals (so a label is at most 7 characters: ``60+0.25``)."""
@@ -123,9 +141,10 @@ Side = Annotated[StrictInt, Field(ge=0, le=1)]
 
 @dataclass(frozen=True, slots=True)
 class GameClock:
-    """A game's clock (see the module docstring). ``running``/``started``: the player whose action is awaited and
-    when that action began (None: nobody's clock runs — the computer's turn, between games, the game over);
-    ``flag``: the player who lost on time."""
+    """A game's clock (see the module docstring). ``running``: the player whose action is awaited (None: nobody's
+    clock runs — the computer's turn, between games, the game over); ``began``: when that action began; ``started``:
+    when the player's time started to count (None while the clock waits for the board to reach them); ``first``: the
+    players whose first action of the session is still to come; ``flag``: the player who lost on time."""
 
     delay: Seconds
     per_point: Seconds
@@ -133,32 +152,51 @@ class GameClock:
     running: Side | None = None
     started: Seconds | None = None
     flag: Side | None = None
+    began: Seconds | None = None
+    first: tuple[Side, ...] = ()
 
     @model_serializer(mode="wrap")
     def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
         data: JsonObject = handler(self)
-        for key in ("running", "started", "flag"):
+        for key in ("running", "started", "flag", "began"):
             if data[key] is None:
                 del data[key]
+        if data["first"]:
+            data["first"] = list(data["first"])
+        else:
+            del data["first"]
         data["reserves"] = list(data["reserves"])
         return data
 
     @classmethod
     def new(cls, control: TimeControl, length: int) -> GameClock:
-        """Return the clock of a new match to ``length`` points under ``control``: full reserves, not running."""
+        """Return the clock of a new match to ``length`` points under ``control``: full reserves, not running, both
+        players' first actions to come."""
         reserve = control.reserve(length)
-        return cls(control.delay, control.per_point, (reserve, reserve))
+        return cls(control.delay, control.per_point, (reserve, reserve), first=(0, 1))
 
     @property
     def control(self) -> TimeControl:
         """Return the time control the clock was set to."""
         return TimeControl(self.delay, self.per_point)
 
+    @property
+    def waiting(self) -> bool:
+        """Whether an action is awaited whose board has not reached its player yet (no time counts)."""
+        return self.running is not None and self.started is None and self.flag is None
+
+    @property
+    def opening(self) -> bool:
+        """Whether the awaited action is its player's first of the session (timed by the first-move window)."""
+        return self.running is not None and self.running in self.first
+
     def deadline(self) -> float | None:
-        """Return the unix time the running player's time runs out (start + delay + reserve), None when no clock
-        runs."""
+        """Return the unix time the running player's time runs out (start + delay + reserve, or start + the
+        first-move window for a first action), None when no clock runs or it waits for its board."""
         if self.running is None or self.started is None:
             return None
+        if self.opening:
+            return self.started + FIRST_MOVE_WINDOW
         return self.started + self.delay + self.reserves[self.running]
 
     def expired(self, now: float) -> bool:
@@ -167,41 +205,65 @@ class GameClock:
         return deadline is not None and now >= deadline
 
     def left(self, side: int, now: float) -> float:
-        """Return the reserve ``side`` has at ``now``, in seconds (the delay of a running action not counted,
-        never below 0): what a live view shows ticking."""
+        """Return the reserve ``side`` has at ``now``, in seconds (the delay of a running action and a first
+        action not counted, never below 0): what a live view shows ticking."""
         reserve = self.reserves[side]
-        if side == self.running and self.started is not None:
+        if side == self.running and self.started is not None and not self.opening:
             reserve -= max(0.0, now - self.started - self.delay)
         return max(0.0, reserve)
 
     def charge(self, now: float) -> GameClock:
         """Return the clock with the running action made at ``now``: the time beyond the delay taken from the
-        running player's reserve (never below 0; the reserve never grows), and no clock running."""
-        if self.running is None or self.started is None:
+        running player's reserve (never below 0; the reserve never grows; nothing for a first action or one made
+        before its board was seen), and no clock running."""
+        if self.running is None:
             return self.stopped()
         reserves = list(self.reserves)
         reserves[self.running] = self.left(self.running, now)
-        return GameClock(self.delay, self.per_point, (reserves[0], reserves[1]), None, None, self.flag)
+        first = tuple(side for side in self.first if side != self.running)
+        return GameClock(self.delay, self.per_point, (reserves[0], reserves[1]), None, None, self.flag, None, first)
 
     def start(self, side: int | None, now: float) -> GameClock:
-        """Return the clock with ``side``'s action beginning at ``now`` (None: no clock runs)."""
+        """Return the clock with ``side``'s action beginning at ``now`` and its time counting at once (None: no
+        clock runs)."""
         if side is None:
             return self.stopped()
-        return GameClock(self.delay, self.per_point, self.reserves, side, now, self.flag)
+        return GameClock(self.delay, self.per_point, self.reserves, side, now, self.flag, now, self.first)
+
+    def await_board(self, side: int | None, now: float) -> GameClock:
+        """Return the clock with ``side``'s action beginning at ``now``, its time counting only from when its board
+        reaches them (:meth:`seen`; None: no clock runs)."""
+        if side is None:
+            return self.stopped()
+        return GameClock(self.delay, self.per_point, self.reserves, side, None, self.flag, now, self.first)
+
+    def seen(self, began: float, at: float) -> GameClock:
+        """Return the clock with the board of the action that began at ``began`` seen by its player at ``at``: its
+        time counts from then (never before the action began). Any other clock is returned unchanged (the mark
+        belongs to an earlier action, or the time already counts)."""
+        if not self.waiting or self.began != began:
+            return self
+        return GameClock(
+            self.delay, self.per_point, self.reserves, self.running, max(at, began), self.flag, began, self.first
+        )
 
     def stopped(self) -> GameClock:
         """Return the clock with no clock running (the reserves unchanged)."""
-        return GameClock(self.delay, self.per_point, self.reserves, None, None, self.flag)
+        return GameClock(self.delay, self.per_point, self.reserves, None, None, self.flag, None, self.first)
 
     def ran_out(self) -> GameClock:
-        """Return the clock of a match lost on time by the running player: that reserve 0, the flag theirs.
+        """Return the clock of a match lost on time by the running player: that reserve 0, the flag theirs (a
+        missed first-move window keeps the reserve).
 
         Raises: ClockError when no clock runs."""
         if self.running is None:
             raise ClockError("no clock runs")
         reserves = list(self.reserves)
-        reserves[self.running] = 0.0
-        return GameClock(self.delay, self.per_point, (reserves[0], reserves[1]), None, None, self.running)
+        if not self.opening:
+            reserves[self.running] = 0.0
+        return GameClock(
+            self.delay, self.per_point, (reserves[0], reserves[1]), None, None, self.running, None, self.first
+        )
 
     def to_dict(self) -> JsonObject:
         """Return the clock as stored under the record's ``"clock"``."""

@@ -499,8 +499,13 @@ class GameRecord:
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> GameRecord:
-        """Return the record of a game read from the store. Raises: RecordError when it cannot be read."""
-        return cls.from_dict(stored.data)
+        """Return the record of a game read from the store, its clock counting from when the board of the awaited
+        action reached its player when the store has that mark (``stored.seen``). Raises: RecordError when it
+        cannot be read."""
+        record = cls.from_dict(stored.data)
+        if record.clock is not None and stored.seen is not None:
+            record.clock = record.clock.seen(*stored.seen)
+        return record
 
     @classmethod
     def new(

@@ -88,6 +88,8 @@ class StoredGame:
             sweeper should look at it again), or None.
         boards: the recorded board state per chat id (``set_board``), read together with the record.
         quarantined: True once ``quarantine_game`` was applied (the game is in no index any more).
+        seen: ``(began, at)`` of the last :meth:`GameRecords.mark_seen`: the awaited action that began at ``began``
+            had its board reach its player at ``at`` (None: no mark).
     """
 
     game_id: str
@@ -99,6 +101,7 @@ class StoredGame:
     deadline: float | None = None
     boards: Mapping[int, BoardState] = field(default_factory=dict)
     quarantined: bool = False
+    seen: tuple[float, float] | None = None
 
 
 @runtime_checkable
@@ -246,6 +249,18 @@ class GameRecords(Protocol):
         Returns: GRANTED when adopted; BUSY while a lease is held on the chat's board (a call under way may be
         about to record this very message); MOVED when the recorded board is this message or a newer one (the
         pressed message is an old board); GONE when there is no game.
+        """
+        ...
+
+    async def mark_seen(self, game_id: str, began: float, at: float, *, deadline: float | None = None) -> float | None:
+        """Record that the board of the awaited action that began at ``began`` reached its player at ``at`` (their
+        clock counts from then: :meth:`bot.model.clock.GameClock.seen`), without bumping the game's version; the
+        first mark of an action wins. ``deadline``: when the running clock runs out, counted from that mark; an
+        active game's wake-up deadline is lowered to it when later, so the sweeper never wakes the game after its
+        flag falls. Atomic.
+
+        Returns: the time recorded for that action (an earlier mark's when there was one), None when there is no
+        game.
         """
         ...
 

@@ -49,6 +49,7 @@ class RedisClient:
     DEMOTE_BOARD_SCRIPT = scripts.DEMOTE_BOARD_SCRIPT
     ADOPT_BOARD_SCRIPT = scripts.ADOPT_BOARD_SCRIPT
     FORGET_STALE_SCRIPT = scripts.FORGET_STALE_SCRIPT
+    MARK_SEEN_SCRIPT = scripts.MARK_SEEN_SCRIPT
     QUARANTINE_SCRIPT = scripts.QUARANTINE_SCRIPT
     ADD_STATS_SCRIPT = scripts.ADD_STATS_SCRIPT
     ADD_GAME_STATS_SCRIPT = scripts.ADD_GAME_STATS_SCRIPT
@@ -95,6 +96,7 @@ class RedisClient:
         self._demote_board = redis.register_script(self.DEMOTE_BOARD_SCRIPT)
         self._adopt_board = redis.register_script(self.ADOPT_BOARD_SCRIPT)
         self._forget_stale = redis.register_script(self.FORGET_STALE_SCRIPT)
+        self._mark_seen = redis.register_script(self.MARK_SEEN_SCRIPT)
         self._quarantine = redis.register_script(self.QUARANTINE_SCRIPT)
         self._add_stats = redis.register_script(self.ADD_STATS_SCRIPT)
         self._add_game_stats = redis.register_script(self.ADD_GAME_STATS_SCRIPT)

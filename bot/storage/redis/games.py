@@ -49,6 +49,13 @@ def _parse_board(chat_id: int, value: str, stale: str | None) -> BoardState:
     )
 
 
+def _parse_seen(value: str | None) -> tuple[float, float] | None:
+    if not value:
+        return None
+    began, _, at = value.partition(",")
+    return float(began), float(at)
+
+
 def _message_arg(message_id: int | None) -> str:
     return "" if message_id is None else str(int(message_id))
 
@@ -124,6 +131,7 @@ class RedisGames(RedisClient):
             deadline=deadline,
             boards=boards,
             quarantined="q" in fields,
+            seen=_parse_seen(fields.get("w")),
         )
 
     async def get_game(self, game_id: str) -> StoredGame | None:
@@ -300,6 +308,16 @@ class RedisGames(RedisClient):
                 ],
             )
         return BoardFence(text(result))
+
+    async def mark_seen(self, game_id: str, began: float, at: float, *, deadline: float | None = None) -> float | None:
+        """See :meth:`bot.storage.games.GameRecords.mark_seen`."""
+        async with self._op():
+            await self._game_docs.lower_deadline(game_id, deadline)  # the index first: never later than the record
+            result = await self._mark_seen(
+                keys=[GAME_KEY.format(game_id=game_id)],
+                args=[repr(float(began)), repr(float(at)), "" if deadline is None else repr(float(deadline))],
+            )
+        return None if result is None else float(text(result))
 
     async def forget_stale(self, game_id: str, chat_id: int, message_id: int) -> None:
         """See :meth:`bot.storage.games.GameRecords.forget_stale`."""

@@ -62,16 +62,17 @@ class SqliteGames(SqliteConnection):
         """See :meth:`bot.storage.games.GameRecords.get_game`."""
         now = self._clock()
 
-        def op(conn: sqlite3.Connection) -> tuple[tuple[Any, ...] | None, list[Any]]:
+        def op(conn: sqlite3.Connection) -> tuple[tuple[Any, ...] | None, list[Any], tuple[float, float] | None]:
             row = GAMES.live(conn, game_id, now, GAME_COLUMNS)
             if row is None:
-                return None, []
+                return None, [], None
             boards = conn.execute(
                 "SELECT chat_id, message_id, shown_version, stale FROM game_boards WHERE game_id = ?", (game_id,)
             ).fetchall()
-            return row, boards
+            seen = conn.execute("SELECT began, seen_at FROM clock_seen WHERE game_id = ?", (game_id,)).fetchone()
+            return row, boards, None if seen is None else (float(seen[0]), float(seen[1]))
 
-        row, boards = await self._run(op)
+        row, boards, seen = await self._run(op)
         if row is None:
             return None
         version, data, finished, chats, users, deadline, quarantined = row
@@ -90,6 +91,7 @@ class SqliteGames(SqliteConnection):
                 for chat, message_id, shown, stale in boards
             },
             quarantined=bool(quarantined),
+            seen=seen,
         )
 
     async def update_game(
@@ -263,6 +265,31 @@ class SqliteGames(SqliteConnection):
                 return BoardFence.MOVED
             _record_landing(conn, game_id, int(chat_id), int(message_id), int(seen_version), mine=True)
             return BoardFence.GRANTED
+
+        return await self._run(op)
+
+    async def mark_seen(self, game_id: str, began: float, at: float, *, deadline: float | None = None) -> float | None:
+        """See :meth:`bot.storage.games.GameRecords.mark_seen`."""
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> float | None:
+            if GAMES.live(conn, game_id, now, "1") is None:
+                return None
+            row = conn.execute("SELECT began, seen_at FROM clock_seen WHERE game_id = ?", (game_id,)).fetchone()
+            if row is not None and float(row[0]) == float(began):
+                return float(row[1])
+            conn.execute(
+                "INSERT INTO clock_seen (game_id, began, seen_at) VALUES (?, ?, ?) ON CONFLICT (game_id)"
+                " DO UPDATE SET began = excluded.began, seen_at = excluded.seen_at",
+                (game_id, float(began), float(at)),
+            )
+            if deadline is not None:
+                conn.execute(
+                    "UPDATE games SET deadline = ? WHERE id = ? AND finished = 0 AND quarantined IS NULL"
+                    " AND (deadline IS NULL OR deadline > ?)",
+                    (float(deadline), game_id, float(deadline)),
+                )
+            return float(at)
 
         return await self._run(op)
 

@@ -3,7 +3,8 @@
 Tables: ``games`` (one row per game: record, version, deadline, finished/expiry and quarantine columns),
 ``game_chats`` / ``game_users`` (which chats show a game, who plays it; indexed both ways), ``game_boards``
 (board state per game and chat: the message, the version it shows, older messages whose keyboards are still to be
-taken off), ``board_claims`` (the chats' board leases, ``fence_board``), ``challenges``,
+taken off), ``board_claims`` (the chats' board leases, ``fence_board``), ``clock_seen`` (when the awaited action's
+board was seen, ``mark_seen``), ``challenges``,
 ``chat_settings`` / ``user_settings``, ``stats`` (counters per chat and user) and ``counted_games`` (which games
 ``add_game_stats`` counted in which chat). Rows of a game in the other game tables go with it (``ON DELETE
 CASCADE``). ``tournaments`` (one row per tournament; a partial unique index on the chat of the unfinished ones
@@ -60,6 +61,11 @@ CREATE TABLE IF NOT EXISTS board_claims (
     until REAL NOT NULL,
     replaces INTEGER,
     PRIMARY KEY (game_id, chat_id)
+);
+CREATE TABLE IF NOT EXISTS clock_seen (
+    game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    began REAL NOT NULL,
+    seen_at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS challenges (
     id TEXT PRIMARY KEY,

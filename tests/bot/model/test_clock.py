@@ -4,13 +4,14 @@ form in the game record, a challenge and the tournament settings (records withou
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
 from bot.model.challenge import GroupChallenge, PrivateChallenge, load_challenge
-from bot.model.clock import ClockError, GameClock, TimeControl, clock_in, format_reserve
+from bot.model.clock import FIRST_MOVE_WINDOW, ClockError, GameClock, TimeControl, clock_in, format_reserve
 from bot.model.codec import dump, load
 from bot.model.game import GameRecord, PlayerInfo
 from bot.model.tournament import TournamentSettings
@@ -46,8 +47,13 @@ def test_the_clock_is_found_in_a_command_s_arguments() -> None:
         clock_in("short clock")
 
 
+def _opened(clock: GameClock) -> GameClock:
+    """``clock`` with both players' first actions made (so the clock, not the first-move window, times them)."""
+    return dataclasses.replace(clock, first=())
+
+
 def test_the_delay_is_free_and_the_time_beyond_it_comes_off_the_reserve() -> None:
-    clock = GameClock.new(TimeControl(12.0, 1.0), 3).start(0, 1000.0)
+    clock = _opened(GameClock.new(TimeControl(12.0, 1.0), 3)).start(0, 1000.0)
     assert clock.reserves == (180.0, 180.0) and clock.deadline() == 1000.0 + 12 + 180
     assert clock.left(0, 1010.0) == 180.0  # within the delay: nothing spent
     within = clock.charge(1011.0)
@@ -65,9 +71,40 @@ def test_the_delay_is_free_and_the_time_beyond_it_comes_off_the_reserve() -> Non
 def test_the_game_deadline_is_the_earlier_of_the_turn_deadline_and_the_clock() -> None:
     record = _record()
     assert earliest(5000.0, record) == 5000.0
-    record.clock = GameClock.new(TimeControl(10.0, 1.0), 0).start(1, 1000.0)
+    record.clock = _opened(GameClock.new(TimeControl(10.0, 1.0), 0)).start(1, 1000.0)
     assert earliest(5000.0, record) == 1070.0
     assert earliest(1050.0, record) == 1050.0
+
+
+def test_a_clock_waits_for_its_board_and_counts_from_the_moment_it_was_seen() -> None:
+    clock = _opened(GameClock.new(TimeControl(12.0, 1.0), 3)).await_board(0, 1000.0)
+    assert clock.waiting and clock.deadline() is None and not clock.expired(1e9)
+    assert clock.left(0, 1500.0) == 180.0  # 500 s waiting for the board cost nothing
+    assert clock.seen(999.0, 1040.0) == clock  # a mark of another action changes nothing
+    seen = clock.seen(1000.0, 1040.0)
+    assert not seen.waiting and seen.started == 1040.0 and seen.deadline() == 1040.0 + 12 + 180
+    assert seen.seen(1000.0, 1090.0) == seen  # the first delivery counts; a later one changes nothing
+    assert clock.seen(1000.0, 990.0).started == 1000.0  # never before the action began
+    assert seen.charge(1072.0).reserves == (160.0, 180.0)  # 32 s after it was seen: 20 beyond the delay
+    assert clock.charge(1500.0).reserves == (180.0, 180.0)  # acted before the board was marked seen: free
+
+
+def test_a_first_action_has_the_first_move_window_instead_of_the_clock() -> None:
+    clock = GameClock.new(TimeControl(0.0, 0.25), 0)
+    assert clock.first == (0, 1)
+    waiting = clock.await_board(1, 1000.0)
+    assert waiting.opening and waiting.deadline() is None
+    seen = waiting.seen(1000.0, 1030.0)
+    assert seen.deadline() == 1030.0 + FIRST_MOVE_WINDOW  # not 1030 + 15 s of reserve
+    assert seen.left(1, 1080.0) == 15.0  # the window does not touch the reserve
+    made = seen.charge(1080.0)
+    assert made.reserves == (15.0, 15.0) and made.first == (0,)
+    assert made.await_board(1, 1080.0).seen(1080.0, 1080.0).deadline() == 1080.0 + 15.0  # then the clock
+    missed = seen.ran_out()
+    assert (missed.flag, missed.reserves) == (1, (15.0, 15.0))  # a missed window keeps the reserve
+    stored = GameClock.from_dict(made.to_dict())
+    assert stored == made and made.to_dict()["first"] == [0]
+    assert "first" not in dataclasses.replace(made, first=()).to_dict()
 
 
 def _record() -> GameRecord:
@@ -79,10 +116,12 @@ def test_a_record_keeps_its_clock_and_one_without_a_clock_reads_and_writes_as_be
     data = json.loads((FIXTURES / "game_running_match_cube.json").read_text())
     record = GameRecord.from_dict(data)
     assert record.clock is None and "clock" not in record.to_dict()
-    record.clock = GameClock.new(TimeControl(12.0, 1.0), 3).start(1, 1000.5)
+    record.clock = GameClock.new(TimeControl(12.0, 1.0), 3).await_board(1, 1000.5)
     stored = record.to_dict()
     assert stored["clock"] == {"delay": 12.0, "per_point": 1.0, "reserves": [180.0, 180.0], "running": 1,
-                               "started": 1000.5}  # fmt: skip
+                               "began": 1000.5, "first": [0, 1]}  # fmt: skip
+    old = {"delay": 12.0, "per_point": 1.0, "reserves": [180.0, 170.0], "running": 1, "started": 1000.5}
+    assert GameClock.from_dict(old).deadline() == 1000.5 + 12 + 170  # written before delivery counted: as before
     again = GameRecord.from_json(json.dumps(stored))
     assert again.clock == record.clock and again.extra == {}
     stored["clock"]["reserves"] = [1]
