@@ -105,6 +105,12 @@ TEXTS: Final[dict[str, Message]] = {
     ),
     "over.draw": gettext_noop("Game over: a draw."),
     "over.time": gettext_noop("Match over: {loser} ran out of time on the clock; {name} wins the match."),
+    "over.first_move.cancelled": gettext_noop(
+        "{loser} did not make a first move within {seconds} s: the game is cancelled and counts for nobody."
+    ),
+    "over.first_move.lost": gettext_noop(
+        "{loser} did not make a first move within {seconds} s: {name} wins the match."
+    ),
     "clock.line": gettext_noop("⏱ time left: {first} · {second}"),
     "clock.invalid": gettext_noop(
         "The clock {value} cannot be used. Write it as D+r: D seconds free on every move (0 to 60), then a reserve "
@@ -228,6 +234,7 @@ TEXTS: Final[dict[str, Message]] = {
     "webapp.waiting": gettext_noop("Waiting for the opponent"),
     "webapp.clock.delay": gettext_noop("delay"),
     "webapp.clock.flag": gettext_noop("lost on time"),
+    "webapp.clock.first": gettext_noop("first move"),
     "webapp.not_found": gettext_noop("There is no such game."),
     "webapp.no_game": gettext_noop("No game to open: open the board from its message in Telegram."),
     "webapp.bad_request": gettext_noop("The request is malformed: send the board's version and one action."),

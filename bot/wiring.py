@@ -69,6 +69,7 @@ from bot.services.background import PeriodicWork
 from bot.services.boards import BoardPresenter
 from bot.services.challenges import Challenges
 from bot.services.chat_games import ChatGames
+from bot.services.clock_start import ClockStarts
 from bot.services.clock_watch import ClockWatch
 from bot.services.computer import ComputerTurns, default_computer
 from bot.services.export import Exports
@@ -277,6 +278,7 @@ def assemble(
     computer_turns = ComputerTurns(store, config, scheduler, saver.save, processes=computer_processes)
     clock_watch = ClockWatch(store, config, scheduler, saver)
     saver.watch_clock = clock_watch.watch_record
+    boards.clock_starts = ClockStarts(store, lambda: config.clock(), clock_watch.watch)
     actions = GameActions(store, sender, config, boards, saver, computer_turns)
     inline = InlineGames(
         store,
@@ -348,6 +350,7 @@ def webapp_parts(settings: Settings, services: Services) -> WebAppParts | None:
         default_language=settings.default_language,
         tournaments=TournamentViews(services.tournaments.records),
         limiter=request_limiter(settings, services.store),
+        clock_starts=services.boards.clock_starts,
     )
 
 

@@ -236,7 +236,7 @@ class GameActions:
         now = self.config.clock()
         record.last_action = now
         if clock is not None:
-            record.clock = GameClock.new(clock, length).start(awaited_side(record, match), now)
+            record.clock = GameClock.new(clock, length).await_board(awaited_side(record, match), now)
         computer = computer_to_act(record, match) is not None
         wait = self.config.computer_retry_after if computer else self.config.turn_reminder_after
         record.turn_deadline = earliest(now + wait, record)

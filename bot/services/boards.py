@@ -47,6 +47,7 @@ from bot.model.game import ChatLink, GameRecord, is_private_chat
 from bot.model.settings import ChatSettings, UserSettings
 from bot.sender import SendWithdrawn
 from bot.services.captions import caption
+from bot.services.clock_start import BOTH_SIDES, ClockStarts
 from bot.services.engine_flow import drawn_position, load_match
 from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
 from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
@@ -373,6 +374,9 @@ class BoardPresenter:
         """The Mini App's address (``WEBAPP_URL``): boards then carry a button that opens it; None: no button."""
         self.media: ChatMedia | None = None
         """The groups that forbid the bot's pictures (their boards go as text); None: every board is a picture."""
+        self.clock_starts: ClockStarts | None = None
+        """Starts the awaited player's clock once a board of their action reached them
+        (:mod:`bot.services.clock_start`); None: only the Mini App starts clocks (tests)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self.tasks = KeyedTasks("nardy-board", sleep=lambda seconds: config.sleep(seconds))
         self.failures = 0
@@ -498,6 +502,8 @@ class BoardPresenter:
         if state is not None and state.stale:
             stripped = await self._strip_stale(stored.game_id, chat_id, state.stale)
         if state is not None and state.shown_version >= stored.version:
+            if not spectator:
+                await self._seen(stored, record, chat)
             return BoardStep.DONE if stripped else BoardStep.RETRY
         lang = chat_lang(record, chat)
         keyboard = (
@@ -514,21 +520,32 @@ class BoardPresenter:
             markup = inline.board_markup(record, match, stored.game_id, stored.version, lang, keyboard)
             board = BoardCall(self.store, self.owner, stored.game_id, chat_id, message_id, stored.version)
             picture = photo or placeholder_photo()
-            return await inline.show_board(stored, record, match, chat, text, markup, picture, board)
-        try:
-            return await self._show(stored, record, match, chat, message_id, keyboard, lang, repost=False)
-        except TelegramAPIError as error:
-            if chat_unreachable(error) or _permanent(error):
+            step = await inline.show_board(stored, record, match, chat, text, markup, picture, board)
+        else:
+            try:
+                step = await self._show(stored, record, match, chat, message_id, keyboard, lang, repost=False)
+            except TelegramAPIError as error:
+                if not (chat_unreachable(error) or _permanent(error)):
+                    log.info("board of game %s in chat %s is behind (%s): will retry", stored.game_id, chat_id, error)
+                    return BoardStep.RETRY
+                # a chat that can never be reached counts as reached: its players' clocks are not held for ever
                 log.warning("board of game %s in chat %s given up: %s", stored.game_id, chat_id, error)
                 await self.store.set_board(stored.game_id, chat_id, message_id, stored.version)
-                return BoardStep.DONE
-            log.info("board of game %s in chat %s is behind (%s): will retry", stored.game_id, chat_id, error)
-            return BoardStep.RETRY
-        except (asyncio.CancelledError, RuntimeError, LookupError) as error:
-            if isinstance(error, asyncio.CancelledError) and _current_task_cancelling():
-                raise
-            log.info("board of game %s in chat %s was not sent (%r): will retry", stored.game_id, chat_id, error)
-            return BoardStep.RETRY
+                step = BoardStep.DONE
+            except (asyncio.CancelledError, RuntimeError, LookupError) as error:
+                if isinstance(error, asyncio.CancelledError) and _current_task_cancelling():
+                    raise
+                log.info("board of game %s in chat %s was not sent (%r): will retry", stored.game_id, chat_id, error)
+                return BoardStep.RETRY
+        if step is BoardStep.DONE and not spectator:
+            await self._seen(stored, record, chat)
+        return step
+
+    async def _seen(self, stored: StoredGame, record: GameRecord, chat: ChatLink) -> None:
+        """The chat's board shows the saved version: start the clock of the awaited player when it reached them."""
+        if self.clock_starts is not None:
+            sides = BOTH_SIDES if chat.viewer is None else (chat.viewer,)
+            await self.clock_starts.seen(stored.game_id, record, sides)
 
     async def _show(
         self,

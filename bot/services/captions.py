@@ -11,7 +11,7 @@ import html
 import re
 
 from bot.keyboards.game import step_label
-from bot.model.clock import format_reserve
+from bot.model.clock import FIRST_MOVE_WINDOW, format_reserve
 from bot.model.game import Event, GameRecord
 from bot.services.engine_flow import match_finished
 from bot.texts import Html, code, dice_name, esc, tr
@@ -86,6 +86,10 @@ def result_text(lang: str, names: list[str], event: Event) -> Html:
         return tr(lang, "over.resign", name=name, loser=loser, kind=kind, points=points)
     if reason == "drop":
         return tr(lang, "over.drop", name=name, loser=loser, points=points)
+    first = event.get("first")  # the first-move window missed (docs/rules.md §1 "Time control")
+    if first in ("cancelled", "lost"):
+        seconds = _num(FIRST_MOVE_WINDOW)
+        return tr(lang, f"over.first_move.{first}", name=name, loser=loser, seconds=seconds)
     if event.get("time") in (0, 1):  # the match lost on time (docs/rules.md §1 "Time control")
         return tr(lang, "over.time", name=name, loser=loser)
     if reason == "abandon" and event.get("forfeit"):

@@ -38,15 +38,16 @@ def acted(before: dict[str, Any], match: Match) -> bool:
 def tick(record: GameRecord, before: dict[str, Any], match: Match, now: float) -> None:
     """Bring the record's clock to the save of ``match`` at ``now`` (``before``: the saved match it follows):
     when an action was made or the awaited side changed, the running player is charged the time beyond the delay
-    and the clock of the side now awaited starts; a step of a turn being built leaves the clock running. Does
-    nothing for a game without a clock. Mutates the record; returns nothing."""
+    and the action of the side now awaited begins, its clock waiting until its board reaches them
+    (:mod:`bot.services.clock_start`); a step of a turn being built leaves the clock as it is. Does nothing for a
+    game without a clock. Mutates the record; returns nothing."""
     clock = record.clock
     if clock is None:
         return
     side = awaited_side(record, match)
     if side is not None and side == clock.running and not acted(before, match):
         return
-    record.clock = clock.charge(now).start(side, now)
+    record.clock = clock.charge(now).await_board(side, now)
 
 
 def clock_deadline(record: GameRecord) -> float | None:
@@ -61,6 +62,12 @@ def earliest(deadline: float, record: GameRecord) -> float:
     return deadline if clock is None else min(deadline, clock)
 
 
+def cancelled(record: GameRecord) -> bool:
+    """Return whether the record's session was cancelled: a player missed the first-move window of a casual session
+    (it counts for nobody)."""
+    return any(event.get("first") == "cancelled" for event in record.events)
+
+
 def ran_out(record: GameRecord, now: float) -> bool:
     """Return whether the running player's time has run out at ``now`` (the match is then lost on time)."""
     return record.clock is not None and record.clock.flag is None and record.clock.expired(now)
@@ -69,9 +76,11 @@ def ran_out(record: GameRecord, now: float) -> bool:
 def lose_on_time(record: GameRecord, match: Match) -> int:
     """End ``match`` (the saved one, before any late action) as lost on time by the running player: the current
     game is abandoned by them (scored as a turn timeout scores it) and the session ends with the opponent the
-    winner of the match, whatever the score. Sets the caption's events, the clock's flag, no turn deadline and no
-    rating. Mutates both; returns the loser. Raises: ClockError when no clock runs; GameStateError when the saved
-    game cannot be abandoned."""
+    winner of the match, whatever the score. A player who missed the first-move window of their first action
+    (:data:`~bot.model.clock.FIRST_MOVE_WINDOW`) cancels a casual session (counted for nobody: the event's
+    ``"first"`` is ``"cancelled"``) and loses a tournament's match (``"lost"``). Sets the caption's events, the
+    clock's flag, no turn deadline and no rating. Mutates both; returns the loser. Raises: ClockError when no clock
+    runs; GameStateError when the saved game cannot be abandoned."""
     clock = record.clock
     if clock is None or clock.running is None:
         raise ClockError("no clock runs")
@@ -82,6 +91,8 @@ def lose_on_time(record: GameRecord, match: Match) -> int:
     assert game.result is not None
     record.clear_turn()
     over: Event = {"t": "over", **game.result.to_dict(), "score": list(match.score_after_game()), "time": loser}
+    if clock.opening:  # the first-move window missed: a casual session is cancelled, a tournament's match lost
+        over["first"] = "lost" if record.tournament is not None else "cancelled"
     record.events = [over]
     record.match = match.to_dict()
     record.clock = clock.ran_out()

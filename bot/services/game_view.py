@@ -63,6 +63,7 @@ LABEL_KEYS: Final = (
     "board.pips",
     "webapp.clock.delay",
     "webapp.clock.flag",
+    "webapp.clock.first",
 )
 """The catalogue texts the app shows, sent in the view's ``texts`` (by key, in the viewer's language)."""
 
@@ -129,7 +130,9 @@ class ClockView:
     ``left`` each side's reserve then (the running action's delay not counted), ``delay`` the seconds free per
     action, ``control`` the time control as typed (``12+1``); ``running`` the side whose clock runs (None: stopped),
     ``started`` when its action began and ``deadline`` when its time runs out (both None when stopped); ``flag`` the
-    side that lost on time, else None."""
+    side that lost on time, else None; ``first``: the running action is its player's first of the session, timed
+    by the first-move window (``deadline`` ends it; the reserve is untouched). A clock waiting for its board to
+    reach its player shows as stopped."""
 
     control: str
     delay: float
@@ -139,6 +142,7 @@ class ClockView:
     deadline: float | None
     now: float
     flag: int | None
+    first: bool = False
 
 
 def clock_view(clock: GameClock, now: float) -> ClockView:
@@ -153,6 +157,7 @@ def clock_view(clock: GameClock, now: float) -> ClockView:
         deadline=clock.deadline(),
         now=now,
         flag=clock.flag,
+        first=running is not None and clock.opening,
     )
 
 
@@ -418,7 +423,7 @@ class GameViews:
         self.outage = Outage("the Mini App's live views", log, needs="the store")
         self.fresh: FreshReads[str, VersionViews | None] = FreshReads(lambda game_id: self.load(game_id))
 
-    async def _read(self, game_id: str) -> VersionViews | None:
+    async def read(self, game_id: str) -> VersionViews | None:
         """Return the game's stored version ready to be viewed, or None when there is no such game (or it is
         quarantined or cannot be read). Raises: StoreUnavailableError."""
         stored = await self.store.get_game(game_id)
@@ -438,7 +443,7 @@ class GameViews:
         ViewsUnavailableError while the store cannot be reached (one WARNING per outage, one INFO when it is back,
         no traceback)."""
         try:
-            loaded = await self._read(game_id)
+            loaded = await self.read(game_id)
         except StoreUnavailableError as error:
             self.outage.failed(error)
             raise ViewsUnavailableError(str(error)) from None
@@ -459,5 +464,5 @@ class GameViews:
     async def view(self, game_id: str, user_id: int | None, lang: str) -> GameView | None:
         """Return the game as ``user_id`` sees it (see :func:`build_view`), or None when there is no such game (or
         it is quarantined or cannot be read). Raises: StoreUnavailableError."""
-        loaded = await self._read(game_id)
+        loaded = await self.read(game_id)
         return None if loaded is None else loaded.view(loaded.key(user_id, lang))

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from bot.log_context import bind_game
 from bot.model.game import GameRecord, StatsEntry
-from bot.services.clocks import earliest, lose_on_time, ran_out, tick
+from bot.services.clocks import cancelled, earliest, lose_on_time, ran_out, tick
 from bot.services.computer import computer_to_act
 from bot.services.engine_flow import load_match, match_finished
 from bot.services.players import COMPUTER_STATS_CHAT, INLINE_STATS_CHAT
@@ -163,13 +163,15 @@ class GameSaver:
         """End the match of ``record`` (saved at ``version``) as lost on time by the player whose clock ran out
         (docs/rules.md §1 "Time control"), with one compare-and-set: a second sweep or a late press finds the
         version changed or the game finished and changes nothing. A tournament game counts no stats (like a
-        forfeit; the tournament records the result by time); a casual one counts the match for the opponent.
+        forfeit; the tournament records the result by time); a casual one counts the match for the opponent, unless
+        the first-move window was missed (the session is cancelled and counts for nobody).
 
         Returns: the new version, or None when the game changed meanwhile. Raises: StoreUnavailableError;
         GameStateError when the saved match cannot be replayed."""
         match = load_match(record, game_id, self.config.dice)
         loser = lose_on_time(record, match)
-        record.stats_plan = [] if record.tournament is not None else stats_plan(record, match, winner=1 - loser)
+        counted = record.tournament is None and not cancelled(record)  # a tournament records it as a forfeit
+        record.stats_plan = stats_plan(record, match, winner=1 - loser) if counted else []
         wake = self.config.clock() + self.config.board_retry_after
         new_version = await self.write(game_id, version, record, finished=True, wake=wake)
         if new_version is None:
@@ -256,8 +258,22 @@ class GameSaver:
                 await store.set_deadline(stored.game_id, stored.version, None)
             return
         self._watch_clock(stored.game_id, record)  # a new game's clock, or one a restart left unwatched
-        turn_deadline = record.turn_deadline
-        if turn_deadline is None:
+        if record.turn_deadline is None:
             return
+        turn_deadline = earliest(record.turn_deadline, record)  # a clock that started since the save (its mark)
         if stored.deadline is None or stored.deadline < turn_deadline:
             await store.set_deadline(stored.game_id, stored.version, turn_deadline)
+            if record.clock is not None and record.clock.waiting:
+                await self._lower_to_started_clock(stored, turn_deadline)
+
+    async def _lower_to_started_clock(self, stored: StoredGame, deadline: float) -> None:
+        """After raising the wake-up of ``stored`` to ``deadline``: when its waiting clock started meanwhile (a board
+        reached its player: :mod:`bot.services.clock_start`, whose mark lowered the wake-up to the clock's deadline
+        before this raise), lower it again, so that the sweeper never wakes the game after its flag falls. A mark
+        made after the raise lowers it itself."""
+        again = await self.store.get_game(stored.game_id)
+        if again is None or again.version != stored.version or again.seen == stored.seen:
+            return
+        lower = earliest(deadline, GameRecord.from_stored(again))
+        if lower < deadline:
+            await self.store.set_deadline(stored.game_id, stored.version, lower)

@@ -97,14 +97,14 @@ class Sweeper:
         if stored.finished:
             await self.saver.release(stored, record)
             return True
-        turn_deadline = record.turn_deadline
-        if turn_deadline is not None and turn_deadline > now:
-            await self.saver.release(stored, record)
-            return True
         if ran_out(record, now):  # the running player's time ran out: the match is lost on time, once
             if await self.saver.lose_on_time(game_id, stored.version, record) is None:
                 return False
             await self.boards.sync(game_id)
+            return True
+        turn_deadline = record.turn_deadline  # saved before the clock started, it may be later than the flag
+        if turn_deadline is not None and turn_deadline > now:
+            await self.saver.release(stored, record)
             return True
         match = load_match(record, game_id, self.config.dice)
         game = match.game

@@ -57,7 +57,7 @@ from bot.services.live import Edition, Follower, LiveUnavailableError, TooManyFo
 from bot.services.request_limits import RequestKind
 from bot.texts import tr, translate
 from bot.webapp.auth import AuthError, WebAppIdentity
-from bot.webapp.parts import PARTS, SOCKETS, WebAppParts, identify
+from bot.webapp.parts import PARTS, SOCKETS, WebAppParts, identify, shown_to
 
 log = logging.getLogger(__name__)
 
@@ -221,6 +221,7 @@ async def _follow(
         view = loaded.view(loaded.key(who.user_id, who.language))
         if view is None or not await socket.send(state_message(view)):
             return
+        await shown_to(parts, who, loaded)
     else:
         last = known_version
         if not await socket.send(json.dumps({"type": "current", "version": loaded.version})):
@@ -261,6 +262,14 @@ async def _push(socket: _Socket, parts: WebAppParts, who: WebAppIdentity, follow
         if not await socket.send(text):
             return
         last = version
+        await _shown(edition, parts, who)
+
+
+async def _shown(edition: Edition, parts: WebAppParts, who: WebAppIdentity) -> None:
+    """``who`` was sent ``edition``: start their clock if it waited for them to see it (the edition's one read)."""
+    loaded: VersionViews | None = await edition.shared("game", lambda: parts.views.load(edition.game_id))
+    if loaded is not None:
+        await shown_to(parts, who, loaded)
 
 
 async def _shared_state(edition: Edition, parts: WebAppParts, who: WebAppIdentity) -> tuple[int, str] | None:

@@ -12,7 +12,8 @@ from typing import Final
 from aiohttp import web
 
 from bot.services.actions import GameActions
-from bot.services.game_view import GameViews
+from bot.services.clock_start import ClockStarts
+from bot.services.game_view import GameViews, VersionViews
 from bot.services.live import LiveUpdates
 from bot.services.request_limits import RequestLimiter
 from bot.services.tournament_view import TournamentViews
@@ -26,8 +27,8 @@ DIST_DIR: Final = Path(__file__).resolve().parent / "static"
 @dataclass(frozen=True, slots=True)
 class WebAppParts:
     """What the Mini App's server uses: the bot ``token`` (to check init data), ``max_age`` (``WEBAPP_AUTH_MAX_AGE``),
-    the services (``views``, ``actions``, ``live``, ``tournaments``, ``limiter``), the ``default_language``, the
-    ``static_dir``, ``refusal_log_interval`` and ``socket_refusal_delay``."""
+    the services (``views``, ``actions``, ``live``, ``tournaments``, ``limiter``, ``clock_starts``), the
+    ``default_language``, the ``static_dir``, ``refusal_log_interval`` and ``socket_refusal_delay``."""
 
     token: str
     max_age: float
@@ -42,6 +43,9 @@ class WebAppParts:
     """The per-user limits of the API's requests (:mod:`bot.services.request_limits`); None: no limits (tests)."""
     refusal_log_interval: float = 60.0
     """Seconds between two summary lines of the refused requests, at the most (:mod:`bot.webapp.refusals`)."""
+    clock_starts: ClockStarts | None = None
+    """Starts a player's clock when the app shows them the board of their action (:mod:`bot.services.clock_start`);
+    None: only the chat's boards start clocks."""
     socket_refusal_delay: float = 2.0
     """Seconds a live socket refused for its init data (401) or over a cap or a rate (429) waits for its answer
     (:mod:`bot.webapp.live`): a script opening sockets in a loop gets at most one refusal per connection every 2 s."""
@@ -93,3 +97,12 @@ def init_data_of(request: web.Request) -> str | None:
 def identify(parts: WebAppParts, init_data: str | None) -> WebAppIdentity:
     """Return the caller's identity. Raises: AuthError."""
     return verify_init_data(init_data, parts.token, max_age=parts.max_age, default_language=parts.default_language)
+
+
+async def shown_to(parts: WebAppParts, who: WebAppIdentity, loaded: VersionViews) -> None:
+    """The app has shown ``who`` the version ``loaded``: when they play the game and their clock waits for them to
+    see the board of their action, it starts now (:mod:`bot.services.clock_start`). Returns nothing; never raises."""
+    starts = parts.clock_starts
+    side = loaded.record.player_index(who.user_id)
+    if starts is not None and side is not None:
+        await starts.seen(loaded.stored.game_id, loaded.record, (side,))

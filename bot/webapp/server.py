@@ -50,6 +50,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.model.actions import GameAction, parse_action
 from bot.services.actions import PressStatus
+from bot.services.game_view import GameView
 from bot.services.request_limits import RequestKind
 from bot.texts import norm_lang, tr
 from bot.webapp.assets import Asset, asset_response, load_assets
@@ -64,6 +65,7 @@ from bot.webapp.parts import (
     identify,
     init_data_of,
     rate_refusal,
+    shown_to,
 )
 from bot.webapp.refusals import RefusalSummary
 
@@ -106,10 +108,21 @@ async def get_game(request: web.Request) -> web.Response:
         return who
     parts = request.app[PARTS]
     game_id = request.match_info["game_id"]
-    view = await parts.views.view(game_id, who.user_id, who.language)
+    view = await _shown_view(parts, who, game_id)
     if view is None:
         return error_response(404, "not_found", str(tr(who.language, "webapp.not_found")))
     return web.json_response(view.to_json())
+
+
+async def _shown_view(parts: WebAppParts, who: WebAppIdentity, game_id: str) -> GameView | None:
+    """Return the game as ``who`` sees it (None: no such game, or it cannot be shown), as the app is about to show it
+    to them: their clock starts when it waited for them to see their action (:func:`shown_to`). Raises:
+    StoreUnavailableError."""
+    loaded = await parts.views.read(game_id)
+    view = None if loaded is None else loaded.view(loaded.key(who.user_id, who.language))
+    if loaded is not None and view is not None:
+        await shown_to(parts, who, loaded)
+    return view
 
 
 async def _read_body(request: web.Request) -> bytes | None:
@@ -183,7 +196,7 @@ async def post_action(request: web.Request) -> web.Response:
     version, action = fields
     outcome = await parts.actions.press_outcome(game_id, version, action, who.user_id, lang)
     if outcome.status is PressStatus.DONE:
-        view = await parts.views.view(game_id, who.user_id, lang)
+        view = await _shown_view(parts, who, game_id)
         if view is None:
             return error_response(404, "not_found", str(tr(lang, "webapp.not_found")))
         return web.json_response(view.to_json())
@@ -191,7 +204,7 @@ async def post_action(request: web.Request) -> web.Response:
     payload: dict[str, Any] = {"error": outcome.status.value, "reason": outcome.reason or outcome.text}
     if outcome.status is PressStatus.GONE and await parts.views.version(game_id) is not None:
         status = 422  # a finished game: it is there, the action is not
-    elif status == 409 and (view := await parts.views.view(game_id, who.user_id, lang)) is not None:
+    elif status == 409 and (view := await _shown_view(parts, who, game_id)) is not None:
         payload["state"] = view.to_json()  # how the app catches up
     return web.json_response(payload, status=status)
 

@@ -14,11 +14,13 @@ export function formatSeconds(seconds: number): string {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-/** What `side`'s clock shows at the server's time `now`: the delay left (running side only) and the reserve. */
+/** What `side`'s clock shows at the server's time `now`: the delay (or the first-move window) left, running side
+ * only, and the reserve. */
 export function clockAt(clock: ClockView, side: number, now: number): { delay: number; reserve: number } {
   if (clock.running !== side || clock.started === null || clock.deadline === null) {
     return { delay: 0, reserve: clock.left[side] ?? 0 };
   }
+  if (clock.first) return { delay: Math.max(0, clock.deadline - now), reserve: clock.left[side] ?? 0 };
   const full = clock.deadline - clock.started - clock.delay; // the reserve when the action began
   return {
     delay: Math.min(clock.delay, Math.max(0, clock.started + clock.delay - now)),
@@ -62,7 +64,10 @@ function paint(): void {
     if (running && delay > 0) {
       const wait = document.createElement("span");
       wait.className = "clock-delay";
-      wait.textContent = `${view.texts["webapp.clock.delay"] ?? "delay"} ${Math.ceil(delay - 1e-6)}`;
+      const label = clock.first
+        ? (view.texts["webapp.clock.first"] ?? "first move")
+        : (view.texts["webapp.clock.delay"] ?? "delay");
+      wait.textContent = `${label} ${Math.ceil(delay - 1e-6)}`;
       node.append(wait);
     }
     if (clock.flag === side) {

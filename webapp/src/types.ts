@@ -49,6 +49,8 @@ export interface ClockView {
   deadline: number | null;
   now: number;
   flag: number | null;
+  /** the running action is its player's first: `deadline` ends the first-move window, the reserve is untouched */
+  first: boolean;
 }
 
 export type Awaited = "roll" | "double" | "move" | "choose" | "take" | "resignation" | "none";

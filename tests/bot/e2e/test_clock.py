@@ -12,8 +12,9 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+from aiogram.types import User
 
-from bot.model.clock import format_reserve
+from bot.model.clock import FIRST_MOVE_WINDOW, format_reserve
 from bot.model.game import GameRecord
 from bot.storage import RedisGameStore, SqliteGameStore, Store
 from tests.bot.e2e.drive import awaited_user, press_first, state
@@ -63,6 +64,18 @@ async def _record(env: Env, game_id: str) -> GameRecord:
     return GameRecord.from_stored(stored)
 
 
+async def open_both(env: Env, game_id: str, people: dict[int, User], chat_id: int) -> None:
+    """Make each player's first action of the session at once (a first action is timed by the first-move window,
+    not the clock), pressing the first button of the awaited player's board as often as that takes."""
+    for _ in range(12):
+        record = await _record(env, game_id)
+        if record.clock is None or not record.clock.first:
+            return
+        stored, match = await state(env, game_id)
+        await press_first(env, awaited_user(stored, match, people), chat_id)
+    raise AssertionError("the first actions were not made")
+
+
 def _clock_line(record: GameRecord) -> str:
     assert record.clock is not None
     first, second = (format_reserve(r) for r in record.clock.reserves)
@@ -99,11 +112,19 @@ async def test_the_reserve_runs_down_only_beyond_the_delay_and_running_out_loses
     clock = record.clock
     assert clock is not None and clock.reserves == (60.0, 60.0)  # a single game: 1 minute per point × 1
     stored, match = await state(env, game_id)
-    assert clock.running == match.game.turn and clock.started == START
+    assert clock.running == match.game.turn and clock.started == START  # the board came at once
     assert _clock_line(record) in board_of(fake, stored, group.id).content
 
+    # each player's first action has the first-move window, and costs nothing from the reserve
+    assert clock.opening and clock.deadline() == START + FIRST_MOVE_WINDOW
+    now.now += 40
+    await open_both(env, game_id, people, group.id)
+    record = await _record(env, game_id)
+    assert record.clock is not None and record.clock.reserves == (60.0, 60.0) and record.clock.first == ()
+    stored, match = await state(env, game_id)
+
     # an action within the delay costs nothing
-    side = clock.running
+    side = record.clock.running
     now.now += 11
     await press_first(env, awaited_user(stored, match, people), group.id)
     record = await _record(env, game_id)
@@ -178,6 +199,7 @@ async def test_an_action_after_the_time_ran_out_loses_on_time_instead(sqlite_sto
     assert game_id
     record = await _record(env, game_id)
     assert record.clock is not None and record.clock.reserves == (45.0, 45.0)  # 0.25 min per point × 3
+    await open_both(env, game_id, people, group.id)
     stored, match = await state(env, game_id)
     late = awaited_user(stored, match, people)
     now.now += 46  # no sweep ran yet: the press itself finds the flag fallen
@@ -229,8 +251,8 @@ async def test_a_tournament_on_a_clock_records_a_match_lost_on_time_as_a_forfeit
     ((match_id, game_id),) = (await active_games(env, tournament_id)).items()
     record = await _record(env, game_id)
     assert record.clock is not None and record.clock.reserves == (30.0, 30.0)
-    deadline = record.clock.deadline()
-    assert deadline is not None and record.clock.running is not None
+    deadline = record.clock.deadline()  # the first move's window: missed, it loses a tournament's match
+    assert deadline == START + FIRST_MOVE_WINDOW and record.clock.running is not None
     loser = record.players[record.clock.running]
     now.now = deadline
     await env.service.sweep(now.now)
@@ -243,6 +265,10 @@ async def test_a_tournament_on_a_clock_records_a_match_lost_on_time_as_a_forfeit
     assert len(tour_again.tournament().results) == len(tour.tournament().results)
     stored, _ = await state(env, game_id)
     assert stored.finished and stored.data["stats_plan"] == []
+    name = GameRecord.from_stored(stored).players[1 - record.clock.running].name
+    text = shown(EN, "over.first_move.lost", loser=loser.name, name=name, seconds=int(FIRST_MOVE_WINDOW))
+    for user in (alice, bob):  # the boards are in the players' private chats
+        assert any(text in m.content for m in fake.messages(user.id)), [m.content for m in fake.messages(user.id)]
     await env.close()
 
 
@@ -258,13 +284,15 @@ async def test_a_restart_between_the_start_and_the_deadline_loses_nothing(sqlite
     stored, _ = await state(env, game_id)
     record = GameRecord.from_stored(stored)
     deadline = record.clock.deadline() if record.clock else None
-    assert deadline == START + 15 and stored.deadline is not None and stored.deadline <= deadline
+    assert deadline == START + FIRST_MOVE_WINDOW and stored.deadline is not None and stored.deadline <= deadline
     restarted = Env(sqlite_store, seeded("clock-4"), clock=now, fake=fake)  # a new process: only the record
     now.now = deadline
     assert await restarted.service.sweep(now.now) == 1
     stored, _ = await state(restarted, game_id)
     assert stored.finished and GameRecord.from_stored(stored).clock is not None
-    assert has_entry(board_of(fake, stored, group.id).content, EN, "over.time")
+    # the first move's window missed in a casual game: cancelled, counted for nobody
+    assert has_entry(board_of(fake, stored, group.id).content, EN, "over.first_move.cancelled")
+    assert stored.data["stats_plan"] == [] and await sqlite_store.chat_stats(group.id) == {}
     await restarted.close()
 
 
@@ -310,6 +338,7 @@ async def test_the_flag_falls_at_the_clock_s_deadline_without_a_sweep(store: Sto
     assert game_id
     watch = env.service.clock_watch
     assert watch.alarms.pending(game_id)  # the new game's clock is watched
+    await open_both(env, game_id, {alice.id: alice, bob.id: bob}, group.id)
     record = await _record(env, game_id)
     assert record.clock is not None and record.clock.running is not None
     deadline = record.clock.deadline()
@@ -343,6 +372,7 @@ async def test_a_move_just_before_the_deadline_moves_the_wake_up_and_a_stale_one
     game_id = await start_game(env, group, alice, bob, "short clock 12+0.25")
     assert game_id
     watch = env.service.clock_watch
+    await open_both(env, game_id, people, group.id)
     record = await _record(env, game_id)
     assert record.clock is not None
     first_deadline = record.clock.deadline()
@@ -390,6 +420,7 @@ async def test_two_wake_ups_at_the_deadline_end_the_match_once(store: Store) -> 
     game_id = await start_game(env, group, alice, bob, "short clock 0+0.25")
     assert game_id
     watch = env.service.clock_watch
+    await open_both(env, game_id, {alice.id: alice, bob.id: bob}, group.id)
     record = await _record(env, game_id)
     deadline = record.clock.deadline() if record.clock else None
     assert deadline is not None

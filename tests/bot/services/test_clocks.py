@@ -5,6 +5,7 @@ clock; the wake-ups at the clocks' deadlines (:class:`bot.services.tasks.Alarms`
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 
@@ -26,7 +27,7 @@ def test_an_action_charges_the_mover_and_starts_the_other_side_and_a_step_does_n
     record, match = _game("game_running_match_cube.json")
     side = awaited_side(record, match)
     assert side is not None
-    record.clock = GameClock.new(TimeControl(10.0, 1.0), 3).start(side, 1000.0)
+    record.clock = dataclasses.replace(GameClock.new(TimeControl(10.0, 1.0), 3), first=()).start(side, 1000.0)
     before = dict(record.match)
     tick(record, before, match, 1030.0)  # nothing changed in the match: a step of the turn being built
     assert record.clock.running == side and record.clock.started == 1000.0
@@ -37,7 +38,8 @@ def test_an_action_charges_the_mover_and_starts_the_other_side_and_a_step_does_n
         game.play(game.legal_moves()[0])
     tick(record, before, match, 1030.0)
     assert record.clock.reserves[side] == 160.0  # 30 s used, 20 beyond the delay
-    assert record.clock.running == awaited_side(record, match) and record.clock.started == 1030.0
+    assert record.clock.running == awaited_side(record, match) and record.clock.began == 1030.0
+    assert record.clock.waiting  # the next action's clock waits for its board to reach its player
 
 
 def test_the_computer_has_no_clock() -> None:

@@ -48,6 +48,7 @@ class AppEnv:
             actions=self.env.service.actions,
             live=self.live,
             socket_refusal_delay=socket_refusal_delay,  # at once unless a test checks the delay
+            clock_starts=self.env.service.boards.clock_starts,
             **({"static_dir": static_dir} if static_dir is not None else {}),
         )
         # no cap on connections: a benchmark keeps hundreds of sockets open
