@@ -6,7 +6,8 @@ per point of the match); a :class:`GameClock` is the state the game record keeps
     {"delay": D, "per_point": r, "reserves": [seconds left of player 0, of player 1],
      "running"?: the player whose action is awaited, "began"?: unix time that action began,
      "started"?: unix time the player's time started to count (the board of the action reached them),
-     "first"?: the players whose first action of the session is still to come, "flag"?: the player who ran out of time}
+     "first"?: the players whose first action of the session is still to come, "flag"?: the player who ran out of time,
+     "action"?: how many actions have begun on the clock}
 
 **A clock runs only once its board is seen.** An action begins when it is saved (``began``), but the player's time
 counts from the moment the board of that action reached them (``started``: the first board of that version or a
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import Annotated, Final
 
 from pydantic import BeforeValidator, Field, SerializerFunctionWrapHandler, StrictInt, model_serializer
@@ -144,7 +146,8 @@ class GameClock:
     """A game's clock (see the module docstring). ``running``: the player whose action is awaited (None: nobody's
     clock runs — the computer's turn, between games, the game over); ``began``: when that action began; ``started``:
     when the player's time started to count (None while the clock waits for the board to reach them); ``first``: the
-    players whose first action of the session is still to come; ``flag``: the player who lost on time."""
+    players whose first action of the session is still to come; ``flag``: the player who lost on time; ``action``:
+    how many actions have begun on this clock (the awaited one's number: what a mark of its board names)."""
 
     delay: Seconds
     per_point: Seconds
@@ -154,6 +157,7 @@ class GameClock:
     flag: Side | None = None
     began: Seconds | None = None
     first: tuple[Side, ...] = ()
+    action: Annotated[StrictInt, Field(ge=0)] = 0
 
     @model_serializer(mode="wrap")
     def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
@@ -161,10 +165,11 @@ class GameClock:
         for key in ("running", "started", "flag", "began"):
             if data[key] is None:
                 del data[key]
-        if data["first"]:
+        for key in ("first", "action"):
+            if not data[key]:
+                del data[key]
+        if "first" in data:
             data["first"] = list(data["first"])
-        else:
-            del data["first"]
         data["reserves"] = list(data["reserves"])
         return data
 
@@ -221,35 +226,33 @@ class GameClock:
         reserves = list(self.reserves)
         reserves[self.running] = self.left(self.running, now)
         first = tuple(side for side in self.first if side != self.running)
-        return GameClock(self.delay, self.per_point, (reserves[0], reserves[1]), None, None, self.flag, None, first)
+        return replace(self.stopped(), reserves=(reserves[0], reserves[1]), first=first)
 
     def start(self, side: int | None, now: float) -> GameClock:
         """Return the clock with ``side``'s action beginning at ``now`` and its time counting at once (None: no
         clock runs)."""
         if side is None:
             return self.stopped()
-        return GameClock(self.delay, self.per_point, self.reserves, side, now, self.flag, now, self.first)
+        return replace(self, running=side, started=now, began=now, action=self.action + 1)
 
     def await_board(self, side: int | None, now: float) -> GameClock:
         """Return the clock with ``side``'s action beginning at ``now``, its time counting only from when its board
         reaches them (:meth:`seen`; None: no clock runs)."""
         if side is None:
             return self.stopped()
-        return GameClock(self.delay, self.per_point, self.reserves, side, None, self.flag, now, self.first)
+        return replace(self, running=side, started=None, began=now, action=self.action + 1)
 
-    def seen(self, began: float, at: float) -> GameClock:
-        """Return the clock with the board of the action that began at ``began`` seen by its player at ``at``: its
-        time counts from then (never before the action began). Any other clock is returned unchanged (the mark
-        belongs to an earlier action, or the time already counts)."""
-        if not self.waiting or self.began != began:
+    def seen(self, action: int, at: float) -> GameClock:
+        """Return the clock with the board of its ``action``-th action seen by its player at ``at``: its time counts
+        from then (never before the action began). Any other clock is returned unchanged (the mark belongs to an
+        earlier action, or the time already counts)."""
+        if not self.waiting or self.action != action or self.began is None:
             return self
-        return GameClock(
-            self.delay, self.per_point, self.reserves, self.running, max(at, began), self.flag, began, self.first
-        )
+        return replace(self, started=max(at, self.began))
 
     def stopped(self) -> GameClock:
         """Return the clock with no clock running (the reserves unchanged)."""
-        return GameClock(self.delay, self.per_point, self.reserves, None, None, self.flag, None, self.first)
+        return replace(self, running=None, started=None, began=None)
 
     def ran_out(self) -> GameClock:
         """Return the clock of a match lost on time by the running player: that reserve 0, the flag theirs (a
@@ -261,9 +264,7 @@ class GameClock:
         reserves = list(self.reserves)
         if not self.opening:
             reserves[self.running] = 0.0
-        return GameClock(
-            self.delay, self.per_point, (reserves[0], reserves[1]), None, None, self.running, None, self.first
-        )
+        return replace(self.stopped(), reserves=(reserves[0], reserves[1]), flag=self.running)
 
     def to_dict(self) -> JsonObject:
         """Return the clock as stored under the record's ``"clock"``."""

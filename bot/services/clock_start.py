@@ -43,7 +43,7 @@ class ClockStarts:
         self.store = store
         self.clock = clock
         self.watch = watch
-        self._started: OrderedDict[tuple[str, float], None] = OrderedDict()
+        self._started: OrderedDict[tuple[str, int], None] = OrderedDict()
 
     async def seen(self, game_id: str, record: GameRecord, sides: Collection[int]) -> float | None:
         """Record that the board of ``record`` (the saved game, as it was drawn or sent) reached ``sides`` now: when
@@ -55,12 +55,12 @@ class ClockStarts:
         clock = record.clock
         if clock is None or not clock.waiting or clock.began is None or clock.running not in sides:
             return None
-        began = clock.began
-        if (game_id, began) in self._started:
+        action = clock.action
+        if (game_id, action) in self._started:
             return None
         at = self.clock()
         try:
-            recorded = await self.store.mark_seen(game_id, began, at, deadline=clock.seen(began, at).deadline())
+            recorded = await self.store.mark_seen(game_id, action, at, deadline=clock.seen(action, at).deadline())
         except StoreUnavailableError as error:
             log.warning(
                 "the start of a clock in game %s is not recorded (%s): the next delivery records it", game_id, error
@@ -68,10 +68,10 @@ class ClockStarts:
             return None
         if recorded is None:
             return None
-        self._started[(game_id, began)] = None
+        self._started[(game_id, action)] = None
         if len(self._started) > REMEMBERED:
             self._started.popitem(last=False)
-        deadline = clock.seen(began, recorded).deadline()
+        deadline = clock.seen(action, recorded).deadline()
         if deadline is not None and self.watch is not None:
             self.watch(game_id, deadline)
         return recorded

@@ -88,8 +88,8 @@ class StoredGame:
             sweeper should look at it again), or None.
         boards: the recorded board state per chat id (``set_board``), read together with the record.
         quarantined: True once ``quarantine_game`` was applied (the game is in no index any more).
-        seen: ``(began, at)`` of the last :meth:`GameRecords.mark_seen`: the awaited action that began at ``began``
-            had its board reach its player at ``at`` (None: no mark).
+        seen: ``(action, at)`` of the last :meth:`GameRecords.mark_seen`: the board of the clock's ``action``-th
+            action reached its player at ``at`` (None: no mark).
     """
 
     game_id: str
@@ -101,7 +101,7 @@ class StoredGame:
     deadline: float | None = None
     boards: Mapping[int, BoardState] = field(default_factory=dict)
     quarantined: bool = False
-    seen: tuple[float, float] | None = None
+    seen: tuple[int, float] | None = None
 
 
 @runtime_checkable
@@ -252,10 +252,10 @@ class GameRecords(Protocol):
         """
         ...
 
-    async def mark_seen(self, game_id: str, began: float, at: float, *, deadline: float | None = None) -> float | None:
-        """Record that the board of the awaited action that began at ``began`` reached its player at ``at`` (their
-        clock counts from then: :meth:`bot.model.clock.GameClock.seen`), without bumping the game's version; the
-        first mark of an action wins. ``deadline``: when the running clock runs out, counted from that mark; an
+    async def mark_seen(self, game_id: str, action: int, at: float, *, deadline: float | None = None) -> float | None:
+        """Record that the board of the clock's ``action``-th action (the awaited one) reached its player at ``at``
+        (their clock counts from then: :meth:`bot.model.clock.GameClock.seen`), without bumping the game's version;
+        the first mark of an action wins. ``deadline``: when the running clock runs out, counted from that mark; an
         active game's wake-up deadline is lowered to it when later, so the sweeper never wakes the game after its
         flag falls. Atomic.
 

@@ -1,5 +1,6 @@
 """The clock in the Mini App, in a real headless Chromium (docs/rules.md §1 "Time control"): a single game on
-``0+0.25`` (no delay, a reserve of 15 s); the running player's reserve ticks down on the page from the view's
+``0+0.25`` (no delay, a reserve of 15 s; both first moves made, as they have a window of their own, counting down
+on the page before them); the running player's reserve ticks down on the page from the view's
 figures (the server's time is virtual here: the page corrects its own clock by the view's ``now``), the other's
 stands; when the time runs out (the services' clock moved past the deadline, two sweeps at once) every page shows the
 match lost on time, once, at the same final version as the chat's board."""
@@ -17,7 +18,7 @@ from bot.model.game import GameRecord
 from bot.storage import Store
 from bot.texts import tr
 from tests.bot.e2e.group_play import board_of, users
-from tests.bot.e2e.test_clock import START, Now
+from tests.bot.e2e.test_clock import START, Now, open_both
 from tests.bot.e2e.texts import EN, has_entry
 from tests.bot.webapp.appkit import AppEnv
 from tests.bot.webapp.initdata import signed_init_data
@@ -35,6 +36,7 @@ async def test_the_reserve_ticks_on_the_page_and_running_out_shows_the_loss_once
         alice, bob, carol = users(app.env.fake, "Alice", "Bob", "Carol", base=3471)
         chat = app.env.fake.group_chat(-3470)
         game_id = await app.group_game(chat, alice, bob, "short clock 0+0.25")
+        await open_both(app.env, game_id, {alice.id: alice, bob.id: bob}, chat.id)
         stored = await store.get_game(game_id)
         assert stored is not None
         record = GameRecord.from_stored(stored)
@@ -106,12 +108,25 @@ async def test_the_reserve_ticks_on_the_page_and_running_out_shows_the_loss_once
 
 @pytest.mark.parametrize("theme", ["classic", "dark"])
 async def test_the_delay_counts_down_before_the_reserve(store: Store, browser: Any, tmp_path: Path, theme: str) -> None:
-    """On ``5+0.25`` the running clock first shows the delay counting down, the reserve untouched; in both board
+    """On ``5+0.25`` a first move shows its window counting down; then the running clock first shows the delay
+    counting down, the reserve untouched; in both board
     themes, the running clock in Telegram's button colours (a screenshot goes to the gallery's
     ``webapp/clock-<theme>.png`` when ``NARDY_GALLERY`` names a folder)."""
     async with AppEnv(store, seed="clock-delay", static_dir=DIST_DIR, clock=Now()) as app:
         alice, bob = users(app.env.fake, "Alice", "Bob", base=3481)
-        game_id = await app.group_game(app.env.fake.group_chat(-3480), alice, bob, "short clock 5+0.25")
+        chat = app.env.fake.group_chat(-3480)
+        game_id = await app.group_game(chat, alice, bob, "short clock 5+0.25")
+        _, view = await app.get(game_id, alice)
+        # the first move: its own window counts down in place of the delay, the reserve untouched
+        side = view["clock"]["running"]
+        assert side is not None and view["clock"]["first"] is True
+        page = await open_app(browser, app, game_id, alice)
+        window = page.locator(f'.clock[data-side="{side}"] .clock-delay')
+        assert await window.count() == 1
+        assert (await window.text_content() or "").startswith(tr("en", "webapp.clock.first") + " ")
+        assert await _reserve(page, side) == 15
+        await page.context.close()
+        await open_both(app.env, game_id, {alice.id: alice, bob.id: bob}, chat.id)
         _, view = await app.get(game_id, alice)
         side = view["clock"]["running"]
         assert side is not None and view["clock"]["delay"] == 5.0

@@ -49,11 +49,11 @@ def _parse_board(chat_id: int, value: str, stale: str | None) -> BoardState:
     )
 
 
-def _parse_seen(value: str | None) -> tuple[float, float] | None:
+def _parse_seen(value: str | None) -> tuple[int, float] | None:
     if not value:
         return None
-    began, _, at = value.partition(",")
-    return float(began), float(at)
+    action, _, at = value.partition(",")
+    return int(action), float(at)
 
 
 def _message_arg(message_id: int | None) -> str:
@@ -309,13 +309,13 @@ class RedisGames(RedisClient):
             )
         return BoardFence(text(result))
 
-    async def mark_seen(self, game_id: str, began: float, at: float, *, deadline: float | None = None) -> float | None:
+    async def mark_seen(self, game_id: str, action: int, at: float, *, deadline: float | None = None) -> float | None:
         """See :meth:`bot.storage.games.GameRecords.mark_seen`."""
         async with self._op():
             await self._game_docs.lower_deadline(game_id, deadline)  # the index first: never later than the record
             result = await self._mark_seen(
                 keys=[GAME_KEY.format(game_id=game_id)],
-                args=[repr(float(began)), repr(float(at)), "" if deadline is None else repr(float(deadline))],
+                args=[int(action), repr(float(at)), "" if deadline is None else repr(float(deadline))],
             )
         return None if result is None else float(text(result))
 

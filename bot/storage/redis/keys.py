@@ -7,7 +7,7 @@ Key layout (``P`` = :data:`PREFIX`):
   creation), ``q`` quarantine reason (only when quarantined), ``b:<chat>`` board state ``<message id>,<shown
   version>`` (message id "" = none), ``p:<chat>`` the chat's board lease ``<owner>,<until>,<message id it is
   about>`` (``fence_board``), ``x:<chat>`` older board messages whose keyboards are still to be taken off
-  ``<id>,<id>,…`` (``land_board``, ``forget_stale``), ``w`` when the awaited action's board was seen ``<began>,<at>``
+  ``<id>,<id>,…`` (``land_board``, ``forget_stale``), ``w`` when the awaited action's board was seen ``<action>,<at>``
   (``mark_seen``). Everything of one game is this one key, under the hash tag
   ``{g:<id>}``, so the Lua scripts (``redis_scripts.py``) run unchanged on Redis Cluster; board states, claims and the
   quarantine flag expire with it.

@@ -62,15 +62,15 @@ class SqliteGames(SqliteConnection):
         """See :meth:`bot.storage.games.GameRecords.get_game`."""
         now = self._clock()
 
-        def op(conn: sqlite3.Connection) -> tuple[tuple[Any, ...] | None, list[Any], tuple[float, float] | None]:
+        def op(conn: sqlite3.Connection) -> tuple[tuple[Any, ...] | None, list[Any], tuple[int, float] | None]:
             row = GAMES.live(conn, game_id, now, GAME_COLUMNS)
             if row is None:
                 return None, [], None
             boards = conn.execute(
                 "SELECT chat_id, message_id, shown_version, stale FROM game_boards WHERE game_id = ?", (game_id,)
             ).fetchall()
-            seen = conn.execute("SELECT began, seen_at FROM clock_seen WHERE game_id = ?", (game_id,)).fetchone()
-            return row, boards, None if seen is None else (float(seen[0]), float(seen[1]))
+            seen = conn.execute("SELECT action, seen_at FROM clock_seen WHERE game_id = ?", (game_id,)).fetchone()
+            return row, boards, None if seen is None else (int(seen[0]), float(seen[1]))
 
         row, boards, seen = await self._run(op)
         if row is None:
@@ -268,20 +268,20 @@ class SqliteGames(SqliteConnection):
 
         return await self._run(op)
 
-    async def mark_seen(self, game_id: str, began: float, at: float, *, deadline: float | None = None) -> float | None:
+    async def mark_seen(self, game_id: str, action: int, at: float, *, deadline: float | None = None) -> float | None:
         """See :meth:`bot.storage.games.GameRecords.mark_seen`."""
         now = self._clock()
 
         def op(conn: sqlite3.Connection) -> float | None:
             if GAMES.live(conn, game_id, now, "1") is None:
                 return None
-            row = conn.execute("SELECT began, seen_at FROM clock_seen WHERE game_id = ?", (game_id,)).fetchone()
-            if row is not None and float(row[0]) == float(began):
+            row = conn.execute("SELECT action, seen_at FROM clock_seen WHERE game_id = ?", (game_id,)).fetchone()
+            if row is not None and int(row[0]) == int(action):
                 return float(row[1])
             conn.execute(
-                "INSERT INTO clock_seen (game_id, began, seen_at) VALUES (?, ?, ?) ON CONFLICT (game_id)"
-                " DO UPDATE SET began = excluded.began, seen_at = excluded.seen_at",
-                (game_id, float(began), float(at)),
+                "INSERT INTO clock_seen (game_id, action, seen_at) VALUES (?, ?, ?) ON CONFLICT (game_id)"
+                " DO UPDATE SET action = excluded.action, seen_at = excluded.seen_at",
+                (game_id, int(action), float(at)),
             )
             if deadline is not None:
                 conn.execute(

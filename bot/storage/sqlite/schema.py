@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS board_claims (
 );
 CREATE TABLE IF NOT EXISTS clock_seen (
     game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-    began REAL NOT NULL,
+    action INTEGER NOT NULL,
     seen_at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS challenges (

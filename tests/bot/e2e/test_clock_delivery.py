@@ -290,9 +290,10 @@ async def test_a_clocked_round_of_eight_boards_starts_each_clock_when_its_own_bo
     for game_id in games.values():
         record = GameRecord.from_stored((await state(env, game_id))[0])
         clock = record.clock
-        assert clock is not None and clock.running is not None and clock.began == started_round
+        assert clock is not None and clock.running is not None and clock.began is not None
         awaited = record.players[clock.running].id
         assert clock.started == landed[(awaited, game_id)]  # the moment the awaited player's own board landed
+        assert started_round <= clock.began < clock.started  # (games of a round are created one after another)
         assert clock.deadline() == clock.started + FIRST_MOVE_WINDOW
         starts[game_id] = clock.started
     assert len(set(starts.values())) == 8 and max(starts.values()) - min(starts.values()) >= 28.0
@@ -337,3 +338,38 @@ async def test_a_release_that_read_the_game_before_its_clock_started_leaves_the_
     assert again is not None and again.deadline is not None and again.deadline <= flag
     assert await sqlite_store.due_games(flag) == [game_id]
     await env.close()
+
+
+async def test_a_board_that_never_went_out_before_a_restart_starts_the_clock_when_the_new_process_sends_it(
+    sqlite_store: Store,
+) -> None:
+    now = Now()
+    env = Env(sqlite_store, seeded("deliver-k"), clock=now, sleep=now.sleep)
+    fake = env.fake
+    alice, bob = users(fake, "Alice", "Bob")
+    group = fake.group_chat(-4510)
+    await env.h.send_text(alice, group, "/new short clock 0+0.25")
+    for _ in range(4):  # Telegram fails the board's every attempt, then the process dies
+        fake.fail_next("sendPhoto", error_code=502, description="Bad Gateway")
+    env.h.settle = _no_settle  # its retry sleeps on the test's clock: nobody waits for it
+    await env.h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
+    (game_id,) = await sqlite_store.chat_games(group.id)
+    for _ in range(300):
+        if env.service.boards.failures:
+            break
+        await asyncio.sleep(0.01)
+    assert env.service.boards.failures
+    stored, _ = await state(env, game_id)
+    assert group.id not in stored.boards and GameRecord.from_stored(stored).clock.waiting  # type: ignore[union-attr]
+    await env.close()
+
+    now.now = START + 300  # long after the window would have ended had it started at Join
+    restarted = Env(sqlite_store, seeded("deliver-k"), clock=now, sleep=now.sleep, fake=fake)
+    await restarted.service.sweep(now.now)
+    await restarted.service.settle()
+    stored, _ = await state(restarted, game_id)
+    clock = GameRecord.from_stored(stored).clock
+    assert not stored.finished and stored.boards[group.id].shown_version == stored.version
+    assert clock is not None and clock.began == START and clock.started == START + 300
+    assert clock.deadline() == START + 300 + FIRST_MOVE_WINDOW
+    await restarted.close()

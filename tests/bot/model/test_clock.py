@@ -80,11 +80,13 @@ def test_a_clock_waits_for_its_board_and_counts_from_the_moment_it_was_seen() ->
     clock = _opened(GameClock.new(TimeControl(12.0, 1.0), 3)).await_board(0, 1000.0)
     assert clock.waiting and clock.deadline() is None and not clock.expired(1e9)
     assert clock.left(0, 1500.0) == 180.0  # 500 s waiting for the board cost nothing
-    assert clock.seen(999.0, 1040.0) == clock  # a mark of another action changes nothing
-    seen = clock.seen(1000.0, 1040.0)
+    assert clock.action == 1 and clock.seen(0, 1040.0) == clock  # a mark of another action changes nothing
+    seen = clock.seen(1, 1040.0)
     assert not seen.waiting and seen.started == 1040.0 and seen.deadline() == 1040.0 + 12 + 180
-    assert seen.seen(1000.0, 1090.0) == seen  # the first delivery counts; a later one changes nothing
-    assert clock.seen(1000.0, 990.0).started == 1000.0  # never before the action began
+    assert seen.seen(1, 1090.0) == seen  # the first delivery counts; a later one changes nothing
+    assert clock.seen(1, 990.0).started == 1000.0  # never before the action began
+    again = seen.charge(1050.0).await_board(1, 1050.0)  # the next action, even at the same moment: a new number
+    assert again.action == 2 and again.seen(1, 1060.0) == again and again.seen(2, 1060.0).started == 1060.0
     assert seen.charge(1072.0).reserves == (160.0, 180.0)  # 32 s after it was seen: 20 beyond the delay
     assert clock.charge(1500.0).reserves == (180.0, 180.0)  # acted before the board was marked seen: free
 
@@ -94,12 +96,12 @@ def test_a_first_action_has_the_first_move_window_instead_of_the_clock() -> None
     assert clock.first == (0, 1)
     waiting = clock.await_board(1, 1000.0)
     assert waiting.opening and waiting.deadline() is None
-    seen = waiting.seen(1000.0, 1030.0)
+    seen = waiting.seen(1, 1030.0)
     assert seen.deadline() == 1030.0 + FIRST_MOVE_WINDOW  # not 1030 + 15 s of reserve
     assert seen.left(1, 1080.0) == 15.0  # the window does not touch the reserve
     made = seen.charge(1080.0)
     assert made.reserves == (15.0, 15.0) and made.first == (0,)
-    assert made.await_board(1, 1080.0).seen(1080.0, 1080.0).deadline() == 1080.0 + 15.0  # then the clock
+    assert made.await_board(1, 1080.0).seen(2, 1080.0).deadline() == 1080.0 + 15.0  # then the clock
     missed = seen.ran_out()
     assert (missed.flag, missed.reserves) == (1, (15.0, 15.0))  # a missed window keeps the reserve
     stored = GameClock.from_dict(made.to_dict())
@@ -119,7 +121,7 @@ def test_a_record_keeps_its_clock_and_one_without_a_clock_reads_and_writes_as_be
     record.clock = GameClock.new(TimeControl(12.0, 1.0), 3).await_board(1, 1000.5)
     stored = record.to_dict()
     assert stored["clock"] == {"delay": 12.0, "per_point": 1.0, "reserves": [180.0, 180.0], "running": 1,
-                               "began": 1000.5, "first": [0, 1]}  # fmt: skip
+                               "began": 1000.5, "first": [0, 1], "action": 1}  # fmt: skip
     old = {"delay": 12.0, "per_point": 1.0, "reserves": [180.0, 170.0], "running": 1, "started": 1000.5}
     assert GameClock.from_dict(old).deadline() == 1000.5 + 12 + 170  # written before delivery counted: as before
     again = GameRecord.from_json(json.dumps(stored))

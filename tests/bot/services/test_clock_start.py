@@ -39,7 +39,7 @@ async def test_the_awaited_player_s_first_sight_starts_the_clock_once(sqlite_sto
     assert await starts.seen(game_id, record, BOTH_SIDES) == 1010.0
     assert watched == [(game_id, 1010.0 + 10 + 180)]
     stored = await sqlite_store.get_game(game_id)
-    assert stored is not None and stored.seen == (1000.0, 1010.0) and stored.version == 1
+    assert stored is not None and stored.seen == (1, 1010.0) and stored.version == 1
     assert stored.deadline == 1010.0 + 10 + 180  # the sweeper never wakes it after the flag
     clock = GameRecord.from_stored(stored).clock
     assert clock is not None and clock.started == 1010.0 and clock.deadline() == 1200.0

@@ -142,20 +142,20 @@ async def test_deadlines(store: Store) -> None:
 async def test_mark_seen_keeps_the_first_mark_of_an_action_and_lowers_the_deadline(store: Store) -> None:
     game_id = await store.create_game({"n": 0}, deadline=5000.0)
     assert (await store.get_game(game_id)).seen is None  # type: ignore[union-attr]
-    assert await store.mark_seen(game_id, 1000.5, 1040.25, deadline=1100.0) == 1040.25
-    assert await store.mark_seen(game_id, 1000.5, 1090.0, deadline=1150.0) == 1040.25  # the first mark wins
+    assert await store.mark_seen(game_id, 7, 1040.25, deadline=1100.0) == 1040.25
+    assert await store.mark_seen(game_id, 7, 1090.0, deadline=1150.0) == 1040.25  # the first mark wins
     game = await store.get_game(game_id)
-    assert game is not None and game.seen == (1000.5, 1040.25) and game.version == 1  # versionless
+    assert game is not None and game.seen == (7, 1040.25) and game.version == 1  # versionless
     assert game.deadline == 1100.0 and await store.due_games(now=1100.0) == [game_id]
     assert await store.update_game(game_id, 1, {"n": 1}) == 2  # a save keeps the mark (it belongs to the action)
-    assert (await store.get_game(game_id)).seen == (1000.5, 1040.25)  # type: ignore[union-attr]
-    assert await store.mark_seen(game_id, 2000.0, 2003.0, deadline=9000.0) == 2003.0  # the next action's mark
+    assert (await store.get_game(game_id)).seen == (7, 1040.25)  # type: ignore[union-attr]
+    assert await store.mark_seen(game_id, 8, 2003.0, deadline=9000.0) == 2003.0  # the next action's mark
     game = await store.get_game(game_id)
-    assert game is not None and game.seen == (2000.0, 2003.0) and game.deadline == 1100.0  # never raised
+    assert game is not None and game.seen == (8, 2003.0) and game.deadline == 1100.0  # never raised
     assert await store.finish_game(game_id, 2, {"n": 2}, ttl=60, deadline=None) == 3
-    assert await store.mark_seen(game_id, 3000.0, 3001.0, deadline=3050.0) == 3001.0
+    assert await store.mark_seen(game_id, 9, 3001.0, deadline=3050.0) == 3001.0
     assert await store.due_games(now=1e9) == []  # a finished game gets no deadline from a mark
-    assert await store.mark_seen("nosuchgame", 1.0, 2.0) is None
+    assert await store.mark_seen("nosuchgame", 1, 2.0) is None
 
 
 async def test_due_games_repairs_a_lagging_index(backend: Backend, store: Store) -> None:
