@@ -278,7 +278,7 @@ def assemble(
     computer_turns = ComputerTurns(store, config, scheduler, saver.save, processes=computer_processes)
     clock_watch = ClockWatch(store, config, scheduler, saver)
     saver.watch_clock = clock_watch.watch_record
-    boards.clock_starts = ClockStarts(store, lambda: config.clock(), clock_watch.watch)
+    boards.clock_starts = ClockStarts(store, lambda: config.clock(), clock_watch.watch, saver.announce)
     actions = GameActions(store, sender, config, boards, saver, computer_turns)
     inline = InlineGames(
         store,

@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError, TelegramNotFound
 from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from PIL import Image
@@ -528,9 +528,11 @@ class BoardPresenter:
                 if not (chat_unreachable(error) or _permanent(error)):
                     log.info("board of game %s in chat %s is behind (%s): will retry", stored.game_id, chat_id, error)
                     return BoardStep.RETRY
-                # a chat that can never be reached counts as reached: its players' clocks are not held for ever
                 log.warning("board of game %s in chat %s given up: %s", stored.game_id, chat_id, error)
                 await self.store.set_board(stored.game_id, chat_id, message_id, stored.version)
+                if not _chat_gone(error):
+                    return BoardStep.DONE
+                # a chat the players left or blocked counts as reached: their clocks are not held for ever
                 step = BoardStep.DONE
             except (asyncio.CancelledError, RuntimeError, LookupError) as error:
                 if isinstance(error, asyncio.CancelledError) and _current_task_cancelling():
@@ -542,10 +544,11 @@ class BoardPresenter:
         return step
 
     async def _seen(self, stored: StoredGame, record: GameRecord, chat: ChatLink) -> None:
-        """The chat's board shows the saved version: start the clock of the awaited player when it reached them."""
+        """The chat's board shows the saved version: start the clock of the awaited player when it reached them.
+        Raises: StoreUnavailableError (the sync is retried, so the clock is started then)."""
         if self.clock_starts is not None:
             sides = BOTH_SIDES if chat.viewer is None else (chat.viewer,)
-            await self.clock_starts.seen(stored.game_id, record, sides)
+            await self.clock_starts.seen(stored.game_id, stored.version, record, sides)
 
     async def _show(
         self,
@@ -894,6 +897,14 @@ class BoardPresenter:
 def _no_text(error: TelegramAPIError) -> bool:
     """Return True when an edit to text failed because the message is a picture (it cannot become text)."""
     return isinstance(error, TelegramBadRequest) and "no text in the message" in error.message.lower()
+
+
+def _chat_gone(error: TelegramAPIError) -> bool:
+    """Return True when the chat itself is gone for the bot (it was removed or blocked, or the chat deleted), as
+    opposed to a refusal of one request or of the bot's token."""
+    return isinstance(error, TelegramForbiddenError | TelegramNotFound) or (
+        isinstance(error, TelegramBadRequest) and "chat not found" in error.message.lower()
+    )
 
 
 def _permanent(error: TelegramAPIError) -> bool:

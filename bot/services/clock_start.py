@@ -4,23 +4,24 @@ A save that awaits a player's action leaves their clock *waiting*. The first tim
 version or a later one) reaches the player — a board landing in a chat where they play (the group's one board, or
 their own private board; an inline board), or the Mini App sending them the view — :meth:`ClockStarts.seen` records
 the moment beside the game (:meth:`~bot.storage.games.GameRecords.mark_seen`: the version is not bumped, so no board
-has to be drawn again; the first mark of an action wins, whichever worker makes it), lowers the game's wake-up
-deadline to the clock's deadline from then, and asks for a wake-up at it. Every later read of the game applies the
-mark (:meth:`~bot.model.game.GameRecord.from_stored`), so the saved record and the mark alone decide the time, after
-a restart too. A board Telegram holds back (a group's minute spent, a retried send, a restart before the board went
-out) costs its player nothing: their time counts only from the delivery.
+has to be drawn again; the first mark of an action wins, whichever worker makes it, and a mark of an older action
+than the one recorded is refused), lowers the game's wake-up deadline to the clock's deadline from then, asks for a
+wake-up at it, and announces the version again to the Mini App's sockets (their views then show the clock running).
+Every later read of the game applies the mark (:meth:`~bot.model.game.GameRecord.from_stored`), so the saved record
+and the mark alone decide the time, after a restart too. A board Telegram holds back (a group's minute spent, a
+retried send, a restart before the board went out) costs its player nothing: their time counts only from the
+delivery.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from typing import Final
 
 from bot.model.game import GameRecord
 from bot.storage import GameRecords
-from bot.storage.errors import StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -36,22 +37,30 @@ class ClockStarts:
     """Records when the board of each awaited action reached its player (see the module docstring)."""
 
     def __init__(
-        self, store: GameRecords, clock: Callable[[], float], watch: Callable[[str, float], None] | None = None
+        self,
+        store: GameRecords,
+        clock: Callable[[], float],
+        watch: Callable[[str, float], None] | None = None,
+        publish: Callable[[str, int], Awaitable[None]] | None = None,
     ) -> None:
-        """Record in ``store`` at the time of ``clock``; ``watch(game_id, deadline)``, when given (or set later), asks
-        for a wake-up at the deadline of a clock that starts (:meth:`bot.services.clock_watch.ClockWatch.watch`)."""
+        """Record in ``store`` at the time of ``clock``; ``watch(game_id, deadline)``, when given, asks for a wake-up
+        at the deadline of a clock that starts (:meth:`bot.services.clock_watch.ClockWatch.watch`);
+        ``publish(game_id, version)``, when given, announces the version again to the live views
+        (:meth:`bot.services.saving.GameSaver.announce`, which never raises)."""
         self.store = store
         self.clock = clock
         self.watch = watch
+        self.publish = publish
         self._started: OrderedDict[tuple[str, int], None] = OrderedDict()
 
-    async def seen(self, game_id: str, record: GameRecord, sides: Collection[int]) -> float | None:
-        """Record that the board of ``record`` (the saved game, as it was drawn or sent) reached ``sides`` now: when
-        the awaited player is among them and their clock waits, it starts counting. Never raises: a store that
-        cannot be reached is logged, and the next delivery records it.
+    async def seen(self, game_id: str, version: int, record: GameRecord, sides: Collection[int]) -> float | None:
+        """Record that the board of ``record`` (the game saved at ``version``, as it was drawn or sent) reached
+        ``sides`` now: when the awaited player is among them and their clock waits, it starts counting.
 
         Returns: the time the awaited player's clock counts from (an earlier delivery's, when another worker or
-        an earlier board recorded one), None when no clock of the record waits for these sides."""
+        an earlier board recorded one), None when no clock of the record waits for these sides (or the record is
+        older than the recorded mark).
+        Raises: StoreUnavailableError (nothing is recorded: the caller retries, or the next delivery records it)."""
         clock = record.clock
         if clock is None or not clock.waiting or clock.began is None or clock.running not in sides:
             return None
@@ -59,13 +68,7 @@ class ClockStarts:
         if (game_id, action) in self._started:
             return None
         at = self.clock()
-        try:
-            recorded = await self.store.mark_seen(game_id, action, at, deadline=clock.seen(action, at).deadline())
-        except StoreUnavailableError as error:
-            log.warning(
-                "the start of a clock in game %s is not recorded (%s): the next delivery records it", game_id, error
-            )
-            return None
+        recorded = await self.store.mark_seen(game_id, action, at, deadline=clock.seen(action, at).deadline())
         if recorded is None:
             return None
         self._started[(game_id, action)] = None
@@ -74,4 +77,6 @@ class ClockStarts:
         deadline = clock.seen(action, recorded).deadline()
         if deadline is not None and self.watch is not None:
             self.watch(game_id, deadline)
+        if recorded == at and self.publish is not None:  # this call's mark: the live views show the clock running
+            await self.publish(game_id, version)
         return recorded

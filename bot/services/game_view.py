@@ -460,9 +460,3 @@ class GameViews:
         """Return the stored version of the game, or None when there is none. Raises: StoreUnavailableError."""
         stored = await self.store.get_game(game_id)
         return None if stored is None or stored.quarantined else stored.version
-
-    async def view(self, game_id: str, user_id: int | None, lang: str) -> GameView | None:
-        """Return the game as ``user_id`` sees it (see :func:`build_view`), or None when there is no such game (or
-        it is quarantined or cannot be read). Raises: StoreUnavailableError."""
-        loaded = await self.read(game_id)
-        return None if loaded is None else loaded.view(loaded.key(user_id, lang))

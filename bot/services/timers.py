@@ -90,7 +90,7 @@ class Sweeper:
         if self.boards.busy(game_id):
             return False  # this process is updating the boards right now
         record = GameRecord.from_stored(stored)  # a record that cannot be read is quarantined
-        if self.boards.behind(stored, record):
+        if self.boards.behind(stored, record) or _clock_unstarted(record, now):
             load_match(record, game_id, self.config.dice)  # a record that cannot be loaded is quarantined
             await self.boards.sync(game_id)
             return True
@@ -162,3 +162,12 @@ class Sweeper:
             except SEND_FAILURES as error:
                 log.info("reminder failed: %s", error)
         return True
+
+
+def _clock_unstarted(record: GameRecord, now: float) -> bool:
+    """Return whether the awaited player's clock still waits for its board although the turn is not overdue: its
+    board may have landed without the start being recorded (a crash in between, the store down), and a sync
+    records it (:mod:`bot.services.clock_start`)."""
+    clock = record.clock
+    turn_deadline = record.turn_deadline
+    return clock is not None and clock.waiting and turn_deadline is not None and turn_deadline > now

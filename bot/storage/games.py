@@ -260,7 +260,7 @@ class GameRecords(Protocol):
         flag falls. Atomic.
 
         Returns: the time recorded for that action (an earlier mark's when there was one), None when there is no
-        game.
+        game or a later action is marked already (nothing is written: a slow worker cannot undo a newer mark).
         """
         ...
 

@@ -216,17 +216,18 @@ async def _follow(
         reason = str(tr(who.language, "webapp.not_found"))
         await socket.refuse(404, "not_found", reason, CLOSE_NOT_FOUND)
         return
-    last = loaded.version
-    if known_version is None or known_version < loaded.version:
+    sent = (loaded.version, _clock_started(loaded))
+    if known_version is None or known_version < loaded.version or sent[1] is not None:
+        # (a running clock is sent too: the page may hold the view of when it still waited for its board)
         view = loaded.view(loaded.key(who.user_id, who.language))
         if view is None or not await socket.send(state_message(view)):
             return
         await shown_to(parts, who, loaded)
     else:
-        last = known_version
+        sent = (known_version, None)
         if not await socket.send(json.dumps({"type": "current", "version": loaded.version})):
             return
-    pusher = asyncio.create_task(_push(socket, parts, who, follower, last), name=f"nardy-live-{follower.game_id}")
+    pusher = asyncio.create_task(_push(socket, parts, who, follower, sent), name=f"nardy-live-{follower.game_id}")
     try:
         while not pusher.done():
             try:
@@ -244,39 +245,50 @@ async def _follow(
             await pusher
 
 
-async def _push(socket: _Socket, parts: WebAppParts, who: WebAppIdentity, follower: Follower, last: int) -> None:
-    """Send the state of every edition newer than ``last`` the follower hears, until the socket is gone."""
+async def _push(
+    socket: _Socket, parts: WebAppParts, who: WebAppIdentity, follower: Follower, sent: tuple[int, float | None]
+) -> None:
+    """Send the state of every edition the follower hears that is newer than ``sent`` (the version last sent and
+    when its running clock started), until the socket is gone: a newer version, or the same one announced again
+    because its clock started (:mod:`bot.services.clock_start`)."""
     while True:
         edition = await follower.next()
-        if edition.version <= last:
+        if edition.version < sent[0]:
             continue
         try:
             shown = await _shared_state(edition, parts, who)
+            loaded = await _edition_game(edition, parts)  # the edition's one read, made above
         except ViewsUnavailableError:  # logged once per outage; the next version (or a reconnect) catches up
             continue
-        if shown is None:
+        if shown is None or loaded is None:
             continue
         version, text = shown
-        if version <= last:
+        now = (version, _clock_started(loaded))
+        if version < sent[0] or now == sent:
             continue
         if not await socket.send(text):
             return
-        last = version
-        await _shown(edition, parts, who)
-
-
-async def _shown(edition: Edition, parts: WebAppParts, who: WebAppIdentity) -> None:
-    """``who`` was sent ``edition``: start their clock if it waited for them to see it (the edition's one read)."""
-    loaded: VersionViews | None = await edition.shared("game", lambda: parts.views.load(edition.game_id))
-    if loaded is not None:
+        sent = now
         await shown_to(parts, who, loaded)
+
+
+def _clock_started(loaded: VersionViews) -> float | None:
+    """Return when the running clock of the version read started counting (None: no clock runs, or it waits)."""
+    clock = loaded.record.clock
+    return None if clock is None or clock.running is None else clock.started
+
+
+async def _edition_game(edition: Edition, parts: WebAppParts) -> VersionViews | None:
+    """Return the game as read for ``edition`` (once per edition in this process). Raises: ViewsUnavailableError."""
+    loaded: VersionViews | None = await edition.shared("game", lambda: parts.views.load(edition.game_id))
+    return loaded
 
 
 async def _shared_state(edition: Edition, parts: WebAppParts, who: WebAppIdentity) -> tuple[int, str] | None:
     """Return the version shown and the state message ``who`` gets for ``edition`` (the game read, and each distinct
     view built and serialized, once per edition in this process), or None when the game cannot be shown. Raises:
     ViewsUnavailableError."""
-    loaded: VersionViews | None = await edition.shared("game", lambda: parts.views.load(edition.game_id))
+    loaded = await _edition_game(edition, parts)
     if loaded is None:
         return None
     key = loaded.key(who.user_id, who.language)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +18,11 @@ from bot.services.game_view import GameViews, VersionViews
 from bot.services.live import LiveUpdates
 from bot.services.request_limits import RequestLimiter
 from bot.services.tournament_view import TournamentViews
+from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
 from bot.webapp.auth import AuthError, WebAppIdentity, verify_init_data
+
+log = logging.getLogger(__name__)
 
 DIST_DIR: Final = Path(__file__).resolve().parent / "static"
 """The front end's build (written by ``webapp/``'s build script, shipped as the package's data); served as it is."""
@@ -99,10 +103,16 @@ def identify(parts: WebAppParts, init_data: str | None) -> WebAppIdentity:
     return verify_init_data(init_data, parts.token, max_age=parts.max_age, default_language=parts.default_language)
 
 
-async def shown_to(parts: WebAppParts, who: WebAppIdentity, loaded: VersionViews) -> None:
-    """The app has shown ``who`` the version ``loaded``: when they play the game and their clock waits for them to
-    see the board of their action, it starts now (:mod:`bot.services.clock_start`). Returns nothing; never raises."""
+async def shown_to(parts: WebAppParts, who: WebAppIdentity, loaded: VersionViews) -> bool:
+    """The app shows ``who`` the version ``loaded``: when they play the game and their clock waits for them to see
+    the board of their action, it starts now (:mod:`bot.services.clock_start`). Never raises (a store that cannot
+    be reached is logged; the next sight records it). Returns: whether their clock counts now."""
     starts = parts.clock_starts
     side = loaded.record.player_index(who.user_id)
-    if starts is not None and side is not None:
-        await starts.seen(loaded.stored.game_id, loaded.record, (side,))
+    if starts is None or side is None:
+        return False
+    try:
+        return await starts.seen(loaded.stored.game_id, loaded.version, loaded.record, (side,)) is not None
+    except StoreUnavailableError as error:
+        log.warning("the start of a clock in game %s is not recorded (%s)", loaded.stored.game_id, error)
+        return False

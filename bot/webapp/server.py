@@ -119,10 +119,9 @@ async def _shown_view(parts: WebAppParts, who: WebAppIdentity, game_id: str) -> 
     to them: their clock starts when it waited for them to see their action (:func:`shown_to`). Raises:
     StoreUnavailableError."""
     loaded = await parts.views.read(game_id)
-    view = None if loaded is None else loaded.view(loaded.key(who.user_id, who.language))
-    if loaded is not None and view is not None:
-        await shown_to(parts, who, loaded)
-    return view
+    if loaded is not None and await shown_to(parts, who, loaded):
+        loaded = await parts.views.read(game_id)  # their clock started just now: the view shows it running
+    return None if loaded is None else loaded.view(loaded.key(who.user_id, who.language))
 
 
 async def _read_body(request: web.Request) -> bytes | None:

@@ -157,9 +157,12 @@ function toPlace(key: string): Place | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Takes a new state when it is newer than the shown one (or when forced: an answer to our own action). */
+/** Takes a new state when it is newer than the shown one, or the same version whose clock has started since (its
+ * board reached the player), or when forced (an answer to our own action). */
 function accept(view: GameView, force = false): void {
-  if (!force && state.view && view.version <= state.view.version) return;
+  const shown = state.view;
+  const started = shown !== null && view.version === shown.version && view.clock?.started !== shown.clock?.started;
+  if (!force && shown && view.version <= shown.version && !started) return;
   if (state.view && view.version !== state.view.version) {
     state.picked = null;
     state.resignOpen = false;

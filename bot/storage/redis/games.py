@@ -313,11 +313,17 @@ class RedisGames(RedisClient):
         """See :meth:`bot.storage.games.GameRecords.mark_seen`."""
         async with self._op():
             await self._game_docs.lower_deadline(game_id, deadline)  # the index first: never later than the record
-            result = await self._mark_seen(
-                keys=[GAME_KEY.format(game_id=game_id)],
-                args=[int(action), repr(float(at)), "" if deadline is None else repr(float(deadline))],
+            result = text(
+                await self._mark_seen(
+                    keys=[GAME_KEY.format(game_id=game_id)],
+                    args=[int(action), repr(float(at)), "" if deadline is None else repr(float(deadline))],
+                )
             )
-        return None if result is None else float(text(result))
+            if not result:
+                return None
+            # again: a release that raised the record's deadline in between copied it into the index
+            await self._game_docs.lower_deadline(game_id, deadline)
+        return float(result)
 
     async def forget_stale(self, game_id: str, chat_id: int, message_id: int) -> None:
         """See :meth:`bot.storage.games.GameRecords.forget_stale`."""

@@ -198,13 +198,14 @@ return 'granted'
 MARK_SEEN_SCRIPT = """
 -- KEYS[1]: the game hash; ARGV[1]: the awaited action's number on the clock; ARGV[2]: when its board was seen;
 -- ARGV[3]: the clock's deadline from then ("" = none), lowering an active game's "dl" when later.
--- Returns the time recorded for that action (an earlier mark's when there is one), or false when there is no game.
--- The version is not bumped; field "w" holds "<action>,<at>".
+-- Returns the time recorded for that action (an earlier mark's when there is one), "" when a later action is marked
+-- (nothing written), or false when there is no game. The version is not bumped; field "w" holds "<action>,<at>".
 if redis.call('HEXISTS', KEYS[1], 'v') == 0 then return false end
 local cur = redis.call('HGET', KEYS[1], 'w')
 if cur then
   local action, at = string.match(cur, '^([^,]*),(.*)$')
   if action and tonumber(action) == tonumber(ARGV[1]) then return at end
+  if action and tonumber(action) > tonumber(ARGV[1]) then return '' end
 end
 redis.call('HSET', KEYS[1], 'w', ARGV[1] .. ',' .. ARGV[2])
 if ARGV[3] ~= '' and redis.call('HGET', KEYS[1], 's') ~= 'f' and redis.call('HEXISTS', KEYS[1], 'q') == 0 then

@@ -278,6 +278,8 @@ class SqliteGames(SqliteConnection):
             row = conn.execute("SELECT action, seen_at FROM clock_seen WHERE game_id = ?", (game_id,)).fetchone()
             if row is not None and int(row[0]) == int(action):
                 return float(row[1])
+            if row is not None and int(row[0]) > int(action):
+                return None  # a later action is marked: this sight came too late to matter
             conn.execute(
                 "INSERT INTO clock_seen (game_id, action, seen_at) VALUES (?, ?, ?) ON CONFLICT (game_id)"
                 " DO UPDATE SET action = excluded.action, seen_at = excluded.seen_at",

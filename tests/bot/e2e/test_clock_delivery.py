@@ -373,3 +373,36 @@ async def test_a_board_that_never_went_out_before_a_restart_starts_the_clock_whe
     assert clock is not None and clock.began == START and clock.started == START + 300
     assert clock.deadline() == START + 300 + FIRST_MOVE_WINDOW
     await restarted.close()
+
+
+async def test_a_board_that_landed_before_a_crash_starts_its_clock_at_the_next_wake_up(sqlite_store: Store) -> None:
+    """The process dies between the board's landing and the record of its sight (and before its release): the
+    game's wake-up, a few seconds on, finds the clock waiting with its board current and starts it then."""
+    now = Now()
+    env = Env(sqlite_store, seeded("deliver-c"), clock=now, sleep=now.sleep)
+    env.service.boards.clock_starts = None  # it dies right after the landing: no sight recorded
+    fake = env.fake
+    alice, bob = users(fake, "Alice", "Bob")
+    group = fake.group_chat(-4511)
+    await env.h.send_text(alice, group, "/new short clock 0+0.25")
+    await env.h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
+    (game_id,) = await sqlite_store.chat_games(group.id)
+    stored, _ = await state(env, game_id)
+    assert stored.boards[group.id].shown_version == stored.version
+    wake = START + env.service.config.board_retry_after
+    assert await sqlite_store.set_deadline(game_id, stored.version, wake)  # as the save left it: no release
+    await env.close()
+
+    restarted = Env(sqlite_store, seeded("deliver-c"), clock=now, sleep=now.sleep, fake=fake)
+    now.now = wake
+    assert await restarted.service.sweep(now.now) == 1
+    await restarted.service.settle()
+    stored, _ = await state(restarted, game_id)
+    clock = GameRecord.from_stored(stored).clock
+    assert clock is not None and clock.started == wake and clock.deadline() == wake + FIRST_MOVE_WINDOW
+    assert stored.deadline is not None and stored.deadline <= wake + FIRST_MOVE_WINDOW
+    now.now = wake + FIRST_MOVE_WINDOW
+    await restarted.service.sweep(now.now)
+    await restarted.service.settle()
+    assert (await state(restarted, game_id))[0].finished  # the window ran out: the flag fell at its time
+    await restarted.close()

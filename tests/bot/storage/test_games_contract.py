@@ -150,6 +150,7 @@ async def test_mark_seen_keeps_the_first_mark_of_an_action_and_lowers_the_deadli
     assert await store.update_game(game_id, 1, {"n": 1}) == 2  # a save keeps the mark (it belongs to the action)
     assert (await store.get_game(game_id)).seen == (7, 1040.25)  # type: ignore[union-attr]
     assert await store.mark_seen(game_id, 8, 2003.0, deadline=9000.0) == 2003.0  # the next action's mark
+    assert await store.mark_seen(game_id, 7, 2004.0, deadline=1000.0) is None  # an older action's: too late
     game = await store.get_game(game_id)
     assert game is not None and game.seen == (8, 2003.0) and game.deadline == 1100.0  # never raised
     assert await store.finish_game(game_id, 2, {"n": 2}, ttl=60, deadline=None) == 3

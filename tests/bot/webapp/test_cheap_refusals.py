@@ -166,7 +166,7 @@ async def test_a_refused_action_builds_no_view_unless_its_answer_has_one(
             _, _, mine = await worker.get(game_id, mover)
             step = next(x for x in mine["actions"] if x["step"] is not None)
             version = mine["version"]
-            views = spy(monkeypatch, app.env.service.views, "view")
+            views = spy(monkeypatch, app.env.service.views, "read")
             refusals: list[tuple[Any, int, str, int]] = [
                 (carol, version, step["action"], 403),
                 (waiter, version, step["action"], 403),

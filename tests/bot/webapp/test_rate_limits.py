@@ -44,7 +44,7 @@ async def test_two_workers_share_each_users_buckets(redis_url: str, monkeypatch:
                     status, _, body = await worker.act(game_id, mover, mine["version"], step["action"])
                     assert status == 409 and body["state"]["version"] == moved["version"]
                 loads = spy(monkeypatch, app.env.service.actions, "press_outcome")
-                views = spy(monkeypatch, app.env.service.views, "view")
+                views = spy(monkeypatch, app.env.service.views, "read")
                 for worker in (two, one):
                     status, headers, body = await worker.act(game_id, mover, mine["version"], step["action"])
                     assert status == 429, body
@@ -76,13 +76,14 @@ async def test_reads_of_games_and_tournaments_share_a_bucket(
             assert (await worker.get(game_id, alice))[0] == 200
             assert (await worker.tournament("t0000001", alice))[0] == 404
             assert (await worker.tournament("t0000001", alice))[0] == 404  # four reads: the burst
-            views = spy(monkeypatch, app.env.service.views, "view")
+            views = spy(monkeypatch, app.env.service.views, "read")
             status, headers, body = await worker.get(game_id, alice)
             assert (status, headers["Retry-After"], body["error"]) == (429, "2", "rate_limited")
             status, _, body = await worker.tournament("t0000001", alice)
             assert (status, body["error"]) == (429, "rate_limited")
             assert views == []
             assert (await worker.get(game_id, bob))[0] == 200  # Bob's reads are his own
+            assert len(views) == 1  # (the spy sees the reads that are made)
             clock.now += 0.5  # a quarter of a token: still refused, and told to wait the rest
             _, headers, _ = await worker.get(game_id, alice)
             assert headers["Retry-After"] == "2"  # 1.5 s, in whole seconds

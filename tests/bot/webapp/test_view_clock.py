@@ -12,7 +12,8 @@ from bot.model.game import GameRecord
 from bot.storage import Store
 from tests.bot.e2e.group_play import users
 from tests.bot.e2e.test_clock import START, Now, open_both
-from tests.bot.webapp.appkit import AppEnv
+from tests.bot.webapp.appkit import AppEnv, open_live
+from tests.bot.webapp.livekit import first_message
 
 
 async def _clock(app: AppEnv, game_id: str) -> GameClock:
@@ -83,22 +84,33 @@ async def test_the_app_showing_the_awaited_player_their_board_starts_their_clock
         side = record.clock.running
         # an action whose chat board has not gone out yet: its clock waits (saved straight to the store, no board)
         record.clock = dataclasses.replace(record.clock, first=()).await_board(side, START + 5)
-        assert await app.env.store.update_game(game_id, stored.version, record.to_dict()) is not None
+        record.turn_deadline = START + 6 * 3600
+        version = await app.env.store.update_game(game_id, stored.version, record.to_dict(), deadline=START + 6 * 3600)
+        assert version is not None
         awaited, other = (alice, bob) if record.players[side].id == alice.id else (bob, alice)
+        watching = await open_live(app, game_id, other, version)  # the opponent's page, up to date
+        assert (await first_message(watching))["type"] == "current"
         now.now = START + 20
         for who in (carol, other):  # a spectator's or the opponent's view starts nobody's clock
             _, view = await app.get(game_id, who)
             assert view["clock"]["running"] is None and (await _clock(app, game_id)).waiting
         now.now = START + 25
         _, view = await app.get(game_id, awaited)
+        shown = view["clock"]  # the view they get shows their clock running from now
+        assert shown["running"] == side and shown["started"] == START + 25
+        assert shown["deadline"] == START + 25 + 12 + 60
         clock = await _clock(app, game_id)
         assert not clock.waiting and clock.began == START + 5 and clock.started == START + 25
-        assert clock.deadline() == START + 25 + 12 + 60
         stored = await app.env.store.get_game(game_id)
-        assert stored is not None and stored.deadline is not None and stored.deadline <= START + 25 + 12 + 60
+        assert stored is not None and stored.version == version and stored.deadline == START + 25 + 12 + 60
+        # the opponent's page gets the same version again, its clock running
+        again = await first_message(watching)
+        assert again["type"] == "state" and again["state"]["version"] == version
+        assert again["state"]["clock"]["running"] == side and again["state"]["clock"]["started"] == START + 25
         now.now = START + 40  # a second view changes nothing: the first sight counts
         await app.get(game_id, awaited)
         assert (await _clock(app, game_id)).started == START + 25
+        await watching.close()
 
 
 async def test_a_game_without_a_clock_has_none_in_its_view(sqlite_store: Store) -> None:
