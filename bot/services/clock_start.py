@@ -22,6 +22,7 @@ from typing import Final
 
 from bot.model.game import GameRecord
 from bot.storage import GameRecords
+from bot.storage.errors import StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -80,3 +81,13 @@ class ClockStarts:
         if recorded == at and self.publish is not None:  # this call's mark: the live views show the clock running
             await self.publish(game_id, version)
         return recorded
+
+    async def shown_in_app(self, game_id: str, version: int, record: GameRecord, side: int) -> bool:
+        """Record that the Mini App showed player ``side`` the version ``version`` of the game (see :meth:`seen`).
+        Never raises: a store that cannot be reached is logged, and the app's next view records it.
+        Returns: whether that player's clock counts now (it started with this view or before)."""
+        try:
+            return await self.seen(game_id, version, record, (side,)) is not None
+        except StoreUnavailableError as error:
+            log.warning("the start of a clock in game %s is not recorded (%s)", game_id, error)
+            return False

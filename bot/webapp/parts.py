@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,11 +17,8 @@ from bot.services.game_view import GameViews, VersionViews
 from bot.services.live import LiveUpdates
 from bot.services.request_limits import RequestLimiter
 from bot.services.tournament_view import TournamentViews
-from bot.storage.errors import StoreUnavailableError
 from bot.texts import tr
 from bot.webapp.auth import AuthError, WebAppIdentity, verify_init_data
-
-log = logging.getLogger(__name__)
 
 DIST_DIR: Final = Path(__file__).resolve().parent / "static"
 """The front end's build (written by ``webapp/``'s build script, shipped as the package's data); served as it is."""
@@ -111,8 +107,4 @@ async def shown_to(parts: WebAppParts, who: WebAppIdentity, loaded: VersionViews
     side = loaded.record.player_index(who.user_id)
     if starts is None or side is None:
         return False
-    try:
-        return await starts.seen(loaded.stored.game_id, loaded.version, loaded.record, (side,)) is not None
-    except StoreUnavailableError as error:
-        log.warning("the start of a clock in game %s is not recorded (%s)", loaded.stored.game_id, error)
-        return False
+    return await starts.shown_in_app(loaded.stored.game_id, loaded.version, loaded.record, side)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +63,13 @@ class _Down:
         raise StoreUnavailableError("down")
 
 
-async def test_a_store_outage_reaches_the_caller_and_its_retry_records_the_start() -> None:
+async def test_a_store_outage_reaches_the_caller_and_its_retry_records_the_start(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     starts = ClockStarts(_Down(), lambda: 1010.0)  # type: ignore[arg-type]
     with pytest.raises(StoreUnavailableError):
         await starts.seen("g", 1, _waiting(1000.0), (1,))
     assert not starts._started  # nothing remembered: the retry calls the store again
+    with caplog.at_level(logging.WARNING):  # the Mini App's view goes out all the same
+        assert await starts.shown_in_app("g", 1, _waiting(1000.0), 1) is False
+    assert "is not recorded" in caplog.text
