@@ -179,6 +179,15 @@ def test_every_count_takes_its_plural_form(lang: str) -> None:
             assert tr(lang, key, **values) == forms[expected_form[count]].format(**values), (lang, key, count)
 
 
+def test_the_form_of_one_reads_right_for_twenty_one_too() -> None:
+    """Russian gives 1, 21, 31 one form: its words must not speak of a single thing (the limit messages once said
+    «уже играет 21 партию: закончите её»)."""
+    for key in ("limit.user", "limit.chat"):
+        for count in (1, 21, 31):
+            text = str(tr("ru", key, name="Маша", limit=count))
+            assert f" {count} парти" in text and " её" not in text, (key, count, text)
+
+
 @pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 def test_a_count_outside_a_plural_message_stands_where_any_number_reads_right(lang: str) -> None:
     """A count in a message without plural forms stands after a colon, in a fraction or in brackets (``побед: 21``,

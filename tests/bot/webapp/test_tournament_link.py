@@ -16,7 +16,7 @@ def test_the_button_is_a_web_app_in_private_and_a_startapp_link_in_groups() -> N
     assert private.text == "📱 Live table"
     group = tournament_button(LINKS, "AbCdEfGhIj", "ru", private=False)
     assert group is not None and group.url == "https://t.me/nardy_bot/play?startapp=t_AbCdEfGhIj"
-    assert group.text == "📱 Живая таблица"
+    assert group.text == "📱 Таблица в приложении"
 
 
 def test_no_button_without_a_mini_app_or_a_link_for_groups() -> None:
