@@ -473,6 +473,17 @@ class Html(str):
     __slots__ = ()
 
 
+def number(lang: str | None, value: float | str) -> str:
+    """Return the number ``value`` as ``lang`` writes it: a whole number plain, a fraction with the language's
+    decimal mark (ru «1,5», en «1.5»); a text that is no number comes back as it is."""
+    try:
+        figure = float(value)
+    except ValueError:
+        return str(value)
+    text = str(int(figure)) if figure.is_integer() else repr(figure)
+    return text.replace(".", ",") if norm_lang(lang) == "ru" else text
+
+
 def code(value: object) -> Html:
     """Return ``value`` escaped in a ``<code>`` element (shown monospaced; a tap copies it)."""
     return Html(f"<code>{esc(value)}</code>")

@@ -14,7 +14,7 @@ from bot.keyboards.game import step_label
 from bot.model.clock import FIRST_MOVE_WINDOW, format_reserve
 from bot.model.game import Event, GameRecord
 from bot.services.engine_flow import match_finished
-from bot.texts import Html, code, dice_name, esc, tr
+from bot.texts import Html, code, dice_name, esc, number, tr
 from nardy import Match, Phase
 
 MAX_CAPTION = 1024
@@ -78,7 +78,7 @@ def result_text(lang: str, names: list[str], event: Event) -> Html:
     winner = event.get("winner")
     if winner not in (0, 1):
         return tr(lang, "over.draw")
-    points = _num(float(event.get("points", 0)))
+    points = number(lang, float(event.get("points", 0)))
     name, loser = names[winner], names[1 - winner]
     reason = event.get("reason")
     kind = tr(lang, f"kind.{event.get('kind')}")
@@ -88,7 +88,7 @@ def result_text(lang: str, names: list[str], event: Event) -> Html:
         return tr(lang, "over.drop", name=name, loser=loser, points=points)
     first = event.get("first")  # the first-move window missed (docs/rules.md §1 "Time control")
     if first in ("cancelled", "lost"):
-        seconds = _num(FIRST_MOVE_WINDOW)
+        seconds = number(lang, FIRST_MOVE_WINDOW)
         return tr(lang, f"over.first_move.{first}", name=name, loser=loser, seconds=seconds)
     if event.get("time") in (0, 1):  # the match lost on time (docs/rules.md §1 "Time control")
         return tr(lang, "over.time", name=name, loser=loser)
@@ -179,13 +179,13 @@ def caption(record: GameRecord, match: Match, lang: str, game_id: str | None = N
     if not match.is_money:
         a, b = match.score_after_game() if game.phase is Phase.OVER else match.score
         if match.length:
-            lines.append(tr(lang, "score", length=match.length, a=_num(a), b=_num(b)))
+            lines.append(tr(lang, "score", length=match.length, a=number(lang, a), b=number(lang, b)))
         else:
-            lines.append(tr(lang, "score.games", games=match.games, a=_num(a), b=_num(b)))
+            lines.append(tr(lang, "score.games", games=match.games, a=number(lang, a), b=number(lang, b)))
         winner = match.winner if game.phase is Phase.OVER else None
         if winner is not None:
             won, lost = (a, b) if winner == 0 else (b, a)
-            lines.append(tr(lang, "match.over", name=names[winner], won=_num(won), lost=_num(lost)))
+            lines.append(tr(lang, "match.over", name=names[winner], won=number(lang, won), lost=number(lang, lost)))
         elif game.crawford and game.variant.cube_enabled(game.options):
             lines.append(tr(lang, "crawford"))
     clock = record.clock
@@ -218,7 +218,3 @@ def _fairness_line(record: GameRecord, match: Match, lang: str, game_id: str | N
         if record.moves_played
         else tr(lang, "fair.caption.start", hash=code(seeds.commitment), command=code(f"/verify {game_id}"))
     )
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)

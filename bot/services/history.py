@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from bot.model.game import GameRecord, RecordError
 from bot.storage import GameRecords, StoredGame
-from bot.texts import Html, esc, tr
+from bot.texts import Html, esc, number, tr
 from nardy import Match, NardyError
 from nardy.game_record import replay_records
 from nardy.move import point_name
@@ -101,12 +101,8 @@ def _describe(stored: StoredGame, record: GameRecord, user_id: int, lang: str) -
     a, b = (score[me], score[1 - me])
     outcome = tr(lang, "history.won" if a > b else "history.lost" if a < b else "history.drawn")
     when = time.strftime("%Y-%m-%d", time.gmtime(record.last_action or 0))
-    points = f"{_num(a)}:{_num(b)}"
+    points = f"{number(lang, a)}:{number(lang, b)}"
     return tr(lang, "history.line", date=when, variant=variant, outcome=outcome, score=points, opponent=opponent)
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 async def history_entries(store: GameRecords, chat_id: int, user_id: int, lang: str) -> list[HistoryEntry]:

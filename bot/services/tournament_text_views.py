@@ -22,7 +22,7 @@ from bot.services.tournament_views import (
     result_line,
     standings_shows_bracket,
 )
-from bot.texts import tr
+from bot.texts import number, tr
 from tournaments import Elimination, Tournament
 
 MAX_MESSAGE: Final = 4096
@@ -39,8 +39,8 @@ def fit_lines(lang: str, lines: Sequence[str], limit: int = MAX_MESSAGE) -> str:
         return text
     kept: list[str] = []
     used = 0
-    for number, line in enumerate(lines):
-        more = str(tr(lang, "tour.more", count=len(lines) - number))
+    for index, line in enumerate(lines):
+        more = str(tr(lang, "tour.more", count=len(lines) - index))
         size = visible_length(line) + 1
         if used + size + visible_length(more) > limit:
             return "\n".join([*kept, more])
@@ -110,7 +110,8 @@ def match_line(lang: str, match: BracketMatch) -> str | None:
     line = f"{side(0)} – {side(1)}"
     if match.score:
         points_first, _, points_second = match.score.partition("–")  # the view writes "3–1"
-        return f"{line} · {tr(lang, 'tour.text.score', first=points_first, second=points_second)}"
+        first_shown, second_shown = number(lang, points_first), number(lang, points_second)
+        return f"{line} · {tr(lang, 'tour.text.score', first=first_shown, second=second_shown)}"
     if match.playing:
         return f"{line} · {tr(lang, 'tour.bracket.in_play')}"
     return line

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.i18n import SUPPORTED_LANGUAGES, Plural, create_i18n, placeholders
-from bot.texts import ILLEGAL_MOVE_CODES, TEXTS, Html, esc, illegal_move_text, msgid, tr, translate
+from bot.texts import ILLEGAL_MOVE_CODES, TEXTS, Html, esc, illegal_move_text, msgid, number, tr, translate
 from tests.bot.fake_telegram import telegram_html_error, telegram_visible_text
 
 HOSTILE = ["Eve <3", "<b>x</b>", "&amp;", "say \"hi\" & 'bye'", "</i><a href='x'>", "a > b", "&#0;", "{name}"]
@@ -177,6 +177,13 @@ def test_every_count_takes_its_plural_form(lang: str) -> None:
         for count in COUNTS:
             values = _values(key, "Маша", count)
             assert tr(lang, key, **values) == forms[expected_form[count]].format(**values), (lang, key, count)
+
+
+def test_a_number_takes_the_language_s_decimal_mark() -> None:
+    """Russian writes half a point «1,5» (a score «1,5:0,5»), English «1.5»; whole numbers stay plain."""
+    assert [number("ru", x) for x in (1.5, 0.5, 2.0, 3, "2.5", "?")] == ["1,5", "0,5", "2", "3", "2,5", "?"]
+    assert [number("en", x) for x in (1.5, 2.0)] == ["1.5", "2"]
+    assert str(tr("ru", "score", length=3, a=number("ru", 1.5), b=number("ru", 0.5))).endswith("1,5:0,5")
 
 
 def test_the_form_of_one_reads_right_for_twenty_one_too() -> None:
