@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError, TelegramNotFound
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from PIL import Image
@@ -50,7 +50,7 @@ from bot.services.captions import caption
 from bot.services.clock_start import BOTH_SIDES, ClockStarts
 from bot.services.engine_flow import drawn_position, load_match
 from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
-from bot.services.messaging import SEND_FAILURES, MessageSender, chat_unreachable, message_gone
+from bot.services.messaging import SEND_FAILURES, MessageSender, chat_gone, chat_unreachable, message_gone
 from bot.services.render_pool import render_in_processes
 from bot.services.tasks import KeyedTasks
 from bot.services.text_boards import text_board
@@ -530,7 +530,7 @@ class BoardPresenter:
                     return BoardStep.RETRY
                 log.warning("board of game %s in chat %s given up: %s", stored.game_id, chat_id, error)
                 await self.store.set_board(stored.game_id, chat_id, message_id, stored.version)
-                if not _chat_gone(error):
+                if not chat_gone(error):
                     return BoardStep.DONE
                 # a chat the players left or blocked counts as reached: their clocks are not held for ever
                 step = BoardStep.DONE
@@ -897,14 +897,6 @@ class BoardPresenter:
 def _no_text(error: TelegramAPIError) -> bool:
     """Return True when an edit to text failed because the message is a picture (it cannot become text)."""
     return isinstance(error, TelegramBadRequest) and "no text in the message" in error.message.lower()
-
-
-def _chat_gone(error: TelegramAPIError) -> bool:
-    """Return True when the chat itself is gone for the bot (it was removed or blocked, or the chat deleted), as
-    opposed to a refusal of one request or of the bot's token."""
-    return isinstance(error, TelegramForbiddenError | TelegramNotFound) or (
-        isinstance(error, TelegramBadRequest) and "chat not found" in error.message.lower()
-    )
 
 
 def _permanent(error: TelegramAPIError) -> bool:

@@ -123,9 +123,15 @@ def message_gone(error: Exception) -> bool:
     return isinstance(error, TelegramBadRequest) and any(part in error.message.lower() for part in _MESSAGE_GONE)
 
 
+def chat_gone(error: Exception) -> bool:
+    """Return True when the chat itself is gone for the bot (it was removed or blocked, or the chat deleted), as
+    opposed to a refusal of one request or of the bot's token."""
+    return isinstance(error, TelegramForbiddenError | TelegramNotFound) or (
+        isinstance(error, TelegramBadRequest) and "chat not found" in error.message.lower()
+    )
+
+
 def chat_unreachable(error: Exception) -> bool:
     """Return True when the bot can never reach the chat again as things stand (blocked, kicked, chat gone or
     migrated, bad token): retrying would only repeat the failure."""
-    return isinstance(
-        error, TelegramForbiddenError | TelegramNotFound | TelegramMigrateToChat | TelegramUnauthorizedError
-    ) or (isinstance(error, TelegramBadRequest) and "chat not found" in error.message.lower())
+    return chat_gone(error) or isinstance(error, TelegramMigrateToChat | TelegramUnauthorizedError)

@@ -25,7 +25,7 @@ from bot.model.game import GameRecord
 from bot.storage import Store
 from nardy import Phase
 from tests.bot.e2e.drive import awaited_user, state
-from tests.bot.e2e.group_play import board_of, users
+from tests.bot.e2e.group_play import board_of, start_game, users
 from tests.bot.e2e.helpers import Env, game_buttons, seeded
 from tests.bot.e2e.test_clock import START, Now
 from tests.bot.e2e.texts import EN, has_entry, shown
@@ -320,10 +320,8 @@ async def test_a_release_that_read_the_game_before_its_clock_started_leaves_the_
     env = Env(sqlite_store, seeded("deliver-r"), clock=now, sleep=now.sleep)
     fake = env.fake
     alice, bob = users(fake, "Alice", "Bob")
-    group = fake.group_chat(-4509)
-    await env.h.send_text(alice, group, "/new short clock 0+0.25")
-    await env.h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
-    (game_id,) = await sqlite_store.chat_games(group.id)
+    game_id = await start_game(env, fake.group_chat(-4509), alice, bob, "short clock 0+0.25")
+    assert game_id
     stored, _ = await state(env, game_id)
     record = GameRecord.from_stored(stored)
     assert record.clock is not None and record.clock.began is not None
@@ -348,12 +346,11 @@ async def test_a_board_that_never_went_out_before_a_restart_starts_the_clock_whe
     fake = env.fake
     alice, bob = users(fake, "Alice", "Bob")
     group = fake.group_chat(-4510)
-    await env.h.send_text(alice, group, "/new short clock 0+0.25")
     for _ in range(4):  # Telegram fails the board's every attempt, then the process dies
         fake.fail_next("sendPhoto", error_code=502, description="Bad Gateway")
     env.h.settle = _no_settle  # its retry sleeps on the test's clock: nobody waits for it
-    await env.h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
-    (game_id,) = await sqlite_store.chat_games(group.id)
+    game_id = await start_game(env, group, alice, bob, "short clock 0+0.25")
+    assert game_id
     for _ in range(300):
         if env.service.boards.failures:
             break
@@ -384,9 +381,8 @@ async def test_a_board_that_landed_before_a_crash_starts_its_clock_at_the_next_w
     fake = env.fake
     alice, bob = users(fake, "Alice", "Bob")
     group = fake.group_chat(-4511)
-    await env.h.send_text(alice, group, "/new short clock 0+0.25")
-    await env.h.press_button(bob, fake.last_message(group.id), shown(EN, "btn.join"))
-    (game_id,) = await sqlite_store.chat_games(group.id)
+    game_id = await start_game(env, group, alice, bob, "short clock 0+0.25")
+    assert game_id
     stored, _ = await state(env, game_id)
     assert stored.boards[group.id].shown_version == stored.version
     wake = START + env.service.config.board_retry_after
