@@ -59,9 +59,6 @@ beyond caches of fonts, sprites and board backgrounds.
 ``render_board_image(...) -> PIL.Image.Image``
     The same, before encoding (no ``fmt``/``quality``).
 
-``render_dice(d1, d2, *, names=None, theme="classic", width=640, fmt="jpeg", quality=85) -> bytes``
-    A roll on its own; with ``names`` it is the opening roll (each die in its player's colour, names below).
-
 ``render_cross_table(table, names, *, standings=None, theme, labels, title, fmt, quality) -> bytes``
     The round-robin cross-table ("сводная таблица"): a row and a column per player, each cell that pairing's result
     (1 / 0 / ½, + / − for a forfeit, blank if unplayed, a filled diagonal), then points, Sonneborn–Berger, game-point
@@ -90,7 +87,6 @@ Review images: ``python -m rendering.gallery OUTDIR [--png]``. See ``rendering/R
 
 from rendering.board import render_board, render_board_image
 from rendering.bracket import render_bracket, render_bracket_image
-from rendering.dice import render_dice, render_dice_image
 from rendering.leaderboard import LeaderboardRow, render_leaderboard, render_leaderboard_image
 from rendering.standings import (
     render_cross_table,
@@ -110,8 +106,6 @@ __all__ = [
     "render_bracket_image",
     "render_cross_table",
     "render_cross_table_image",
-    "render_dice",
-    "render_dice_image",
     "render_elimination",
     "render_elimination_image",
     "render_leaderboard",

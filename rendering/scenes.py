@@ -15,7 +15,6 @@ from nardy.move import RESERVE_POINT, Step
 from nardy.position import PINNED_OFFSET, PINNED_SIDE_LENGTH, Position, Side, make_side
 from rendering.board import BoardLabels, render_board
 from rendering.bracket import BracketLabels, render_bracket, render_bracket_pages
-from rendering.dice import render_dice
 from rendering.encode import ImageFormat
 from rendering.leaderboard import LeaderboardRow, render_leaderboard
 from rendering.standings import TableLabels, render_swiss_standings
@@ -99,7 +98,7 @@ def long_opening(theme: str, width: int, fmt: ImageFormat) -> bytes:
 
 _LONG_MIDGAME = Position(
     make_side({24: 8, 19: 1, 18: 1, 17: 2, 13: 1, 10: 1, 6: 1}),
-    make_side({24: 7, 20: 3, 16: 2, 9: 2, 11: 1}),
+    make_side({24: 7, 20: 3, 16: 2, 9: 1, 10: 1, 11: 1}),
 )
 
 
@@ -111,7 +110,7 @@ def _long_midgame(theme: str, width: int, fmt: ImageFormat, viewer: int, **extra
         viewer=viewer,
         dice=(6, 2),
         used_dice=(6,),
-        last_move=(Step(24, 20, 4), Step(13, 9, 4)),
+        last_move=(Step(24, 20, 4), Step(13, 10, 3)),
         last_move_player=1,
         names=("Анна", "Boris"),
         theme=theme,
@@ -219,18 +218,14 @@ def long_name(theme: str, width: int, fmt: ImageFormat) -> bytes:
     )
 
 
-def opening_roll(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return the opening roll on its own: player 0 threw a 5, player 1 a 3."""
-    return render_dice(5, 3, names=("Анна", "Boris"), theme=theme, width=max(200, width // 2), fmt=fmt)
-
-
 def hypergammon_midgame(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return Hypergammon (3 checkers a side): the mover has borne one off, the opponent has one on the bar."""
+    """Return Hypergammon (3 checkers a side): the mover has borne one off; the opponent rolled 5-4 with two on the
+    bar, entered one with the 4 and could not enter the other (the mover holds its 20)."""
     return render_board(
-        Position(make_side({5: 1, 2: 1}), make_side({25: 1, 21: 1, 9: 1})),
+        Position(make_side({5: 2}), make_side({25: 1, 21: 1, 9: 1})),
         "hypergammon",
         dice=(5, 2),
-        last_move=(Step(13, 9, 4), Step(25, 21, 4)),
+        last_move=(Step(25, 21, 4),),
         show_cube=True,
         names=("Анна", "Boris"),
         theme=theme,
@@ -379,16 +374,18 @@ def acey_deucey_bar_and_reserve(theme: str, width: int, fmt: ImageFormat) -> byt
 
 def dutch_bar_and_reserve(theme: str, width: int, fmt: ImageFormat) -> bytes:
     """Return Dutch backgammon with both bars and both reserves in use: player 1 to move (seen by player 0), after
-    player 0's 9/5* (allowed: player 0 has a checker home) and in/22; the cube on 2, owned by player 0."""
-    anna = reserve_side({25: 1, 22: 1, 21: 2, 19: 2, 13: 3, 8: 2, 5: 1}, 3)
-    boris = reserve_side({25: 1, 22: 2, 16: 2, 11: 3}, 7)
+    player 0 rolled 4-3 with two checkers on the bar: bar/22* entered one and hit (allowed: player 0 has checkers
+    home), the 4 could not enter (player 1 holds player 0's 21), so the other stays on the bar; the cube on 2, owned
+    by player 0."""
+    anna = reserve_side({25: 1, 22: 1, 19: 2, 13: 3, 8: 2, 6: 2, 5: 1}, 3)
+    boris = reserve_side({25: 1, 13: 3, 11: 2, 4: 2}, 7)
     return render_board(
         Position(boris, anna),
         "dutch",
         mover=1,
         viewer=0,
         dice=(5, 3),
-        last_move=(Step(9, 5, 4, hit=True), Step(IN, 22, 3)),
+        last_move=(Step(25, 22, 3, hit=True),),
         last_move_player=0,
         show_cube=True,
         cube_value=2,
@@ -467,11 +464,6 @@ def hard_names_board(theme: str, width: int, fmt: ImageFormat) -> bytes:
     )
 
 
-def hard_names_dice(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return the opening roll between two of :data:`HARD_NAMES` (Devanagari and Thai; kana and Hangul)."""
-    return render_dice(6, 2, names=(HARD_NAMES[2], HARD_NAMES[3]), theme=theme, width=max(200, width // 2), fmt=fmt)
-
-
 def _hard_players() -> tuple[list[Player], dict[str, str]]:
     players = [Player(f"p{i}", 1500.0 + 23 * i) for i in range(len(HARD_NAMES))]
     return players, {p.id: name for p, name in zip(players, HARD_NAMES, strict=True)}
@@ -508,16 +500,18 @@ def hard_names_leaderboard(theme: str, width: int, fmt: ImageFormat) -> bytes:
 
 
 def short_finished(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return a finished short-nardy game: player 0 bore off all 15 and wins a gammon with the cube on 2 it owns
-    (the caller's label "Победа: 4 оч."), player 1 still has 9 checkers on the board."""
+    """Return a finished short-nardy game: player 0 bore off all 15 (its last turn 2/off 1/off) and wins a gammon
+    with the cube on 2 it owns (the caller's label "Победа: 4 оч."), player 1 has all 15 checkers on the board."""
     return render_board(
-        Position(make_side({}), make_side({1: 3, 2: 2, 5: 4})),
+        Position(make_side({1: 3, 2: 2, 5: 4, 6: 3, 8: 3}), make_side({})),
         "short",
         mover=1,
         viewer=0,
         finished=True,
         winner=0,
         winner_label="Победа: 4 оч.",
+        last_move=(Step(2, 0, 2), Step(1, 0, 1)),
+        last_move_player=0,
         show_cube=True,
         cube_value=2,
         cube_owner=0,
@@ -533,7 +527,7 @@ def short_finished(theme: str, width: int, fmt: ImageFormat) -> bytes:
 
 _BUSY_LONG = Position(
     make_side({24: 9, 19: 1, 18: 2, 17: 1, 13: 1, 10: 1}),
-    make_side({24: 8, 20: 2, 16: 2, 9: 1, 11: 2}),
+    make_side({24: 8, 20: 2, 16: 2, 10: 1, 11: 2}),
 )
 
 
@@ -542,7 +536,7 @@ def _encoding(theme: str, width: int, fmt: ImageFormat, quality: int | None) -> 
         _BUSY_LONG,
         "long",
         dice=(5, 3),
-        last_move=(Step(24, 20, 4), Step(13, 9, 4)),
+        last_move=(Step(24, 20, 4), Step(13, 10, 3)),
         names=(LONG_NAME, "Boris"),
         match_score=(2, 3),
         match_length=7,
@@ -628,7 +622,6 @@ SCENES: dict[str, Scene] = {
     "short_bearoff": short_bearoff,
     "stack15_cube_mine": stack15,
     "long_name": long_name,
-    "opening_roll": opening_roll,
     "hypergammon_midgame": hypergammon_midgame,
     "nackgammon_opening": nackgammon_opening,
     "portes_race": portes_race,
@@ -645,7 +638,6 @@ SCENES: dict[str, Scene] = {
     "encoding_before_q85": encoding_before,
     "encoding_after": encoding_after,
     "hard_names_board": hard_names_board,
-    "hard_names_dice": hard_names_dice,
     "hard_names_standings": hard_names_standings,
     "hard_names_bracket": hard_names_bracket,
     "hard_names_leaderboard": hard_names_leaderboard,

@@ -12,7 +12,7 @@ from PIL import Image, ImageChops
 from nardy.move import Step
 from nardy.position import Position, make_side
 from nardy.variants import get_variant
-from rendering import render_board, render_board_image, render_dice, theme_names
+from rendering import render_board, render_board_image, theme_names
 from rendering.board import BoardLabels
 from rendering.frames import checker_count, other_frame, variant_name
 from rendering.layout import layout
@@ -107,15 +107,6 @@ def test_themes() -> None:
     classic = render_board_image(OPENING, "short", width=480, theme="classic")
     dark = render_board_image(OPENING, "short", width=480, theme="dark")
     assert classic.tobytes() != dark.tobytes()
-
-
-def test_render_dice() -> None:
-    data = render_dice(6, 5)
-    assert Image.open(io.BytesIO(data)).format == "JPEG"
-    opening = Image.open(io.BytesIO(render_dice(5, 3, names=("Анна", "Boris"), fmt="png")))
-    assert opening.format == "PNG"
-    with pytest.raises(ValueError):
-        render_dice(0, 3)
 
 
 def test_spectator_sees_the_side_to_move_at_the_bottom() -> None:

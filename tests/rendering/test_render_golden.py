@@ -39,7 +39,6 @@ CASES = [
     ("dark", "short_hit"),
     ("dark", "short_bearoff"),
     ("classic", "stack15_cube_mine"),
-    ("classic", "opening_roll"),
     ("classic", "hypergammon_midgame"),
     ("dark", "nackgammon_opening"),
     ("classic", "portes_race"),

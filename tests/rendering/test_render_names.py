@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy.position import Position, make_side
-from rendering import render_board_image, render_dice_image, theme_names
+from rendering import render_board_image, theme_names
 from rendering.names import MAX_NAME_LENGTH, PLACEHOLDER, drawable_name
 from rendering.sprites import text
 from rendering.text_fonts import covers, table
@@ -37,7 +37,6 @@ def test_a_board_with_such_a_name_renders(char: str, variant: str) -> None:
     position = SHORT_START if variant == "short" else LONG_START
     image = render_board_image(position, variant, names=(f"Eve{char}x", "Bob"), width=320)
     assert image.size[0] == 320
-    render_dice_image(6, 5, names=(f"Eve{char}x", "Bob"), width=200)
 
 
 @pytest.mark.parametrize(
@@ -85,7 +84,6 @@ def test_any_names_render_in_both_themes_and_variants(
     position = SHORT_START if variant == "short" else LONG_START
     image = render_board_image(position, variant, names=names, theme=theme, width=320, finished=finished)
     assert image.size[0] == 320
-    render_dice_image(3, 1, names=names, theme=theme, width=200)
 
 
 def test_a_finished_board_marks_nobody_to_move() -> None:
