@@ -44,10 +44,13 @@ VISIBLE_RESERVE = 15
 @dataclass(frozen=True, slots=True)
 class BoardLabels:
     """The words a board draws, given by the caller in its language (the renderer has none of its own; the defaults
-    are neutral English): the pip count's caption and the mover's mark."""
+    are neutral English): the pip count's caption, the mover's mark, the match's length (``{length}`` is replaced)
+    and the Crawford game's name for the match line ("Match to 5 · 2:1 · Crawford")."""
 
     pips: str = "pips"
     to_move: str = "to move"
+    match: str = "Match to {length}"
+    crawford: str = "Crawford"
 
 
 DEFAULT_LABELS = BoardLabels()
@@ -67,6 +70,8 @@ class _Marks:
     touched: frozenset[Location]
     hits: Counter[Location]
     victims: Counter[Location]
+    paths: tuple[tuple[Location, Location], ...]
+    """Each moved checker's first and last location (a checker moved on in the same turn is one path)."""
 
 
 def _check_player(value: int, what: str) -> int:
@@ -109,9 +114,15 @@ def _marks(steps: Sequence[Step], player: int, bottom: int, info: VariantInfo) -
     hits: Counter[Location] = Counter()
     victims: Counter[Location] = Counter()
     touched: set[Location] = set()
+    paths: list[list[Location]] = []
     for step in steps:
         src = _locate(step.src, player, bottom, info)
         dst = _locate(step.dst, player, bottom, info)
+        going_on = next((path for path in reversed(paths) if path[1] == src and src[0] == "point"), None)
+        if going_on is None:
+            paths.append([src, dst])
+        else:
+            going_on[1] = dst
         net[src] -= 1
         net[dst] += 1
         touched.update((src, dst))
@@ -121,7 +132,14 @@ def _marks(steps: Sequence[Step], player: int, bottom: int, info: VariantInfo) -
                 victims[("bar", 1 - player)] += 1
     sources = Counter({loc: -n for loc, n in net.items() if n < 0})
     targets = Counter({loc: n for loc, n in net.items() if n > 0})
-    return _Marks(sources, targets, frozenset(touched), hits, victims)
+    moved = tuple((path[0], path[1]) for path in paths if path[0] != path[1])
+    return _Marks(sources, targets, frozenset(touched), hits, victims, moved)
+
+
+def _match_line(labels: BoardLabels, length: int, score: tuple[int, int], bottom: int, crawford: bool) -> str:
+    """Return the match as players say it, the bottom player's score first: "Match to 5 · 2:1 · Crawford"."""
+    line = f"{labels.match.format(length=length)} · {score[bottom]}:{score[1 - bottom]}"
+    return f"{line} · {labels.crawford}" if crawford else line
 
 
 def _dice_faces(dice: tuple[int, int], used: Sequence[int], count: int | None = None) -> list[tuple[int, bool]]:
@@ -234,6 +252,16 @@ class _Board:
                 badge = sprites.pill(str(value), int(geo.frame_v * 0.84), colour, dark)
                 sprites.paste_center(self.canvas, badge, geo.number_center(value))
 
+    def match_line(self, text: str, right: bool, with_title: bool) -> None:
+        """Print the match line on the felt of the right or left half, under the variant's title if there is one."""
+        room = int(self.geo.point_width * 6 * 0.9)
+        size = int(self.geo.checker * 0.4)
+        width = font(size, bold=True).getlength(text)
+        if width > room:
+            size = int(size * room / width)
+        sprite = sprites.faded_text(text, max(8, size), self.theme.felt_text, 210, bold=True)
+        sprites.paste_center(self.canvas, sprite, self.geo.match_line_center(right, with_title))
+
     def title(self, text: str, right: bool) -> None:
         """Print the variant's title on the felt, in the middle of the right or left half."""
         if text:
@@ -306,27 +334,18 @@ class _Board:
             sprites.paste_center(self.canvas, label, geo.tray_label_center(top))
 
     def marks(self, marks: _Marks, colour: RGB) -> None:
-        geo = self.geo
-        size = geo.checker
+        """Mark one turn in ``colour``: a dashed outline where each checker left, an arrow along each checker's path,
+        a ring on each checker where it arrived, and a hit (the hitter and the checker sent to the bar) with a ring
+        in the theme's hit colour and a cross badge: each marker has its own shape, not only its own colour."""
+        size = self.geo.checker
+        origins = self.origin_slots(marks, colour)
+        ends = self.arrival_slots(marks)
+        for path in marks.paths:
+            start = origins[path[0]].pop(0) if origins.get(path[0]) else None
+            end = ends[path[1]].pop(0) if ends.get(path[1]) else None
+            if start is not None and end is not None:
+                self.arrow(start, end, colour)
         hit_colour = self.theme.hit
-        for location, moved in marks.sources.items():
-            if location[0] == "reserve":
-                self.outline_reserve(location[1], colour)
-                continue
-            start = self.count(location)
-            hidden = 0
-            for j in range(moved):
-                centre = self.slot_center(location, start + j)
-                if centre is not None:
-                    sprites.paste_center(self.canvas, sprites.ring(colour, size, ghost=True), centre)
-                else:
-                    hidden += 1
-            if hidden and start:
-                # The stack still fills every drawn slot (a move off the head): its top checker carries the mark.
-                visible = VISIBLE_BAR if location[0] == "bar" else VISIBLE_STACK
-                centre = self.slot_center(location, min(start, visible) - 1)
-                if centre is not None:
-                    sprites.paste_center(self.canvas, sprites.origin_ring(colour, size), centre)
         for location, arrived in marks.targets.items():
             if location[0] == "off":
                 self.outline_slabs(location[1], arrived, colour)
@@ -336,14 +355,84 @@ class _Board:
             for j in range(arrived):
                 centre = self.slot_center(location, top_index - j)
                 if centre is not None:
-                    ring_colour = hit_colour if j < hit_here else colour
-                    sprites.paste_center(self.canvas, sprites.ring(ring_colour, size), centre)
+                    sprites.paste_center(
+                        self.canvas, sprites.ring(hit_colour if j < hit_here else colour, size), centre
+                    )
+                    if j < hit_here:
+                        self.hit_badge(centre)
         for location, hit in marks.victims.items():
             top_index = min(self.count(location), VISIBLE_BAR) - 1
             for j in range(hit):
                 centre = self.slot_center(location, top_index - j)
                 if centre is not None:
                     sprites.paste_center(self.canvas, sprites.ring(hit_colour, size), centre)
+                    self.hit_badge(centre)
+
+    def origin_slots(self, marks: _Marks, colour: RGB) -> dict[Location, list[tuple[int, int]]]:
+        """Outline where checkers left and return, per location, the centre each departure is drawn from."""
+        size = self.geo.checker
+        slots: dict[Location, list[tuple[int, int]]] = {}
+        for location, moved in marks.sources.items():
+            if location[0] == "reserve":
+                self.outline_reserve(location[1], colour)
+                top = self.is_top(location[1])
+                pile = max(0, min(self.reserve[location[1]], VISIBLE_RESERVE) - 1)
+                slots[location] = [self.geo.reserve_checker_center(top, pile)] * moved
+                continue
+            start = self.count(location)
+            visible = VISIBLE_BAR if location[0] == "bar" else VISIBLE_STACK
+            top_slot = self.slot_center(location, min(start, visible) - 1) if start else None
+            hidden = False
+            for j in range(moved):
+                centre = self.slot_center(location, start + j)
+                if centre is not None:
+                    sprites.paste_center(self.canvas, sprites.origin_ring(colour, size), centre)
+                else:
+                    hidden = True
+                    centre = top_slot
+                if centre is not None:
+                    slots.setdefault(location, []).append(centre)
+            if hidden and top_slot is not None:
+                # The stack still fills every drawn slot (a move off the head): its top checker carries the mark.
+                sprites.paste_center(self.canvas, sprites.origin_ring(colour, size), top_slot)
+        return slots
+
+    def arrival_slots(self, marks: _Marks) -> dict[Location, list[tuple[int, int]]]:
+        """Return, per location where checkers arrived, the centres the arrows point at (the last arrival first)."""
+        slots: dict[Location, list[tuple[int, int]]] = {}
+        for location, arrived in marks.targets.items():
+            if location[0] == "off":
+                box = self.geo.slab_box(self.is_top(location[1]), max(0, self.off[location[1]] - 1))
+                slots[location] = [((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)] * arrived
+                continue
+            top_index = min(self.count(location), VISIBLE_STACK) - 1
+            for j in range(arrived):
+                centre = self.slot_center(location, max(0, top_index - j))
+                if centre is not None:
+                    slots.setdefault(location, []).append(centre)
+        return slots
+
+    def arrow(self, start: tuple[int, int], end: tuple[int, int], colour: RGB) -> None:
+        """Draw an arrow from the edge of the checker at ``start`` to the ring of the checker at ``end`` (none when
+        the two are too close for an arrow to show)."""
+        size = self.geo.checker
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        length = (dx * dx + dy * dy) ** 0.5
+        begin, stop = size * 0.3, size * 0.56
+        if length < begin + stop + size * 0.6:
+            return
+        ux, uy = dx / length, dy / length
+        x0, y0 = round(start[0] + ux * begin), round(start[1] + uy * begin)
+        x1, y1 = round(end[0] - ux * stop), round(end[1] - uy * stop)
+        sprite, (left, top) = sprites.arrow(x1 - x0, y1 - y0, max(2, size // 9), colour)
+        self.canvas.paste(sprite, (x0 + left, y0 + top), sprite)
+
+    def hit_badge(self, centre: tuple[int, int]) -> None:
+        """Put the cross badge of a hit on the upper outer edge of the checker at ``centre``."""
+        size = self.geo.checker
+        badge = sprites.hit_badge(max(8, int(size * 0.46)), self.theme.hit)
+        shift = int(size * 0.36)
+        sprites.paste_center(self.canvas, badge, (centre[0] + shift, centre[1] - shift))
 
     def outline_slabs(self, player: int, arrived: int, colour: RGB) -> None:
         count = self.off[player]
@@ -375,10 +464,14 @@ class _Board:
             box, radius=self.geo.checker // 3, outline=colour, width=max(2, self.geo.checker // 22)
         )
 
-    def dice(self, faces: list[tuple[int, bool]], right: bool) -> None:
+    def dice(self, faces: list[tuple[int, bool]], right: bool, player: int) -> None:
+        """Draw the roll in ``player``'s checker colour in the middle of one half, the dice already used faded and
+        struck through."""
         centres = self.geo.dice_centers(len(faces), right)
-        for (value, dimmed), centre in zip(faces, centres, strict=True):
-            sprites.paste_center(self.canvas, sprites.die(self.theme.name, value, self.geo.die, dimmed), centre)
+        body = self.theme.checkers[player].body
+        for (value, used), centre in zip(faces, centres, strict=True):
+            sprite = sprites.die(self.theme.name, value, self.geo.die, used, body=body)
+            sprites.paste_center(self.canvas, sprite, centre)
 
     def cube(self, value: int, owner: int | None) -> None:
         owner_top = None if owner is None else self.is_top(owner)
@@ -395,11 +488,10 @@ class _Board:
         length: int | None,
         labels: BoardLabels,
         *,
-        holds_cube: bool = False,
         won: str | None = None,
     ) -> None:
-        """Draw a player's strip: swatch, name, "to move", pips and score (left of the cube if ``holds_cube``);
-        ``won`` (the winner's label, possibly empty) lights the strip and puts a crown and the label after the name.
+        """Draw a player's strip: swatch, name, the "to move" badge, pips and the player's match score; ``won`` (the
+        winner's label, possibly empty) lights the strip and puts a crown and the label after the name.
         """
         geo = self.geo
         theme = self.theme
@@ -417,11 +509,11 @@ class _Board:
         disc_x, disc_y = geo.strip_disc_center(top)
         sprites.paste_center(self.canvas, sprites.checker(theme.name, player, disc_size), (disc_x, disc_y))
         x = disc_x + disc_size // 2 + int(height * 0.3)
-        right = geo.strip_cube_left() if holds_cube else box[2] - geo.frame_v
+        right = box[2] - geo.frame_v
 
         # Right-hand side, right to left: match score, pip count.
         if score is not None:
-            score_text = str(score) if length is None else f"{score}/{length}"
+            score_text = str(score)
             score_sprite = sprites.text(score_text, int(height * 0.44), theme.strip_text, bold=True)
             pad = int(height * 0.18)
             box_w = score_sprite.width + 2 * pad
@@ -430,8 +522,8 @@ class _Board:
             draw.rounded_rectangle(sbox, radius=box_h // 4, outline=theme.strip_muted, width=max(1, height // 30))
             sprites.paste_center(self.canvas, score_sprite, ((sbox[0] + sbox[2]) // 2, mid))
             right = sbox[0] - int(height * 0.35)
-        pip_value = sprites.text(str(pips), int(height * 0.42), theme.strip_text, bold=True)
-        pip_caption = sprites.text(labels.pips, int(height * 0.28), theme.strip_muted)
+        pip_value = sprites.text(str(pips), int(height * 0.46), theme.strip_text, bold=True)
+        pip_caption = sprites.text(labels.pips, int(height * 0.3), theme.strip_muted)
         self.canvas.paste(pip_value, (right - pip_value.width, mid - pip_value.height // 2), pip_value)
         right -= pip_value.width + int(height * 0.15)
         self.canvas.paste(pip_caption, (right - pip_caption.width, mid - pip_caption.height // 2), pip_caption)
@@ -440,7 +532,7 @@ class _Board:
         # Left-hand side: name, then "to move" (or the winner's crown and label).
         name_size = int(height * 0.44)
         gap = int(height * 0.3)
-        move_sprite = sprites.text(labels.to_move, int(height * 0.3), theme.accent, bold=True) if to_move else None
+        move_sprite = sprites.pill(labels.to_move, int(height * 0.56), theme.accent, theme.strip) if to_move else None
         crown = sprites.crown(int(height * 0.74), theme.accent, theme.strip) if won is not None else None
         won_label = None
         if won:
@@ -476,6 +568,7 @@ def render_board_image(
     names: tuple[str, str] = DEFAULT_NAMES,
     match_score: tuple[int, int] | None = None,
     match_length: int | None = None,
+    crawford: bool = False,
     theme: str = "classic",
     width: int = 1280,
     labels: BoardLabels = DEFAULT_LABELS,
@@ -526,15 +619,20 @@ def render_board_image(
     for marks, colour in ((last_marks, colours.last_move), (pending_marks, colours.pending)):
         if marks is not None:
             board.tint(marks, colour)
-    shown = (info.title("en") if title is None else title) if info.titles else ""  # none on the two main games
-    board.title(shown, right=board.is_top(mover))
     board.checkers()
     board.trays()
     for marks, colour in ((last_marks, colours.last_move), (pending_marks, colours.pending)):
         if marks is not None:
             board.marks(marks, colour)
+    # The felt's words go over the arrows, which may cross the middle of the board.
+    shown = (info.title("en") if title is None else title) if info.titles else ""  # none on the two main games
+    board.title(shown, right=board.is_top(mover))
+    if match_score is not None and match_length:
+        board.match_line(
+            _match_line(labels, match_length, match_score, bottom, crawford), board.is_top(mover), bool(shown)
+        )
     if faces is not None:
-        board.dice(faces, right=not board.is_top(mover))
+        board.dice(faces, right=not board.is_top(mover), player=mover)
 
     mover_pips, opp_pips = position.pips()
     pips = {mover: mover_pips, 1 - mover: opp_pips}
@@ -547,7 +645,6 @@ def render_board_image(
             None if match_score is None else match_score[player],
             match_length,
             labels,
-            holds_cube=show_cube and cube_owner == player,
             won=winner_label if winner == player else None,
         )
     if show_cube:
@@ -572,6 +669,7 @@ class BoardOptions(TypedDict, total=False):
     names: tuple[str, str]
     match_score: tuple[int, int] | None
     match_length: int | None
+    crawford: bool
     theme: str
     width: int
     labels: BoardLabels

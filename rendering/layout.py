@@ -2,8 +2,8 @@
 
 All coordinates are integer pixels in the final image. Points are numbered in the *viewer's* frame (the player at the
 bottom): point 1 is at the bottom right, 1..12 run right to left along the bottom, 13..24 left to right along the top.
-The bear-off trays are at the right (the top player's above, the bottom player's below), with the centred doubling
-cube between them (an owned cube sits in its owner's strip, at the same x); the top strip names the top player and
+The bear-off trays are at the right (the top player's above, the bottom player's below), with the doubling cube
+between them: in the middle when centred, by its owner's tray when owned; the top strip names the top player and
 the bottom strip the bottom player. A board with reserves (Acey-deucey, Dutch: checkers not yet entered) has a
 second column of trays at the left, the reserve trays, laid out the same way (the top player's above); its points are
 a little narrower so that the image keeps its width.
@@ -201,20 +201,20 @@ class Layout:
         return left, self.mid_y - reach, right_x, self.mid_y + reach
 
     def cube_center(self, owner_top: bool | None) -> Point2:
-        """Return the centre of the doubling cube: the middle of the tray column if centred; an owned cube leaves
-        the board for its owner's strip (above the board for the top player, below for the bottom one), at the
-        same x, right of the owner's pips and score."""
+        """Return the centre of the doubling cube in the tray column: in the middle if centred, else on its owner's
+        side, just off the owner's tray (below the top player's, above the bottom player's)."""
         left, right = self.tray_x
         x = (left + right) // 2
         if owner_top is None:
             return x, self.mid_y
-        box = self.top_strip() if owner_top else self.bottom_strip()
-        return x, (box[1] + box[3]) // 2
+        reach = self.tray_height + int(self.cube * 0.5) + int(self.checker * 0.22)
+        return x, (self.inner_top + reach if owner_top else self.inner_bottom - 1 - reach)
 
-    def strip_cube_left(self) -> int:
-        """Return the x left of which a strip's pips and score end when the strip holds its owner's cube."""
-        x, _ = self.cube_center(True)
-        return x - self.cube // 2 - int(self.strip_height * 0.3)
+    def match_line_center(self, right: bool, with_title: bool) -> Point2:
+        """Return the centre of the match line (length, score, Crawford) on the felt of the right or left half: the
+        middle, or just under it when the variant's title is printed there too."""
+        x, y = self.title_center(right)
+        return x, y + (int(self.checker * 0.4) if with_title else 0)
 
     def dice_centers(self, count: int, right: bool) -> list[Point2]:
         """Return the centres of ``count`` dice in a row, in the middle of the right or left half."""
@@ -283,7 +283,7 @@ def layout(width: int, reserve: bool = False) -> Layout:
         tray_x=(tray_left, tray_left + tray_width),
         tray_height=tray_height,
         slab_height=slab_height,
-        die=int(checker * 0.74),
+        die=int(checker * 0.94),
         cube=int(checker * 0.78),
         reserve_x=reserve_x,
     )

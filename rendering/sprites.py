@@ -138,9 +138,11 @@ def slab(theme_name: str, player: int, width: int, height: int) -> Image.Image:
 
 @lru_cache(maxsize=64)
 def die(theme_name: str, value: int, size: int, dimmed: bool, body: RGB | None = None) -> Image.Image:
-    """Return a die showing ``value`` (1..6), ``size`` square with a small shadow margin; ``dimmed`` fades it.
+    """Return a die showing ``value`` (1..6), ``size`` square with a small shadow margin; ``dimmed`` (a die already
+    used) fades it and strikes it through with a dark diagonal, so that it reads as used by its shape too.
 
-    ``body`` overrides the theme's die colour (used to give each player's opening die their checker colour).
+    The strike is in the pip colour, dark on a light die and light on a dark one. ``body`` overrides the theme's die
+    colour (the board gives the roll its player's checker colour).
 
     Raises:
         ValueError: ``value`` is not 1..6, or unknown theme.
@@ -179,11 +181,13 @@ def die(theme_name: str, value: int, size: int, dimmed: bool, body: RGB | None =
         cx = o + cell * (col + 1)
         cy = o + cell * (row + 1)
         draw.ellipse((cx - pip_r, cy - pip_r, cx + pip_r, cy + pip_r), fill=pip)
-    sprite = _downsample(big, (size + 2 * pad, size + 2 * pad))
     if dimmed:
-        alpha = sprite.getchannel("A").point(lambda a: a * 38 // 100)
-        sprite.putalpha(alpha)
-    return sprite
+        alpha = big.getchannel("A").point(lambda a: a * 45 // 100)
+        big.putalpha(alpha)
+        draw = ImageDraw.Draw(big)
+        ends = (o + side * 0.16, o + side * 0.84, o + side * 0.84, o + side * 0.16)
+        draw.line(ends, fill=(*pip, 255), width=int(side * 0.11))
+    return _downsample(big, (size + 2 * pad, size + 2 * pad))
 
 
 @lru_cache(maxsize=32)
@@ -207,6 +211,14 @@ def cube(theme_name: str, value: int, size: int) -> Image.Image:
     )
     big.alpha_composite(shadow.filter(ImageFilter.GaussianBlur(s * 2)))
     draw = ImageDraw.Draw(big)
+    # Two faces seen edge-on (right and below) give the square its depth: a cube, not a card.
+    depth = max(s, side // 9)
+    draw.rounded_rectangle(
+        (o + depth, o + depth, o + side - 1, o + side - 1),
+        radius=radius,
+        fill=_mix(theme.cube_body, (0, 0, 0), 0.35),
+    )
+    side -= depth
     draw.rounded_rectangle(
         (o, o, o + side - 1, o + side - 1),
         radius=radius,
@@ -221,8 +233,8 @@ def cube(theme_name: str, value: int, size: int) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def ring(colour: RGB, size: int, *, ghost: bool = False) -> Image.Image:
-    """Return a highlight ring for a checker of diameter ``size`` (``ghost``: a faint disc where a checker was).
+def ring(colour: RGB, size: int) -> Image.Image:
+    """Return a highlight ring around a checker of diameter ``size``: a solid ``colour`` band between dark contours.
 
     The image is ``size + 2 * shadow_pad(size)`` square, so it pastes at the same place as a checker sprite.
     """
@@ -234,34 +246,69 @@ def ring(colour: RGB, size: int, *, ghost: bool = False) -> Image.Image:
     o = pad * s
     width = max(s, int(size * s * 0.085))
     box = (o + width // 2, o + width // 2, o + size * s - width // 2, o + size * s - width // 2)
-    if ghost:
-        draw.ellipse(box, fill=(*colour, 70), outline=(*colour, 235), width=width * 2 // 3)
-        # A dashed look: cut the outline with transparent spokes.
-        centre = o + size * s / 2
-        for k in range(12):
-            angle = np.pi * 2 * (k + 0.5) / 12
-            dx = float(np.cos(angle)) * size * s
-            dy = float(np.sin(angle)) * size * s
-            draw.line((centre, centre, centre + dx, centre + dy), fill=(*colour, 0), width=width)
-        draw.ellipse(
-            (o + width * 2, o + width * 2, o + size * s - width * 2, o + size * s - width * 2), fill=(*colour, 70)
-        )
-    else:
-        # A dark contour on both sides keeps the ring visible on light and dark checkers alike.
-        draw.ellipse(box, outline=(20, 16, 12, 190), width=width + 2 * s)
-        draw.ellipse(
-            (box[0] + s, box[1] + s, box[2] - s, box[3] - s),
-            outline=(*colour, 255),
-            width=width,
-        )
+    # A dark contour on both sides keeps the ring visible on light and dark checkers alike.
+    draw.ellipse(box, outline=(20, 16, 12, 190), width=width + 2 * s)
+    draw.ellipse((box[0] + s, box[1] + s, box[2] - s, box[3] - s), outline=(*colour, 255), width=width)
     return _downsample(big, (size + 2 * pad, size + 2 * pad))
 
 
 @lru_cache(maxsize=32)
+def hit_badge(size: int, fill: RGB) -> Image.Image:
+    """Return the mark of a hit checker, ``size`` square (RGBA): a white cross on a ``fill`` disc with a dark
+    contour, so that a hit reads by its shape, whatever colours a player tells apart."""
+    s = SUPERSAMPLE
+    n = size * s
+    big = Image.new("RGBA", (n, n), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    edge = max(s, n // 12)
+    draw.ellipse((0, 0, n - 1, n - 1), fill=(20, 16, 12, 230))
+    draw.ellipse((edge, edge, n - 1 - edge, n - 1 - edge), fill=(*fill, 255))
+    arm, stroke = n * 0.27, max(s, int(n * 0.15))
+    centre = n / 2
+    for sign in (1, -1):
+        draw.line(
+            (centre - arm, centre - sign * arm, centre + arm, centre + sign * arm),
+            fill=(255, 255, 255, 255),
+            width=stroke,
+        )
+    return _downsample(big, (size, size))
+
+
+ARROW_SAMPLE = 2
+"""Arrows are drawn at twice their size and downsampled: they span much of the board, so 4x would cost too much."""
+
+
+@lru_cache(maxsize=256)
+def arrow(dx: int, dy: int, width: int, colour: RGB) -> tuple[Image.Image, tuple[int, int]]:
+    """Return an arrow from ``(0, 0)`` to ``(dx, dy)`` (the tip), its shaft ``width`` pixels wide in ``colour`` over a
+    dark contour, and the offset at which to paste it for its start to fall on ``(0, 0)``."""
+    s = ARROW_SAMPLE
+    head = width * 2.6
+    margin = int(head) + 2
+    left, top = min(0, dx) - margin, min(0, dy) - margin
+    w, h = abs(dx) + 2 * margin, abs(dy) + 2 * margin
+    big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    x0, y0, x1, y1 = -left * s, -top * s, (dx - left) * s, (dy - top) * s
+    length = max(1.0, float(np.hypot(x1 - x0, y1 - y0)))
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    base_x, base_y = x1 - ux * head * s, y1 - uy * head * s
+    wing = head * s * 0.62
+    tip = [(x1, y1), (base_x - uy * wing, base_y + ux * wing), (base_x + uy * wing, base_y - ux * wing)]
+    outline = (20, 16, 12, 200)
+    contour = max(1, width // 3) * s
+    draw.line((x0, y0, base_x, base_y), fill=outline, width=width * s + 2 * contour)
+    draw.polygon(tip, fill=outline, outline=outline, width=2 * contour)
+    draw.line((x0, y0, base_x + ux * s, base_y + uy * s), fill=(*colour, 255), width=width * s)
+    draw.polygon(tip, fill=(*colour, 255))
+    return _downsample(big, (w, h)), (left, top)
+
+
+@lru_cache(maxsize=32)
 def origin_ring(colour: RGB, size: int) -> Image.Image:
-    """Return the dashed ring that marks the top checker of a stack a checker left when the stack is still too tall
-    to show the freed slot: the ghost's dashes (no fill, so the checker and its count stay as they are) over a dark
-    contour that keeps them visible on light and dark checkers.
+    """Return the dashed outline that marks where a checker left: the freed slot (no fill, so the felt and the point
+    show through and nothing looks like a checker) or, when the stack still fills every drawn slot, its top checker;
+    the dashes lie over a dark contour that keeps them visible on light and dark ground.
 
     The image is ``size + 2 * shadow_pad(size)`` square, so it pastes at the same place as a checker sprite.
     """

@@ -22,7 +22,12 @@ class CheckerColours:
 
 @dataclass(frozen=True, slots=True)
 class Theme:
-    """Every colour the renderer uses; ``wood`` switches on the wood grain of the frame."""
+    """Every colour the renderer uses; ``wood`` switches on the wood grain of the frame.
+
+    The markers (``last_move``, ``pending``, ``hit``) and the two point colours stay apart for players with
+    protanopia, deuteranopia and tritanopia too (tests/rendering/test_colour_vision.py measures it); each marker also
+    has a shape of its own.
+    """
 
     name: str
     frame: RGB
@@ -60,7 +65,7 @@ CLASSIC = Theme(
     felt=(214, 190, 146),
     felt_edge=(188, 160, 114),
     point_a=(150, 40, 32),
-    point_b=(46, 74, 56),
+    point_b=(100, 132, 96),
     bar=(110, 66, 35),
     tray=(176, 146, 100),
     tray_text=(62, 36, 18),
@@ -81,7 +86,7 @@ CLASSIC = Theme(
     cube_text=(30, 26, 24),
     last_move=(255, 196, 40),
     pending=(40, 170, 255),
-    hit=(235, 40, 40),
+    hit=(170, 20, 20),
 )
 
 DARK = Theme(
@@ -91,8 +96,8 @@ DARK = Theme(
     wood=False,
     felt=(54, 62, 76),
     felt_edge=(44, 50, 62),
-    point_a=(0, 150, 170),
-    point_b=(150, 158, 172),
+    point_a=(0, 120, 140),
+    point_b=(170, 176, 190),
     bar=(34, 38, 48),
     tray=(70, 80, 98),
     tray_text=(245, 247, 252),
@@ -109,10 +114,10 @@ DARK = Theme(
     ),
     die_body=(255, 255, 255),
     die_pip=(10, 12, 16),
-    cube_body=(255, 210, 0),
+    cube_body=(245, 247, 252),
     cube_text=(10, 12, 16),
     last_move=(255, 210, 0),
-    pending=(80, 200, 255),
+    pending=(40, 110, 255),
     hit=(255, 70, 170),
 )
 

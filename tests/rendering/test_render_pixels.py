@@ -104,9 +104,13 @@ def test_dice_in_the_movers_half_with_used_dice_dimmed(viewer: int) -> None:
     geo = layout(WIDTH)
     mover_at_bottom = viewer == 0
     six, one = geo.dice_centers(2, right=mover_at_bottom)
-    assert distance(pixel(image, six), theme.die_body) <= 8  # a six has no centre pip
-    dimmed_one = pixel(image, one)
-    assert distance(dimmed_one, theme.die_pip) > 60  # the used 1 is faded toward the felt
+    body = theme.checkers[0].body  # the roll in the mover's checker colour
+    assert distance(pixel(image, six), body) <= 8  # a six has no centre pip
+    faded = (one[0] + geo.die // 5, one[1] + geo.die // 5)  # off the pip and the strike: the used die is faded
+    assert distance(pixel(image, faded), body) > 20
+    strike = (one[0] - geo.die // 5, one[1] + geo.die // 5)  # on the diagonal, away from any pip
+    unused = board(Position(SHORT, SHORT), "short", mover=0, viewer=viewer, dice=(6, 1))
+    assert distance(pixel(image, strike), pixel(unused, strike)) > 40
     other_half = geo.dice_centers(2, right=not mover_at_bottom)[0]
     assert pixel(image, other_half) == pixel(background("classic", WIDTH), other_half)
 
@@ -122,10 +126,11 @@ def test_double_shows_four_dice() -> None:
     theme = get_theme("classic")
     image = board(Position(SHORT, SHORT), "short", dice=(4, 4), used_dice=(4,))
     centres = layout(WIDTH).dice_centers(4, right=True)
-    colours = [pixel(image, c) for c in centres]  # a four has no centre pip: body colour, or faded if used
-    assert distance(colours[0], theme.die_body) > 30
+    colours = [pixel(image, c) for c in centres]  # a four has no centre pip: body colour, or struck if used
+    body = theme.checkers[0].body
     for colour in colours[1:]:
-        assert distance(colour, theme.die_body) <= 8
+        assert distance(colour, body) <= 8
+    assert distance(colours[0], theme.die_pip) <= 20  # the used four is struck through its middle
 
 
 @pytest.mark.parametrize("viewer", [0, 1])
@@ -136,12 +141,12 @@ def test_cube_position(viewer: int, owner: int | None) -> None:
     geo = layout(WIDTH)
     owner_top = None if owner is None else owner != viewer
     x, y = geo.cube_center(owner_top)
-    probe = (x, y + geo.cube // 2 - geo.cube // 8)  # below the figure, inside the cube
+    probe = (x - geo.cube // 20, y + int(geo.cube * 0.3))  # below the figure, inside the cube's front face
     assert distance(pixel(image, probe), theme.cube_body) <= 10
     for other in (None, True, False):
         if other != owner_top:
             ox, oy = geo.cube_center(other)
-            assert pixel(image, (ox, oy + geo.cube // 2 - geo.cube // 8)) != pixel(image, probe)
+            assert pixel(image, (ox - geo.cube // 20, oy + int(geo.cube * 0.3))) != pixel(image, probe)
 
 
 def test_no_cube_unless_shown() -> None:
@@ -212,9 +217,10 @@ def test_highlights_mark_the_turn_and_the_hit(viewer: int) -> None:
 
     hitter = geo.checker_center(to_view(7, 0), 0)
     victim = geo.bar_checker_center(viewer == 0, 0)  # player 1's bar checker
-    assert share_near(image, checker_box(hitter), theme.hit) > 0.1
-    assert share_near(image, checker_box(victim), theme.hit) > 0.1
-    assert share_near(plain, checker_box(hitter), theme.hit) < 0.01
+    for hit in (hitter, victim):  # a ring in the hit colour and a white cross on the badge at the upper outer edge
+        assert share_near(image, checker_box(hit), theme.hit) > share_near(plain, checker_box(hit), theme.hit) + 0.08
+        shift = int(geo.checker * 0.36)
+        assert distance(pixel(image, (hit[0] + shift, hit[1] - shift)), (255, 255, 255)) <= 40
     arrived = geo.checker_center(to_view(5, 1), 1)
     assert share_near(image, checker_box(arrived), theme.last_move) > 0.1
     ghost = geo.checker_center(to_view(13, 0), 4)  # where the checker that left 13 stood
@@ -252,27 +258,24 @@ def test_move_off_a_tall_stack_marks_its_top_checker(variant: str, theme_name: s
 @pytest.mark.parametrize("theme_name", ["classic", "dark"])
 @pytest.mark.parametrize("viewer", [0, 1])
 @pytest.mark.parametrize("owner", [0, 1])
-def test_owned_cube_leaves_the_board_for_its_owners_strip(owner: int, viewer: int, theme_name: str) -> None:
-    """An owned cube is told from a centred one at a glance: it sits in its owner's name strip, off the board,
-    while the centred cube sits on the board between the trays (and that spot is bare once the cube is owned)."""
+def test_an_owned_cube_is_drawn_on_its_owners_side(owner: int, viewer: int, theme_name: str) -> None:
+    """An owned cube is told from a centred one at a glance: drawn as a cube in the tray column, by its owner's tray
+    (the top player's above the middle, the bottom player's below), while the centred cube sits in the middle (and
+    that spot is bare once the cube is owned)."""
     theme = get_theme(theme_name)
     geo = layout(WIDTH)
     position = Position(SHORT, SHORT)
     owned = board(position, "short", viewer=viewer, show_cube=True, cube_value=2, cube_owner=owner, theme=theme_name)
     centred = board(position, "short", viewer=viewer, show_cube=True, theme=theme_name)
-    owner_strip = geo.top_strip() if owner != viewer else geo.bottom_strip()
-    other_strip = geo.bottom_strip() if owner != viewer else geo.top_strip()
-    middle = _box(geo.cube_center(None), geo.cube // 2 - 2)
-    x, _ = geo.cube_center(None)
-    half = geo.cube // 2 - 2
-    in_owner = (x - half, owner_strip[1], x + half, owner_strip[3])
-    in_other = (x - half, other_strip[1], x + half, other_strip[3])
-    assert owner_strip[1] <= geo.cube_center(owner != viewer)[1] < owner_strip[3]
-    assert share_near(owned, in_owner, theme.cube_body, 12) > 0.3
-    assert share_near(owned, in_other, theme.cube_body, 12) < 0.1  # at most the lit strip's accent line
+    owner_top = owner != viewer
+    here, there, middle = (_box(geo.cube_center(side), geo.cube // 2 - 4) for side in (owner_top, not owner_top, None))
+    assert (geo.cube_center(owner_top)[1] < geo.mid_y) == owner_top
+    assert geo.tray_box(True)[3] < geo.cube_center(owner_top)[1] < geo.tray_box(False)[1]
+    assert share_near(owned, here, theme.cube_body, 12) > 0.3
+    assert share_near(owned, there, theme.cube_body, 12) < 0.02
     assert share_near(owned, middle, theme.cube_body, 12) < 0.02
-    assert share_near(centred, middle, theme.cube_body, 12) > 0.5
-    assert share_near(centred, in_owner, theme.cube_body, 12) < 0.1
+    assert share_near(centred, middle, theme.cube_body, 12) > 0.3
+    assert share_near(centred, here, theme.cube_body, 12) < 0.02
 
 
 @pytest.mark.parametrize("theme_name", ["classic", "dark"])
