@@ -115,15 +115,16 @@ def _draw_bar_and_trays(canvas: Image.Image, theme: Theme, geo: Layout) -> None:
 
 
 @lru_cache(maxsize=12)
-def background(theme_name: str, width: int, reserve: bool = False) -> Image.Image:
-    """Return the static board image (RGB) for ``theme_name`` at ``width``, with the reserve trays if ``reserve``;
-    treat it as read-only (copy it).
+def background(theme_name: str, width: int, reserve: bool = False, split_trays: bool = False) -> Image.Image:
+    """Return the static board image (RGB) for ``theme_name`` at ``width``, with the reserve trays if ``reserve``,
+    the top player's bear-off tray at the left if ``split_trays`` (:func:`rendering.layout.layout`); treat it as
+    read-only (copy it).
 
     Raises:
-        ValueError: unknown theme or a width outside the layout's range.
+        ValueError: unknown theme, a width outside the layout's range, or both ``reserve`` and ``split_trays``.
     """
     theme = get_theme(theme_name)
-    geo = layout(width, reserve)
+    geo = layout(width, reserve, split_trays)
     canvas = Image.new("RGB", (geo.width, geo.height), theme.strip)
     _draw_strips(canvas, theme, geo)
     canvas.paste(_frame(theme, geo), geo.board_box[:2])

@@ -172,7 +172,7 @@ class _Board:
         self.theme = theme
         self.geo = geo
         self.bottom = bottom
-        self.canvas = background(theme.name, geo.width, geo.reserve_x is not None).copy()
+        self.canvas = background(theme.name, geo.width, geo.reserve_x is not None, geo.split_trays).copy()
         self.points: dict[int, list[int]] = {p: [] for p in range(1, 25)}  # viewer point -> players bottom-up
         self.pinned: dict[int, int] = {}  # viewer point -> the player whose checker lies pinned at its base
         self.bar: dict[int, int] = {0: 0, 1: 0}
@@ -550,6 +550,17 @@ class _Board:
             mx += sprite.width
 
 
+def board_layout(variant: VariantLike, width: int) -> Layout:
+    """Return the layout of ``variant``'s board ``width`` pixels wide: with the reserve trays (Acey-deucey, Dutch),
+    or with split bear-off trays (the long-nardy board: each by its player's home).
+
+    Raises:
+        ValueError: an unknown variant, or a width outside 320..4096.
+    """
+    info = variant_info(variant)
+    return layout(width, info.layout == "reserve", info.board == "long")
+
+
 def render_board_image(
     position: Position,
     variant: VariantLike,
@@ -588,7 +599,7 @@ def render_board_image(
     """
     info = variant_info(variant)
     colours = get_theme(theme)
-    geo = layout(width, info.layout == "reserve")
+    geo = board_layout(variant, width)
     mover = _check_player(mover, "mover")
     bottom = mover if viewer is None else _check_player(viewer, "viewer")
     if cube_value < 1:

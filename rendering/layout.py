@@ -6,7 +6,9 @@ The bear-off trays are at the right (the top player's above, the bottom player's
 between them: in the middle when centred, by its owner's tray when owned; the top strip names the top player and
 the bottom strip the bottom player. A board with reserves (Acey-deucey, Dutch: checkers not yet entered) has a
 second column of trays at the left, the reserve trays, laid out the same way (the top player's above); its points are
-a little narrower so that the image keeps its width.
+a little narrower so that the image keeps its width. On the long-nardy board (``split_trays``) each player bears off
+by its own home, which lies in opposite corners there: the bottom player's tray is at the bottom right, the top
+player's at the top left, in a left column laid out like the reserves' (the right column keeps the cube).
 
 Tests use this module to find the pixels to sample, so it is the single source of truth for positions.
 """
@@ -56,6 +58,10 @@ class Layout:
     cube: int
     reserve_x: tuple[int, int] | None = None
     """The left and right x of the reserve trays (None: a board without reserves)."""
+    split_trays: bool = False
+    """The top player's bear-off tray is at the top left (the long-nardy board), not above the bottom one's."""
+    left_x: tuple[int, int] | None = None
+    """The left and right x of the left column of trays (reserves, or the top player's split tray), if any."""
 
     @property
     def mid_y(self) -> int:
@@ -143,8 +149,8 @@ class Layout:
         return x, (self.mid_y - offset if top else self.mid_y + offset)
 
     def tray_box(self, top: bool) -> Box:
-        """Return the bear-off tray of the top or bottom player."""
-        left, right = self.tray_x
+        """Return the bear-off tray of the top or bottom player (the top one's at the left if the trays are split)."""
+        left, right = self.left_x if top and self.split_trays and self.left_x is not None else self.tray_x
         if top:
             return (left, self.inner_top, right, self.inner_top + self.tray_height)
         return (left, self.inner_bottom - self.tray_height, right, self.inner_bottom)
@@ -236,23 +242,27 @@ def _check_width(width: int) -> None:
 
 
 @lru_cache(maxsize=16)
-def layout(width: int, reserve: bool = False) -> Layout:
+def layout(width: int, reserve: bool = False, split_trays: bool = False) -> Layout:
     """Return the layout of a board image ``width`` pixels wide (the height follows from it); ``reserve`` adds the
-    column of reserve trays at the left (Acey-deucey, Dutch).
+    column of reserve trays at the left (Acey-deucey, Dutch), ``split_trays`` puts the top player's bear-off tray
+    there (the long-nardy board, where each tray then lies by its player's home).
 
     Raises:
-        ValueError: ``width`` is outside 320..4096.
+        ValueError: ``width`` is outside 320..4096, or both ``reserve`` and ``split_trays`` (one left column).
     """
     _check_width(width)
-    point_width = int(width / (17.1 if reserve else 15.6))
+    if reserve and split_trays:
+        raise ValueError("a board has either reserve trays or split bear-off trays in its left column, not both")
+    left_column = reserve or split_trays
+    point_width = int(width / (17.1 if left_column else 15.6))
     checker = point_width - max(2, round(point_width * 0.04))
     bar_width = int(point_width * 1.1)
     between = int(point_width * 0.35)
     tray_width = int(point_width * 1.15)
-    used = 12 * point_width + bar_width + (2 if reserve else 1) * (between + tray_width)
+    used = 12 * point_width + bar_width + (2 if left_column else 1) * (between + tray_width)
     frame_left = (width - used) // 2
-    reserve_x = (frame_left, frame_left + tray_width) if reserve else None
-    if reserve:
+    left_x = (frame_left, frame_left + tray_width) if left_column else None
+    if left_column:
         frame_left += tray_width + between
     strip_height = int(point_width * 0.95)
     frame_v = int(point_width * 0.56)
@@ -285,5 +295,7 @@ def layout(width: int, reserve: bool = False) -> Layout:
         slab_height=slab_height,
         die=int(checker * 0.94),
         cube=int(checker * 0.78),
-        reserve_x=reserve_x,
+        reserve_x=left_x if reserve else None,
+        split_trays=split_trays,
+        left_x=left_x,
     )

@@ -20,7 +20,7 @@ from rendering.leaderboard import LeaderboardRow, render_leaderboard
 from rendering.standings import TableLabels, render_swiss_standings
 from tournaments import Elimination, Player, Result, double_elimination, single_elimination, swiss
 
-RU_BOARD_LABELS = BoardLabels(pips="пипсы", to_move="ходит")
+RU_BOARD_LABELS = BoardLabels(pips="пипсы", to_move="ходит", match="Матч до {length}", crawford="Кроуфорд")
 """The board's captions in Russian, as the bot passes them from its catalogue (the scenes show Russian boards)."""
 RU_TABLE_LABELS = TableLabels(
     number="№",
@@ -121,8 +121,19 @@ def _long_midgame(theme: str, width: int, fmt: ImageFormat, viewer: int, **extra
 
 
 def long_midgame(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return a long-nardy game in mid-play: the opponent's last turn marked, a 6 already played of a 6-2."""
-    return _long_midgame(theme, width, fmt, 0, pending_steps=(Step(24, 18, 6),), match_score=(2, 1), match_length=5)
+    """Return a long-nardy game in mid-play: the opponent's last turn marked, a 6 already played of a 6-2; the
+    Crawford game of a match to 5 at 4:2, in Russian."""
+    return _long_midgame(
+        theme,
+        width,
+        fmt,
+        0,
+        pending_steps=(Step(24, 18, 6),),
+        match_score=(4, 2),
+        match_length=5,
+        crawford=True,
+        labels=RU_BOARD_LABELS,
+    )
 
 
 def long_midgame_other_viewer(theme: str, width: int, fmt: ImageFormat) -> bytes:

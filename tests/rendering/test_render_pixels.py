@@ -13,6 +13,7 @@ from nardy.move import Step
 from nardy.position import Position, make_side
 from rendering import render_board
 from rendering.background import background
+from rendering.board import board_layout
 from rendering.frames import other_frame
 from rendering.layout import VISIBLE_STACK, layout
 from rendering.theme import get_theme
@@ -28,17 +29,22 @@ def board(position: Position, variant: str, **options: object) -> Image.Image:
     return decode(render_board(position, variant, fmt="png", **options))  # type: ignore[arg-type]
 
 
-def assert_checker(image: Image.Image, point: int, player: int, index: int = 0, theme: str = "classic") -> None:
-    geo = layout(image.width)
+def assert_checker(
+    image: Image.Image, point: int, player: int, index: int = 0, theme: str = "classic", variant: str = "short"
+) -> None:
+    geo = board_layout(variant, image.width)
     colour = pixel(image, geo.checker_center(point, index))
     expected = get_theme(theme).checkers[player].body
     assert distance(colour, expected) <= TOLERANCE, (point, player, colour, expected)
 
 
-def assert_empty(image: Image.Image, point: int, index: int = 0, theme: str = "classic") -> None:
-    geo = layout(image.width)
+def assert_empty(
+    image: Image.Image, point: int, index: int = 0, theme: str = "classic", variant: str = "short"
+) -> None:
+    geo = board_layout(variant, image.width)
     xy = geo.checker_center(point, index)
-    assert pixel(image, xy) == pixel(background(theme, image.width), xy), (point, index)
+    backdrop = background(theme, image.width, geo.reserve_x is not None, geo.split_trays)
+    assert pixel(image, xy) == pixel(backdrop, xy), (point, index)
 
 
 @pytest.mark.parametrize("theme", ["classic", "dark"])
@@ -61,14 +67,14 @@ def test_short_opening_checkers_for_each_viewer(viewer: int, theme: str) -> None
 def test_long_opening_heads_diagonally_opposite(viewer: int | None) -> None:
     image = board(Position(LONG, LONG), "long", mover=1, viewer=viewer)
     bottom = 1 if viewer is None else viewer  # a spectator sees the board from the side to move
-    assert_checker(image, 24, bottom, VISIBLE_STACK - 1)
-    assert_checker(image, other_frame(24, "long"), 1 - bottom, VISIBLE_STACK - 1)
-    geo = layout(WIDTH)
+    assert_checker(image, 24, bottom, VISIBLE_STACK - 1, variant="long")
+    assert_checker(image, other_frame(24, "long"), 1 - bottom, VISIBLE_STACK - 1, variant="long")
+    geo = board_layout("long", WIDTH)
     assert geo.is_top(24) and not geo.is_top(12)
     assert geo.point_center_x(24) > geo.point_center_x(12)
     for point in range(1, 24):
         if point != 12:
-            assert_empty(image, point)
+            assert_empty(image, point, variant="long")
 
 
 def test_long_midgame_points_map_to_the_viewer_frame() -> None:
@@ -77,11 +83,11 @@ def test_long_midgame_points_map_to_the_viewer_frame() -> None:
     for viewer in (0, 1):
         image = board(Position(me, opp), "long", mover=0, viewer=viewer)
         if viewer == 0:
-            assert_checker(image, 10, 0)
-            assert_checker(image, other_frame(7, "long"), 1)
+            assert_checker(image, 10, 0, variant="long")
+            assert_checker(image, other_frame(7, "long"), 1, variant="long")
         else:
-            assert_checker(image, other_frame(10, "long"), 0)
-            assert_checker(image, 7, 1)
+            assert_checker(image, other_frame(10, "long"), 0, variant="long")
+            assert_checker(image, 7, 1, variant="long")
 
 
 def test_stack_of_fifteen_shows_its_count() -> None:
@@ -238,7 +244,7 @@ def test_move_off_a_tall_stack_marks_its_top_checker(variant: str, theme_name: s
     top checker with the dashed origin ring, as the free slot is marked on a small stack; nothing is drawn beyond
     the five slots."""
     theme = get_theme(theme_name)
-    geo = layout(WIDTH)
+    geo = board_layout(variant, WIDTH)
     position = Position(make_side({24: 15}), make_side({24: 14, 18: 1}))
     marked = board(position, variant, viewer=0, last_move=(Step(24, 18, 6),), last_move_player=1, theme=theme_name)
     plain = board(position, variant, viewer=0, theme=theme_name)
@@ -303,3 +309,23 @@ def test_finished_board_marks_the_winner(winner: int, viewer: int, theme_name: s
     assert share_near(marked, part(loser_strip), theme.accent, 30) < 0.005
     for strip in (winner_strip, loser_strip):
         assert share_near(plain, part(strip), theme.accent, 30) < 0.005
+
+
+@pytest.mark.parametrize("variant", ["long", "fevga", "gulbara"])
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_on_the_long_board_each_player_bears_off_by_its_own_home(variant: str, viewer: int) -> None:
+    """The long board's homes lie in opposite corners (the bottom player's at the bottom right, the top player's at
+    the top left), so the trays do too: the top player's borne-off checkers are drawn at the top left."""
+    geo = board_layout(variant, WIDTH)
+    top_tray, bottom_tray = geo.tray_box(True), geo.tray_box(False)
+    assert top_tray[2] <= geo.left_half_x and bottom_tray[0] >= geo.right_half_x + 6 * geo.point_width
+    home_of_top = geo.half_box(False)  # the top player's home, points 13..18 of the viewer's frame
+    assert top_tray[1] == home_of_top[1]
+    position = Position(make_side({1: 4}), make_side({2: 5}))  # 11 and 10 borne off
+    image = board(position, variant, mover=0, viewer=viewer)
+    empty = background("classic", WIDTH, split_trays=True)
+    for top in (True, False):
+        slab = geo.slab_box(top, 0)
+        centre = ((slab[0] + slab[2]) // 2, (slab[1] + slab[3]) // 2)
+        assert pixel(image, centre) != pixel(empty, centre)
+    assert layout(WIDTH).tray_box(True)[0] == layout(WIDTH).tray_box(False)[0]  # the short board keeps one column

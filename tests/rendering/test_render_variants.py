@@ -16,6 +16,7 @@ from nardy.position import Position, make_side
 from nardy.variants import get_variant, registered_variants
 from rendering import render_board, render_board_image
 from rendering.background import background
+from rendering.board import board_layout
 from rendering.frames import variant_info
 from rendering.layout import RESERVE_STEP, layout
 from rendering.scenes import SCENES, pinned_side, reserve_side
@@ -147,7 +148,7 @@ def test_parallel_variants_draw_on_the_long_board() -> None:
         image = board(Position(me, opp), name)
         long_image = board(Position(me, opp), "long")
         changed = ImageChops.difference(image, long_image).getbbox()
-        assert changed is not None and inside(changed, layout(WIDTH).title_box(False)), name
+        assert changed is not None and inside(changed, board_layout("long", WIDTH).title_box(False)), name
 
 
 def test_hypergammon_trays_count_three_checkers() -> None:
@@ -328,11 +329,11 @@ def test_dice_count_draws_fewer_dice_of_a_double() -> None:
     theme = get_theme("classic")
     start = make_side({24: 15})
     image = board(Position(start, start), "gulbara", dice=(5, 5), dice_count=2, used_dice=(5,))
-    geo = layout(WIDTH)
+    geo = board_layout("gulbara", WIDTH)
     two = geo.dice_centers(2, right=True)
     four = geo.dice_centers(4, right=True)
     assert distance(pixel(image, two[1]), theme.die_pip) <= 20  # a five's centre pip, unused
-    assert pixel(image, four[0]) == pixel(background("classic", WIDTH), four[0])
+    assert pixel(image, four[0]) == pixel(background("classic", WIDTH, split_trays=True), four[0])
     for options in ({"dice": (5, 5), "dice_count": 5}, {"dice": (5, 3), "dice_count": 1}, {"dice_count": 2}):
         with pytest.raises(ValueError, match="dice_count"):
             render_board(Position(start, start), "gulbara", **options)  # type: ignore[arg-type]
