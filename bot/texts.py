@@ -435,6 +435,8 @@ TEXTS: Final[dict[str, Message]] = {
     "dice.6-6": pgettext_noop("dice name", "6-6"),
     "board.pips": gettext_noop("pips"),
     "board.to_move": gettext_noop("to move"),
+    "board.match": gettext_noop("Match to {length}"),
+    "board.crawford": gettext_noop("Crawford"),
     "table.number": pgettext_noop("table header", "#"),
     "table.player": pgettext_noop("table header", "Player"),
     "table.points": pgettext_noop("table header", "Pts"),
@@ -591,8 +593,14 @@ def dice_name(lang: str | None, d1: int, d2: int) -> str | None:
 
 
 def board_labels(lang: str | None) -> BoardLabels:
-    """Return the captions a board picture draws, in ``lang``."""
-    return BoardLabels(pips=tr(lang, "board.pips"), to_move=tr(lang, "board.to_move"))
+    """Return the captions a board picture draws, in ``lang`` (the match line's length stays a ``{length}`` field for
+    the renderer to fill)."""
+    return BoardLabels(
+        pips=tr(lang, "board.pips"),
+        to_move=tr(lang, "board.to_move"),
+        match=html.unescape(tr(lang, "board.match", length="{length}")),
+        crawford=html.unescape(tr(lang, "board.crawford")),
+    )
 
 
 def board_title(lang: str | None, variant: str) -> str:

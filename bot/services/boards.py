@@ -322,6 +322,7 @@ async def render_photo(
     if match.length:
         kwargs["match_score"] = (int(match.score[0]), int(match.score[1]))
         kwargs["match_length"] = match.length
+        kwargs["crawford"] = bool(game.crawford) and game.variant.cube_enabled(game.options)
     position = drawn_position(record, match)  # the roller's frame, the pending steps played out
     if config.render_processes > 0 and config.renderer is render_board:
         return await render_in_processes(config.render_processes, position, match.game.variant.name, **kwargs)
