@@ -326,7 +326,7 @@ TEXTS: Final[dict[str, Message]] = {
         "Finished matches between people are rated (FIBS formula); games against the computer, forfeits "
         "and very short resigned games are not. The leaderboard of a group: /top."
     ),
-    "top.title": gettext_noop("Leaderboard of this chat: {variant}"),
+    "top.title": gettext_noop("Leaderboard of this group: {variant}"),
     "top.player": gettext_noop("Player"),
     "top.rating": gettext_noop("Rating"),
     "top.matches": gettext_noop("Matches"),

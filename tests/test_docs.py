@@ -73,6 +73,17 @@ def test_the_readme_is_short_and_keeps_its_two_commands() -> None:
     assert (ROOT / "scripts" / "run-bot.sh").is_file() and (ROOT / "scripts" / "test.sh").is_file()
 
 
+def test_the_readme_tells_a_player_how_to_play_first() -> None:
+    """A player opening the README finds how to play before the operator's setup: the first section says what to
+    send and tap, in English and Russian, and leads to both guides."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sections = re.split(r"^## ", readme, flags=re.MULTILINE)
+    assert sections[1].startswith("How to play\n")
+    first = sections[1]
+    assert "/start" in first and "/new" in first and "13/7 8/7" in first
+    assert "(docs/user-guide.en.md)" in first and "(docs/user-guide.ru.md)" in first
+
+
 def slug(heading: str) -> str:
     """Return the anchor GitHub gives a Markdown heading: lower case, punctuation dropped, spaces as hyphens."""
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")

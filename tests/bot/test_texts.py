@@ -238,6 +238,34 @@ def test_names_stay_in_the_nominative_and_no_verb_guesses_a_gender() -> None:
             assert not re.search(r"(?:^|\s)в \{variant\}", text), (key, text)
 
 
+STALE_RUSSIAN: tuple[str, ...] = (
+    "гаммон",
+    "бэкгаммон —",
+    "бобёр",
+    "бобр",
+    "енот",
+    "зерн",
+    "обязательств",
+    "запечатан",
+    "отстала",
+    "игра Кроуфорда",
+    "новая игра",
+    "трик-трак",
+    "правил[оа] старта",
+    "выбыл",
+    "двойное выбывание",
+    "лучшие игроки",
+    "рейтинг чата",
+    "таблица рейтинга",
+    "несколько игр",
+    "нескольких играх",
+    "законченных игр",
+    "вызывает на игру",
+)
+"""Words the Russian texts once used and the glossary (docs/glossary.md) replaced, as case-insensitive patterns that
+no word may end before: the catalogue and the Russian guide (tests/test_guides.py) must contain none of them."""
+
+
 def test_russian_terms_follow_the_players() -> None:
     """One word per concept (docs/glossary.md): марс and кокс for the double and triple win, отказ for a dropped
     double, партия for a game of a match, бивер and ракун, Отменить ход and Отмена kept apart, score 5:3."""
@@ -253,10 +281,28 @@ def test_russian_terms_follow_the_players() -> None:
     assert tr("ru", "tour.format.de") == "до двух поражений"
     assert tr("ru", "btn.portes") == "Портес" and tr("ru", "variant.portes") == "портес"
     everything = " ".join(translate("ru", m, {m.quantity: 5} if isinstance(m, Plural) else {}) for m in TEXTS.values())
-    for wrong in ("гаммон", "бэкгаммон —", "Бобёр", "Енот", "зерн", "обязательств", "отстала", "Игра Кроуфорда"):
-        assert not re.search(rf"(?<![а-яё]){wrong}", everything), wrong
+    for wrong in STALE_RUSSIAN:
+        assert not re.search(rf"(?<![а-яё]){wrong}", everything, re.IGNORECASE), wrong
     for rules in ("rules.short", "rules.long", "rules.portes", "rules.plakoto", "rules.fevga", "rules.acey_deucey"):
         assert "марс" in tr("ru", rules), rules
+
+
+def test_a_knocked_out_player_and_the_leaderboard_have_one_name_each() -> None:
+    """A player out of a knock-out is «вылет» (a noun: no verb guesses the player's gender), on the bot's tables and on
+    the rendering package's Russian examples alike; the group's leaderboard (/top) is «Рейтинг группы» wherever it is
+    named: the command menu, /help, the picture's title, the refusal in a private chat and the note under /rating."""
+    from bot.commands import bot_commands
+    from bot.texts import board_labels, table_labels
+    from rendering.scenes import RU_BOARD_LABELS, RU_TABLE_LABELS
+
+    assert tr("ru", "table.out") == "вылет"
+    assert table_labels("ru") == RU_TABLE_LABELS and board_labels("ru") == RU_BOARD_LABELS
+    menu = {command.command: command.description for command in bot_commands(create_i18n("ru"), "ru", group=True)}
+    assert menu["top"] == "Рейтинг группы: /top и игра"
+    assert tr("ru", "top.title", variant="длинные нарды") == "Рейтинг группы: длинные нарды"
+    assert tr("en", "top.title", variant="long nardy") == "Leaderboard of this group: long nardy"
+    assert tr("ru", "top.private").startswith("Рейтинг группы")
+    assert tr("ru", "rating.note").endswith("Рейтинг группы: /top.")
 
 
 def test_long_nardy_rules_say_what_the_engine_scores() -> None:
