@@ -19,7 +19,7 @@ from rendering.dice import render_dice
 from rendering.encode import ImageFormat
 from rendering.leaderboard import LeaderboardRow, render_leaderboard
 from rendering.standings import TableLabels, render_swiss_standings
-from tournaments import Elimination, Player, Result, double_elimination, single_elimination, swiss
+from tournaments import Elimination, Player, Result, Swiss, Tournament, double_elimination, single_elimination, swiss
 
 RU_BOARD_LABELS = BoardLabels(pips="пипсы", to_move="ходит")
 """The board's captions in Russian, as the bot passes them from its catalogue (the scenes show Russian boards)."""
@@ -477,25 +477,39 @@ def _hard_players() -> tuple[list[Player], dict[str, str]]:
     return players, {p.id: name for p, name in zip(players, HARD_NAMES, strict=True)}
 
 
-def hard_names_standings(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return Swiss standings after two rounds among players named :data:`HARD_NAMES` (``width`` is unused)."""
-    players, names = _hard_players()
+def _hard_swiss() -> Swiss:
+    """Return the Swiss tournament of :func:`hard_names_standings`: two rounds played, the first named wins 1–0."""
+    players, _ = _hard_players()
     state = swiss(players, rounds=3)
     for _ in range(2 * len(players) // 2):
         match = state.playable()[0]
         state = state.record(Result(match.id, match.first, 1, 0))
-    return render_swiss_standings(state.standings(), names, theme=theme, title="Турнир 🎲 بطولة", fmt=fmt)
+    return state
+
+
+def hard_names_standings(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Swiss standings after two rounds among players named :data:`HARD_NAMES` (``width`` is unused)."""
+    _, names = _hard_players()
+    return render_swiss_standings(_hard_swiss().standings(), names, theme=theme, title="Турнир 🎲 بطولة", fmt=fmt)
+
+
+def _hard_elimination() -> Elimination:
+    """Return the single elimination of :func:`hard_names_bracket`: its first round played, the lower seed winning
+    every other match, each winner 3–1."""
+    players, _ = _hard_players()
+    state = single_elimination(players)
+    for n in range(len(players) // 2):
+        match = state.playable()[0]
+        winner = match.first if n % 2 else match.second
+        state = state.record(Result(match.id, winner, *((3, 1) if winner == match.first else (1, 3))))
+    return state
 
 
 def hard_names_bracket(theme: str, width: int, fmt: ImageFormat) -> bytes:
     """Return a single-elimination bracket of players named :data:`HARD_NAMES`, first round played (``width`` is
     unused)."""
-    players, names = _hard_players()
-    state = single_elimination(players)
-    for n in range(len(players) // 2):
-        match = state.playable()[0]
-        state = state.record(Result(match.id, match.first if n % 2 else match.second, 3, 1))
-    return render_bracket(state, names, theme=theme, fmt=fmt)
+    _, names = _hard_players()
+    return render_bracket(_hard_elimination(), names, theme=theme, fmt=fmt)
 
 
 def hard_names_leaderboard(theme: str, width: int, fmt: ImageFormat) -> bytes:
@@ -651,3 +665,10 @@ SCENES: dict[str, Scene] = {
     "hard_names_leaderboard": hard_names_leaderboard,
     **{f"bracket_double16_page{i + 1}": _double16_page(i) for i in range(DOUBLE16_PAGES)},
 }
+
+TOURNAMENT_SCENES: dict[str, Callable[[], Tournament]] = {
+    "hard_names_standings": _hard_swiss,
+    "hard_names_bracket": _hard_elimination,
+    **{f"bracket_double16_page{i + 1}": lambda: _double16()[0] for i in range(DOUBLE16_PAGES)},
+}
+"""The tournament each standings or bracket scene of :data:`SCENES` draws (tests check it keeps the rules)."""

@@ -67,7 +67,7 @@ def play_round_robin(count: int, *, leave: int = 2) -> RoundRobin:
         elif n % 5 == 3:
             result = Result(match.id, None)
         else:
-            result = Result(match.id, match.first if n % 3 else match.second, 1, 0)
+            result = Result(match.id, *((match.first, 1, 0) if n % 3 else (match.second, 0, 1)))
         state = state.record(result)
     return state
 
@@ -88,7 +88,7 @@ def play_elimination(count: int, *, matches: int = 100) -> Elimination:
         if state.is_over:
             break
         match = state.playable()[0]
-        state = state.record(Result(match.id, match.first if n % 3 else match.second, 1, 0))
+        state = state.record(Result(match.id, *((match.first, 1, 0) if n % 3 else (match.second, 0, 1))))
     return state
 
 
@@ -254,7 +254,7 @@ def test_cross_tables_are_readable_at_preview_size(count: int, double: bool) -> 
     state = (double_round_robin if double else round_robin)(players(count))
     for n in range(sum(len(r.matches) for r in state.rounds) - 1):
         match = state.playable()[0]
-        state = state.record(Result(match.id, match.first if n % 3 else match.second, 1, 0))
+        state = state.record(Result(match.id, *((match.first, 1, 0) if n % 3 else (match.second, 0, 1))))
     table = state.cross_table()
     image = decode(render_cross_table(table, names_for(count), standings=state.standings(), title="Турнир"))
     geo = cross_table_layout(table, title="Турнир")
