@@ -42,6 +42,14 @@ RU_TABLE_LABELS = TableLabels(
     draws="Н",
     losses="П",
     matches="Матчи",
+    legend_swiss=(
+        "Бух−1 — Бухгольц без худшего соперника · Бух. — Бухгольц, сумма очков соперников · "
+        "Бергер — сумма очков побеждённых соперников и половины очков тех, с кем ничья"
+    ),
+    legend_round_robin=(
+        "Бергер — сумма очков побеждённых соперников и половины очков тех, с кем ничья · "
+        "Разн. — разница выигранных и проигранных очков"
+    ),
 )
 """A table's headers in Russian, as the bot passes them from its catalogue (for tests and benchmarks)."""
 
