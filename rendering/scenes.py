@@ -591,22 +591,28 @@ def encoding_after(theme: str, width: int, fmt: ImageFormat) -> bytes:
 
 DE16_LABELS = BracketLabels(
     rounds={
-        "W1": "1/8 финала верхней сетки",
-        "W2": "Четвертьфинал верхней сетки",
-        "W3": "Полуфинал верхней сетки",
-        "W4": "Финал верхней сетки",
-        **{f"L{r}": f"Нижняя сетка, тур {r}" for r in range(1, 6)},
-        "L6": "Финал нижней сетки",
-        "GF1": "Суперфинал",
-        "GF2": "Суперфинал, решающий матч",
+        "W1": "1/8 финала",
+        "W2": "Четвертьфинал",
+        "W3": "Полуфинал",
+        "W4": "Финал",
+        **{f"L{r}": f"Тур {r}" for r in range(1, 6)},
+        "L6": "Финал",
+        "GF1": "",
+        "GF2": "Решающий матч",
     },
     winners="Верхняя сетка",
     losers="Нижняя сетка",
+    final="Суперфинал",
     champion="Чемпион",
     bye="без игры",
     in_play="идёт игра",
+    forfeit="неявка",
+    match_number="М{number}",
+    loser_of="проигравший {match}",
+    winner_of="победитель {match}",
 )
-"""The words the bot passes for a 16-player double elimination in Russian (bot.services.tournament_views)."""
+"""The words the bot passes for the pages of a 16-player double elimination in Russian
+(bot.services.tournament_views.bracket_page_labels: each round named without the section named above it)."""
 
 
 def _double16() -> tuple[Elimination, dict[str, str]]:
