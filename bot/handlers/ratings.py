@@ -18,6 +18,7 @@ from aiogram.types import BufferedInputFile, Message
 
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
+from bot.services.boards import known_theme
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.preferences import Preferences
 from bot.services.ratings import RATED_VARIANTS, Leaderboards, PlayerRating
@@ -165,6 +166,7 @@ async def on_top(
         return
     title = tr(lang, "top.title", variant=variant_name)
     text = title + "\n" + leaderboard_table(lang, rows)
+    theme = known_theme((await preferences.chat(message.chat.id)).theme)  # the group's theme, as its boards
     try:
         image = await asyncio.to_thread(
             render_leaderboard,
@@ -174,6 +176,7 @@ async def on_top(
             ],
             title=html.unescape(title),
             labels=table_labels(lang),
+            theme=theme,
         )
     except (ValueError, OSError):
         log.exception("the leaderboard image could not be drawn: the table is sent alone")
