@@ -81,7 +81,8 @@ def leaderboard_rows(ratings: Mapping[int, PlayerRating], limit: int = TOP_SIZE)
 
 
 def leaderboard_table(lang: str, rows: Sequence[tuple[int, PlayerRating]]) -> Html:
-    """Return the leaderboard as a Telegram HTML ``<pre>`` table (every name escaped, cut to the column)."""
+    """Return the leaderboard as a Telegram HTML ``<pre>`` table (every name escaped, cut to the column; ratings
+    with one decimal, as on the leaderboard picture)."""
     place_width = len(str(len(rows))) if rows else 1
     header = (
         f"{'#':>{place_width}}  {fit(tr(lang, 'top.player'), NAME_WIDTH)}  "
@@ -90,7 +91,8 @@ def leaderboard_table(lang: str, rows: Sequence[tuple[int, PlayerRating]]) -> Ht
     lines = [header]
     for place, (user, rating) in enumerate(rows, 1):
         name = fit(clean_name(rating.name) or f"id{user}", NAME_WIDTH)
-        lines.append(f"{place:>{place_width}}  {name}  {format_rating(rating.rating):>7}  {rating.matches:>3}")
+        shown = f"{rating.rating:.1f}"  # one decimal, as the leaderboard picture it goes under (rendering.leaderboard)
+        lines.append(f"{place:>{place_width}}  {name}  {shown:>7}  {rating.matches:>3}")
     return Html("<pre>" + "\n".join(esc(line) for line in lines) + "</pre>")
 
 
