@@ -3,7 +3,8 @@
 Pure functions from a :class:`tournaments.Elimination` to encoded images (JPEG by default): :func:`render_bracket_pages`
 gives the pictures a chat gets (pages readable at a phone's 600-px preview: at most three rounds and eight first-column
 boxes each, at most 830 px wide; :func:`bracket_pages` lays them out), :func:`render_bracket` the whole bracket on one
-picture. Every word (round headers, sections, champion, bye, in play) comes from the caller (:class:`BracketLabels`).
+picture. Every word (round headers, sections, champion, bye, in play, forfeit, "Loser of M3") comes from the caller
+(:class:`BracketLabels`).
 The bracket is drawn from :meth:`tournaments.Elimination.bracket`, future nodes included: rounds are columns left to
 right, each node a box of two slots (seed number, name, rating if given, the match score), the winner highlighted,
 byes marked, slots still to come shown as ``—``, matches in play outlined; connector lines lead each winner to the
