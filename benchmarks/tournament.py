@@ -190,7 +190,7 @@ def tables() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]
     for _ in range(20):
         m = el.playable()[0]
         winner = rng.choice((m.first, m.second))
-        el = el.record(Result(m.id, winner, 1, 0))
+        el = el.record(Result(m.id, winner, int(winner == m.first), int(winner == m.second)))
     erows = el.standings()
     out.append(
         (

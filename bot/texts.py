@@ -455,6 +455,17 @@ TEXTS: Final[dict[str, Message]] = {
     "table.draws": pgettext_noop("table header", "D"),
     "table.losses": pgettext_noop("table header", "L"),
     "table.matches": pgettext_noop("table header", "Matches"),
+    "table.legend_swiss": pgettext_noop(
+        "table legend",
+        "BH−1: Buchholz without the weakest opponent · BH: Buchholz, the opponents' points added up · "
+        "SB: Sonneborn–Berger, the points of the opponents beaten and half of those drawn with",
+    ),
+    "table.legend_round_robin": pgettext_noop(
+        "table legend",
+        "SB: Sonneborn–Berger, the points of the opponents beaten and half of those drawn with · "
+        "+/−: game points won minus lost",
+    ),
+    "table.undecided": pgettext_noop("table cell", "—"),
     "board.text.legend": gettext_noop("X: {mover} · O: {other}"),
     "media.notice": gettext_noop(
         "🖼 The bot may not send pictures in this chat, so boards, standings and brackets come here as text. To get "

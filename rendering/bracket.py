@@ -3,7 +3,8 @@
 Pure functions from a :class:`tournaments.Elimination` to encoded images (JPEG by default): :func:`render_bracket_pages`
 gives the pictures a chat gets (pages readable at a phone's 600-px preview: at most three rounds and eight first-column
 boxes each, at most 830 px wide; :func:`bracket_pages` lays them out), :func:`render_bracket` the whole bracket on one
-picture. Every word (round headers, sections, champion, bye, in play) comes from the caller (:class:`BracketLabels`).
+picture. Every word (round headers, sections, champion, bye, in play, forfeit, "Loser of M3") comes from the caller
+(:class:`BracketLabels`).
 The bracket is drawn from :meth:`tournaments.Elimination.bracket`, future nodes included: rounds are columns left to
 right, each node a box of two slots (seed number, name, rating if given, the match score), the winner highlighted,
 byes marked, slots still to come shown as ``—``, matches in play outlined; connector lines lead each winner to the
@@ -18,6 +19,7 @@ every node's box.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,7 +32,18 @@ from rendering.encode import ImageFormat, check_format, encode
 from rendering.fonts import fit_text, font
 from rendering.layout import Box
 from rendering.names import PLACEHOLDER, name_sprite
-from rendering.standings import MARGIN, PAD, TITLE_HEIGHT, _contrast, _paste, _title_sprite
+from rendering.standings import (
+    MARGIN,
+    PAD,
+    TITLE_LINE,
+    TITLE_SIZE,
+    _contrast,
+    _paste,
+    draw_lines,
+    title_height,
+    title_lines,
+)
+from rendering.text_layout import measure
 from rendering.theme import RGB, Theme, get_theme
 from tournaments.elimination import BracketNode, Elimination
 from tournaments.model import Result, seeded
@@ -72,7 +85,16 @@ PAGE_COLUMNS: Final = 3
 PAGE_BOXES: Final = 8
 """The most boxes of a page's first column; a longer round is split over pages (each its own part of the bracket)."""
 PAGE_NAME_WIDTH: Final = 170
-"""The width of a name in a page's box (pages draw no rating column), so that three rounds stay 830 px wide."""
+"""The width of a name in a box of a page of three rounds (pages draw no rating column), so that it stays 830 px
+wide; a page of fewer rounds widens its names to the same width (:func:`page_name_width`)."""
+PAGE_WIDTH: Final = 830
+"""The width a page of three rounds takes, and that a page of fewer rounds fills with wider names."""
+MAX_PAGE_NAME_WIDTH: Final = 300
+"""The widest name box of a page (one or two rounds)."""
+MIN_PAGE_WIDTH: Final = 600
+"""The narrowest page (a final alone): room for a two-line title."""
+NUMBER_BAND: Final = 18
+"""The band above a box of a double elimination's page that holds its match number ("M3")."""
 MAX_PAGE_WIDTH: Final = 1280
 """No page of :func:`bracket_pages` is wider."""
 ALBUM_SIZE: Final = 10
@@ -92,9 +114,31 @@ class BracketLabels:
     rounds: Mapping[str, str] = field(default_factory=dict)
     winners: str = "Winners' bracket"
     losers: str = "Losers' bracket"
+    final: str = "Grand final"
+    """The section of a page holding the grand final (and its deciding match) and the champion."""
     champion: str = "Champion"
     bye: str = "bye"
     in_play: str = "in play"
+    forfeit: str = "forfeit"
+    """The score of the player who lost a match by forfeit (the winner's is "+")."""
+    match_number: str = "M{number}"
+    """A match's number on a double elimination's page (``{number}``), as the "loser of" slots name it."""
+    loser_of: str = "Loser of {match}"
+    """A losers' bracket slot still waiting for the loser of a winners' match (``{match}``: its number)."""
+    winner_of: str = "Winner of {match}"
+    """A slot still waiting for the winner of a match drawn on another page (``{match}``: its number)."""
+
+    def number(self, number: int) -> str:
+        """Return match ``number`` as shown ("M3")."""
+        return self.match_number.replace("{number}", str(number))
+
+    def loser(self, number: int) -> str:
+        """Return the placeholder of a slot waiting for the loser of match ``number`` ("Loser of M3")."""
+        return self.loser_of.replace("{match}", self.number(number))
+
+    def winner(self, number: int) -> str:
+        """Return the placeholder of a slot waiting for the winner of match ``number`` on another page."""
+        return self.winner_of.replace("{match}", self.number(number))
 
     def round_name(self, node: BracketNode) -> str:
         """Return the header of the round of ``node``."""
@@ -123,6 +167,8 @@ class MatchBox:
     rating: bool
     """Whether the slots have a rating column."""
     name_width: int = NAME_WIDTH
+    score_width: int = SCORE_WIDTH
+    """The width of the score column (wider for a forfeit's word, the name narrower by as much)."""
 
     def slot_box(self, side: int) -> Box:
         """Return the box of slot ``side`` (0 = top, 1 = bottom)."""
@@ -137,7 +183,7 @@ class MatchBox:
     def score_box(self, side: int) -> Box:
         """Return the box of the score of slot ``side`` (at the right end)."""
         _, top, right, bottom = self.slot_box(side)
-        return (right - SCORE_WIDTH, top, right, bottom)
+        return (right - self.score_width, top, right, bottom)
 
     def rating_box(self, side: int) -> Box | None:
         """Return the box of the rating of slot ``side``, None without ratings."""
@@ -174,6 +220,10 @@ class BracketLayout:
     title: Box | None
     legend: Box | None
     """Where the "in play" key is drawn (only when some match is playable)."""
+    numbers: tuple[Label, ...] = ()
+    """The match numbers above the boxes (a double elimination's pages: :func:`match_numbers`)."""
+    title_lines: tuple[str, ...] = ()
+    """The title's lines (one, or two when it does not fit in one: :func:`rendering.standings.title_lines`)."""
 
     def box(self, node_id: str) -> MatchBox:
         """Return the box of the node ``node_id`` (``"W1-2"``, ``"L3-1"``, ``"GF1"``). Raises KeyError if none."""
@@ -236,7 +286,11 @@ def bracket_layout(
     losers = _by_round(nodes, "losers")
     finals = _by_round(nodes, "final")
     double = tournament.double
-    top = MARGIN + (TITLE_HEIGHT if title is not None else 0)
+    finals_count = sum(len(round_nodes) for round_nodes in finals)
+    last_column = max(len(winners), len(losers)) + finals_count - 1 if finals else len(winners) - 1
+    full_width = 2 * MARGIN + last_column * column + box_width + LINK_WIDTH + CHAMPION_WIDTH
+    lines = title_lines(title, full_width - 2 * MARGIN - 2 * PAD) if title is not None else ()
+    top = MARGIN + (title_height(len(lines)) if title is not None else 0)
     texts: list[Label] = []
 
     def headers(rounds: Sequence[Sequence[BracketNode]], y: int) -> None:
@@ -318,7 +372,9 @@ def bracket_layout(
         bottom = legend[3]
     height = max(bottom, champion[3], *(b.box[3] for b in boxes)) + MARGIN
     title_box = (MARGIN, MARGIN, width - MARGIN, top) if title is not None else None
-    return BracketLayout(width, height, tuple(boxes), tuple(texts), tuple(links), champion, title_box, legend)
+    return BracketLayout(
+        width, height, tuple(boxes), tuple(texts), tuple(links), champion, title_box, legend, title_lines=lines
+    )
 
 
 def _mix(colour: RGB, other: RGB, amount: float) -> RGB:
@@ -372,13 +428,14 @@ def _palette(theme: Theme) -> _Palette:
     )
 
 
-def _score_marks(node: BracketNode) -> tuple[str, str]:
+def _score_marks(node: BracketNode, forfeit: str = "−") -> tuple[str, str]:
+    """Return the two slots' scores: game points, or for a forfeit "+" and the word ``forfeit`` (the loser's)."""
     result: Result | None = node.result
     if result is None:
         return "", ""
     if result.forfeit:
         first_won = result.winner == node.players[0]
-        return ("+", "−") if first_won else ("−", "+")
+        return ("+", forfeit) if first_won else (forfeit, "+")
     if result.first_points == 0 and result.second_points == 0:
         return "", ""
     return str(result.first_points), str(result.second_points)
@@ -394,6 +451,7 @@ def _draw_slot(
     colours: _Palette,
     bye_label: str,
     score: str,
+    waiting: str = PLACEHOLDER,
 ) -> None:
     node = match_box.node
     player = node.players[side]
@@ -408,8 +466,8 @@ def _draw_slot(
     text = _contrast(fill) if won else colours.muted if lost else colours.text
     name_box = match_box.name_box(side)
     if player is None:
-        shown = bye_label if node.empty[side] else PLACEHOLDER
-        _paste(canvas, sprites.text(shown, SMALL_SIZE, colours.muted), name_box, "left")
+        shown = bye_label if node.empty[side] else waiting
+        _paste(canvas, _name(shown, SMALL_SIZE, match_box.name_width - 2 * PAD, colours.muted), name_box, "left")
         return
     _paste(canvas, sprites.text(str(seeds.get(player, "")), SMALL_SIZE, colours.text), seed_box, "center")
     sprite = _name(names.get(player, player), NAME_SIZE, match_box.name_width - 2 * PAD, text)
@@ -420,7 +478,8 @@ def _draw_slot(
     if score:
         box = match_box.score_box(side)
         draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=colours.score)
-        _paste(canvas, sprites.text(score, SCORE_SIZE, colours.score_text, bold=won), box, "center")
+        size = SCORE_SIZE if len(score) <= 3 else SMALL_SIZE  # a word (a forfeit) in the small size
+        _paste(canvas, sprites.text(score, size, colours.score_text, bold=won), box, "center")
 
 
 def _draw_box(
@@ -431,6 +490,8 @@ def _draw_box(
     seeds: Mapping[str, int],
     colours: _Palette,
     labels: BracketLabels,
+    numbers: Mapping[str, int] | None = None,
+    on_page: frozenset[str] = frozenset(),
 ) -> None:
     node = match_box.node
     draw = ImageDraw.Draw(canvas)
@@ -438,9 +499,15 @@ def _draw_box(
     if node.empty == (True, True):  # nobody ever reaches this node: a faint empty box
         draw.rectangle((left, top, right - 1, bottom - 1), fill=colours.empty, outline=colours.border)
         return
-    marks = _score_marks(node)
+    marks = _score_marks(node, labels.forfeit if numbers is not None else "−")
     for side in (0, 1):
-        _draw_slot(canvas, match_box, side, names, ratings, seeds, colours, labels.bye, marks[side])
+        source = node.sources[side]
+        waiting = PLACEHOLDER
+        if numbers is not None and source.kind == "loser" and source.ref in numbers:
+            waiting = labels.loser(numbers[source.ref])
+        elif numbers is not None and source.kind == "winner" and source.ref in numbers and source.ref not in on_page:
+            waiting = labels.winner(numbers[source.ref])
+        _draw_slot(canvas, match_box, side, names, ratings, seeds, colours, labels.bye, marks[side], waiting)
     draw.line((left, top + ROW_HEIGHT, right - 1, top + ROW_HEIGHT), fill=colours.divider)
     if node.is_playable:
         draw.rectangle((left, top, right - 1, bottom - 1), outline=colours.live, width=2 * LINE)
@@ -456,14 +523,18 @@ def _draw(
     theme: str,
     labels: BracketLabels,
     title: str | None,
+    numbers: Mapping[str, int] | None = None,
 ) -> Image.Image:
-    """Draw one bracket layout (the whole bracket or one page)."""
+    """Draw one bracket layout (the whole bracket or one page; ``numbers``: the match numbers a page shows, which
+    its "loser of" slots name)."""
     colours = _palette(get_theme(theme))
     canvas = Image.new("RGB", (geo.width, geo.height), colours.background)
     draw = ImageDraw.Draw(canvas)
     if geo.title is not None and title is not None:
-        box = geo.title
-        _paste(canvas, _title_sprite(title, box[2] - box[0] - 2 * PAD, colours.heading), box, "left")
+        draw_lines(canvas, geo.title_lines, geo.title, TITLE_SIZE, TITLE_LINE, colours.heading, bold=True)
+    for label in geo.numbers:
+        sprite = sprites.text(label.text, label.size, colours.heading)
+        _paste(canvas, sprite, (label.box[0] - PAD, label.box[1], label.box[2], label.box[3]), "left")
     for label in geo.labels:  # on a common baseline (not centred as cropped), so a row of headers lines up
         face = font(label.size, bold=True)
         room = label.box[2] - label.box[0] + LINK_WIDTH - 2 * LINE
@@ -474,8 +545,9 @@ def _draw(
     for link in geo.links:
         draw.line(link, fill=colours.line, width=LINE)
     seeds = {p.id: i + 1 for i, p in enumerate(seeded(tournament.players))}
+    on_page = frozenset(b.node.id for b in geo.boxes)
     for match_box in geo.boxes:
-        _draw_box(canvas, match_box, names, ratings, seeds, colours, labels)
+        _draw_box(canvas, match_box, names, ratings, seeds, colours, labels, numbers, on_page)
     if geo.champion is not None:
         left, top, right, bottom = geo.champion
         champion = tournament.champion
@@ -549,33 +621,64 @@ def _bands(count: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(bands)]
 
 
+def page_name_width(columns: int) -> int:
+    """Return the width of a name in the boxes of a page of ``columns`` rounds: what fills :data:`PAGE_WIDTH` (170 px
+    for three rounds), at most :data:`MAX_PAGE_NAME_WIDTH`."""
+    room = (PAGE_WIDTH - 2 * MARGIN) // max(1, columns) - SEED_WIDTH - SCORE_WIDTH - LINK_WIDTH
+    return max(PAGE_NAME_WIDTH, min(MAX_PAGE_NAME_WIDTH, room))
+
+
+def match_numbers(tournament: Elimination) -> dict[str, int]:
+    """Return the number of every node of a double elimination that is or will be a match (both slots to be filled),
+    1, 2, ... in bracket order (the winners' rounds, the losers', the grand final): fixed from the draw on, so a
+    losers' slot can say whose loser it waits for ("Loser of M3"). Empty for a single elimination, whose slots
+    wait only for winners (their lines show whose)."""
+    if not tournament.double:
+        return {}
+    numbered = [node.id for node in tournament.bracket() if not any(node.empty)]
+    return {node_id: i + 1 for i, node_id in enumerate(numbered)}
+
+
+def _forfeit_width(labels: BracketLabels) -> int:
+    return max(SCORE_WIDTH, math.ceil(measure(labels.forfeit, SMALL_SIZE)) + 2 * (PAD - 2))
+
+
 def _page(
     columns: Sequence[Sequence[BracketNode]],
-    section: str | None,
+    sections: Sequence[tuple[int, int, str]],
     champion: bool,
     labels: BracketLabels,
     title: str | None,
+    numbers: Mapping[str, int],
 ) -> BracketLayout:
-    """Lay out one page: ``columns`` of nodes left to right (each a part of one round), the section label above,
-    the champion's box under the last column's (single) box when ``champion``."""
-    box_width = SEED_WIDTH + PAGE_NAME_WIDTH + SCORE_WIDTH
+    """Lay out one page: ``columns`` of nodes left to right (each a part of one round), the ``sections`` above them
+    (first column, number of columns, name), the champion's box under the last column's (single) box when
+    ``champion``; a box of ``numbers`` gets its match number above it."""
+    name_width = page_name_width(len(columns))
+    box_width = SEED_WIDTH + name_width + SCORE_WIDTH
     column = box_width + LINK_WIDTH
-    width = 2 * MARGIN + len(columns) * column
-    top = MARGIN + (TITLE_HEIGHT if title is not None else 0)
+    width = max(2 * MARGIN + len(columns) * column, MIN_PAGE_WIDTH)
+    lines = title_lines(title, width - 2 * MARGIN - 2 * PAD) if title is not None else ()
+    top = MARGIN + (title_height(len(lines)) if title is not None else 0)
     y = top
     texts: list[Label] = []
-    if section is not None:
-        texts.append(Label(section, (MARGIN, y, width - MARGIN, y + SECTION_HEIGHT), SECTION_SIZE))
+    if sections:
+        for first, count, name in sections:
+            x = MARGIN + first * column
+            texts.append(Label(name, (x, y, x + count * column - LINK_WIDTH, y + SECTION_HEIGHT), SECTION_SIZE))
         y += SECTION_HEIGHT
     for c, nodes in enumerate(columns):
         x = MARGIN + c * column
         texts.append(Label(labels.round_name(nodes[0]), (x, y, x + box_width, y + HEADER_HEIGHT), HEADER_SIZE))
     y += HEADER_HEIGHT
+    band = NUMBER_BAND if numbers else 0
+    y += band
     boxes: list[MatchBox] = []
     previous: list[int] = []
+    forfeit_width = _forfeit_width(labels)
     for c, nodes in enumerate(columns):
         if c == 0:
-            current = [y + i * PITCH + BOX_HEIGHT // 2 for i in range(len(nodes))]
+            current = [y + i * (PITCH + band) + BOX_HEIGHT // 2 for i in range(len(nodes))]
         elif len(nodes) == len(previous):
             current = list(previous)
         else:
@@ -583,8 +686,14 @@ def _page(
         x = MARGIN + c * column
         for node, centre in zip(nodes, current, strict=True):
             box = (x, centre - BOX_HEIGHT // 2, x + box_width, centre + BOX_HEIGHT // 2)
-            boxes.append(MatchBox(node, box, False, PAGE_NAME_WIDTH))
+            score = forfeit_width if node.result is not None and node.result.forfeit else SCORE_WIDTH
+            boxes.append(MatchBox(node, box, False, name_width - (score - SCORE_WIDTH), score))
         previous = current
+    number_labels = tuple(
+        Label(labels.number(numbers[b.node.id]), (b.box[0], b.box[1] - band, b.box[2], b.box[1]), SMALL_SIZE)
+        for b in boxes
+        if b.node.id in numbers
+    )
     by_id = {b.node.id: b for b in boxes}
     links: list[tuple[Point, ...]] = []
     for match_box in boxes:
@@ -619,8 +728,32 @@ def _page(
         bottom = legend[3]
     title_box = (MARGIN, MARGIN, width - MARGIN, top) if title is not None else None
     return BracketLayout(
-        width, bottom + MARGIN, tuple(boxes), tuple(texts), tuple(links), champion_box, title_box, legend
+        width,
+        bottom + MARGIN,
+        tuple(boxes),
+        tuple(texts),
+        tuple(links),
+        champion_box,
+        title_box,
+        legend,
+        number_labels,
+        lines,
     )
+
+
+def _sections(band: Sequence[Sequence[BracketNode]], labels: BracketLabels) -> list[tuple[int, int, str]]:
+    """Return the sections over a double elimination page's columns: runs of the winners', the losers' bracket and
+    the grand final, each (first column, number of columns, name)."""
+    names = {"winners": labels.winners, "losers": labels.losers, "final": labels.final}
+    runs: list[tuple[int, int, str]] = []
+    for c, nodes in enumerate(band):
+        name = names.get(nodes[0].bracket, labels.winners)
+        if runs and runs[-1][2] == name:
+            first, count, _ = runs[-1]
+            runs[-1] = (first, count + 1, name)
+        else:
+            runs.append((c, 1, name))
+    return runs
 
 
 def bracket_pages(
@@ -631,21 +764,23 @@ def bracket_pages(
     Single elimination: its rounds left to right, at most :data:`PAGE_COLUMNS` a page (as even as possible), a page
     per :data:`PAGE_BOXES` boxes of its first round (each a part of the bracket with what follows from it), the
     champion under the final. Double elimination: the winners' bracket's pages, then the losers' bracket's with the
-    grand final (and its deciding match) as further rounds and the champion under the last. Every page is at most
-    :data:`MAX_PAGE_WIDTH` wide (830 px). Raises nothing.
+    grand final (and its deciding match) as further rounds under a section of their own (``labels.final``) and the
+    champion under the last; every match numbered above its box (:func:`match_numbers`). A page of fewer rounds has
+    wider names (:func:`page_name_width`); every page is at most :data:`PAGE_WIDTH` wide (830 px). Raises nothing.
     """
     labels = labels or BracketLabels()
     nodes = tournament.bracket()
     winners = _by_round(nodes, "winners")
     finals = [[node] for round_nodes in _by_round(nodes, "final") for node in round_nodes]
-    sequences: list[tuple[str | None, list[list[BracketNode]]]] = []
+    numbers = match_numbers(tournament)
+    sequences: list[list[list[BracketNode]]] = []
     if tournament.double:
-        sequences.append((labels.winners, winners))
-        sequences.append((labels.losers, _by_round(nodes, "losers") + finals))
+        sequences.append(winners)
+        sequences.append(_by_round(nodes, "losers") + finals)
     else:
-        sequences.append((None, winners))
+        sequences.append(winners)
     pages: list[BracketLayout] = []
-    for section, columns in sequences:
+    for s, columns in enumerate(sequences):
         start = 0
         for size in _bands(len(columns)):
             band = columns[start : start + size]
@@ -653,9 +788,9 @@ def bracket_pages(
             parts = -(-len(band[0]) // PAGE_BOXES)
             for part in range(parts):
                 cut = [col[part * len(col) // parts : (part + 1) * len(col) // parts] for col in band]
-                named = section if any(col[0].bracket != "final" for col in cut) else None
-                last = section == sequences[-1][0] and start == len(columns)
-                pages.append(_page(cut, named, last, labels, title))
+                sections = _sections(cut, labels) if tournament.double else []
+                last = s == len(sequences) - 1 and start == len(columns)
+                pages.append(_page(cut, sections, last, labels, title, numbers))
     return tuple(pages)
 
 
@@ -669,8 +804,9 @@ def render_bracket_page_images(
 ) -> tuple[Image.Image, ...]:
     """Return the pages of the bracket as RGB images; see :func:`render_bracket_pages`."""
     labels = labels or BracketLabels()
+    numbers = match_numbers(tournament)
     return tuple(
-        _draw(geo, tournament, names, None, theme, labels, title)
+        _draw(geo, tournament, names, None, theme, labels, title, numbers)
         for geo in bracket_pages(tournament, labels=labels, title=title)
     )
 

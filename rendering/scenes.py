@@ -18,7 +18,7 @@ from rendering.bracket import BracketLabels, render_bracket, render_bracket_page
 from rendering.encode import ImageFormat
 from rendering.leaderboard import LeaderboardRow, render_leaderboard
 from rendering.standings import TableLabels, render_swiss_standings
-from tournaments import Elimination, Player, Result, double_elimination, single_elimination, swiss
+from tournaments import Elimination, Player, Result, Swiss, Tournament, double_elimination, single_elimination, swiss
 
 RU_BOARD_LABELS = BoardLabels(pips="пипсы", to_move="ходит", match="Матч до {length}", crawford="Кроуфорд")
 """The board's captions in Russian, as the bot passes them from its catalogue (the scenes show Russian boards)."""
@@ -41,6 +41,14 @@ RU_TABLE_LABELS = TableLabels(
     draws="Н",
     losses="П",
     matches="Матчи",
+    legend_swiss=(
+        "Бух−1 — Бухгольц без худшего соперника · Бух. — Бухгольц, сумма очков соперников · "
+        "Бергер — сумма очков побеждённых соперников и половины очков тех, с кем ничья"
+    ),
+    legend_round_robin=(
+        "Бергер — сумма очков побеждённых соперников и половины очков тех, с кем ничья · "
+        "Разн. — разница выигранных и проигранных очков"
+    ),
 )
 """A table's headers in Russian, as the bot passes them from its catalogue (for tests and benchmarks)."""
 
@@ -480,25 +488,39 @@ def _hard_players() -> tuple[list[Player], dict[str, str]]:
     return players, {p.id: name for p, name in zip(players, HARD_NAMES, strict=True)}
 
 
-def hard_names_standings(theme: str, width: int, fmt: ImageFormat) -> bytes:
-    """Return Swiss standings after two rounds among players named :data:`HARD_NAMES` (``width`` is unused)."""
-    players, names = _hard_players()
+def _hard_swiss() -> Swiss:
+    """Return the Swiss tournament of :func:`hard_names_standings`: two rounds played, the first named wins 1–0."""
+    players, _ = _hard_players()
     state = swiss(players, rounds=3)
     for _ in range(2 * len(players) // 2):
         match = state.playable()[0]
         state = state.record(Result(match.id, match.first, 1, 0))
-    return render_swiss_standings(state.standings(), names, theme=theme, title="Турнир 🎲 بطولة", fmt=fmt)
+    return state
+
+
+def hard_names_standings(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return Swiss standings after two rounds among players named :data:`HARD_NAMES` (``width`` is unused)."""
+    _, names = _hard_players()
+    return render_swiss_standings(_hard_swiss().standings(), names, theme=theme, title="Турнир 🎲 بطولة", fmt=fmt)
+
+
+def _hard_elimination() -> Elimination:
+    """Return the single elimination of :func:`hard_names_bracket`: its first round played, the lower seed winning
+    every other match, each winner 3–1."""
+    players, _ = _hard_players()
+    state = single_elimination(players)
+    for n in range(len(players) // 2):
+        match = state.playable()[0]
+        winner = match.first if n % 2 else match.second
+        state = state.record(Result(match.id, winner, *((3, 1) if winner == match.first else (1, 3))))
+    return state
 
 
 def hard_names_bracket(theme: str, width: int, fmt: ImageFormat) -> bytes:
     """Return a single-elimination bracket of players named :data:`HARD_NAMES`, first round played (``width`` is
     unused)."""
-    players, names = _hard_players()
-    state = single_elimination(players)
-    for n in range(len(players) // 2):
-        match = state.playable()[0]
-        state = state.record(Result(match.id, match.first if n % 2 else match.second, 3, 1))
-    return render_bracket(state, names, theme=theme, fmt=fmt)
+    _, names = _hard_players()
+    return render_bracket(_hard_elimination(), names, theme=theme, fmt=fmt)
 
 
 def hard_names_leaderboard(theme: str, width: int, fmt: ImageFormat) -> bytes:
@@ -574,22 +596,28 @@ def encoding_after(theme: str, width: int, fmt: ImageFormat) -> bytes:
 
 DE16_LABELS = BracketLabels(
     rounds={
-        "W1": "1/8 финала верхней сетки",
-        "W2": "Четвертьфинал верхней сетки",
-        "W3": "Полуфинал верхней сетки",
-        "W4": "Финал верхней сетки",
-        **{f"L{r}": f"Нижняя сетка, тур {r}" for r in range(1, 6)},
-        "L6": "Финал нижней сетки",
-        "GF1": "Суперфинал",
-        "GF2": "Суперфинал, решающий матч",
+        "W1": "1/8 финала",
+        "W2": "Четвертьфинал",
+        "W3": "Полуфинал",
+        "W4": "Финал",
+        **{f"L{r}": f"Тур {r}" for r in range(1, 6)},
+        "L6": "Финал",
+        "GF1": "",
+        "GF2": "Решающий матч",
     },
     winners="Верхняя сетка",
     losers="Нижняя сетка",
+    final="Суперфинал",
     champion="Чемпион",
     bye="без игры",
     in_play="идёт игра",
+    forfeit="неявка",
+    match_number="М{number}",
+    loser_of="проигравший {match}",
+    winner_of="победитель {match}",
 )
-"""The words the bot passes for a 16-player double elimination in Russian (bot.services.tournament_views)."""
+"""The words the bot passes for the pages of a 16-player double elimination in Russian
+(bot.services.tournament_views.bracket_page_labels: each round named without the section named above it)."""
 
 
 def _double16() -> tuple[Elimination, dict[str, str]]:
@@ -654,3 +682,10 @@ SCENES: dict[str, Scene] = {
     "hard_names_leaderboard": hard_names_leaderboard,
     **{f"bracket_double16_page{i + 1}": _double16_page(i) for i in range(DOUBLE16_PAGES)},
 }
+
+TOURNAMENT_SCENES: dict[str, Callable[[], Tournament]] = {
+    "hard_names_standings": _hard_swiss,
+    "hard_names_bracket": _hard_elimination,
+    **{f"bracket_double16_page{i + 1}": lambda: _double16()[0] for i in range(DOUBLE16_PAGES)},
+}
+"""The tournament each standings or bracket scene of :data:`SCENES` draws (tests check it keeps the rules)."""

@@ -11,6 +11,7 @@ Tests use :func:`cross_table_layout` (and :class:`TableLayout`) to find the pixe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,12 +24,19 @@ from rendering.encode import JPEG_QUALITY, ImageFormat, check_format, encode
 from rendering.fonts import fit_text, font
 from rendering.layout import Box
 from rendering.names import drawable_name, name_sprite
+from rendering.text_layout import measure
 from rendering.theme import RGB, Theme, get_theme
 from tournaments.standings import CrossCell, CrossTable, EliminationRow, RoundRobinRow, SwissRow
 
 ROW_HEIGHT: Final = 34
 HEADER_HEIGHT: Final = 32
 TITLE_HEIGHT: Final = 46
+"""The height of a one-line title; a title too long for one line takes two (:func:`title_lines`)."""
+TITLE_LINE: Final = 28
+"""What a title's second line adds to :data:`TITLE_HEIGHT`."""
+LEGEND_SIZE: Final = 14
+LEGEND_LINE: Final = 20
+"""The height of one line of the legend under a table (:func:`legend_lines`)."""
 MARGIN: Final = 10
 TEXT_SIZE: Final = 17
 HEADER_SIZE: Final = 14
@@ -37,8 +45,8 @@ NAME_WIDTH: Final = 230
 CELL_WIDTH: Final = 38
 """Width of one result cell of the cross-table holding one result; each further result adds :data:`CELL_EXTRA`."""
 CELL_EXTRA: Final = 22
-TITLE_LENGTH: Final = 80
-"""A title is cut to this many characters before being fitted to the image in pixels."""
+TITLE_LENGTH: Final = 160
+"""A title is cut to this many characters before being wrapped and fitted to the image in pixels."""
 PAD: Final = 8
 PREVIEW_WIDTH: Final = 600
 """The width a chat shows a picture at before it is opened (Telegram: 400-600 px)."""
@@ -69,6 +77,18 @@ class TableLabels:
     draws: str = "D"
     losses: str = "L"
     matches: str = "Matches"
+    legend_swiss: str = (
+        "BH−1: Buchholz without the weakest opponent · BH: Buchholz, the opponents' points added up · "
+        "SB: Sonneborn–Berger, the points of the opponents beaten and half of those drawn with"
+    )
+    """The line under the Swiss table explaining its tie-break columns (empty: none)."""
+    legend_round_robin: str = (
+        "SB: Sonneborn–Berger, the points of the opponents beaten and half of those drawn with · "
+        "+/−: game points won minus lost"
+    )
+    """The line under a round robin's table explaining its tie-break columns (empty: none)."""
+    undecided: str = "—"
+    """The place of a player still in an elimination (their final place is not decided yet)."""
 
 
 DEFAULT_LABELS: Final = TableLabels()
@@ -103,11 +123,15 @@ class TableLayout:
     widths: tuple[int, ...]
     rows: int
     title: bool
+    title_lines: int = 1
+    """How many lines the title takes (1 or 2; ignored without a title)."""
+    legend_lines: int = 0
+    """How many lines the legend under the table takes (0: no legend)."""
 
     @property
     def top(self) -> int:
         """Return the y of the header row."""
-        return MARGIN + (TITLE_HEIGHT if self.title else 0)
+        return MARGIN + (title_height(self.title_lines) if self.title else 0)
 
     @property
     def width(self) -> int:
@@ -115,9 +139,22 @@ class TableLayout:
         return 2 * MARGIN + sum(self.widths)
 
     @property
+    def bottom(self) -> int:
+        """Return the y just below the last row."""
+        return self.top + HEADER_HEIGHT + self.rows * ROW_HEIGHT
+
+    @property
     def height(self) -> int:
         """Return the height of the image."""
-        return self.top + HEADER_HEIGHT + self.rows * ROW_HEIGHT + MARGIN
+        legend = PAD + self.legend_lines * LEGEND_LINE if self.legend_lines else 0
+        return self.bottom + legend + MARGIN
+
+    def legend_box(self) -> Box | None:
+        """Return the box of the legend under the table, None without one."""
+        if not self.legend_lines:
+            return None
+        top = self.bottom + PAD
+        return (MARGIN, top, self.width - MARGIN, top + self.legend_lines * LEGEND_LINE)
 
     def title_box(self) -> Box:
         """Return the box of the title line (empty height without a title)."""
@@ -195,6 +232,97 @@ def _place(place: int, theme: Theme) -> Cell:
     return Cell(str(place), fill=theme.accent if place == 1 else None, bold=True)
 
 
+def title_height(lines: int) -> int:
+    """Return the height of a title of ``lines`` lines (1 or 2)."""
+    return TITLE_HEIGHT + TITLE_LINE * (max(1, lines) - 1)
+
+
+def _width(text: str, size: int, bold: bool) -> float:
+    try:
+        return measure(text, size, bold=bold)
+    except (RuntimeError, OSError, ValueError):  # the shaper refused it: too wide, so it is cut as a name is
+        return float("inf")
+
+
+def wrap_text(
+    text: str,
+    size: int,
+    max_width: int,
+    *,
+    bold: bool = False,
+    lines: int = 2,
+    marks: tuple[str, ...] = (",", ":", ";", "·"),
+    fill: float = 0.0,
+    length: int = TITLE_LENGTH,
+) -> tuple[str, ...]:
+    """Return ``text`` (cleaned as a name is, cut to ``length`` characters) in at most ``lines`` lines of at most
+    ``max_width`` pixels at ``size``.
+
+    A line breaks after the last of ``marks`` followed by a space that fits and leaves the line at least ``fill`` of
+    ``max_width`` full (a title's ", ": its round or status starts a line of its own), else at the last space that
+    fits; before the last line, only where what follows fits if some break allows it. Only what the lines cannot hold
+    is cut with "…" (on the last line).
+    """
+    rest = drawable_name(text, length)
+    out: list[str] = []
+    while rest and len(out) < lines - 1 and _width(rest, size, bold) > max_width:
+        breaks = [i + 1 for i, char in enumerate(rest) if char == " " and i > 0]
+        fitting = [i for i in breaks if _width(rest[:i].rstrip(), size, bold) <= max_width]
+        if not fitting:
+            break
+        last = len(out) == lines - 2  # the break before the last line: what follows must fit if it can
+        whole = [i for i in fitting if not last or _width(rest[i:].lstrip(), size, bold) <= max_width] or fitting
+        marked = [
+            i
+            for i in whole
+            if rest[: i - 1].endswith(marks) and _width(rest[:i].rstrip(), size, bold) >= fill * max_width
+        ]
+        cut = max(marked) if marked else max(whole)
+        out.append(rest[:cut].rstrip(" ·"))
+        rest = rest[cut:].lstrip(" ·")
+    if rest:
+        out.append(rest if _width(rest, size, bold) <= max_width else _fit(rest, size, max_width, bold))
+    return tuple(out)
+
+
+def _fit(text: str, size: int, max_width: int, bold: bool) -> str:
+    try:
+        return fit_text(text, size, max_width, bold=bold)
+    except (RuntimeError, OSError, ValueError):
+        return text
+
+
+def title_lines(title: str, max_width: int) -> tuple[str, ...]:
+    """Return the lines of ``title`` in a picture whose title line has ``max_width`` pixels: one, or two when it
+    does not fit in one (:func:`wrap_text`), so that the round, the format or the status is not cut."""
+    return wrap_text(title, TITLE_SIZE, max_width, bold=True, lines=2) or ("",)
+
+
+def legend_lines(legend: str, max_width: int) -> tuple[str, ...]:
+    """Return the lines of the legend under a table ``max_width`` pixels wide (at most four)."""
+    if not legend:
+        return ()
+    return wrap_text(legend, LEGEND_SIZE, max_width, lines=4, marks=("·",), fill=0.6, length=4 * TITLE_LENGTH)
+
+
+def _line_sprite(line: str, size: int, max_width: int, colour: RGB, *, bold: bool) -> Image.Image:
+    try:
+        return sprites.text(line, size, colour, bold=bold)
+    except (RuntimeError, OSError, ValueError):  # the shaper refused it: draw it as a name is drawn
+        return name_sprite(line, size, max_width, colour)
+
+
+def draw_lines(
+    canvas: Image.Image, lines: Sequence[str], box: Box, size: int, line: int, colour: RGB, *, bold: bool
+) -> None:
+    """Draw ``lines`` left-aligned in ``box`` (inset by :data:`PAD`), one every ``line`` pixels, each on a common
+    baseline, the block centred vertically."""
+    top = (box[1] + box[3]) // 2 - line * len(lines) // 2
+    for i, text in enumerate(lines):
+        sprite = _line_sprite(text, size, box[2] - box[0] - 2 * PAD, colour, bold=bold)
+        _paste_text(canvas, sprite, text, size, bold, (box[0], top + i * line, box[2], top + (i + 1) * line), "left")
+
+
 def _title_sprite(title: str, max_width: int, colour: RGB) -> Image.Image:
     shown = drawable_name(title, TITLE_LENGTH)
     try:
@@ -209,6 +337,21 @@ def _paste(canvas: Image.Image, sprite: Image.Image, box: Box, align: Align) -> 
         canvas.paste(sprite, (box[0] + PAD, mid - sprite.height // 2), sprite)
     else:
         sprites.paste_center(canvas, sprite, ((box[0] + box[2]) // 2, mid))
+
+
+def _paste_text(
+    canvas: Image.Image, sprite: Image.Image, text: str, size: int, bold: bool, box: Box, align: Align
+) -> None:
+    """Paste the text sprite of ``text`` in ``box`` with its baseline where a capital letter would sit centred, so
+    that words with and without descenders ("Игрок", "Место") line up; centred by its pixels as :func:`_paste` does
+    when the shipped font does not draw it alone (a fallback font's metrics differ)."""
+    left, top, right, bottom = font(size, bold=bold).getbbox(text, anchor="ls")
+    if abs((bottom - top) - sprite.height) > 2 or abs((right - left) - sprite.width) > 3:
+        _paste(canvas, sprite, box, align)
+        return
+    baseline = (box[1] + box[3]) // 2 + cap_height(size, bold=bold) // 2 + cap_height(size, bold=bold) % 2
+    x = box[0] + PAD if align == "left" else (box[0] + box[2]) // 2 - sprite.width // 2
+    canvas.paste(sprite, (x, baseline + int(top)), sprite)
 
 
 @lru_cache(maxsize=512)
@@ -226,12 +369,11 @@ def _tile(
     in ``grid`` along its left and/or top edge (``lines``). Cached: most cells of a table repeat (1, 0, ½, blank)."""
     width, height = size
     tile = Image.new("RGB", size, fill)
-    if cell.text or cell.name:  # an empty name draws the placeholder
-        if cell.name:
-            sprite = name_sprite(cell.text, text_size, width - 2 * PAD, colour)
-        else:
-            sprite = sprites.text(cell.text, text_size, colour, bold=cell.bold)
-        _paste(tile, sprite, (0, 0, width, height), align)
+    if cell.name:  # an empty name draws the placeholder
+        _paste(tile, name_sprite(cell.text, text_size, width - 2 * PAD, colour), (0, 0, width, height), align)
+    elif cell.text:
+        sprite = sprites.text(cell.text, text_size, colour, bold=cell.bold)
+        _paste_text(tile, sprite, cell.text, text_size, cell.bold, (0, 0, width, height), align)
     if grid is not None and any(lines):
         draw = ImageDraw.Draw(tile)
         if lines[0]:
@@ -241,20 +383,46 @@ def _tile(
     return tile
 
 
+def fitted(columns: Sequence[Column]) -> list[Column]:
+    """Return ``columns``, each widened where its bold header needs more than its width less :data:`PAD` a side."""
+    return [
+        Column(c.header, max(c.width, math.ceil(_width(c.header, HEADER_SIZE, True)) + 2 * PAD), c.align)
+        if c.header
+        else c
+        for c in columns
+    ]
+
+
+def table_layout(columns: Sequence[Column], rows: int, title: str | None = None, legend: str = "") -> TableLayout:
+    """Return the layout of a table of ``columns`` (widened to their headers, :func:`fitted`) and ``rows`` body
+    rows, with ``title`` above it (one or two lines, :func:`title_lines`) and ``legend`` under it."""
+    widths = tuple(c.width for c in fitted(columns))
+    inner = sum(widths) - 2 * PAD
+    lines = len(title_lines(title, inner)) if title is not None else 1
+    return TableLayout(widths, rows, title is not None, lines, len(legend_lines(legend, inner)))
+
+
 def _draw_table(
     columns: Sequence[Column],
     rows: Sequence[Sequence[Cell]],
     theme: Theme,
     title: str | None,
+    legend: str = "",
 ) -> tuple[Image.Image, TableLayout]:
-    """Draw a table: an optional title, the header row, then ``rows`` (alternately shaded), with grid lines.
+    """Draw a table: an optional title (wrapped to two lines rather than cut), the header row, then ``rows``
+    (alternately shaded), with grid lines, and ``legend`` under it (explaining the abbreviated headers).
 
     Every cell is pasted as one cached tile (:func:`_tile`), which keeps a 16-player cross-table to a few ms."""
-    geo = TableLayout(tuple(c.width for c in columns), len(rows), title is not None)
+    columns = fitted(columns)
+    geo = table_layout(columns, len(rows), title, legend)
     canvas = Image.new("RGB", (geo.width, geo.height), theme.frame)
+    inner = geo.width - 2 * MARGIN - 2 * PAD
     if title is not None:
-        box = geo.title_box()
-        _paste(canvas, _title_sprite(title, box[2] - box[0] - 2 * PAD, theme.number), box, "left")
+        draw_lines(canvas, title_lines(title, inner), geo.title_box(), TITLE_SIZE, TITLE_LINE, theme.number, bold=True)
+    legend_box = geo.legend_box()
+    if legend_box is not None:
+        muted = _mix(theme.number, theme.frame, 0.15)
+        draw_lines(canvas, legend_lines(legend, inner), legend_box, LEGEND_SIZE, LEGEND_LINE, muted, bold=False)
     xs = [geo.column_x(c) for c in range(len(columns))]
     for x, column in zip(xs, columns, strict=True):
         header = _tile(
@@ -287,6 +455,11 @@ def _draw_table(
             canvas.paste(tile, (x, y))
         y += ROW_HEIGHT
     return canvas, geo
+
+
+def _mix(colour: RGB, other: RGB, amount: float) -> RGB:
+    r, g, b = (round(c + (o - c) * amount) for c, o in zip(colour, other, strict=True))
+    return (r, g, b)
 
 
 def _contrast(fill: RGB) -> RGB:
@@ -329,7 +502,7 @@ def _list_columns(labels: TableLabels) -> list[Column]:
 def cross_table_fits(table: CrossTable, *, labels: TableLabels = DEFAULT_LABELS) -> bool:
     """Return whether the cross-table of ``table`` is readable as a matrix (at most :func:`readable_width` wide:
     8 players of a round robin, 5 of a double one); a larger one is drawn as a list (see :func:`render_cross_table`)."""
-    widths = [c.width for c in _cross_columns(table, labels)]
+    widths = [c.width for c in fitted(_cross_columns(table, labels))]
     return 2 * MARGIN + sum(widths) <= readable_width(HEADER_SIZE)
 
 
@@ -339,7 +512,7 @@ def cross_table_layout(
     """Return the layout of the cross-table image of ``table``: as a matrix (:func:`cross_table_fits`) body cell
     ``(i, 2 + j)`` is player i against j; else the columns of the list, one row per player."""
     columns = _cross_columns(table, labels) if cross_table_fits(table, labels=labels) else _list_columns(labels)
-    return TableLayout(tuple(c.width for c in columns), len(table.players), title is not None)
+    return table_layout(columns, len(table.players), title, labels.legend_round_robin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,7 +581,7 @@ def render_cross_table_image(
                     Cell(_signed(totals.game_point_difference)),
                 ]
             )
-        image, _ = _draw_table(_list_columns(labels), rows, colours, title)
+        image, _ = _draw_table(_list_columns(labels), rows, colours, title, labels.legend_round_robin)
         return image
     for i, (player, line, totals) in enumerate(zip(table.players, table.cells, _totals(table, standings), strict=True)):
         rows.append(
@@ -422,7 +595,7 @@ def render_cross_table_image(
                 _place(totals.place, colours),
             ]
         )
-    image, _ = _draw_table(_cross_columns(table, labels), rows, colours, title)
+    image, _ = _draw_table(_cross_columns(table, labels), rows, colours, title, labels.legend_round_robin)
     return image
 
 
@@ -447,8 +620,9 @@ def render_cross_table(
     drawn, lost, points, Sonneborn–Berger, game-point difference. Pass ``standings`` (``RoundRobin.standings()``) for
     the exact §8 values and places (head-to-head included); without it they are computed from the table alone.
     ``names`` maps player ids to display names (a missing id is drawn as itself). ``theme`` is ``"classic"`` or
-    ``"dark"``, ``labels`` the column headers' words (:class:`TableLabels`, in the caller's language), ``title`` an
-    optional line above the table.
+    ``"dark"``, ``labels`` the column headers' words (:class:`TableLabels`, in the caller's language; its
+    ``legend_round_robin`` goes under the table), ``title`` an optional title above the table (wrapped to a second
+    line rather than cut: :func:`title_lines`).
 
     Raises:
         ValueError: unknown theme or format, a JPEG quality outside 1..95, a malformed table, or ``standings``
@@ -494,7 +668,7 @@ def render_swiss_standings_image(
         ]
         for row in rows
     ]
-    image, _ = _draw_table(columns, cells, colours, title)
+    image, _ = _draw_table(columns, cells, colours, title, labels.legend_swiss)
     return image
 
 
@@ -509,7 +683,8 @@ def render_swiss_standings(
     quality: int = JPEG_QUALITY,
 ) -> bytes:
     """Return Swiss standings (``Swiss.standings()``) as JPEG (default) or PNG bytes: place, name, rating, match
-    points, Buchholz Cut 1, Buchholz, Sonneborn–Berger. Options as for :func:`render_cross_table`.
+    points, Buchholz Cut 1, Buchholz, Sonneborn–Berger, and ``labels.legend_swiss`` under the table saying what the
+    abbreviations mean. Options as for :func:`render_cross_table`.
 
     Raises:
         ValueError: unknown theme or format, or a JPEG quality outside 1..95.
@@ -536,9 +711,10 @@ def render_elimination_image(
         Column(labels.round, 66),
         Column(labels.status, 90),
     ]
+    still_in = sum(1 for row in rows if not row.eliminated)
     cells = [
         [
-            _place(row.place, colours),
+            _place(row.place, colours) if row.eliminated or still_in == 1 else Cell(labels.undecided),
             _name(names, row.player),
             Cell(_rating(row.rating)),
             Cell(str(row.reached), bold=True),
@@ -561,7 +737,8 @@ def render_elimination(
     quality: int = JPEG_QUALITY,
 ) -> bytes:
     """Return elimination standings (``Elimination.standings()``) as JPEG (default) or PNG bytes: place, name,
-    rating, round reached, and whether the player is still in. Options as for :func:`render_cross_table`.
+    rating, round reached, and whether the player is still in; a player still in has no place yet (``labels.undecided``,
+    "—") until they are the last one in. Options as for :func:`render_cross_table`.
 
     Raises:
         ValueError: unknown theme or format, or a JPEG quality outside 1..95.

@@ -23,6 +23,10 @@ class InvalidResultError(TournamentError):
     """A result that does not fit its match: a winner who did not play it, a draw where none is possible, ..."""
 
 
+class ScoreMismatchError(InvalidResultError):
+    """A result whose winner scored fewer game points than the loser (a 1–3 loss recorded as a win)."""
+
+
 class NotPlayableError(InvalidResultError):
     """A result for a match that is unknown, already decided, or not playable yet."""
 

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tournaments.errors import InvalidOptionError, InvalidPlayersError, InvalidResultError
+from tournaments.errors import InvalidOptionError, InvalidPlayersError, InvalidResultError, ScoreMismatchError
 
 START_RATING = 1500.0
 """The rating of a player who has never played a rated match (§8)."""
@@ -99,7 +99,9 @@ def check_result(match: Match, result: Result, *, draws: bool) -> None:
     """Check that ``result`` fits ``match``; return None.
 
     Raises :class:`InvalidResultError` for another match's id, a winner who did not play, a draw where ``draws`` is
-    False, a forfeit without a winner, or negative game points.
+    False, a forfeit without a winner, or negative game points; :class:`ScoreMismatchError` (a subclass) for a winner
+    with fewer game points than the loser (equal points are accepted: a forfeit is 0–0, a match score is capped at
+    the match length).
     """
     if result.match_id != match.id:
         raise InvalidResultError(f"result for match {result.match_id} given as the result of match {match.id}")
@@ -116,6 +118,13 @@ def check_result(match: Match, result: Result, *, draws: bool) -> None:
         )
     if result.first_points < 0 or result.second_points < 0:
         raise InvalidResultError(f"match {match.id}: negative game points {result.first_points}–{result.second_points}")
+    if result.winner is not None:
+        won, lost = game_points(match, result, result.winner)
+        if won < lost:
+            loser = match.opponent(result.winner)
+            raise ScoreMismatchError(
+                f"match {match.id}: winner {result.winner!r} scored fewer game points than {loser!r} ({won}–{lost})"
+            )
 
 
 def check_length(length: int) -> int:

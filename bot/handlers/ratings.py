@@ -18,6 +18,7 @@ from aiogram.types import BufferedInputFile, Message
 
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
+from bot.services.boards import known_theme
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.preferences import Preferences
 from bot.services.ratings import RATED_VARIANTS, Leaderboards, PlayerRating
@@ -80,7 +81,8 @@ def leaderboard_rows(ratings: Mapping[int, PlayerRating], limit: int = TOP_SIZE)
 
 
 def leaderboard_table(lang: str, rows: Sequence[tuple[int, PlayerRating]]) -> Html:
-    """Return the leaderboard as a Telegram HTML ``<pre>`` table (every name escaped, cut to the column)."""
+    """Return the leaderboard as a Telegram HTML ``<pre>`` table (every name escaped, cut to the column; ratings
+    with one decimal, as on the leaderboard picture)."""
     place_width = len(str(len(rows))) if rows else 1
     header = (
         f"{'#':>{place_width}}  {fit(tr(lang, 'top.player'), NAME_WIDTH)}  "
@@ -89,7 +91,8 @@ def leaderboard_table(lang: str, rows: Sequence[tuple[int, PlayerRating]]) -> Ht
     lines = [header]
     for place, (user, rating) in enumerate(rows, 1):
         name = fit(clean_name(rating.name) or f"id{user}", NAME_WIDTH)
-        lines.append(f"{place:>{place_width}}  {name}  {format_rating(rating.rating):>7}  {rating.matches:>3}")
+        shown = f"{rating.rating:.1f}"  # one decimal, as the leaderboard picture it goes under (rendering.leaderboard)
+        lines.append(f"{place:>{place_width}}  {name}  {shown:>7}  {rating.matches:>3}")
     return Html("<pre>" + "\n".join(esc(line) for line in lines) + "</pre>")
 
 
@@ -165,6 +168,7 @@ async def on_top(
         return
     title = tr(lang, "top.title", variant=variant_name)
     text = title + "\n" + leaderboard_table(lang, rows)
+    theme = known_theme((await preferences.chat(message.chat.id)).theme)  # the group's theme, as its boards
     try:
         image = await asyncio.to_thread(
             render_leaderboard,
@@ -174,6 +178,7 @@ async def on_top(
             ],
             title=html.unescape(title),
             labels=table_labels(lang),
+            theme=theme,
         )
     except (ValueError, OSError):
         log.exception("the leaderboard image could not be drawn: the table is sent alone")

@@ -31,11 +31,15 @@ from aiogram.types import (
 
 from bot.keyboards.tournament import registration_keyboard
 from bot.keyboards.webapp import WebAppLinks, tournament_button
+from bot.model.game import is_private_chat
 from bot.model.tournament import TournamentRecord
 from bot.services import tournament_text_views as text_views
 from bot.services import tournament_views as views
+from bot.services.boards import known_theme
 from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
 from bot.services.messaging import SEND_FAILURES, Replies
+from bot.services.preferences import Preferences
+from bot.storage import StoreUnavailableError
 from bot.texts import tr
 from tournaments import Elimination, Match, Tournament
 
@@ -47,15 +51,37 @@ _Picture = TypeVar("_Picture")
 class TournamentMessages:
     """Sends and edits the tournaments' messages (see the module docstring)."""
 
-    def __init__(self, replies: Replies, *, links: WebAppLinks | None = None, media: ChatMedia | None = None) -> None:
+    def __init__(
+        self,
+        replies: Replies,
+        *,
+        links: WebAppLinks | None = None,
+        media: ChatMedia | None = None,
+        preferences: Preferences | None = None,
+    ) -> None:
         """Talk to the chats through ``replies``; ``links`` (when the Mini App is configured) puts a button that
         opens the tournament's live table on the card, the standings menu and the standings text; ``media``
         remembers the chats that forbid the bot's pictures and tells their admins (None: every picture is tried,
-        and a refused one still goes out as text)."""
+        and a refused one still goes out as text); ``preferences`` give each chat's theme, which its tables and
+        brackets are drawn in (None: the classic theme)."""
         self.replies = replies
         self.links = links
         self.media = media
+        self.preferences = preferences
         self._username: str | None = None
+
+    async def theme(self, chat_id: int) -> str:
+        """Return the theme the chat's pictures are drawn in: a group's chosen by its admins, a private chat's its
+        user's (:func:`~bot.services.boards.board_theme`'s rule); classic without preferences or a store."""
+        if self.preferences is None:
+            return "classic"
+        try:
+            if is_private_chat(chat_id):
+                return known_theme((await self.preferences.user(chat_id)).theme)
+            return known_theme((await self.preferences.chat(chat_id)).theme)
+        except StoreUnavailableError as error:
+            log.info("store unavailable: the classic theme for chat %s (%s)", chat_id, error)
+            return "classic"
 
     async def sync_card(self, tournament_id: str, record: TournamentRecord) -> str | None:
         """Edit the tournament's card to show the record (its text, and the registration buttons while it is open),
@@ -159,7 +185,8 @@ class TournamentMessages:
     ) -> int | None:
         """Show the standings picture in ``where.message_id`` (edited) or a new message. Returns: its id, or None
         when it could not be posted. Raises: _TextInstead when text must go in its place (:meth:`_refused`)."""
-        photo = await _draw("standings", views.standings_image, where.lang, record, tournament)
+        theme = await self.theme(where.chat_id)
+        photo = await _draw("standings", views.standings_image, where.lang, record, tournament, theme)
         if photo is None:
             raise _TextInstead
         caption = views.standings_caption(where.lang, record, tournament)
@@ -258,9 +285,11 @@ class TournamentMessages:
             return 0
         mode = await self._mode(chat_id)
         if mode is not MediaMode.TEXT:
-            pictures = await _draw("bracket", views.bracket_pictures, lang, record, tournament)
+            theme = await self.theme(chat_id)
+            pictures = await _draw("bracket", views.bracket_pictures, lang, record, tournament, theme)
             if pictures is not None:
-                sent = await self._send_albums(chat_id, pictures, views.bracket_caption(lang, record), lang, thread)
+                caption = views.album_caption(lang, record, tournament)
+                sent = await self._send_albums(chat_id, pictures, caption, lang, thread)
                 if sent is not None:
                     if sent == len(pictures):
                         await self._accepted(chat_id, mode)

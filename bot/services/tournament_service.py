@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from bot.keyboards.webapp import WebAppLinks
 from bot.services.media import ChatMedia
 from bot.services.messaging import Replies
+from bot.services.preferences import Preferences
 from bot.services.tasks import Scheduler
 from bot.services.tournament_messages import TournamentMessages
 from bot.services.tournament_reconcile import TournamentReconciler
@@ -78,7 +79,7 @@ def build_tournaments(
     forbid the bot's pictures (:mod:`bot.services.media`; None: every picture is tried, a refused one goes as text)."""
     retry = config.board_retry_after if retry_after is None else retry_after
     records = TournamentRecordKeeper(store, config, retry_after=retry)
-    messages = TournamentMessages(replies, links=links, media=media)
+    messages = TournamentMessages(replies, links=links, media=media, preferences=Preferences(store))
     reconciler = TournamentReconciler(
         records,
         game_records=store,

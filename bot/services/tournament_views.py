@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.keyboards.tournament import describe_settings
 from bot.model.tournament import Entrant, TournamentRecord, TournamentSettings
@@ -216,24 +217,26 @@ def format_title(lang: str, record: TournamentRecord, tournament: Tournament) ->
     return tr(lang, "tour.title", format=values["format"], variant=values["variant"])
 
 
-def standings_image(lang: str, record: TournamentRecord, tournament: Tournament) -> bytes:
-    """Return the live standings picture (JPEG), readable at a phone's preview: the cross-table (round robin; a
-    list for a large field), the Swiss table with Buchholz, or for an elimination its bracket when the bracket is
-    one picture (:func:`bracket_pictures`: a single elimination of up to 8), else the elimination table (the
-    bracket then goes out as an album, :func:`bracket_pictures`). Raises: whatever the renderer raises."""
+def standings_image(lang: str, record: TournamentRecord, tournament: Tournament, theme: str = "classic") -> bytes:
+    """Return the live standings picture (JPEG) in ``theme`` (the chat's, ``"classic"`` or ``"dark"``), readable at
+    a phone's preview: the cross-table (round robin; a list for a large field), the Swiss table with Buchholz, or for
+    an elimination its bracket when the bracket is one picture (:func:`bracket_pictures`: a single elimination of up
+    to 8), else the elimination table (the bracket then goes out as an album, :func:`bracket_pictures`).
+    Raises: whatever the renderer raises."""
     names = record.names()
     title = html.unescape(format_title(lang, record, tournament))
+    labels = table_labels(lang)
     if isinstance(tournament, RoundRobin):
         return render_cross_table(
-            tournament.cross_table(), names, standings=tournament.standings(), labels=table_labels(lang), title=title
+            tournament.cross_table(), names, standings=tournament.standings(), labels=labels, title=title, theme=theme
         )
     if isinstance(tournament, Swiss):
-        return render_swiss_standings(tournament.standings(), names, labels=table_labels(lang), title=title)
+        return render_swiss_standings(tournament.standings(), names, labels=labels, title=title, theme=theme)
     if standings_shows_bracket(tournament):
-        (bracket,) = bracket_pictures(lang, record, tournament)
+        (bracket,) = bracket_pictures(lang, record, tournament, theme)
         if len(bracket) <= MAX_PICTURE_BYTES:
             return bracket
-    return render_elimination(tournament.standings(), names, labels=table_labels(lang), title=title)
+    return render_elimination(tournament.standings(), names, labels=labels, title=title, theme=theme)
 
 
 def bracket_labels(lang: str, tournament: Elimination) -> BracketLabels:
@@ -265,12 +268,51 @@ def bracket_labels(lang: str, tournament: Elimination) -> BracketLabels:
     )
 
 
-def bracket_pictures(lang: str, record: TournamentRecord, tournament: Elimination) -> tuple[bytes, ...]:
-    """Return the bracket of an elimination as JPEG pictures readable on a phone, in album order (one for a small
-    single elimination; :func:`rendering.bracket.bracket_pages`). Raises: whatever the renderer raises."""
-    title = html.unescape(format_title(lang, record, tournament))
+def bracket_page_labels(lang: str, tournament: Elimination) -> BracketLabels:
+    """Return the words of the bracket's pages (:func:`bracket_pictures`): those of :func:`bracket_labels`, but a
+    double elimination's round headers without the section the page names above them ("Semifinal" under "Winners'
+    bracket", "Round 3" and "Final" under "Losers' bracket"; under "Grand final" no header for its first match and
+    "Deciding match" for the second), and the pages' own words: a forfeit, match numbers, "Loser of M3", "Winner of
+    M24" (a match on another page)."""
     labels = bracket_labels(lang, tournament)
-    return render_bracket_pages(tournament, record.names(), labels=labels, title=title)
+
+    def word(key: str) -> str:
+        return html.unescape(tr(lang, key))
+
+    labels = replace(
+        labels,
+        final=word("tour.round.final"),
+        forfeit=word("tour.bracket.forfeit"),
+        match_number=word("tour.bracket.match"),
+        loser_of=word("tour.bracket.loser_of"),
+        winner_of=word("tour.bracket.winner_of"),
+    )
+    if not tournament.double:
+        return labels
+    size = bracket_size(len(tournament.players))
+    last = 2 * (size.bit_length() - 2)  # the losers' bracket's last round (its final)
+    rounds: dict[str, str] = {}
+    for node in tournament.bracket():
+        key = round_key(node)
+        if node.bracket == "winners":
+            rounds[key] = html.unescape(stage_name(lang, "winners", node.round, size=size, double=False))
+        elif node.bracket == "losers":
+            final = node.round == last
+            rounds[key] = word("tour.stage.final") if final else html.unescape(tr(lang, "tour.round", n=node.round))
+        else:
+            rounds[key] = word("tour.bracket.deciding") if node.id == "GF2" else ""
+    return replace(labels, rounds=rounds)
+
+
+def bracket_pictures(
+    lang: str, record: TournamentRecord, tournament: Elimination, theme: str = "classic"
+) -> tuple[bytes, ...]:
+    """Return the bracket of an elimination as JPEG pictures readable on a phone in ``theme``, in album order (one
+    for a small single elimination; :func:`rendering.bracket.bracket_pages`), with the words of
+    :func:`bracket_page_labels`. Raises: whatever the renderer raises."""
+    title = html.unescape(format_title(lang, record, tournament))
+    labels = bracket_page_labels(lang, tournament)
+    return render_bracket_pages(tournament, record.names(), labels=labels, title=title, theme=theme)
 
 
 def bracket_album_due(tournament: Tournament, announced: Sequence[str], new: Sequence[Match]) -> bool:
@@ -294,8 +336,29 @@ def standings_shows_bracket(tournament: Tournament) -> bool:
 
 
 def bracket_caption(lang: str, record: TournamentRecord) -> str:
-    """Return the caption of the bracket album: "Bracket (double elimination)"."""
+    """Return the heading of the bracket album's caption: "Bracket (double elimination)"."""
     return tr(lang, "tour.bracket.caption", format=describe_settings(lang, record.settings)["format"])
+
+
+def album_caption(lang: str, record: TournamentRecord, tournament: Elimination) -> str:
+    """Return the caption under the bracket album: its heading (:func:`bracket_caption`), then, for each page
+    showing matches being played, the page's number, the round and the pairings ("Page 2, Winners' semifinal:
+    Anna – Boris, Vera – Gleb"), so that a player finds the picture of their match among the small album tiles
+    without opening them all. One caption for everyone (the album goes to the group, or to whoever asked for it):
+    names plain, not mentions, which would notify. Cut to Telegram's caption limit."""
+    lines = [bracket_caption(lang, record)]
+    playing = {m.id: m for m in tournament.playable()}
+    pages = bracket_pages(tournament, labels=bracket_page_labels(lang, tournament))
+    for number, page in enumerate(pages, start=1):
+        by_round: dict[str, list[Match]] = {}
+        for box in page.boxes:
+            match = playing.get(box.node.id)
+            if match is not None:
+                by_round.setdefault(match_label(lang, record, match), []).append(match)
+        for label, matches in by_round.items():
+            pairs = ", ".join(pairing_line(record, m, mentions=False) for m in matches)
+            lines.append(tr(lang, "tour.bracket.page", page=number, round=Html(label), pairs=Html(pairs)))
+    return cut_caption("\n".join(lines))
 
 
 def album_chunks(pictures: Sequence[bytes]) -> list[list[bytes]]:

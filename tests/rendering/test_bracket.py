@@ -13,7 +13,7 @@ import test_render_golden as board_goldens
 from PIL import Image
 from render_helpers import decode, share_near
 
-from rendering import render_bracket, render_bracket_image, theme_names
+from rendering import bracket, render_bracket, render_bracket_image, theme_names
 from rendering.bracket import (
     ALBUM_SIZE,
     CHAMPION_SIZE,
@@ -21,6 +21,7 @@ from rendering.bracket import (
     MAX_PAGE_WIDTH,
     NAME_SIZE,
     PAD,
+    PAGE_NAME_WIDTH,
     SCORE_SIZE,
     SECTION_SIZE,
     SMALL_SIZE,
@@ -32,7 +33,7 @@ from rendering.bracket import (
     round_key,
     winner_colour,
 )
-from rendering.standings import MIN_CAP_HEIGHT, PREVIEW_WIDTH, cap_height
+from rendering.standings import MIN_CAP_HEIGHT, PREVIEW_WIDTH, cap_height, title_height
 from rendering.theme import get_theme
 from tournaments import Elimination, Player, Result, double_elimination, forfeit, seeded, single_elimination
 
@@ -64,9 +65,13 @@ RU = BracketLabels(
     },
     winners="Верхняя сетка",
     losers="Нижняя сетка",
+    final="Суперфинал",
     champion="Чемпион",
     bye="без игры",
     in_play="идёт игра",
+    forfeit="неявка",
+    match_number="М{number}",
+    loser_of="проигравший {match}",
 )
 """The caller's words for a double elimination of 3 or 4 (the bot names the rounds so: bot.services)."""
 RU8 = replace(
@@ -232,7 +237,7 @@ def test_labels_come_from_the_caller() -> None:
     assert ru[:3] == ["Верхняя сетка", "Полуфинал верхней сетки", "Финал верхней сетки"]
     assert {"Нижняя сетка", "Финал нижней сетки", "Суперфинал", "Решающий суперфинал", "Чемпион"} <= set(ru)
     paged = {label.text for page in bracket_pages(state, labels=RU) for label in page.labels}
-    assert paged == set(ru) - {"Верхняя сетка"} | {"Верхняя сетка"}
+    assert paged == set(ru)  # the grand final's section is RU.final, «Суперфинал»
     bare = [label.text for label in bracket_layout(state).labels]  # no words given: the keys, nothing invented
     assert {"W1", "W2", "L1", "L2", "GF1", "GF2"} <= set(bare)
     assert [round_key(n) for n in state.bracket()] == ["W1", "W1", "W2", "L1", "L2", "GF1", "GF2"]
@@ -355,3 +360,75 @@ def test_double_16_pages_show_each_match_with_its_players() -> None:
                 assert share_near(image, (left + PAD, top + 4, right - PAD, bottom - 4), felt, tolerance=24) < 0.97
                 drawn += 1
     assert drawn == sum(1 for n in state.bracket() for p in n.players if p is not None)
+
+
+def test_pages_use_their_width_for_names() -> None:
+    """A page of one or two rounds widens its names to fill the 830 px of a page of three (170 px names)."""
+    assert bracket.page_name_width(3) == PAGE_NAME_WIDTH == 170
+    assert bracket.page_name_width(2) == bracket.page_name_width(1) == bracket.MAX_PAGE_NAME_WIDTH > 290
+    state = play_out(double_elimination(players(16)), matches=20)
+    for page in bracket_pages(state, labels=RU, title="t"):
+        columns = len({b.box[0] for b in page.boxes})
+        assert page.width <= bracket.PAGE_WIDTH and {b.name_width for b in page.boxes if b.score_width == 34} == {
+            bracket.page_name_width(columns)
+        }
+        if columns < 3:
+            assert page.width >= bracket.PAGE_WIDTH - 10
+
+
+def test_double_elimination_pages_number_matches_and_name_the_grand_final() -> None:
+    state = play_out(double_elimination(players(16)), matches=8)  # the winners' first round played
+    numbers = bracket.match_numbers(state)
+    assert sorted(numbers.values()) == list(range(1, 31)) and numbers["W1-1"] == 1 and numbers["GF1"] == 30
+    assert bracket.match_numbers(single_elimination(players(16))) == {}
+    pages = bracket_pages(state, labels=RU, title="t")
+    for page in pages:
+        shown = {label.text for label in page.numbers}
+        assert shown == {RU.number(numbers[b.node.id]) for b in page.boxes}
+        for label, match_box in zip(page.numbers, page.boxes, strict=True):  # each just above its box
+            assert label.box[3] == match_box.box[1] and label.box[0] == match_box.box[0]
+    last = pages[-1]
+    sections = [label for label in last.labels if label.size == SECTION_SIZE]
+    assert [s.text for s in sections] == ["Нижняя сетка", "Суперфинал"]
+    final_box = last.box("GF1").box
+    assert sections[1].box[0] == final_box[0] and sections[0].box[2] < final_box[0]  # over the grand final only
+    # a losers' slot waiting for a winners' match's loser says whose: more ink than a bare "—"
+    images = render_bracket_page_images(state, names_for(16), labels=RU, title="t")
+    felt = get_theme("classic").felt
+    at = next(n for n, p in enumerate(pages) if any(b.node.id == "L2-1" for b in p.boxes))
+    page, image = pages[at], images[at]
+    waiting = page.box("L2-1")
+    assert waiting.node.players[0] is None and waiting.node.sources[0].kind == "loser"
+    left, top, right, bottom = waiting.name_box(0)
+    labelled = share_near(image, (left + PAD, top + 4, right - PAD, bottom - 4), felt, tolerance=40)
+    bare = render_bracket_page_images(state, names_for(16), labels=replace(RU, loser_of="—"), title="t")[at]
+    plain = share_near(bare, (left + PAD, top + 4, right - PAD, bottom - 4), felt, tolerance=40)
+    assert labelled < plain - 0.02, (labelled, plain)
+
+
+def test_a_forfeit_says_so_on_the_pages() -> None:
+    state = single_8_mid()  # W1-3 (the second match played) was lost by forfeit
+    (page,) = bracket_pages(state, labels=RU)
+    node = next(b for b in page.boxes if b.node.result is not None and b.node.result.forfeit)
+    assert node.score_width > bracket.SCORE_WIDTH and node.score_width >= bracket.measure("неявка", SMALL_SIZE)
+    (image,) = render_bracket_page_images(state, names_for(6), labels=RU)
+    loser = 0 if node.node.players[0] != node.node.winner else 1
+    box = node.score_box(loser)
+    strip = get_theme("classic").strip
+    assert share_near(image, (box[0] + 2, box[1] + 2, box[0] + 8, box[3] - 2), strip, 12) > 0.9
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Турнир: голландский триктрак, до двух поражений",
+        "Tournament: misère (backgammon to lose), double elimination",
+        "Турнир: длинные нарды, олимпийская система",
+    ],
+)
+def test_page_titles_are_never_cut(title: str) -> None:
+    for state in (play_out(double_elimination(players(16)), matches=8), single_elimination(players(2))):
+        for page in bracket_pages(state, labels=RU, title=title):
+            assert page.title is not None and 1 <= len(page.title_lines) <= 2
+            assert "…" not in "".join(page.title_lines) and " ".join(page.title_lines) == title
+            assert page.title[3] - page.title[1] == title_height(len(page.title_lines))

@@ -9,8 +9,10 @@ from pathlib import Path
 from PIL import Image
 
 from rendering.gallery import PREVIEW_WIDTH, SIMULATED, main
-from rendering.scenes import SCENES
+from rendering.scenes import SCENES, TOURNAMENT_SCENES
 from rendering.theme import theme_names
+from tournaments import Elimination
+from tournaments.model import game_points
 
 
 def test_gallery_writes_images_previews_and_index(tmp_path: Path) -> None:
@@ -49,3 +51,25 @@ def test_gallery_compares_with_an_earlier_one_showing_only_what_changed(tmp_path
         assert all((later / src).is_file() for src in shown)
     assert "classic/short_bar.png" not in shown  # unchanged pictures are only named
     assert "classic/short_bar.png" in page
+
+
+def test_every_table_and_bracket_scene_keeps_the_rules() -> None:
+    """Each standings or bracket scene draws a tournament whose every decided match was won by the player who scored
+    more game points (or by forfeit, 0–0), and whose bracket marks that player as the winner."""
+    drawn = {name for name in SCENES if any(word in name for word in ("standings", "bracket", "elimination"))}
+    assert drawn == set(TOURNAMENT_SCENES)
+    for name, build in TOURNAMENT_SCENES.items():
+        tournament = build()
+        assert tournament.played(), name
+        for match, result in tournament.played():
+            assert result.winner in (match.first, match.second), (name, match.id)
+            won, lost = game_points(match, result, result.winner)
+            if result.forfeit:
+                assert (won, lost) == (0, 0), (name, match.id)
+            else:
+                assert won > lost, (name, match.id, won, lost)
+        if isinstance(tournament, Elimination):
+            decided = {match.id: result for match, result in tournament.played()}
+            for node in tournament.bracket():
+                if node.result is not None:
+                    assert node.winner == node.result.winner == decided[node.id].winner, (name, node.id)

@@ -24,9 +24,9 @@ from rendering.standings import (
     MIN_CAP_HEIGHT,
     PREVIEW_WIDTH,
     ROW_HEIGHT,
-    TITLE_HEIGHT,
     TableLabels,
     cap_height,
+    title_height,
 )
 from rendering.theme import get_theme
 
@@ -53,9 +53,9 @@ def check_jpeg(data: bytes) -> Image.Image:
     return image
 
 
-def body_rows(image: Image.Image, *, title: bool) -> int:
-    """The number of body rows an image of the leaderboard holds, from its height."""
-    top = MARGIN + (TITLE_HEIGHT if title else 0) + HEADER_HEIGHT
+def body_rows(image: Image.Image, *, title: int) -> int:
+    """The number of body rows an image of the leaderboard holds, from its height (``title``: its lines, 0: none)."""
+    top = MARGIN + (title_height(title) if title else 0) + HEADER_HEIGHT
     count, rest = divmod(image.height - top - MARGIN, ROW_HEIGHT)
     assert rest == 0
     return count
@@ -65,7 +65,7 @@ def body_rows(image: Image.Image, *, title: bool) -> int:
 @pytest.mark.parametrize("theme", theme_names())
 def test_leaderboard_is_a_jpeg(labels: TableLabels, theme: str) -> None:
     image = check_jpeg(render_leaderboard(rows(12), title="Рейтинг чата", labels=labels, theme=theme))
-    assert body_rows(image, title=True) == 12
+    assert body_rows(image, title=1) == 12
 
 
 def test_exported_from_rendering() -> None:
@@ -83,9 +83,9 @@ def test_row_is_a_small_frozen_value() -> None:
 
 
 def test_at_most_50_rows_are_drawn() -> None:
-    assert body_rows(render_leaderboard_image(rows(50)), title=False) == 50
-    assert body_rows(render_leaderboard_image(rows(80)), title=False) == board.MAX_ROWS == 50
-    assert body_rows(render_leaderboard_image([]), title=False) == 0
+    assert body_rows(render_leaderboard_image(rows(50)), title=0) == 50
+    assert body_rows(render_leaderboard_image(rows(80)), title=0) == board.MAX_ROWS == 50
+    assert body_rows(render_leaderboard_image([]), title=0) == 0
     assert render_leaderboard_image(rows(80)).tobytes() == render_leaderboard_image(rows(50)).tobytes()
 
 
@@ -107,7 +107,7 @@ def test_a_rating_that_is_not_finite_draws_a_dash(value: float) -> None:
 def test_hostile_and_very_long_names_and_titles_never_fail(theme: str) -> None:
     title = "Рейтинг\n" + "🎲" * 5 + "\u2029" + "y" * 300
     image = check_jpeg(render_leaderboard(rows(12, [*HOSTILE, LONG]), title=title, theme=theme, labels=RU_TABLE_LABELS))
-    assert body_rows(image, title=True) == 12
+    assert body_rows(image, title=2) == 12  # a title too long for one line takes two
     plain = render_leaderboard_image(rows(3, ["a"]), theme=theme)
     assert render_leaderboard_image(rows(3, [LONG * 3]), theme=theme).size == plain.size  # cut, never wider
 
@@ -142,7 +142,7 @@ def test_50_rows_stay_under_200_kb(theme: str, script: str) -> None:
     data = render_leaderboard(
         rows(50, names), title="Рейтинг чата «Длинные нарды»", labels=RU_TABLE_LABELS, theme=theme
     )
-    assert body_rows(check_jpeg(data), title=True) == 50
+    assert body_rows(check_jpeg(data), title=1) == 50
     assert len(data) < 200 * 1024, f"{len(data) / 1024:.1f} KB"
 
 

@@ -11,7 +11,15 @@ import test_render_golden as board_goldens
 from PIL import Image
 from render_helpers import decode, share_near
 
-from rendering import render_cross_table, render_elimination, render_swiss_standings, standings, theme_names
+from rendering import (
+    LeaderboardRow,
+    render_cross_table,
+    render_elimination,
+    render_leaderboard,
+    render_swiss_standings,
+    standings,
+    theme_names,
+)
 from rendering.scenes import RU_TABLE_LABELS
 from rendering.standings import (
     HEADER_SIZE,
@@ -25,6 +33,7 @@ from rendering.standings import (
     cross_table_layout,
     diagonal_colour,
 )
+from rendering.theme import get_theme
 from tournaments import (
     CrossTable,
     Elimination,
@@ -67,7 +76,7 @@ def play_round_robin(count: int, *, leave: int = 2) -> RoundRobin:
         elif n % 5 == 3:
             result = Result(match.id, None)
         else:
-            result = Result(match.id, match.first if n % 3 else match.second, 1, 0)
+            result = Result(match.id, *((match.first, 1, 0) if n % 3 else (match.second, 0, 1)))
         state = state.record(result)
     return state
 
@@ -88,7 +97,7 @@ def play_elimination(count: int, *, matches: int = 100) -> Elimination:
         if state.is_over:
             break
         match = state.playable()[0]
-        state = state.record(Result(match.id, match.first if n % 3 else match.second, 1, 0))
+        state = state.record(Result(match.id, *((match.first, 1, 0) if n % 3 else (match.second, 0, 1))))
     return state
 
 
@@ -254,7 +263,7 @@ def test_cross_tables_are_readable_at_preview_size(count: int, double: bool) -> 
     state = (double_round_robin if double else round_robin)(players(count))
     for n in range(sum(len(r.matches) for r in state.rounds) - 1):
         match = state.playable()[0]
-        state = state.record(Result(match.id, match.first if n % 3 else match.second, 1, 0))
+        state = state.record(Result(match.id, *((match.first, 1, 0) if n % 3 else (match.second, 0, 1))))
     table = state.cross_table()
     image = decode(render_cross_table(table, names_for(count), standings=state.standings(), title="Турнир"))
     geo = cross_table_layout(table, title="Турнир")
@@ -296,3 +305,127 @@ def test_big_round_robin_list_counts_results() -> None:
     )
     geo = cross_table_layout(table, labels=RU_TABLE_LABELS)
     assert image.size == (geo.width, geo.height) and len(geo.widths) == 9
+
+
+LONG_TITLES = {
+    "swiss": [
+        "Турнир: длинные нарды, швейцарская система, тур 2 из 3",
+        "Турнир: голландский триктрак, швейцарская система, тур 10 из 12",
+        "Tournament: misère (backgammon to lose), Swiss, round 10 of 12",
+    ],
+    "elimination": [
+        "Турнир: длинные нарды, до двух поражений",
+        "Турнир: голландский триктрак, олимпийская система",
+        "Tournament: misère (backgammon to lose), double elimination",
+    ],
+    "cross": [
+        "Турнир: голландский триктрак, двухкруговая система",
+        "Tournament: misère (backgammon to lose), double round robin",
+    ],
+    "leaderboard": ["Рейтинг чата: голландский триктрак", "Leaderboard of this chat: misère (backgammon to lose)"],
+}
+"""Titles the bot gives each kind of table (its catalogue's longest formats and variants), in both languages."""
+
+
+def _picture(kind: str, labels: TableLabels, title: str) -> bytes:
+    if kind == "swiss":
+        return render_swiss_standings(play_swiss(8).standings(), names_for(8), labels=labels, title=title, fmt="png")
+    if kind == "elimination":
+        rows = play_elimination(8).standings()
+        return render_elimination(rows, names_for(8), labels=labels, title=title, fmt="png")
+    if kind == "cross":
+        state = play_round_robin(4)
+        return render_cross_table(state.cross_table(), names_for(4), labels=labels, title=title, fmt="png")
+    return render_leaderboard([LeaderboardRow(1, "Анна", 1500.0, 0, 3)], labels=labels, title=title, fmt="png")
+
+
+ELIMINATION_COLUMNS = [("Место", 62), ("Игрок", 230), ("Рейтинг", 76), ("Раунд", 66), ("Статус", 90)]
+"""The elimination table's columns in Russian (:func:`rendering.standings.render_elimination_image`)."""
+
+
+def ink_rows(image: Image.Image, box: tuple[int, int, int, int], background: tuple[int, int, int]) -> list[int]:
+    """Return the rows (image y) of ``box`` holding a pixel far from ``background``."""
+    crop = np.asarray(image.crop(box), dtype=np.int32)
+    far = np.abs(crop - np.array(background, dtype=np.int32)).max(axis=2) > 90
+    return [box[1] + int(y) for y in np.nonzero(far.any(axis=1))[0]]
+
+
+@pytest.mark.parametrize(("kind", "title"), [(kind, title) for kind, titles in LONG_TITLES.items() for title in titles])
+@pytest.mark.parametrize("labels", LABELS, ids=["ru", "en"])
+def test_a_long_title_wraps_instead_of_being_cut(kind: str, title: str, labels: TableLabels) -> None:
+    """At the width of each table the bot sends, its title loses no word: one line, or two."""
+    image = decode(_picture(kind, labels, title))
+    width = image.width - 2 * standings.MARGIN - 2 * standings.PAD
+    lines = standings.title_lines(title, width)
+    assert "…" not in "".join(lines) and 1 <= len(lines) <= 2
+    assert " ".join(lines) == title  # every word is there, in order
+    assert all(standings._width(line, TITLE_SIZE, True) <= width for line in lines)
+    frame = get_theme("classic").frame
+    second = standings.MARGIN + standings.TITLE_HEIGHT  # where a second line goes (above the header row)
+    inked = share_near(image, (standings.MARGIN, second - 4, image.width - standings.MARGIN, second + 18), frame) < 0.97
+    assert inked == (len(lines) == 2)
+
+
+def test_the_legend_under_the_swiss_table_explains_its_columns() -> None:
+    rows = play_swiss(8).standings()
+    for labels in LABELS:
+        image = decode(render_swiss_standings(rows, names_for(8), labels=labels, title="t", fmt="png"))
+        columns = [standings.Column("x", w) for w in (62, standings.NAME_WIDTH, 76, 62, 66, 62, 70)]
+        geo = standings.table_layout(columns, len(rows), "t", labels.legend_swiss)
+        box = geo.legend_box()
+        assert box is not None and geo.legend_lines >= 1 and image.height == geo.height
+        frame = get_theme("classic").frame
+        assert share_near(image, box, frame, tolerance=30) < 0.97  # text in the legend's box
+        assert share_near(image, (box[0], box[3], box[2], image.height), frame, tolerance=30) > 0.97  # nothing below
+    assert "Бух−1" in RU_TABLE_LABELS.legend_swiss and "Бергер" in RU_TABLE_LABELS.legend_swiss
+    assert "BH−1" in TableLabels().legend_swiss and "SB" in TableLabels().legend_round_robin
+    bare = decode(render_swiss_standings(rows, names_for(8), labels=TableLabels(legend_swiss=""), title="t", fmt="png"))
+    assert bare.height == geo.height - standings.PAD - geo.legend_lines * standings.LEGEND_LINE
+
+
+def test_headers_sit_on_one_baseline_and_keep_their_padding() -> None:
+    """«Место», «Игрок», «Рейтинг», «Раунд», «Статус»: each one's capital letter ends on the same row, whatever
+    descenders or breves the rest has; every header keeps PAD pixels from its column's edges ("Matches" too)."""
+    rows = play_elimination(8, matches=5).standings()
+    image = decode(render_elimination(rows, names_for(8), labels=RU_TABLE_LABELS, fmt="png"))
+    geo = standings.table_layout([standings.Column(h, w) for h, w in ELIMINATION_COLUMNS], len(rows))
+    strip = get_theme("classic").strip
+    baselines, tops = [], []
+    for c in range(len(ELIMINATION_COLUMNS)):
+        box = geo.header_box(c)
+        crop = np.asarray(image.crop(box), dtype=np.int32)
+        far = np.abs(crop - np.array(strip, dtype=np.int32)).max(axis=2) > 90
+        xs = np.nonzero(far.any(axis=0))[0]
+        assert xs[0] >= standings.PAD - 1 and xs[-1] <= box[2] - box[0] - standings.PAD, c
+        capital = np.nonzero(far[:, xs[0] : xs[0] + 5].any(axis=1))[0]  # the first letter, a capital
+        tops.append(int(capital[0]))
+        baselines.append(int(capital[-1]))
+    assert len(set(baselines)) == 1 and len(set(tops)) == 1, (baselines, tops)
+    wide = standings.fitted([standings.Column("Matches", 70)])[0]
+    assert wide.width >= standings._width("Matches", HEADER_SIZE, True) + 2 * standings.PAD
+
+
+def test_players_still_in_an_elimination_have_no_place_yet() -> None:
+    rows = play_elimination(8, matches=5).standings()
+    still = [i for i, row in enumerate(rows) if not row.eliminated]
+    out = [i for i, row in enumerate(rows) if row.eliminated]
+    assert len(still) >= 2 and out
+    image = decode(render_elimination(rows, names_for(8), labels=RU_TABLE_LABELS, fmt="png"))
+    columns = [standings.Column(h, w) for h, w in ELIMINATION_COLUMNS]
+    geo = standings.table_layout(columns, len(rows))
+
+    def place(row: int) -> np.ndarray:
+        box = geo.cell_box(row, 0)
+        return np.asarray(image.crop((box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)).convert("L"), dtype=np.int32)
+
+    theme = get_theme("classic")
+    first = geo.cell_box(still[0], 0)
+    assert share_near(image, (first[0] + 2, first[1] + 2, first[2] - 2, first[3] - 2), theme.accent, 20) < 0.2
+    same_shade = [i for i in still if i % 2 == still[0] % 2]
+    assert all(np.abs(place(i) - place(same_shade[0])).max() < 40 for i in same_shade)  # all "—"
+    assert np.abs(place(out[0]) - place(out[-1])).max() > 100 or len(out) == 1  # numbered places differ
+    over = play_elimination(8)
+    assert over.is_over
+    champion = decode(render_elimination(over.standings(), names_for(8), fmt="png"))
+    box = geo.cell_box(0, 0)
+    assert share_near(champion, (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2), theme.accent, 20) > 0.5

@@ -163,7 +163,7 @@ def _play(t: Elimination, rng: random.Random, withdrawals: int, lb_wins_final: b
             winner = match.second if lb_wins_final else match.first
         else:
             winner = rng.choice((match.first, match.second))
-        t = t.record(Result(match.id, winner, 1, 0))
+        t = t.record(Result(match.id, winner, int(winner == match.first), int(winner == match.second)))
     return t
 
 

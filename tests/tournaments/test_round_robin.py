@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from tournament_helpers import field, play_out
@@ -14,11 +15,17 @@ from tournaments import (
     NotPlayableError,
     Player,
     Result,
+    ScoreMismatchError,
+    Tournament,
     TournamentOverError,
     UnknownPlayerError,
     circle_rounds,
+    double_elimination,
     double_round_robin,
+    forfeit,
     round_robin,
+    single_elimination,
+    swiss,
 )
 
 
@@ -109,6 +116,34 @@ def test_result_must_fit_the_match() -> None:
         t.record(Result("R1-1", None, forfeit=True))
     with pytest.raises(InvalidResultError, match="only in matches to 1 point"):
         round_robin(field(4), length=3).record(Result("R1-1", None))
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: round_robin(field(4), length=3),
+        lambda: swiss(field(4), rounds=2, length=3),
+        lambda: single_elimination(field(4), length=3),
+        lambda: double_elimination(field(4), length=3),
+    ],
+    ids=["round robin", "Swiss", "single elimination", "double elimination"],
+)
+def test_a_winner_with_fewer_game_points_is_refused(build: Callable[[], Tournament]) -> None:
+    t = build()
+    match = t.playable()[0]
+    for result in (Result(match.id, match.first, 1, 3), Result(match.id, match.second, 3, 1)):
+        with pytest.raises(ScoreMismatchError) as refused:
+            t.record(result)
+        assert isinstance(refused.value, InvalidResultError) and isinstance(refused.value, ValueError)
+        loser = match.opponent(result.winner or "")
+        assert str(refused.value) == (
+            f"match {match.id}: winner {result.winner!r} scored fewer game points than {loser!r} (1–3)"
+        )
+    assert t.playable() == build().playable()  # nothing recorded
+    # a win on more points, level points (a forfeit is 0–0, a score capped at the length) and a forfeit are accepted
+    assert t.record(Result(match.id, match.second, 1, 3)).played()[0][1].winner == match.second
+    assert t.record(Result(match.id, match.first, 3, 3)).played()
+    assert t.record(forfeit(match, match.first)).played()[0][1].forfeit
 
 
 def test_withdrawal_forfeits_every_remaining_match() -> None:

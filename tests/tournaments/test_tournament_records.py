@@ -95,11 +95,9 @@ def test_json_round_trip_at_every_step(
         else:
             match = rng.choice(t.playable())
             winner = rng.choice((match.first, match.second, None) if draws else (match.first, match.second))
-            t = t.record(
-                Result(
-                    match.id, winner, rng.randint(0, 3), rng.randint(0, 3), winner is not None and rng.random() < 0.1
-                )
-            )
+            low, high = sorted((rng.randint(0, 3), rng.randint(0, 3)))  # the winner never scored fewer
+            first, second = (low, high) if winner == match.second else (high, low)
+            t = t.record(Result(match.id, winner, first, second, winner is not None and rng.random() < 0.1))
         _assert_same(t, _reload(t))
     assert t.winners()
 

@@ -39,7 +39,10 @@ def random_rule(rng: random.Random, *, draws: bool = False) -> Callable[[Match],
         if draws:
             options.append(None)
         winner = rng.choice(options)
-        return Result(match.id, winner, rng.randint(0, 3), rng.randint(0, 3))
+        low, high = sorted((rng.randint(0, 3), rng.randint(0, 3)))
+        if winner is None or winner == match.first:  # the winner never scored fewer game points than the loser
+            return Result(match.id, winner, high, low)
+        return Result(match.id, winner, low, high)
 
     return rule
 

@@ -3,17 +3,21 @@ shows them and ``/top`` lists the group's players in order; a game against the c
 
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 
 import pytest
 from aiogram.types import User
+from PIL import Image
 
+from bot.model.settings import ChatSettings
 from bot.services.ratings import apply_rating_plan
 from bot.storage import RedisGameStore, SqliteGameStore, Store, StoredRating
 from bot.texts import tr
 from bot.variants import OFFERED
 from nardy import Match, Phase
 from nardy.ai import ComputerPlayer, get_player
+from rendering.theme import DARK
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.texts import EN, GAME_OVER, RU, has_entry, shown
@@ -95,13 +99,18 @@ async def test_a_group_game_is_rated_and_shown(store: Store) -> None:
     short = tr(lang, "variant.short")
     assert shown(lang, "rating.line", variant=short, rating="1490.00", experience=1, matches=1) in text
 
+    await store.set_chat_settings(group.id, ChatSettings(theme="dark").to_dict())  # the admins chose dark boards
     await h.send_text(alice, group, "/top")
-    assert fake.last_message(group.id).photo is not None  # the leaderboard picture, the table as its caption
+    photo = fake.last_message(group.id).photo
+    assert photo is not None  # the leaderboard picture, the table as its caption
+    with Image.open(io.BytesIO(photo)) as picture:  # drawn in the group's theme: its margin is the dark frame
+        corner = picture.convert("RGB").getpixel((2, 2))
+    assert isinstance(corner, tuple) and max(abs(a - b) for a, b in zip(corner, DARK.frame, strict=False)) <= 12
     lines = fake.last_message(group.id).content.split("\n")
     assert lines[0] == shown(EN, "top.title", variant=tr(EN, "variant.short"))
     names = {alice.id: "Alice", bob.id: "Боб <b>"}
-    assert names[winner] in lines[2] and "1510.00" in lines[2]
-    assert names[loser] in lines[3] and "1490.00" in lines[3]
+    assert names[winner] in lines[2] and " 1510.0 " in lines[2]  # one decimal, as on the picture
+    assert names[loser] in lines[3] and " 1490.0 " in lines[3]
     assert len(lines) == 4
     await h.send_text(bob, group, "/ТОП long")
     assert fake.last_message(group.id).content == shown(RU, "top.empty", variant=tr(RU, "variant.long"))

@@ -18,6 +18,7 @@ from bot.model.settings import ChatSettings
 from bot.services import tournament_views
 from bot.services.media import ChatMedia, MediaMode
 from bot.storage import Store
+from rendering.theme import get_theme, theme_names
 from tests.bot.e2e.helpers import Env, seeded
 from tests.bot.e2e.test_tournament_formats import _check_end, _play_out, _register
 from tests.bot.e2e.tournament_drive import record_of, tournament_env
@@ -30,6 +31,17 @@ MAX_WIDTH = 1280
 def _width(data: bytes) -> int:
     with Image.open(io.BytesIO(data)) as image:
         return image.width
+
+
+def _background(data: bytes) -> str:
+    """Return the theme whose frame colour the picture's top-left corner has (a table's and a bracket's margin)."""
+    with Image.open(io.BytesIO(data)) as image:
+        corner = image.convert("RGB").getpixel((2, 2))
+    assert isinstance(corner, tuple)
+    for name in theme_names():
+        if max(abs(a - b) for a, b in zip(corner, get_theme(name).frame, strict=False)) <= 12:
+            return name
+    return f"none of the themes: {corner}"
 
 
 def _albums(calls: list[Call], chat_id: int) -> list[list[bytes]]:
@@ -49,6 +61,7 @@ async def test_sixteen_player_double_elimination_sends_its_bracket_as_an_album(s
     alice = fake.user(1, "Alice", "en")
     users = {alice.id: alice}
     group = fake.group_chat(-1600, admins=[alice.id])
+    await sqlite_store.set_chat_settings(group.id, ChatSettings(theme="dark").to_dict())  # the admins chose it
 
     tournament_id, _ = await _register(env, alice, group, [alice], 15, ("Format:",) * 4)
     record = await record_of(env, tournament_id)
@@ -62,12 +75,17 @@ async def test_sixteen_player_double_elimination_sends_its_bracket_as_an_album(s
     assert len(albums) == 1 and len(albums[0]) == 5
     assert all(_width(p) <= MAX_WIDTH for p in albums[0]), [_width(p) for p in albums[0]]
     first = fake.calls_named("sendMediaGroup")[0].json("media")
-    assert first[0]["caption"] == "Bracket (double elimination)"
+    caption = first[0]["caption"].splitlines()
+    # the caption says on which picture each match being played is: page 1 holds the whole first round
+    assert caption[0] == "Bracket (double elimination)" and len(caption) == 2, caption
+    assert caption[1].startswith("Page 1, Winners' round of 16: Alice – ") and caption[1].count(" – ") == 8, caption
+    assert all(_background(p) == "dark" for p in albums[0])  # the group's theme
 
     # the live standings picture: one message, the elimination table (not a 2,686-px bracket), edited in place
     assert record.standings_message_id is not None
     live = fake.chats[group.id][record.standings_message_id]
     assert live.photo is not None and "Standings" in live.content and _width(live.photo) <= MAX_WIDTH
+    assert _background(live.photo) == "dark"
 
     # on request: the album again, then the table with the menu as the last message
     await h.send_text(alice, group, "/tournament")

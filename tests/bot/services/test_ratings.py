@@ -367,7 +367,7 @@ def test_the_table_escapes_cuts_and_aligns_names() -> None:
     assert telegram_html_error(table) is None
     visible = telegram_visible_text(table)
     lines = visible.split("\n")
-    assert "Пётр Иванов" in lines[1] and "1622.50" in lines[1]
+    assert "Пётр Иванов" in lines[1] and " 1622.5 " in lines[1] and " 1510.0 " in lines[2]  # one decimal
     assert "Eve <script>&</…" in lines[2]
     widths = {len(line.rstrip()) for line in lines[1:3]}
     assert len(widths) == 1  # the same width for the Cyrillic and the Latin row

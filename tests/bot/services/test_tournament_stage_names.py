@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.tournament_views import bracket_labels, bracket_size, stage_name
+from bot.services.tournament_views import bracket_labels, bracket_page_labels, bracket_size, stage_name
 from tournaments import Player, double_elimination, single_elimination
 
 
@@ -60,3 +60,28 @@ def test_double_elimination_rounds_in_both_languages() -> None:
 
 def test_bracket_size() -> None:
     assert [bracket_size(n) for n in (1, 2, 3, 4, 5, 16, 17, 32)] == [1, 2, 4, 4, 8, 16, 32, 32]
+
+
+def test_bracket_pages_name_rounds_without_the_section_above_them() -> None:
+    """A page names its section («Верхняя сетка», «Нижняя сетка», «Суперфинал») once, above the round headers."""
+    ru = bracket_page_labels("ru", double_elimination(players(16)))
+    assert [ru.rounds[f"W{r}"] for r in range(1, 5)] == ["1/8 финала", "Четвертьфинал", "Полуфинал", "Финал"]
+    assert [ru.rounds[f"L{r}"] for r in range(1, 7)] == [*(f"Тур {r}" for r in range(1, 6)), "Финал"]
+    assert ru.rounds["GF1"] == "" and (ru.winners, ru.losers, ru.final) == (
+        "Верхняя сетка",
+        "Нижняя сетка",
+        "Суперфинал",
+    )
+    assert (ru.forfeit, ru.number(3), ru.loser(3), ru.winner(24)) == (
+        "неявка",
+        "М3",
+        "проигравший М3",
+        "победитель М24",
+    )
+    en = bracket_page_labels("en", double_elimination(players(16)))
+    assert [en.rounds[f"W{r}"] for r in range(1, 5)] == ["Round of 16", "Quarterfinal", "Semifinal", "Final"]
+    assert en.rounds["L3"] == "Round 3" and en.rounds["L6"] == "Final" and en.final == "Grand final"
+    assert (en.forfeit, en.loser(3), en.winner(24)) == ("forfeit", "Loser of M3", "Winner of M24")
+    single = bracket_page_labels("en", single_elimination(players(8)))
+    assert single.rounds == bracket_labels("en", single_elimination(players(8))).rounds  # no sections to repeat
+    assert single.forfeit == "forfeit"
