@@ -27,23 +27,28 @@ beyond caches of fonts, sprites and board backgrounds.
     - ``viewer`` (0, 1 or None): the player drawn at the bottom, whose frame gives the point numbers (1 at the bottom
       right, 1..12 right to left along the bottom, 13..24 left to right along the top). None (a spectator) draws
       from the side to move.
-    - ``dice`` ((d1, d2) or None) and ``used_dice`` (die values already played this turn, dimmed; a double shows four
-      dice). The dice lie in the mover's right-hand half (as the mover sits). ``dice_count`` (1..4, default 4) is
+    - ``dice`` ((d1, d2) or None) and ``used_dice`` (die values already played this turn, faded and struck through;
+      a double shows four dice). The dice, in the mover's checker colour, lie in the mover's right-hand half (as the
+      mover sits). ``dice_count`` (1..4, default 4) is
       how many moves a double gives, as many dice are drawn (a Gul bara hand-over may pass fewer than four).
     - ``show_cube``, ``cube_value`` (1 = centred cube showing 64), ``cube_owner`` (player or None = centred): the
-      centred cube sits on the board between the bear-off trays; an owned cube leaves the board for its owner's
-      strip (at the same x, right of the owner's pips and score), so the owner shows at a glance.
+      centred cube sits in the middle of the tray column; an owned cube moves to its owner's side of it (by the
+      owner's edge of the board), so the owner shows at a glance.
     - ``last_move`` (steps of the last turn, in the frame of ``last_move_player``, default the opponent of the
       mover) and ``pending_steps`` (steps already played in the turn being built, in the mover's frame): each
-      touched point's number gets a coloured badge, a dashed ghost shows where a checker left, a ring marks where
-      it arrived; a hit is ringed in the hit colour (red or pink), on the point and on the bar (in Plakoto a pin,
-      a step with ``hit``, rings the pinner; the pinned checker has its padlock). A step from ``src`` 26
+      touched point's number gets a coloured badge, a dashed outline shows where a checker left, an arrow runs from
+      there to the checker that arrived, which is ringed; a hit is ringed in the hit colour and carries a white cross
+      badge, on the point and on the bar (in Plakoto a pin, a step with ``hit``, marks the pinner; the pinned
+      checker has its padlock). Every marker has its own shape, and the colours stay apart under protanopia,
+      deuteranopia and tritanopia (:mod:`rendering.colour_vision`). A step from ``src`` 26
       (:data:`nardy.move.RESERVE_POINT`) enters from the reserve, which is then outlined.
-    - ``names`` (player 0, player 1), ``match_score`` (player 0, player 1) and ``match_length``: the strip above the
-      board belongs to the top player, the one below to the bottom player; each shows the colour, the name
-      (any Unicode: control, format and separator characters are dropped, line breaks become spaces, and a long
-      name is shortened with an ellipsis), the pip count and the match score; the side to move is lit, unless
-      ``finished`` (default False: a finished game's board marks nobody "to move").
+    - ``names`` (player 0, player 1), ``match_score`` (player 0, player 1), ``match_length`` and ``crawford``: the
+      strip above the board belongs to the top player, the one below to the bottom player; each shows the colour,
+      the name (any Unicode: control, format and separator characters are dropped, line breaks become spaces, and a
+      long name is shortened with an ellipsis), the pip count and the player's match score; the side to move is lit,
+      with a filled "to move" badge, unless ``finished`` (default False: a finished game's board marks nobody "to
+      move"). With a score and a length the felt carries the match line in the caller's words ("Match to 5 · 2:1 ·
+      Crawford", the bottom player's score first; ``labels.match`` and ``labels.crawford``).
     - ``winner`` (0, 1 or None) and ``winner_label`` (text, default empty): a finished game's winner. The winner's
       strip is lit, with a crown after the name and then ``winner_label`` as the caller words it (for instance
       "Победа +2"; cleaned and shortened like a name). A winner marks nobody "to move"; a label without a winner is
