@@ -76,7 +76,7 @@ if TYPE_CHECKING:
     from bot.services.clock_watch import ClockWatch
     from bot.services.computer import ComputerTurns
     from bot.services.game_config import GameConfig
-    from bot.services.tournament_service import Tournaments
+    from bot.services.tournaments.service import Tournaments
 
 log = logging.getLogger(__name__)
 

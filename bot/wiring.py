@@ -15,7 +15,7 @@ handler the keyword arguments its signature names, nothing else:
   (:class:`~bot.services.actions.GameActions`: start, press, typed moves, /board, /resign, find a game), ``boards``
   (:class:`~bot.services.boards.BoardPresenter`: watch, show a board), ``inline_games``
   (:class:`~bot.services.inline.InlineGames`), ``tournaments``
-  (:class:`~bot.services.tournament_service.Tournaments`), ``game_config`` (the shared GameConfig);
+  (:class:`~bot.services.tournaments.service.Tournaments`), ``game_config`` (the shared GameConfig);
 - what the handlers read and write instead of the store, each on the storage role it needs: ``preferences``
   (:class:`~bot.services.preferences.Preferences`: chat and user settings, the language), ``challenges``
   (:class:`~bot.services.challenges.Challenges`: create, read, claim), ``chat_games``
@@ -89,8 +89,8 @@ from bot.services.saving import GameSaver
 from bot.services.session_end import SessionEnd
 from bot.services.tasks import JobQueue, Scheduler
 from bot.services.timers import Sweeper
-from bot.services.tournament_service import Tournaments, build_tournaments
-from bot.services.tournament_view import TournamentViews
+from bot.services.tournaments.service import Tournaments, build_tournaments
+from bot.services.tournaments.view_model import TournamentViews
 from bot.storage import RateBuckets, RateLimit, Store
 from bot.webapp.parts import WebAppParts
 

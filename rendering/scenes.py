@@ -617,7 +617,7 @@ DE16_LABELS = BracketLabels(
     winner_of="победитель {match}",
 )
 """The words the bot passes for the pages of a 16-player double elimination in Russian
-(bot.services.tournament_views.bracket_page_labels: each round named without the section named above it)."""
+(bot.services.tournaments.chat_views.bracket_page_labels: each round named without the section named above it)."""
 
 
 def _double16() -> tuple[Elimination, dict[str, str]]:

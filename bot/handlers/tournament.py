@@ -2,7 +2,7 @@
 during play (standings, my match, pairings, withdraw, watch a match); ``/tournament last`` shows the last table.
 
 Every button press is answered at once with a toast; what it changes is shown by editing the cards (see
-:mod:`bot.services.tournament_service`). Who may create a tournament: the chat's admins, or anyone when the chat's
+:mod:`bot.services.tournaments.service`). Who may create a tournament: the chat's admins, or anyone when the chat's
 ``/settings`` say so (``tournaments``: ``anyone``).
 """
 
@@ -25,14 +25,14 @@ from bot.model.clock import ClockError, clock_in
 from bot.model.game import PlayerInfo, topic_of
 from bot.model.settings import ChatSettings
 from bot.model.tournament import TournamentRecord, TournamentRecordError, TournamentSettings
-from bot.services import tournament_views as views
 from bot.services.boards import BoardPresenter
 from bot.services.game_config import GameConfig
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.preferences import Preferences
-from bot.services.tournament_messages import TournamentMessages
-from bot.services.tournament_records import TournamentRecordKeeper
-from bot.services.tournament_service import Tournaments
+from bot.services.tournaments import chat_views as views
+from bot.services.tournaments.messages import TournamentMessages
+from bot.services.tournaments.records import TournamentRecordKeeper
+from bot.services.tournaments.service import Tournaments
 from bot.texts import norm_lang, tr
 from bot.variants import is_offered
 

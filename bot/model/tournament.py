@@ -4,7 +4,7 @@ The tournament itself (pairings, results, withdrawals, standings) is the pure va
 ``core`` with :func:`tournaments.tournament_to_dict` and rebuilt from it; this record adds what a chat needs around
 it: who organises, who joined (people and computer players), which game plays which match, which messages show the
 tournament, and the outbox of what is still to be announced. Everything the bot does next is derived from this
-record alone (:mod:`bot.services.tournament_service`), so a crash at any point converges on the next wake-up.
+record alone (:mod:`bot.services.tournaments.service`), so a crash at any point converges on the next wake-up.
 
 The record is a pydantic dataclass read and written by the model's codec (:mod:`bot.model.codec`) in the layout
 the stores have always held (:meth:`TournamentRecord.to_dict`); as before, a key this version does not know makes

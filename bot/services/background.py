@@ -17,7 +17,7 @@ from bot.metrics import Metrics
 from bot.outage import NETWORK_ERRORS, Outage
 from bot.services.game_config import GameConfig
 from bot.services.timers import Sweeper
-from bot.services.tournament_reconcile import TournamentReconciler
+from bot.services.tournaments.reconcile import TournamentReconciler
 from bot.storage import Store
 from bot.storage.errors import StoreUnavailableError
 

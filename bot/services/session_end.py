@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 class MatchResults(Protocol):
     """Where a tournament match's result goes (the tournaments' reconciler,
-    :class:`bot.services.tournament_reconcile.TournamentReconciler`)."""
+    :class:`bot.services.tournaments.reconcile.TournamentReconciler`)."""
 
     async def match_finished(self, game_id: str, tournament_id: str, match_id: str, record: GameRecord) -> None:
         """Record the result of the tournament match played in the finished game session. Returns nothing.

@@ -16,7 +16,7 @@ from bot.services.clock_start import ClockStarts
 from bot.services.game_view import GameViews, VersionViews
 from bot.services.live import LiveUpdates
 from bot.services.request_limits import RequestLimiter
-from bot.services.tournament_view import TournamentViews
+from bot.services.tournaments.view_model import TournamentViews
 from bot.texts import tr
 from bot.webapp.auth import AuthError, WebAppIdentity, verify_init_data
 
@@ -37,7 +37,7 @@ class WebAppParts:
     live: LiveUpdates
     default_language: str = "en"
     tournaments: TournamentViews | None = None
-    """The views of tournaments (:mod:`bot.services.tournament_view`); None: the tournament routes answer 404."""
+    """The views of tournaments (:mod:`bot.services.tournaments.view_model`); None: the tournament routes answer 404."""
     static_dir: Path = DIST_DIR
     limiter: RequestLimiter | None = None
     """The per-user limits of the API's requests (:mod:`bot.services.request_limits`); None: no limits (tests)."""

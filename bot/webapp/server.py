@@ -11,7 +11,7 @@
   changes nothing.
 - ``GET  /webapp/api/games/{game_id}/live``: a WebSocket (see :mod:`bot.webapp.live`).
 - ``GET  /webapp/api/tournaments/{tournament_id}``: the tournament as any signed-in user sees it
-  (:mod:`bot.services.tournament_view`; the chat's card shows the same); 404 no such tournament. With
+  (:mod:`bot.services.tournaments.view_model`; the chat's card shows the same); 404 no such tournament. With
   ``?version=N`` and the tournament still at version N, ``{"current": true}`` instead: the page polls this every
   few seconds (a tournament changes when a match starts or ends, in whichever worker; a poll needs no publishing
   in the tournament services and costs one read of the record).

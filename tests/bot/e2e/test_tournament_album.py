@@ -15,8 +15,8 @@ import pytest
 from PIL import Image
 
 from bot.model.settings import ChatSettings
-from bot.services import tournament_views
 from bot.services.media import ChatMedia, MediaMode
+from bot.services.tournaments import chat_views
 from bot.storage import Store
 from rendering.theme import get_theme, theme_names
 from tests.bot.e2e.helpers import Env, seeded
@@ -254,14 +254,14 @@ async def test_pictures_the_renderer_cannot_draw_never_hold_the_tournament_back(
     def broken(*args: object) -> bytes:
         raise ValueError("the renderer cannot draw this")
 
-    monkeypatch.setattr(tournament_views, "bracket_pictures", broken)
-    monkeypatch.setattr(tournament_views, "standings_image", broken)
+    monkeypatch.setattr(chat_views, "bracket_pictures", broken)
+    monkeypatch.setattr(chat_views, "standings_image", broken)
     env = tournament_env(Env(sqlite_store, seeded("de-16-broken-renderer")))
     fake = env.fake
     alice = fake.user(1, "Alice", "en")
     group = fake.group_chat(-1605, admins=[alice.id])
 
-    with caplog.at_level(logging.ERROR, logger="bot.services.tournament_messages"):
+    with caplog.at_level(logging.ERROR, logger="bot.services.tournaments.messages"):
         tournament_id, _ = await _register(env, alice, group, [alice], 15, ("Format:",) * 4)
     record = await record_of(env, tournament_id)
     assert "W1-1" in record.announced and record.tournament().results  # announced, and the computers have played

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.model.tournament import Entrant, TournamentRecord, TournamentRecordError, TournamentSettings
-from bot.services.tournament_rules import build_tournament, match_outcome
+from bot.services.tournaments.rules import build_tournament, match_outcome
 from nardy import Match
 from tournaments import tournament_to_dict
 

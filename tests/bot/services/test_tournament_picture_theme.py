@@ -8,7 +8,7 @@ from typing import Any, cast
 from bot.model.settings import ChatSettings, UserSettings
 from bot.services.messaging import Replies
 from bot.services.preferences import Preferences
-from bot.services.tournament_messages import TournamentMessages
+from bot.services.tournaments.messages import TournamentMessages
 from bot.storage import StoreUnavailableError
 
 

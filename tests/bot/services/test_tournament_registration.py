@@ -11,8 +11,8 @@ import pytest
 from bot.model.game import PlayerInfo
 from bot.model.tournament import MIN_PLAYERS, TournamentRecord, TournamentSettings
 from bot.services.game_config import GameConfig
-from bot.services.tournament_records import TournamentRecordKeeper
-from bot.services.tournament_registration import TournamentRegistration
+from bot.services.tournaments.records import TournamentRecordKeeper
+from bot.services.tournaments.registration import TournamentRegistration
 from bot.storage import SqliteGameStore
 from bot.texts import tr
 

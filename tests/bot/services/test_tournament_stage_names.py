@@ -1,12 +1,12 @@
 """Knock-out rounds named as players say them, in both languages: for the announcements and result
-lines (:func:`bot.services.tournament_views.round_label`) and the bracket pictures' headers
-(:func:`bot.services.tournament_views.bracket_labels`)."""
+lines (:func:`bot.services.tournaments.chat_views.round_label`) and the bracket pictures' headers
+(:func:`bot.services.tournaments.chat_views.bracket_labels`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.services.tournament_views import bracket_labels, bracket_page_labels, bracket_size, stage_name
+from bot.services.tournaments.chat_views import bracket_labels, bracket_page_labels, bracket_size, stage_name
 from tournaments import Player, double_elimination, single_elimination
 
 

@@ -1,4 +1,4 @@
-"""Tournaments as text for a chat that takes no pictures (:mod:`bot.services.tournament_text_views`): the standings
+"""Tournaments as text for a chat that takes no pictures (:mod:`bot.services.tournaments.text_views`): the standings
 with the pictures' columns, the bracket round by round, in one message Telegram takes however large the field and
 long the names; and the standings picture's caption cut where Telegram allows."""
 
@@ -8,9 +8,9 @@ import pytest
 
 from bot.model.tournament import Entrant, TournamentRecord, TournamentSettings
 from bot.services.captions import visible_length
-from bot.services.tournament_text_views import MAX_MESSAGE, bracket_text, fit_lines, match_line, standings_text
-from bot.services.tournament_view import BracketMatch
-from bot.services.tournament_views import standings_caption
+from bot.services.tournaments.chat_views import standings_caption
+from bot.services.tournaments.text_views import MAX_MESSAGE, bracket_text, fit_lines, match_line, standings_text
+from bot.services.tournaments.view_model import BracketMatch
 from tests.bot.fake_telegram import MAX_CAPTION_LENGTH, check_formatted, telegram_visible_text
 from tournaments import (
     Elimination,

@@ -16,7 +16,7 @@ from aiohttp import ClientSession, ClientWebSocketResponse, web
 from multidict import CIMultiDictProxy
 
 from bot.services.request_limits import RequestKind, RequestLimiter
-from bot.services.tournament_view import TournamentViews
+from bot.services.tournaments.view_model import TournamentViews
 from bot.storage import RateBuckets, RateLimit
 from bot.webapp.parts import WebAppParts
 from bot.webapp.server import create_webapp

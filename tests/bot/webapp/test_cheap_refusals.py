@@ -13,7 +13,7 @@ import pytest
 import bot.webapp.auth
 from bot.services.game_view import GameViews
 from bot.services.live import LocalLive
-from bot.services.tournament_view import TournamentViews
+from bot.services.tournaments.view_model import TournamentViews
 from bot.storage import RateLimit, Store
 from bot.webapp.auth import AuthError, AuthFailure, verify_init_data
 from bot.webapp.parts import WebAppParts

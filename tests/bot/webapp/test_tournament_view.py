@@ -10,7 +10,7 @@ from aiogram.types import User
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.model.tournament import Entrant, TournamentRecord, TournamentSettings
-from bot.services.tournament_view import TournamentViews, build_view, score
+from bot.services.tournaments.view_model import TournamentViews, build_view, score
 from bot.storage import Store
 from bot.texts import table_labels
 from bot.webapp.parts import WebAppParts

@@ -1,13 +1,13 @@
 """What the tournaments say in the chats, through :class:`~bot.services.messaging.Replies`: the registration card,
 the round announcements, the result lines, the live standings picture, reminders, the bracket album and the closing
-text. The texts and pictures come from :mod:`bot.services.tournament_views`; what is owed and when, and noting it in
-the record, is the reconciler's (:mod:`bot.services.tournament_reconcile`). A send or edit that fails
+text. The texts and pictures come from :mod:`bot.services.tournaments.chat_views`; what is owed and when, and
+noting it in the record, is the reconciler's (:mod:`bot.services.tournaments.reconcile`). A send or edit that fails
 (:data:`~bot.services.messaging.SEND_FAILURES`) is logged, not raised, so an unreachable chat does not stop a
 tournament.
 
 A picture never holds the story back either: where the chat forbids the bot's media, or Telegram refuses the one
 picture (:func:`bot.services.media.media_verdict`), the standings and the bracket go out as text
-(:mod:`bot.services.tournament_text_views`) in its place, at once; with :class:`~bot.services.media.ChatMedia` the
+(:mod:`bot.services.tournaments.text_views`) in its place, at once; with :class:`~bot.services.media.ChatMedia` the
 chat is remembered (later ones go as text without trying, until a picture is due to be tried again) and its admins
 are told once what to change."""
 
@@ -33,12 +33,12 @@ from bot.keyboards.tournament import registration_keyboard
 from bot.keyboards.webapp import WebAppLinks, tournament_button
 from bot.model.game import is_private_chat
 from bot.model.tournament import TournamentRecord
-from bot.services import tournament_text_views as text_views
-from bot.services import tournament_views as views
 from bot.services.boards import known_theme
 from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.preferences import Preferences
+from bot.services.tournaments import chat_views as views
+from bot.services.tournaments import text_views
 from bot.storage import StoreUnavailableError
 from bot.texts import tr
 from tournaments import Elimination, Match, Tournament
@@ -125,7 +125,7 @@ class TournamentMessages:
     async def announce(self, record: TournamentRecord, tournament: Tournament, new: Sequence[Match]) -> None:
         """Announce the newly started matches ``new`` (with the earliest of their deadlines) in the tournament's
         chat, and post the bracket album when the round calls for it
-        (:func:`~bot.services.tournament_views.bracket_album_due`). Returns nothing."""
+        (:func:`~bot.services.tournaments.chat_views.bracket_album_due`). Returns nothing."""
         deadline = min(record.started[m.id] for m in new) + record.settings.deadline_seconds
         text = views.announcement(record.lang, record, tournament, new, deadline)
         await self.say(record.chat_id, text, thread=record.thread)
@@ -134,7 +134,7 @@ class TournamentMessages:
 
     async def post_results(self, record: TournamentRecord, tournament: Tournament) -> None:
         """Post the result lines of the matches in the record's outbox (one message, at most
-        :data:`~bot.services.tournament_views.MAX_LISTED` lines). Returns nothing."""
+        :data:`~bot.services.tournaments.chat_views.MAX_LISTED` lines). Returns nothing."""
         played = {m.id: (m, r) for m, r in tournament.played()}
         lines = [views.result_line(record.lang, record, *played[mid]) for mid in record.outbox if mid in played]
         if lines:
@@ -278,9 +278,10 @@ class TournamentMessages:
         """Send the bracket of an elimination as an album (several pictures, each readable on a phone; more than
         ten go as further albums) or a photo (one picture); nothing for other formats. An album cannot be edited as
         one, so each call posts a new one: with the first announcement and the (grand) final's
-        (:func:`~bot.services.tournament_views.bracket_album_due`), at the end, and on request (``/tournament``); the
-        rounds between edit only the live table. In a chat that takes no pictures, or when Telegram refuses one, the
-        bracket goes out as text instead. Returns the number of pictures sent; Telegram errors are logged."""
+        (:func:`~bot.services.tournaments.chat_views.bracket_album_due`), at the end, and on request
+        (``/tournament``); the rounds between edit only the live table. In a chat that takes no pictures, or when
+        Telegram refuses one, the bracket goes out as text instead. Returns the number of pictures sent; Telegram
+        errors are logged."""
         if not isinstance(tournament, Elimination):
             return 0
         mode = await self._mode(chat_id)

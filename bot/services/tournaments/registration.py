@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from bot.model.game import PlayerInfo
 from bot.model.tournament import MIN_PLAYERS, PERSON_PREFIX, Entrant, TournamentRecord, TournamentSettings
-from bot.services.tournament_records import Change, TournamentRecordKeeper
-from bot.services.tournament_rules import build_tournament
+from bot.services.tournaments.records import Change, TournamentRecordKeeper
+from bot.services.tournaments.rules import build_tournament
 from bot.storage import RatingRecords
 from bot.texts import tr
 from bot.variants import computer_plays

@@ -1,7 +1,7 @@
 """The tournaments' standings and brackets as text, for a chat that takes no pictures (:mod:`bot.services.media`).
 
 The same words and numbers as the pictures, read from the Mini App's view of the tournament
-(:func:`bot.services.tournament_view.build_view`): the standings rows with the picture's columns, and the bracket
+(:func:`bot.services.tournaments.view_model.build_view`): the standings rows with the picture's columns, and the bracket
 round by round (rounds nobody has reached yet are left out). Telegram HTML, names escaped, each text at most
 :data:`MAX_MESSAGE` visible characters: whole lines are kept and the rest is counted ("… and 12 more").
 """
@@ -15,13 +15,13 @@ from typing import Final
 from bot.keyboards.tournament import describe_settings
 from bot.model.tournament import TournamentRecord
 from bot.services.captions import visible_length
-from bot.services.tournament_view import BracketMatch, build_view
-from bot.services.tournament_views import (
+from bot.services.tournaments.chat_views import (
     bracket_caption,
     format_title,
     result_line,
     standings_shows_bracket,
 )
+from bot.services.tournaments.view_model import BracketMatch, build_view
 from bot.texts import number, tr
 from tournaments import Elimination, Tournament
 
@@ -52,7 +52,7 @@ def fit_lines(lang: str, lines: Sequence[str], limit: int = MAX_MESSAGE) -> str:
 def standings_text(lang: str, record: TournamentRecord, tournament: Tournament) -> str:
     """Return the live standings as text: the title, one line per player with the picture's columns, for an
     elimination its latest results, and how many matches are being played. An elimination whose picture is its
-    whole bracket (:func:`~bot.services.tournament_views.standings_shows_bracket`) gets its bracket instead, as
+    whole bracket (:func:`~bot.services.tournaments.chat_views.standings_shows_bracket`) gets its bracket instead, as
     the picture does."""
     if isinstance(tournament, Elimination) and standings_shows_bracket(tournament):
         return bracket_text(lang, record, tournament)

@@ -15,16 +15,16 @@ that records it can repeat an announcement, never lose one.
 
 :func:`build_tournaments` assembles the parts for the composition root, as :class:`Tournaments`:
 
-- :attr:`~Tournaments.records` (:mod:`~bot.services.tournament_records`): reads the records and changes them
+- :attr:`~Tournaments.records` (:mod:`~bot.services.tournaments.records`): reads the records and changes them
   with compare-and-set, setting the wake-up deadline;
-- :attr:`~Tournaments.registration` (:mod:`~bot.services.tournament_registration`): the people's commands —
+- :attr:`~Tournaments.registration` (:mod:`~bot.services.tournaments.registration`): the people's commands —
   open, join, leave, add a computer, cancel, start, withdraw — each returning the toast to show;
-- :attr:`~Tournaments.reconciler` (:mod:`~bot.services.tournament_reconcile`): the state machine, its keyed
+- :attr:`~Tournaments.reconciler` (:mod:`~bot.services.tournaments.reconcile`): the state machine, its keyed
   tasks or job-queue requests, the results of finished games and the sweep of due tournaments;
-- :attr:`~Tournaments.messages` (:mod:`~bot.services.tournament_messages`): everything said in the chats (the
+- :attr:`~Tournaments.messages` (:mod:`~bot.services.tournaments.messages`): everything said in the chats (the
   card, announcements, results, the standings picture, reminders, the bracket album, the closing text).
 
-Pure helpers: :mod:`~bot.services.tournament_rules`; texts and pictures: :mod:`~bot.services.tournament_views`.
+Pure helpers: :mod:`~bot.services.tournaments.rules`; texts and pictures: :mod:`~bot.services.tournaments.chat_views`.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ from bot.services.media import ChatMedia
 from bot.services.messaging import Replies
 from bot.services.preferences import Preferences
 from bot.services.tasks import Scheduler
-from bot.services.tournament_messages import TournamentMessages
-from bot.services.tournament_reconcile import TournamentReconciler
-from bot.services.tournament_records import TournamentRecordKeeper
-from bot.services.tournament_registration import TournamentRegistration
+from bot.services.tournaments.messages import TournamentMessages
+from bot.services.tournaments.reconcile import TournamentReconciler
+from bot.services.tournaments.records import TournamentRecordKeeper
+from bot.services.tournaments.registration import TournamentRegistration
 from bot.storage import Store
 
 if TYPE_CHECKING:

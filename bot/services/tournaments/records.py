@@ -1,5 +1,5 @@
 """Reading and writing tournament records: the record of a tournament, a chat's running and last tournament, and
-the compare-and-set change that also sets the tournament's wake-up deadline (see :mod:`bot.services.tournament_service`
+the compare-and-set change that also sets the tournament's wake-up deadline (see :mod:`bot.services.tournaments.service`
 for why every change does)."""
 
 from __future__ import annotations

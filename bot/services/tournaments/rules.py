@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.model.tournament import TournamentRecord
-from bot.services import tournament_views as views
+from bot.services.tournaments import chat_views as views
 from nardy import Match as NardyMatch
 from tournaments import (
     Match,

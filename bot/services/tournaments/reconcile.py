@@ -4,7 +4,7 @@ update the standings picture, remind late players, close the tournament — note
 set the next wake-up. Also: a finished game's result (:meth:`TournamentReconciler.match_finished`), the requests to
 reconcile (on the job queue or in a keyed task of this process) and the sweep of due tournaments.
 
-See :mod:`bot.services.tournament_service` for why this converges after a crash and what happens exactly once."""
+See :mod:`bot.services.tournaments.service` for why this converges after a crash and what happens exactly once."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from bot.model.game import ChatLink, GameRecord, PlayerInfo, TournamentLink
 from bot.model.tournament import TournamentRecord
 from bot.services.players import COMPUTER_ID
 from bot.services.tasks import KeyedTasks, Scheduler
-from bot.services.tournament_messages import TournamentMessages
-from bot.services.tournament_records import TournamentRecordKeeper
-from bot.services.tournament_rules import both_computers, game_order, match_outcome, result_from_game
-from bot.services.tournament_sim import simulate_match
+from bot.services.tournaments.messages import TournamentMessages
+from bot.services.tournaments.records import TournamentRecordKeeper
+from bot.services.tournaments.rules import both_computers, game_order, match_outcome, result_from_game
+from bot.services.tournaments.sim import simulate_match
 from bot.storage import GameRecords, RatingRecords
 from bot.storage.errors import StoreUnavailableError
 from nardy import Match as NardyMatch

@@ -1,10 +1,10 @@
 """The Mini App's view of a tournament: what the chat's tournament card and standings picture show, as typed data.
 
-:meth:`TournamentViews.view` reads the record (:class:`~bot.services.tournament_records.TournamentRecordKeeper`)
+:meth:`TournamentViews.view` reads the record (:class:`~bot.services.tournaments.records.TournamentRecordKeeper`)
 and returns a :class:`TournamentView`: the format, status and round, the standings rows with the columns of the
 chat's standings picture (:mod:`rendering.standings`, from the pure tournament's own standings), the pairings of the
 current round (to play, playing with its game id, the result, a forfeit) and, for an elimination, the bracket
-(rounds of :meth:`tournaments.Elimination.bracket`, named as :func:`~bot.services.tournament_views.bracket_labels`
+(rounds of :meth:`tournaments.Elimination.bracket`, named as :func:`~bot.services.tournaments.chat_views.bracket_labels`
 names them). Every word comes from the catalogue in the viewer's language. Anyone signed in may see it: the chat's
 card shows the same.
 """
@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal
 
 from bot.model.tournament import TournamentRecord, TournamentRecordError
-from bot.services.tournament_records import TournamentRecordKeeper
-from bot.services.tournament_views import bracket_labels, format_title, match_label
+from bot.services.tournaments.chat_views import bracket_labels, format_title, match_label
+from bot.services.tournaments.records import TournamentRecordKeeper
 from bot.texts import table_labels, tr
 from rendering.bracket import round_key
 from tournaments import Elimination, Result, RoundRobin, Swiss, Tournament, TournamentError
