@@ -48,7 +48,7 @@ beyond caches of fonts, sprites and board backgrounds.
       long name is shortened with an ellipsis), the pip count and the player's match score; the side to move is lit,
       with a filled "to move" badge, unless ``finished`` (default False: a finished game's board marks nobody "to
       move"). With a score and a length the felt carries the match line in the caller's words ("Match to 5 · 2:1 ·
-      Crawford", the bottom player's score first; ``labels.match`` and ``labels.crawford``).
+      Crawford", player 0's score first, as in the bot's caption; ``labels.match`` and ``labels.crawford``).
     - ``winner`` (0, 1 or None) and ``winner_label`` (text, default empty): a finished game's winner. The winner's
       strip is lit, with a crown after the name and then ``winner_label`` as the caller words it (for instance
       "Победа +2"; cleaned and shortened like a name). A winner marks nobody "to move"; a label without a winner is

@@ -114,15 +114,11 @@ def _marks(steps: Sequence[Step], player: int, bottom: int, info: VariantInfo) -
     hits: Counter[Location] = Counter()
     victims: Counter[Location] = Counter()
     touched: set[Location] = set()
-    paths: list[list[Location]] = []
+    paths: list[tuple[Location, Location]] = []
     for step in steps:
         src = _locate(step.src, player, bottom, info)
         dst = _locate(step.dst, player, bottom, info)
-        going_on = next((path for path in reversed(paths) if path[1] == src and src[0] == "point"), None)
-        if going_on is None:
-            paths.append([src, dst])
-        else:
-            going_on[1] = dst
+        paths.append((src, dst))
         net[src] -= 1
         net[dst] += 1
         touched.update((src, dst))
@@ -132,13 +128,33 @@ def _marks(steps: Sequence[Step], player: int, bottom: int, info: VariantInfo) -
                 victims[("bar", 1 - player)] += 1
     sources = Counter({loc: -n for loc, n in net.items() if n < 0})
     targets = Counter({loc: n for loc, n in net.items() if n > 0})
-    moved = tuple((path[0], path[1]) for path in paths if path[0] != path[1])
-    return _Marks(sources, targets, frozenset(touched), hits, victims, moved)
+    return _Marks(sources, targets, frozenset(touched), hits, victims, _joined(paths))
 
 
-def _match_line(labels: BoardLabels, length: int, score: tuple[int, int], bottom: int, crawford: bool) -> str:
-    """Return the match as players say it, the bottom player's score first: "Match to 5 · 2:1 · Crawford"."""
-    line = f"{labels.match.format(length=length)} · {score[bottom]}:{score[1 - bottom]}"
+def _joined(paths: list[tuple[Location, Location]]) -> tuple[tuple[Location, Location], ...]:
+    """Return the checkers' paths with every step that went on from a point joined to the one that reached it, in
+    whatever order the steps were played ("8/5 13/8" is one path 13 to 5, as "13/8 8/5" is)."""
+    joined = list(paths)
+    merged = True
+    while merged:
+        merged = False
+        for i, (start, end) in enumerate(joined):
+            if end[0] != "point":
+                continue
+            onward = next((j for j, path in enumerate(joined) if j != i and path[0] == end), None)
+            if onward is not None:
+                joined[i] = (start, joined[onward][1])
+                del joined[onward]
+                merged = True
+                break
+    return tuple(path for path in joined if path[0] != path[1])
+
+
+def _match_line(labels: BoardLabels, length: int, score: tuple[int, int], crawford: bool) -> str:
+    """Return the match as players say it, "Match to 5 · 2:1 · Crawford": player 0's score (the light checkers)
+    first whichever side the board is drawn from, in the order of the bot's caption, so that the two never
+    disagree."""
+    line = f"{labels.match.format(length=length)} · {score[0]}:{score[1]}"
     return f"{line} · {labels.crawford}" if crawford else line
 
 
@@ -639,9 +655,7 @@ def render_board_image(
     shown = (info.title("en") if title is None else title) if info.titles else ""  # none on the two main games
     board.title(shown, right=board.is_top(mover))
     if match_score is not None and match_length:
-        board.match_line(
-            _match_line(labels, match_length, match_score, bottom, crawford), board.is_top(mover), bool(shown)
-        )
+        board.match_line(_match_line(labels, match_length, match_score, crawford), board.is_top(mover), bool(shown))
     if faces is not None:
         board.dice(faces, right=not board.is_top(mover), player=mover)
 

@@ -208,8 +208,9 @@ class Layout:
 
     def cube_center(self, owner_top: bool | None) -> Point2:
         """Return the centre of the doubling cube in the tray column: in the middle if centred, else on its owner's
-        side, just off the owner's tray (below the top player's, above the bottom player's)."""
-        left, right = self.tray_x
+        side, just off the owner's tray (below the top player's, above the bottom player's; with split trays the top
+        player's cube is in the left column, under its tray)."""
+        left, right = self.left_x if owner_top and self.split_trays and self.left_x is not None else self.tray_x
         x = (left + right) // 2
         if owner_top is None:
             return x, self.mid_y

@@ -47,7 +47,7 @@ RU_TABLE_LABELS = TableLabels(
     ),
     legend_round_robin=(
         "Бергер — сумма очков побеждённых соперников и половины очков тех, с кем ничья · "
-        "Разн. — разница выигранных и проигранных очков"
+        "Разн. — разница очков, выигранных и проигранных в партиях"
     ),
 )
 """A table's headers in Russian, as the bot passes them from its catalogue (for tests and benchmarks)."""

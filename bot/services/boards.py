@@ -320,9 +320,11 @@ async def render_photo(
         kwargs["last_move"] = game.last_move.steps
         kwargs["last_move_player"] = game.last_mover
     if match.length:
-        kwargs["match_score"] = (int(match.score[0]), int(match.score[1]))
+        over = game.phase is Phase.OVER
+        score = match.score_after_game() if over else match.score  # a finished game counts, as in the caption
+        kwargs["match_score"] = (int(score[0]), int(score[1]))
         kwargs["match_length"] = match.length
-        kwargs["crawford"] = bool(game.crawford) and game.variant.cube_enabled(game.options)
+        kwargs["crawford"] = not over and bool(game.crawford) and game.variant.cube_enabled(game.options)
     position = drawn_position(record, match)  # the roller's frame, the pending steps played out
     if config.render_processes > 0 and config.renderer is render_board:
         return await render_in_processes(config.render_processes, position, match.game.variant.name, **kwargs)

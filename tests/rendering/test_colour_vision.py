@@ -67,40 +67,50 @@ def nearest(image: Image.Image, box: tuple[int, int, int, int], colour: RGB) -> 
 
 @pytest.mark.parametrize("theme_name", theme_names())
 def test_drawn_rings_of_a_hit_and_of_the_last_move_stay_apart_through_the_simulation(theme_name: str) -> None:
-    """The drawn board (antialiased, over checkers) is simulated as a whole; the hit ring and the last move's ring,
-    found where they are drawn, keep their distance under protanopia and deuteranopia."""
+    """The drawn board (antialiased, over checkers) is simulated as a whole; the ring of a hit and the ring of a
+    plain last move, found where they are drawn, keep their distance under protanopia and deuteranopia."""
     theme = get_theme(theme_name)
     width = 960
     geo = layout(width)
-    me = make_side({13: 4, 8: 3, 7: 1, 6: 5, 24: 2})
-    opp = make_side({25: 1, 24: 1, 13: 5, 8: 3, 6: 5})
-    # Player 1 (top, seen by player 0) played 8/5 6/5 earlier; player 0 just hit on 7 with 13/7*.
-    steps = (Step(13, 7, 6, hit=True),)
     half = geo.checker // 2
-    x, y = geo.checker_center(7, 0)
+
+    def ring_pixel(image: Image.Image, centre: tuple[int, int], colour: RGB) -> tuple[int, int]:
+        box = (centre[0] - half, centre[1] - half, centre[0] + half, centre[1] + half)
+        found = nearest(image, box, colour)
+        assert distance(image.getpixel(found), colour) < 25  # type: ignore[arg-type]
+        return found
+
+    # Player 0 hits on its 7 with 13/7* (a step in progress); elsewhere player 0's last move 13/8 lands on a stack.
+    hitting = Position(make_side({24: 2, 13: 4, 8: 3, 7: 1, 6: 5}), make_side({25: 1, 24: 1, 13: 5, 8: 3, 6: 5}))
+    hit = decode(
+        render_board(
+            hitting,
+            "short",
+            mover=0,
+            viewer=0,
+            pending_steps=(Step(13, 7, 6, hit=True),),
+            theme=theme_name,
+            width=width,
+            fmt="png",
+        )
+    )
+    landed = Position(make_side({24: 2, 13: 5, 8: 3, 6: 5}), make_side({24: 2, 13: 4, 8: 4, 6: 5}))
     last = decode(
         render_board(
-            Position(opp, me),
+            landed,
             "short",
             mover=1,
             viewer=0,
-            last_move=steps,
+            last_move=(Step(13, 8, 5),),
             last_move_player=0,
             theme=theme_name,
             width=width,
             fmt="png",
         )
     )
-    plain_hit = decode(
-        render_board(
-            Position(me, opp), "short", mover=0, viewer=0, pending_steps=steps, theme=theme_name, width=width, fmt="png"
-        )
-    )
-    hit_at = nearest(plain_hit, (x - half, y - half, x + half, y + half), theme.hit)
-    ring_at = nearest(last, (x - half, y - half, x + half, y + half), theme.last_move)
-    assert distance(plain_hit.getpixel(hit_at), theme.hit) < 25  # type: ignore[arg-type]
-    assert distance(last.getpixel(ring_at), theme.last_move) < 25  # type: ignore[arg-type]
+    hit_at = ring_pixel(hit, geo.checker_center(7, 0), theme.hit)
+    ring_at = ring_pixel(last, geo.checker_center(8, 3), theme.last_move)
     for deficiency in ("protanopia", "deuteranopia"):
-        hit_seen = simulate_image(plain_hit, deficiency).getpixel(hit_at)
+        hit_seen = simulate_image(hit, deficiency).getpixel(hit_at)
         ring_seen = simulate_image(last, deficiency).getpixel(ring_at)
         assert distance(hit_seen, ring_seen) >= MARKERS_APART * 0.75, deficiency  # type: ignore[arg-type]

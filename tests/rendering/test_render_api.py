@@ -174,8 +174,9 @@ def test_the_board_draws_the_callers_words() -> None:
 def test_default_board_jpeg_is_small_and_close_to_the_drawing(theme: str) -> None:
     """Board photos: at 1280 px one was 130-165 KB (libjpeg quality 85). The board's own tables make a busy
     board (long names, marks, cube, score) at least 28 % smaller than quality 85, with the decoded image still
-    within 3 levels per channel on average of the drawing and no more than 0.6 % of its pixels off by over 48 (0.5 %
-    before the last move's arrows: their contoured edges are what JPEG blurs most)."""
+    within 3 levels per channel on average of the drawing and no more than 0.5 % of its pixels off by over 48 (0.6 %
+    in the dark theme since the last move's arrows: their dark contours on the dark felt are what JPEG blurs most;
+    measured 0.54 % there, 0.06 % in the classic theme)."""
     before = SCENES["encoding_before_q85"](theme, 1280, "jpeg")
     after = SCENES["encoding_after"](theme, 1280, "jpeg")
     assert len(after) <= 0.72 * len(before), (len(after), len(before))
@@ -183,5 +184,5 @@ def test_default_board_jpeg_is_small_and_close_to_the_drawing(theme: str) -> Non
     decoded = np.asarray(Image.open(io.BytesIO(after)).convert("RGB"), dtype=np.int16)
     diff = np.abs(drawn - decoded)
     assert float(diff.mean()) <= 3.0
-    assert float((diff.max(axis=2) > 48).mean()) <= 0.006
+    assert float((diff.max(axis=2) > 48).mean()) <= (0.006 if theme == "dark" else 0.005)
     assert len(render_board(OPENING, "short", dice=(3, 1), show_cube=True, theme=theme)) <= 100 * 1024

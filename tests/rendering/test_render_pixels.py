@@ -329,3 +329,31 @@ def test_on_the_long_board_each_player_bears_off_by_its_own_home(variant: str, v
         centre = ((slab[0] + slab[2]) // 2, (slab[1] + slab[3]) // 2)
         assert pixel(image, centre) != pixel(empty, centre)
     assert layout(WIDTH).tray_box(True)[0] == layout(WIDTH).tray_box(False)[0]  # the short board keeps one column
+    # An owned cube stays by its owner's tray: the top player's under the top-left one.
+    for owner_top in (True, False):
+        x, y = geo.cube_center(owner_top)
+        tray = geo.tray_box(owner_top)
+        assert tray[0] <= x < tray[2]
+        assert (y > tray[3]) if owner_top else (y < tray[1])
+    cube = board(position, variant, mover=0, viewer=viewer, show_cube=True, cube_value=2, cube_owner=1 - viewer)
+    centre = geo.cube_center(True)
+    probe = (centre[0] - geo.cube // 20, centre[1] + int(geo.cube * 0.3))
+    assert distance(pixel(cube, probe), get_theme("classic").cube_body) <= 10
+
+
+@pytest.mark.parametrize("theme_name", ["classic", "dark"])
+def test_an_arrow_follows_a_checker_whatever_the_order_of_its_steps(theme_name: str) -> None:
+    """A checker moved on in the same turn ("13/8 8/5", or the same steps listed as "8/5 13/8", as the move
+    generator may give them) is one path: one arrow from where it left to where it stands, drawn alike both ways."""
+    theme = get_theme(theme_name)
+    geo = layout(WIDTH)
+    after = Position(make_side({24: 2, 13: 4, 8: 3, 6: 5, 5: 1}), make_side({24: 2, 13: 5, 8: 3, 6: 5}))
+    options: dict[str, object] = {"mover": 1, "viewer": 0, "last_move_player": 0, "theme": theme_name}
+    ordered = board(Position(after.opp, after.me), "short", last_move=(Step(13, 8, 5), Step(8, 5, 3)), **options)
+    reversed_ = board(Position(after.opp, after.me), "short", last_move=(Step(8, 5, 3), Step(13, 8, 5)), **options)
+    assert ordered.tobytes() == reversed_.tobytes()
+    start, end = geo.checker_center(13, 4), geo.checker_center(5, 0)  # the freed slot on 13, the checker on 5
+    middle = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
+    assert distance(pixel(ordered, middle), theme.last_move) <= 40
+    plain = board(Position(after.opp, after.me), "short", mover=1, viewer=0, theme=theme_name)
+    assert distance(pixel(plain, middle), theme.last_move) > 60

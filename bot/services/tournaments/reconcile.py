@@ -323,9 +323,14 @@ class TournamentReconciler:
         def change(tour: TournamentRecord) -> TournamentRecord | None:
             current = tour.tournament()
             playable = {m.id for m in current.playable()}
-            recorded = [mid for mid in results if mid in playable]
-            for match_id in recorded:
-                current = current.record(results[match_id])
+            recorded: list[str] = []
+            for match_id in (mid for mid in results if mid in playable):
+                try:
+                    current = current.record(results[match_id])
+                except TournamentError as error:  # as for a finished game's result: logged, never a crashed pass
+                    log.warning("result of match %s of tournament %s refused: %s", match_id, tournament_id, error)
+                    continue
+                recorded.append(match_id)
             if not recorded:
                 return None
             now = self.clock()
