@@ -268,27 +268,25 @@ class _Board:
                 badge = sprites.pill(str(value), int(geo.frame_v * 0.84), colour, dark)
                 sprites.paste_center(self.canvas, badge, geo.number_center(value))
 
-    def match_line(self, text: str, right: bool, with_title: bool) -> None:
-        """Print the match line on the felt of the right or left half, under the variant's title if there is one."""
-        room = int(self.geo.point_width * 6 * 0.9)
-        size = int(self.geo.checker * 0.4)
+    def felt_text(self, text: str, share: float, opacity: int, centre: tuple[int, int]) -> None:
+        """Print ``text`` on the felt at ``centre``, ``share`` of a checker high (smaller if it must, to fit in most of
+        a half's width) and faded to ``opacity``."""
+        room = int(self.geo.point_width * 6 * 0.88)
+        size = int(self.geo.checker * share)
         width = font(size, bold=True).getlength(text)
         if width > room:
             size = int(size * room / width)
-        sprite = sprites.faded_text(text, max(8, size), self.theme.felt_text, 210, bold=True)
-        sprites.paste_center(self.canvas, sprite, self.geo.match_line_center(right, with_title))
+        sprite = sprites.faded_text(text, max(8, size), self.theme.felt_text, opacity, bold=True)
+        sprites.paste_center(self.canvas, sprite, centre)
+
+    def match_line(self, text: str, right: bool, with_title: bool) -> None:
+        """Print the match line on the felt of the right or left half, under the variant's title if there is one."""
+        self.felt_text(text, 0.4, 210, self.geo.match_line_center(right, with_title))
 
     def title(self, text: str, right: bool) -> None:
         """Print the variant's title on the felt, in the middle of the right or left half."""
         if text:
-            text = text.upper()
-            room = int(self.geo.point_width * 6 * 0.86)
-            size = int(self.geo.checker * 0.34)
-            width = font(size, bold=True).getlength(text)
-            if width > room:
-                size = int(size * room / width)
-            sprite = sprites.faded_text(text, max(8, size), self.theme.felt_text, 150, bold=True)
-            sprites.paste_center(self.canvas, sprite, self.geo.title_center(right))
+            self.felt_text(text.upper(), 0.34, 150, self.geo.title_center(right))
 
     def checkers(self) -> None:
         geo = self.geo

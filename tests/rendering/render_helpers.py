@@ -1,11 +1,17 @@
-"""Shared helpers for the rendering tests: decode images and sample colours."""
+"""Shared helpers for the rendering tests: decode images, sample colours, record what the scenes draw."""
 
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from PIL import Image
+
+import rendering.scenes as scenes_module
+from nardy.position import Position
+from rendering.scenes import SCENES
 
 RGB = tuple[int, int, int]
 
@@ -32,3 +38,32 @@ def share_near(image: Image.Image, box: tuple[int, int, int, int], colour: RGB, 
     crop = np.asarray(image.crop(box), dtype=np.int32)
     diff = np.abs(crop - np.array(colour, dtype=np.int32)).max(axis=2)
     return float((diff <= tolerance).mean())
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One board a scene draws: what it passed to ``render_board``."""
+
+    scene: str
+    position: Position
+    variant: str
+    options: dict[str, Any]
+
+
+def drawn_boards() -> list[Drawn]:
+    """Return every board the scenes draw (recorded by a stand-in for render_board)."""
+    found: list[Drawn] = []
+    real = scenes_module.render_board
+    current = ""
+
+    def record(position: Position, variant: Any, **options: Any) -> bytes:
+        found.append(Drawn(current, position, str(variant), options))
+        return real(position, variant, **options)
+
+    scenes_module.render_board = record  # type: ignore[assignment]
+    try:
+        for current in SCENES:
+            SCENES[current]("classic", 480, "png")
+    finally:
+        scenes_module.render_board = real
+    return found

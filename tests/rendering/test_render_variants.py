@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
-from render_helpers import decode, distance, pixel, share_near
+from render_helpers import decode, distance, drawn_boards, pixel, share_near
 from test_render_golden import CASES
 
-import rendering.scenes as scenes_module
 from nardy.move import RESERVE_POINT, Step
 from nardy.position import Position, make_side
 from nardy.variants import get_variant, registered_variants
@@ -19,7 +18,7 @@ from rendering.background import background
 from rendering.board import board_layout
 from rendering.frames import variant_info
 from rendering.layout import RESERVE_STEP, layout
-from rendering.scenes import SCENES, pinned_side, reserve_side
+from rendering.scenes import pinned_side, reserve_side
 from rendering.theme import get_theme
 
 WIDTH = 960
@@ -41,20 +40,10 @@ def inside(inner: Box, outer: Box) -> bool:
 
 
 def scene_variants() -> dict[str, list[tuple[Position, str]]]:
-    """Return, per scene, the positions and variants it renders (recorded by a stand-in for render_board)."""
+    """Return, per scene, the positions and variants it renders."""
     found: dict[str, list[tuple[Position, str]]] = {}
-    real = scenes_module.render_board
-
-    def record(position: Position, variant: Any, **options: Any) -> bytes:
-        found.setdefault(current, []).append((position, str(variant)))
-        return real(position, variant, **options)
-
-    scenes_module.render_board = record  # type: ignore[assignment]
-    try:
-        for current in SCENES:
-            SCENES[current]("classic", 480, "png")
-    finally:
-        scenes_module.render_board = real
+    for drawn in drawn_boards():
+        found.setdefault(drawn.scene, []).append((drawn.position, drawn.variant))
     return found
 
 

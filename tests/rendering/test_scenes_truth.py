@@ -5,48 +5,15 @@ shown, its crowned winner a player who has borne off. Checked against the engine
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
+from render_helpers import Drawn, drawn_boards
 
-import rendering.scenes as scenes_module
 from nardy.move import RESERVE_POINT, Step
 from nardy.movegen import legal_moves
 from nardy.position import PINNED_OFFSET, Position
 from nardy.variants import get_variant
 from rendering.frames import other_frame, variant_info
-from rendering.scenes import SCENES
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """One board a scene draws: what it passed to ``render_board``."""
-
-    scene: str
-    position: Position
-    variant: str
-    options: dict[str, Any]
-
-
-def drawn_boards() -> list[Drawn]:
-    """Return every board the scenes draw (recorded by a stand-in for render_board)."""
-    found: list[Drawn] = []
-    real = scenes_module.render_board
-    current = ""
-
-    def record(position: Position, variant: Any, **options: Any) -> bytes:
-        found.append(Drawn(current, position, str(variant), options))
-        return real(position, variant, **options)
-
-    scenes_module.render_board = record  # type: ignore[assignment]
-    try:
-        for current in SCENES:
-            SCENES[current]("classic", 480, "png")
-    finally:
-        scenes_module.render_board = real
-    return found
-
 
 BOARDS = drawn_boards()
 
