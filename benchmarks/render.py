@@ -1,7 +1,8 @@
 """Benchmark of the board renderer (figures, never pass/fail): ``python benchmarks/render.py [--runs N] [--boards B]``.
 
 For the default size (1280 px wide) and format (JPEG), prints for each board the median time to render and encode
-it, the drawing alone, the encoded size, and — measured in the same run on the same image — the time Pillow alone
+it, the same with the move's arrows drawn anew (as for a move never drawn before: arrows are cached per shape), the
+drawing alone, the encoded size, and — measured in the same run on the same image — the time Pillow alone
 needs to encode an image of that size (``Image.save`` as JPEG at the same quality), plus the ratio of the two. The
 target is a ratio of at most 3 and under 200 KB. Boards: ``short`` (a turn being built with a hit, last move, cube,
 match score), ``long`` (mid-play with marks), ``plakoto`` (pinned checkers both ways) and ``acey_deucey`` (both
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nardy.move import Step
 from nardy.position import Position, make_side
-from rendering import render_board, render_board_image
+from rendering import render_board, render_board_image, sprites
 from rendering.encode import JPEG_QUALITY
 
 COMMON: dict[str, Any] = {"names": ("Анна", "Boris"), "match_score": (2, 3), "match_length": 7}
@@ -114,11 +115,20 @@ def bench(name: str, runs: int) -> None:
         render()
         bare_encode()
     render_ms = median_ms(render, runs)
+    arrows = getattr(sprites, "arrow", None)  # the moves' arrows (2026-12-07), cached per shape like every sprite
+
+    def render_new_move() -> bytes:
+        if arrows is not None:
+            arrows.cache_clear()  # as for a move never drawn before: its arrows drawn anew
+        return render()
+
+    new_move_ms = median_ms(render_new_move, runs)
     draw_ms = median_ms(lambda: render_board_image(position, variant, **options), runs)
     encode_ms = median_ms(bare_encode, runs)
     print(f"[{name}] image: {image.width}x{image.height} JPEG q{JPEG_QUALITY}, {runs} runs")
     print(f"first render (cold caches): {first_ms:8.1f} ms")
     print(f"render + encode (median):   {render_ms:8.2f} ms")
+    print(f"  a move drawn anew (median):{new_move_ms:7.2f} ms")
     print(f"  of which drawing (median):{draw_ms:8.2f} ms")
     print(f"bare Pillow JPEG encode:    {encode_ms:8.2f} ms")
     print(f"ratio render+encode / bare: {render_ms / encode_ms:8.2f}x  (target <= 3x)")

@@ -438,8 +438,8 @@ class _Board:
         ux, uy = dx / length, dy / length
         x0, y0 = round(start[0] + ux * begin), round(start[1] + uy * begin)
         x1, y1 = round(end[0] - ux * stop), round(end[1] - uy * stop)
-        sprite, (left, top) = sprites.arrow(x1 - x0, y1 - y0, max(2, size // 9), colour)
-        self.canvas.paste(sprite, (x0 + left, y0 + top), sprite)
+        for tile, (left, top) in sprites.arrow(x1 - x0, y1 - y0, max(2, size // 9), colour):
+            self.canvas.paste(tile, (x0 + left, y0 + top), tile)
 
     def hit_badge(self, centre: tuple[int, int]) -> None:
         """Put the cross badge of a hit on the upper outer edge of the checker at ``centre``."""

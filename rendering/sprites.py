@@ -274,34 +274,100 @@ def hit_badge(size: int, fill: RGB) -> Image.Image:
     return _downsample(big, (size, size))
 
 
-ARROW_SAMPLE = 2
-"""Arrows are drawn at twice their size and downsampled: they span much of the board, so 4x would cost too much."""
+ARROW_CONTOUR: RGB = (20, 16, 12)
+ARROW_CONTOUR_ALPHA = 200
+
+
+def _shaft(
+    size: tuple[int, int], start: tuple[float, float], end: tuple[float, float], width: float, colour: RGB
+) -> NDArray[np.uint8]:
+    """Return an RGBA array of ``size`` (width, height) holding an antialiased line from ``start`` to ``end``,
+    ``width`` wide in ``colour`` over a dark contour. Only a band of pixels along the line is computed (its
+    coverage from the distance to the segment), so a long diagonal costs about its length, not its bounding box."""
+    contour = max(1.0, width // 3)
+    outer, inner = width / 2 + contour, width / 2
+    (ax, ay), (bx, by) = start, end
+    seg_x, seg_y = bx - ax, by - ay
+    seg_len2 = max(1e-9, seg_x * seg_x + seg_y * seg_y)
+    along_x = abs(seg_x) >= abs(seg_y)
+    lo, hi = (min(ax, bx), max(ax, bx)) if along_x else (min(ay, by), max(ay, by))
+    steps = np.arange(int(np.floor(lo - outer)), int(np.ceil(hi + outer)) + 1)
+    slope = seg_y / seg_x if along_x and seg_x else (seg_x / seg_y if seg_y else 0.0)
+    reach = int(np.ceil(outer * float(np.hypot(1.0, slope)))) + 1
+    centre = (ay + (steps + 0.5 - ax) * slope) if along_x else (ax + (steps + 0.5 - ay) * slope)
+    offsets = np.arange(-reach, reach + 1)
+    across = np.floor(centre)[:, None].astype(np.int64) + offsets[None, :]
+    main = np.broadcast_to(steps[:, None], across.shape)
+    xs, ys = (main, across) if along_x else (across, main)
+    px, py = xs + 0.5, ys + 0.5
+    t = np.clip(((px - ax) * seg_x + (py - ay) * seg_y) / seg_len2, 0.0, 1.0)
+    dist = np.hypot(px - (ax + t * seg_x), py - (ay + t * seg_y))
+    cover_in = np.clip(inner - dist + 0.5, 0.0, 1.0)
+    cover_out = np.clip(outer - dist + 0.5, 0.0, 1.0) * (ARROW_CONTOUR_ALPHA / 255)
+    alpha = cover_in + (1 - cover_in) * cover_out
+    keep = (alpha > 0) & (xs >= 0) & (ys >= 0) & (xs < size[0]) & (ys < size[1])
+    pixels = np.zeros((size[1], size[0], 4), dtype=np.uint8)
+    weight_in = np.where(alpha > 0, cover_in / np.maximum(alpha, 1e-9), 0.0)[keep]
+    for channel in range(3):
+        value = weight_in * colour[channel] + (1 - weight_in) * ARROW_CONTOUR[channel]
+        pixels[ys[keep], xs[keep], channel] = np.round(value).astype(np.uint8)
+    pixels[ys[keep], xs[keep], 3] = np.round(alpha[keep] * 255).astype(np.uint8)
+    return pixels
+
+
+ArrowPieces = tuple[tuple[Image.Image, tuple[int, int]], ...]
+"""An arrow as pieces to paste: each an RGBA tile and its offset from the arrow's start."""
+ARROW_TILE = 24
+"""The height (or width, for a steep arrow) of an arrow's tiles, each cropped to what it holds."""
 
 
 @lru_cache(maxsize=256)
-def arrow(dx: int, dy: int, width: int, colour: RGB) -> tuple[Image.Image, tuple[int, int]]:
+def arrow(dx: int, dy: int, width: int, colour: RGB) -> ArrowPieces:
     """Return an arrow from ``(0, 0)`` to ``(dx, dy)`` (the tip), its shaft ``width`` pixels wide in ``colour`` over a
-    dark contour, and the offset at which to paste it for its start to fall on ``(0, 0)``."""
-    s = ARROW_SAMPLE
+    dark contour, as tiles with their offsets from the start. The shaft is computed along its band only
+    (:func:`_shaft`) and the head drawn 4x larger in a small square, so a new arrow costs about a millisecond however
+    long it is; the tiles are cropped to what they hold, so pasting a long diagonal costs about its length, not its
+    bounding box."""
     head = width * 2.6
     margin = int(head) + 2
     left, top = min(0, dx) - margin, min(0, dy) - margin
-    w, h = abs(dx) + 2 * margin, abs(dy) + 2 * margin
-    big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(big)
-    x0, y0, x1, y1 = -left * s, -top * s, (dx - left) * s, (dy - top) * s
+    size = (abs(dx) + 2 * margin, abs(dy) + 2 * margin)
+    x0, y0, x1, y1 = float(-left), float(-top), float(dx - left), float(dy - top)
     length = max(1.0, float(np.hypot(x1 - x0, y1 - y0)))
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    base_x, base_y = x1 - ux * head * s, y1 - uy * head * s
-    wing = head * s * 0.62
-    tip = [(x1, y1), (base_x - uy * wing, base_y + ux * wing), (base_x + uy * wing, base_y - ux * wing)]
-    outline = (20, 16, 12, 200)
+    base_x, base_y = x1 - ux * head, y1 - uy * head
+    sprite = Image.fromarray(_shaft(size, (x0, y0), (base_x + ux, base_y + uy), width, colour), "RGBA")
+    s = SUPERSAMPLE
+    box = int(head * 2) + 4
+    corner_x, corner_y = int(x1) - box // 2, int(y1) - box // 2
+    big = Image.new("RGBA", (box * s, box * s), (0, 0, 0, 0))
+    wing = head * 0.62
+
+    def local(x: float, y: float) -> tuple[float, float]:
+        return (x - corner_x) * s, (y - corner_y) * s
+
+    tip = [
+        local(x1, y1),
+        local(base_x - uy * wing, base_y + ux * wing),
+        local(base_x + uy * wing, base_y - ux * wing),
+    ]
+    draw = ImageDraw.Draw(big)
     contour = max(1, width // 3) * s
-    draw.line((x0, y0, base_x, base_y), fill=outline, width=width * s + 2 * contour)
-    draw.polygon(tip, fill=outline, outline=outline, width=2 * contour)
-    draw.line((x0, y0, base_x + ux * s, base_y + uy * s), fill=(*colour, 255), width=width * s)
+    draw.polygon(tip, fill=(*ARROW_CONTOUR, ARROW_CONTOUR_ALPHA), outline=(*ARROW_CONTOUR, ARROW_CONTOUR_ALPHA))
+    draw.line([*tip, tip[0]], fill=(*ARROW_CONTOUR, ARROW_CONTOUR_ALPHA), width=2 * contour, joint="curve")
     draw.polygon(tip, fill=(*colour, 255))
-    return _downsample(big, (w, h)), (left, top)
+    sprite.alpha_composite(_downsample(big, (box, box)), dest=(corner_x, corner_y))
+    pieces: list[tuple[Image.Image, tuple[int, int]]] = []
+    across_x = abs(dx) >= abs(dy)
+    span = sprite.width if across_x else sprite.height
+    for start in range(0, span, ARROW_TILE):
+        stop = min(span, start + ARROW_TILE)
+        band = (start, 0, stop, sprite.height) if across_x else (0, start, sprite.width, stop)
+        tile = sprite.crop(band)
+        held = tile.getchannel("A").getbbox()
+        if held is not None:
+            pieces.append((tile.crop(held), (left + band[0] + held[0], top + band[1] + held[1])))
+    return tuple(pieces)
 
 
 @lru_cache(maxsize=32)
