@@ -180,8 +180,15 @@ async def test_a_redis_restart_is_waited_out_with_one_warning_and_one_info_per_p
             await _until(lambda: parts.periodic.runs > sweeps_before and not periodic.outage.down)
             assert Counter(turns.replies) == Counter(["running", "queued-1", "queued-2", "after", "later"])
             assert turns.woken == ["during"]
-            pending = await direct.xpending(QUEUE_NAME, CONSUMER_GROUP)
+            # The last job's acknowledgement is sent after its reply: wait for it rather than race it.
+            deadline = time.monotonic() + 30.0
+            while (pending := await direct.xpending(QUEUE_NAME, CONSUMER_GROUP))["pending"] and (
+                time.monotonic() < deadline
+            ):
+                await asyncio.sleep(0.05)
             assert pending["pending"] == 0
+            # and no job was left pending to be claimed and run a second time meanwhile
+            assert Counter(turns.replies) == Counter(["running", "queued-1", "queued-2", "after", "later"])
     finally:
         sweeping.cancel()
         await jobs.close(timeout=0)
