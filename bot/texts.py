@@ -34,6 +34,7 @@ from bot.i18n import (
     pgettext_noop,
 )
 from bot.tournament_texts import TOURNAMENT_TEXTS
+from bot.webapp_texts import WEBAPP_TEXTS
 from nardy.errors import ILLEGAL_MOVE_CODES as ENGINE_ILLEGAL_MOVE_CODES
 from rendering.board import BoardLabels
 from rendering.standings import TableLabels
@@ -476,6 +477,7 @@ TEXTS: Final[dict[str, Message]] = {
     "tour.text.score": gettext_noop("{first}–{second}"),
     **TOURNAMENT_TEXTS,
     **FAIRNESS_TEXTS,
+    **WEBAPP_TEXTS,
 }
 """Every text key of :func:`tr` and its English message id; the translations are in the catalogues alone."""
 

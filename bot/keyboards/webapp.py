@@ -1,4 +1,6 @@
-"""The Mini App's buttons: open a game's live board from its chat board or from ``/watch``.
+"""The Mini App's buttons: open a game's live board from its chat board or from ``/watch``, a tournament's live
+table, an arena's live view (``?arena=<id>``, ``startapp=arena_<id>``) and the "Play" screen (``?play=1``,
+``startapp=play``).
 
 Telegram allows a ``web_app`` button only in private chats; in groups the button is a URL to the bot's Mini App,
 ``https://t.me/<bot username>/<short name>?startapp=<game id>``, which opens the same app with the game id as its
@@ -50,6 +52,30 @@ class WebAppLinks:
         from a game id by its length), or None as :meth:`direct_link`."""
         return self.direct_link(f"t_{tournament_id}")
 
+    def _with_query(self, key: str, value: str) -> str:
+        """Return ``WEBAPP_URL`` with ``key=value`` added to its query."""
+        parts = urlsplit(self.url)
+        query = "&".join(q for q in (parts.query, urlencode({key: value})) if q)
+        return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", query, parts.fragment))
+
+    def arena_url(self, arena_id: str) -> str:
+        """Return ``WEBAPP_URL`` with the arena in its query (``?arena=<id>``), for a ``web_app`` button."""
+        return self._with_query("arena", arena_id)
+
+    def arena_link(self, arena_id: str) -> str | None:
+        """Return the t.me link that opens the Mini App on the arena's live view (``startapp=arena_<id>``), or None
+        as :meth:`direct_link`."""
+        return self.direct_link(f"arena_{arena_id}")
+
+    def play_url(self) -> str:
+        """Return ``WEBAPP_URL`` opening the "Play" screen (``?play=1``), for a ``web_app`` button."""
+        return self._with_query("play", "1")
+
+    def play_link(self) -> str | None:
+        """Return the t.me link that opens the Mini App on the "Play" screen (``startapp=play``), or None as
+        :meth:`direct_link`."""
+        return self.direct_link("play")
+
 
 def app_button(links: WebAppLinks, game_id: str, lang: str, *, private: bool) -> InlineKeyboardButton | None:
     """Return the button that opens the game in the Mini App: a ``web_app`` button in a private chat, else a URL
@@ -72,6 +98,31 @@ def tournament_button(
     if private:
         return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=links.tournament_url(tournament_id)))
     link = links.tournament_link(tournament_id)
+    return None if link is None else InlineKeyboardButton(text=text, url=link)
+
+
+def arena_button(links: WebAppLinks | None, arena_id: str, lang: str, *, private: bool) -> InlineKeyboardButton | None:
+    """Return the button that opens the arena's live view in the Mini App (for the arena's card): a ``web_app``
+    button in a private chat, else a URL button with the direct link; None without ``links`` or without a link for
+    a group."""
+    if links is None:
+        return None
+    text = tr(lang, "webapp.arena.link")
+    if private:
+        return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=links.arena_url(arena_id)))
+    link = links.arena_link(arena_id)
+    return None if link is None else InlineKeyboardButton(text=text, url=link)
+
+
+def play_button(links: WebAppLinks | None, lang: str, *, private: bool) -> InlineKeyboardButton | None:
+    """Return the button that opens the Mini App's "Play" screen (the lobby): a ``web_app`` button in a private
+    chat, else a URL button with the direct link; None without ``links`` or without a link for a group."""
+    if links is None:
+        return None
+    text = tr(lang, "webapp.play.entry")
+    if private:
+        return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=links.play_url()))
+    link = links.play_link()
     return None if link is None else InlineKeyboardButton(text=text, url=link)
 
 

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.services.actions import GameActions
 from bot.services.clock_start import ClockStarts
 from bot.services.game_view import GameViews, VersionViews
 from bot.services.live import LiveUpdates
-from bot.services.request_limits import RequestLimiter
+from bot.services.request_limits import RequestKind, RequestLimiter
 from bot.services.tournaments.view_model import TournamentViews
 from bot.texts import tr
 from bot.webapp.auth import AuthError, WebAppIdentity, verify_init_data
+from bot.webapp.ports import ArenaPort, LobbyPort
+from bot.webapp.refusals import RefusalSummary
 
 DIST_DIR: Final = Path(__file__).resolve().parent / "static"
 """The front end's build (written by ``webapp/``'s build script, shipped as the package's data); served as it is."""
@@ -49,11 +55,22 @@ class WebAppParts:
     socket_refusal_delay: float = 2.0
     """Seconds a live socket refused for its init data (401) or over a cap or a rate (429) waits for its answer
     (:mod:`bot.webapp.live`): a script opening sockets in a loop gets at most one refusal per connection every 2 s."""
+    arenas: ArenaPort | None = None
+    """The arena service (:class:`~bot.webapp.ports.ArenaPort`); None: the arena routes answer 404."""
+    lobby: LobbyPort | None = None
+    """The lobby service (:class:`~bot.webapp.ports.LobbyPort`); None: the lobby routes answer 404."""
+    rating_window: Callable[[float], float] | None = None
+    """The lobby's rating window after waiting so many seconds (± rating points; ``math.inf``: any rating), shown
+    while a player seeks when the lobby's status does not say it itself; None: not shown."""
+    clock: Callable[[], float] = time.time
+    """The wall clock whose time the arena and lobby answers carry (``now``), so the page corrects its own."""
 
 
 PARTS: Final = web.AppKey("parts", WebAppParts)
 SOCKETS: Final[web.AppKey[set[web.WebSocketResponse]]] = web.AppKey("sockets")
 """The open live sockets, closed when the server stops (so a shutdown does not wait for the clients)."""
+REFUSALS: Final[web.AppKey[RefusalSummary]] = web.AppKey("refusals")
+"""The counts of the refused requests, logged as a summary line (:mod:`bot.webapp.refusals`)."""
 
 
 def error_response(status: int, error: str, reason: str) -> web.Response:
@@ -108,3 +125,47 @@ async def shown_to(parts: WebAppParts, who: WebAppIdentity, loaded: VersionViews
     if starts is None or side is None:
         return False
     return await starts.shown_in_app(loaded.stored.game_id, loaded.version, loaded.record, side)
+
+
+async def signed_in(request: web.Request, kind: RequestKind) -> WebAppIdentity | web.Response:
+    """Return the caller's identity, or the answer refusing them: 401 for init data that is missing or untrusted
+    (missing: at once; else after the signature's HMAC), 429 for a caller over their rate of ``kind`` requests.
+    Each refusal is counted for the summary line, not logged."""
+    parts = request.app[PARTS]
+    try:
+        who = identify(parts, init_data_of(request))
+    except AuthError as error:
+        request.app[REFUSALS].count(error.failure.value)
+        return auth_refusal(error)
+    if parts.limiter is not None:
+        wait = await parts.limiter.wait(who.user_id, kind)
+        if wait > 0:
+            request.app[REFUSALS].count(f"rate_limited_{kind.value}", who.user_id)
+            return rate_refusal(who.language, wait)
+    return who
+
+
+def refused(request: web.Request, who: WebAppIdentity, status: int, error: str, key: str) -> web.Response:
+    """Return the JSON refusal ``error`` with ``status``, its reason the catalogue's text ``key`` in the caller's
+    language (made once per language), counted for the summary line (not logged)."""
+    request.app[REFUSALS].count(error, who.user_id)
+    return web.Response(text=_refusal_body(error, key, who.language), status=status, content_type="application/json")
+
+
+async def read_body(request: web.Request, limit: int, timeout: float) -> bytes | None:
+    """Return the whole body of ``request``, however many packets it comes in; None when it is longer than ``limit``
+    bytes (refused by its ``Content-Length`` unread, else read no further than a byte beyond), does not come whole
+    within ``timeout`` seconds, or breaks off."""
+    if request.content_length is not None and request.content_length > limit:
+        return None
+    body = bytearray()
+    try:
+        async with asyncio.timeout(timeout):
+            while len(body) <= limit:
+                chunk = await request.content.read(limit + 1 - len(body))
+                if not chunk:
+                    return bytes(body)
+                body += chunk
+    except (TimeoutError, HttpProcessingError, ConnectionError):
+        return None
+    return None

@@ -15,7 +15,12 @@
   ``?version=N`` and the tournament still at version N, ``{"current": true}`` instead: the page polls this every
   few seconds (a tournament changes when a match starts or ends, in whichever worker; a poll needs no publishing
   in the tournament services and costs one read of the record).
-- ``GET  /webapp/api/texts?lang=<code>``: the texts the page shows before it has read a game (no sign-in).
+- ``GET  /webapp/api/arenas/{arena_id}`` and ``POST .../{join|leave|pause|back}``: an arena's live view and its
+  buttons (:mod:`bot.webapp.arenas`).
+- ``GET  /webapp/api/lobby``, ``POST /webapp/api/lobby/seek``, ``POST /webapp/api/lobby/cancel``: the "Play"
+  screen (:mod:`bot.webapp.lobby`).
+- ``GET  /webapp/api/texts?lang=<code>``: the texts the page shows before it has read a game, and the arena's and
+  the lobby's (no sign-in).
 - ``GET  /webapp/``: ``index.html`` of the front end's build (``bot/webapp/static``, written by ``webapp/``'s
   build), and its other files (from memory, gzipped when accepted, revalidated by ETag:
   :mod:`bot.webapp.assets`); without a build, 404 with a clear message.
@@ -46,36 +51,34 @@ from collections.abc import AsyncIterator
 from typing import Any, Final
 
 from aiohttp import WSCloseCode, web
-from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.model.actions import GameAction, parse_action
 from bot.services.actions import PressStatus
 from bot.services.game_view import GameView
 from bot.services.request_limits import RequestKind
 from bot.texts import norm_lang, tr
+from bot.webapp.arenas import add_arena_routes
 from bot.webapp.assets import Asset, asset_response, load_assets
-from bot.webapp.auth import AuthError, WebAppIdentity
+from bot.webapp.auth import WebAppIdentity
 from bot.webapp.live import live_socket
+from bot.webapp.lobby import add_lobby_routes
 from bot.webapp.parts import (
     PARTS,
+    REFUSALS,
     SOCKETS,
     WebAppParts,
-    auth_refusal,
     error_response,
-    identify,
-    init_data_of,
-    rate_refusal,
+    read_body,
     shown_to,
+    signed_in,
 )
 from bot.webapp.refusals import RefusalSummary
+from bot.webapp_texts import WEBAPP_TEXTS
 
 log = logging.getLogger(__name__)
 
 ASSETS: Final[web.AppKey[dict[str, Asset]]] = web.AppKey("assets")
 """The front end's files by name (:mod:`bot.webapp.assets`), read when the server is made."""
-
-REFUSALS: Final[web.AppKey[RefusalSummary]] = web.AppKey("refusals")
-"""The counts of the refused requests, logged as a summary line (:mod:`bot.webapp.refusals`)."""
 
 MAX_BODY: Final = 4096
 """The largest action request accepted, in bytes."""
@@ -83,27 +86,9 @@ BODY_TIMEOUT: Final = 10.0
 """Seconds an action's body has to arrive whole once its headers are in."""
 
 
-async def _signed_in(request: web.Request, kind: RequestKind) -> WebAppIdentity | web.Response:
-    """Return the caller's identity, or the answer refusing them: 401 for init data that is missing or untrusted
-    (missing: at once; else after the signature's HMAC), 429 for a caller over their rate of ``kind`` requests.
-    Each refusal is counted for the summary line, not logged."""
-    parts = request.app[PARTS]
-    try:
-        who = identify(parts, init_data_of(request))
-    except AuthError as error:
-        request.app[REFUSALS].count(error.failure.value)
-        return auth_refusal(error)
-    if parts.limiter is not None:
-        wait = await parts.limiter.wait(who.user_id, kind)
-        if wait > 0:
-            request.app[REFUSALS].count(f"rate_limited_{kind.value}", who.user_id)
-            return rate_refusal(who.language, wait)
-    return who
-
-
 async def get_game(request: web.Request) -> web.Response:
     """Return the game as the caller sees it (200), or 401/404/429."""
-    who = await _signed_in(request, RequestKind.READ)
+    who = await signed_in(request, RequestKind.READ)
     if isinstance(who, web.Response):
         return who
     parts = request.app[PARTS]
@@ -125,22 +110,9 @@ async def _shown_view(parts: WebAppParts, who: WebAppIdentity, game_id: str) -> 
 
 
 async def _read_body(request: web.Request) -> bytes | None:
-    """Return the whole body of ``request``, however many packets it comes in; None when it is longer than
-    :data:`MAX_BODY` (refused by its ``Content-Length`` unread, else read no further than a byte beyond), does
-    not come whole within :data:`BODY_TIMEOUT` seconds, or breaks off."""
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        return None
-    body = bytearray()
-    try:
-        async with asyncio.timeout(BODY_TIMEOUT):
-            while len(body) <= MAX_BODY:
-                chunk = await request.content.read(MAX_BODY + 1 - len(body))
-                if not chunk:
-                    return bytes(body)
-                body += chunk
-    except (TimeoutError, HttpProcessingError, ConnectionError):
-        return None
-    return None
+    """Return the whole body of an action's request (:func:`~bot.webapp.parts.read_body` within :data:`MAX_BODY`
+    bytes and :data:`BODY_TIMEOUT` seconds), or None."""
+    return await read_body(request, MAX_BODY, BODY_TIMEOUT)
 
 
 def _read_action(body: Any) -> tuple[int, str] | None:
@@ -182,7 +154,7 @@ async def _action_of(request: web.Request) -> tuple[int, GameAction] | None:
 
 async def post_action(request: web.Request) -> web.Response:
     """Apply one action of the caller (see the module docstring) and return the answer."""
-    who = await _signed_in(request, RequestKind.ACTION)
+    who = await signed_in(request, RequestKind.ACTION)
     if isinstance(who, web.Response):
         return who
     parts = request.app[PARTS]
@@ -211,7 +183,7 @@ async def post_action(request: web.Request) -> web.Response:
 async def get_tournament(request: web.Request) -> web.Response:
     """Return the tournament as the caller sees it (200), ``{"current": true}`` when the caller's ``?version=``
     is still the stored one, or 401/404/429."""
-    who = await _signed_in(request, RequestKind.READ)
+    who = await signed_in(request, RequestKind.READ)
     if isinstance(who, web.Response):
         return who
     parts = request.app[PARTS]
@@ -251,8 +223,9 @@ async def static_file(request: web.Request) -> web.Response:
     return asset_response(request, asset)
 
 
-PAGE_TEXT_KEYS: Final = ("webapp.no_game",)
-"""The catalogue's texts the page shows before it has read a game (every other text comes with the game's view)."""
+PAGE_TEXT_KEYS: Final = ("webapp.no_game", *WEBAPP_TEXTS)
+"""The catalogue's texts the page shows before it has read a game, and those of the arena view and the "Play"
+screen (:mod:`bot.webapp_texts`; a game's and a tournament's other texts come with their views)."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -296,6 +269,8 @@ def create_webapp(parts: WebAppParts) -> web.Application:
     app.router.add_post("/api/games/{game_id}/actions", post_action)
     app.router.add_get("/api/games/{game_id}/live", live_socket)
     app.router.add_get("/api/tournaments/{tournament_id}", get_tournament)
+    add_arena_routes(app)
+    add_lobby_routes(app)
     app.router.add_get("/api/texts", page_texts)
     app[ASSETS] = load_assets(parts.static_dir)
     app.router.add_get("/", index)

@@ -1,0 +1,79 @@
+"""What the Mini App's arena and lobby routes need of their services, as small protocols.
+
+The arena service (:mod:`bot.services.arena`) and the lobby service (:mod:`bot.services.lobby`) are built elsewhere;
+the routes (:mod:`bot.webapp.arenas`, :mod:`bot.webapp.lobby`) depend only on these shapes, so the server is typed
+and tested on its own, with fakes, and the composition root (:func:`bot.wiring.webapp_parts`) hands it the real
+services (or thin adapters over them). The JSON each view gives is the contract with the page (docs of issue 47;
+``webapp/src/arena.ts`` and ``webapp/src/play.ts`` read it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from bot.model.game import PlayerInfo
+
+
+class JsonView(Protocol):
+    """A view the page reads as JSON."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the view as a JSON object."""
+        ...
+
+
+class ArenaPort(Protocol):
+    """The arena service as the Mini App uses it.
+
+    ``view(...).to_json()`` is ``{"id", "title", "variant", "clock", "ends_at", "now", "finished", "players": [{"id",
+    "name", "rank", "score", "fire", "sheet": [{"points", "fire", "berserk", "won"}], "games", "paused",
+    "withdrawn", "playing"}], "me": {"joined", "paused", "game"}}`` (times in Unix seconds; ``playing`` and
+    ``me.game`` a game id or null)."""
+
+    async def version(self, arena_id: str) -> int | None:
+        """Return the stored version of the arena's record (it grows with every change that the view shows), or
+        None when there is no such arena. Raises: StoreUnavailableError."""
+        ...
+
+    async def view(self, arena_id: str, viewer_id: int) -> JsonView | None:
+        """Return the arena as ``viewer_id`` sees it, or None when there is no such arena.
+        Raises: StoreUnavailableError."""
+        ...
+
+    async def join(self, arena_id: str, user: PlayerInfo) -> str:
+        """Enter ``user`` into the arena (or back after leaving). Returns: the toast saying what happened."""
+        ...
+
+    async def leave(self, arena_id: str, user: PlayerInfo) -> str:
+        """Withdraw ``user`` from the arena (their score stays). Returns: the toast saying what happened."""
+        ...
+
+    async def pause(self, arena_id: str, user: PlayerInfo) -> str:
+        """Stop pairing ``user`` until they come back. Returns: the toast saying what happened."""
+        ...
+
+    async def resume(self, arena_id: str, user: PlayerInfo) -> str:
+        """Pair ``user`` again ("back"). Returns: the toast saying what happened."""
+        ...
+
+
+class LobbyPort(Protocol):
+    """The lobby service as the Mini App uses it.
+
+    ``status(...).to_json()`` is ``{"state": "idle" | "seeking" | "playing", "since", "variant", "clock", "game",
+    "cooldown_until"}`` (times in Unix seconds or null); it may add ``"window"`` (the rating window now, ± points;
+    null when any rating is taken) and ``"rating"``, which the page shows when they are there."""
+
+    async def seek(self, user: PlayerInfo, variant: str, clock: str) -> str:
+        """Seek an opponent for ``user`` in ``variant`` on ``clock`` (``D+r``). Returns: the text saying what
+        happened (seeking, paired, or why not: a cool-down, a running game, already seeking)."""
+        ...
+
+    async def cancel(self, user_id: int) -> object:
+        """Withdraw the seek of ``user_id`` (nothing when there is none). Returns: anything; a text (``str``) is
+        shown to the player."""
+        ...
+
+    async def status(self, user_id: int) -> JsonView:
+        """Return where ``user_id`` stands in the lobby. Raises: StoreUnavailableError."""
+        ...
