@@ -17,6 +17,7 @@ from aiogram.types import User
 
 from bot.storage import Store
 from bot.texts import tr
+from bot.webapp.server import PAGE_TEXT_KEYS
 from tests.bot.e2e.group_play import users
 from tests.bot.webapp.appkit import AppEnv
 from tests.bot.webapp.initdata import signed_init_data
@@ -124,5 +125,10 @@ async def test_the_page_without_a_game_speaks_the_users_language(store: Store, b
         page = await telegram_page(browser, f"{base}#tgWebAppData={quote(data, safe='')}&tgWebAppPlatform=tdesktop")
         await page.wait_for_selector("#error:not([hidden])")
         assert await page.text_content("#error") == tr("ru", "webapp.no_game")
+        # and leads to the "Play" screen
+        assert await page.text_content("#play-entry") == tr("ru", "webapp.play.entry")
+        assert "play=1" in (await page.get_attribute("#play-entry", "href") or "")
         async with app.client.get("/webapp/api/texts?lang=en") as response:
-            assert json.loads(await response.text()) == {"webapp.no_game": tr("en", "webapp.no_game")}
+            texts = json.loads(await response.text())
+        assert texts == {key: tr("en", key) for key in PAGE_TEXT_KEYS}
+        assert texts["webapp.no_game"] == tr("en", "webapp.no_game") and "webapp.arena.time_left" in texts

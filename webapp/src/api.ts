@@ -149,13 +149,68 @@ export function connectLive(gameId: string, initData: string, handlers: LiveHand
 /** Returns the catalogue's text ``key`` in ``lang`` (the texts the page shows before any game is read), or the key
  * itself when the server cannot be reached. */
 export async function pageText(key: string, lang: string): Promise<string> {
+  return (await pageTexts(lang))[key] ?? key;
+}
+
+let textsOnce: Promise<Record<string, string>> | null = null;
+
+/** Returns the catalogue's page texts in `lang` (the arena's and the "Play" screen's among them: GET /api/texts,
+ * asked once), or {} when the server cannot be reached (the page then shows the keys). */
+export function pageTexts(lang: string): Promise<Record<string, string>> {
+  textsOnce ??= (async () => {
+    try {
+      const url = new URL(`api/texts?lang=${encodeURIComponent(lang)}`, base());
+      const texts: unknown = await (await fetch(url)).json();
+      if (typeof texts !== "object" || texts === null) return {};
+      const out: Record<string, string> = {};
+      for (const [key, value] of Object.entries(texts)) if (typeof value === "string") out[key] = value;
+      return out;
+    } catch {
+      return {};
+    }
+  })();
+  return textsOnce;
+}
+
+/** The answer of a JSON call: its status (0: the network failed; 304: unchanged, no body), its JSON object (or
+ * null), its `ETag`. */
+export interface JsonAnswer {
+  status: number;
+  body: Record<string, unknown> | null;
+  etag: string | null;
+}
+
+/** Sends a signed call to the API (`path` under `api/`): GET, or POST with `body` as JSON; `etag` asks for a 304
+ * when the resource has not changed (If-None-Match). */
+export async function callApi(
+  path: string,
+  initData: string,
+  options: { method?: "GET" | "POST"; body?: unknown; etag?: string | null } = {},
+): Promise<JsonAnswer> {
+  const headers: Record<string, string> = { Authorization: `tma ${initData}` };
+  if (options.etag) headers["If-None-Match"] = options.etag;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const init: RequestInit = { method: options.method ?? "GET", headers, cache: "no-store" };
+  if (options.body !== undefined) init.body = JSON.stringify(options.body);
   try {
-    const url = new URL(`api/texts?lang=${encodeURIComponent(lang)}`, base());
-    const response = await fetch(url);
-    const texts: unknown = await response.json();
-    const text = typeof texts === "object" && texts !== null ? (texts as Record<string, unknown>)[key] : undefined;
-    return typeof text === "string" ? text : key;
-  } catch {
-    return key;
+    const response = await fetch(new URL(`api/${path}`, base()), init);
+    let body: Record<string, unknown> | null = null;
+    if (response.status !== 304) {
+      try {
+        const parsed: unknown = await response.json();
+        body = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : null;
+      } catch {
+        body = null;
+      }
+    }
+    return { status: response.status, body, etag: response.headers.get("ETag") };
+  } catch (error) {
+    return { status: 0, body: { error: "network", reason: String(error) }, etag: null };
   }
+}
+
+/** The refusal's reason of an answer that is not 200 (the server's text, or the HTTP status). */
+export function reasonOf(answer: JsonAnswer): string {
+  const reason = answer.body?.reason;
+  return typeof reason === "string" ? reason : `HTTP ${answer.status}`;
 }

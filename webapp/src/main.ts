@@ -1,7 +1,9 @@
 // The Mini App: loads the game, draws it, sends the player's actions, follows the live socket.
-import { connectLive, fetchState, pageText, postAction } from "./api";
+import { connectLive, fetchState, pageText, pageTexts, postAction } from "./api";
+import { arenaId, startArena } from "./arena";
 import { drawBoard } from "./board";
 import { showClocks } from "./clock";
+import { startPlay, wantsPlay } from "./play";
 import {
   applyChrome,
   backButton,
@@ -11,6 +13,8 @@ import {
   haptic,
   holdSwipes,
   initData,
+  startParam,
+  userId,
   userLanguage,
 } from "./telegram";
 import { startTournament, tournamentId } from "./tournament";
@@ -26,12 +30,15 @@ interface AppState {
 const state: AppState = { view: null, picked: null, busy: false, resignOpen: false };
 const theme = boardTheme();
 const data = initData();
-// `?tournament=` or a start parameter `t_<id>` opens the tournament view; `?game=` (also with `&tournament=`, a
-// match opened from the tournament view) or another start parameter opens that game's board
+// `?tournament=` or a start parameter `t_<id>` opens the tournament view, `?arena=` or `arena_<id>` the arena's,
+// `?play` or `play` the "Play" screen; `?game=` (also with `&tournament=`, `&arena=` or `&play=`: a game opened from
+// one of those screens, which the page leads back to) or another start parameter opens that game's board
 const requested = gameId();
 const fromQuery = new URLSearchParams(window.location.search).get("game");
 const tournament = fromQuery ? null : tournamentId(requested);
-const game = tournament ? null : requested;
+const arena = fromQuery || tournament ? null : arenaId(startParam());
+const play = !fromQuery && !tournament && !arena && wantsPlay(startParam());
+const game = tournament || arena || play ? null : requested;
 
 function byId<T extends Element>(id: string): T {
   const node = document.getElementById(id);
@@ -295,6 +302,16 @@ window.addEventListener("pointerup", (event: PointerEvent) => {
   if (place !== null) tap(place);
 });
 
+/** The query leading back to the screen a game was opened from (`tournament=`, `arena=`, `play=`), or null. */
+function backQuery(): string | null {
+  const query = new URLSearchParams(window.location.search);
+  for (const key of ["tournament", "arena", "play"]) {
+    const value = query.get(key);
+    if (value) return `${key}=${encodeURIComponent(value)}`;
+  }
+  return null;
+}
+
 async function start(): Promise<void> {
   applyChrome();
   document.documentElement.dataset.theme = theme;
@@ -302,10 +319,16 @@ async function start(): Promise<void> {
     await startTournament(tournament, data);
     return;
   }
-  const back = new URLSearchParams(window.location.search).get("tournament");
+  if (arena || play) {
+    const texts = await pageTexts(userLanguage());
+    if (arena) await startArena(arena, data, texts, userId());
+    else await startPlay(data, texts);
+    return;
+  }
+  const back = backQuery();
   if (game && back) {
-    // a match opened from the tournament view: a way back to it
-    const href = `${window.location.pathname}?tournament=${encodeURIComponent(back)}${window.location.hash}`;
+    // a match opened from the tournament view, the arena's or the "Play" screen: a way back to it
+    const href = `${window.location.pathname}?${back}${window.location.hash}`;
     // the page's own way back, until Telegram's Back button takes its place (outside Telegram it stays)
     const link = document.createElement("a");
     link.id = "back";
@@ -320,6 +343,13 @@ async function start(): Promise<void> {
   }
   if (!game) {
     showError(await pageText("webapp.no_game", userLanguage()), 404);
+    // the app opened without a game (its menu button, its main link): the way to the "Play" screen
+    const entry = document.createElement("a");
+    entry.id = "play-entry";
+    entry.className = "button primary";
+    entry.textContent = (await pageTexts(userLanguage()))["webapp.play.entry"] ?? "Play";
+    entry.href = `${window.location.pathname}?play=1${window.location.hash}`;
+    byId<HTMLElement>("actions").appendChild(entry);
     document.body.dataset.ready = "error";
     return;
   }

@@ -42,15 +42,20 @@ export function initData(): string {
   return hashParams().get("tgWebAppData") ?? "";
 }
 
+/** Returns the start parameter of the t.me link that opened the app (`startapp`), or null. */
+export function startParam(): string | null {
+  const start = webApp()?.initDataUnsafe?.start_param ?? hashParams().get("tgWebAppStartParam");
+  if (start) return start;
+  const fromData = new URLSearchParams(initData()).get("start_param");
+  return fromData || null;
+}
+
 /** Returns the game to open: `?game=` (a private chat's web_app button), else the start parameter (a group's
  * t.me link with startapp), else null. */
 export function gameId(): string | null {
   const query = new URLSearchParams(window.location.search).get("game");
   if (query) return query;
-  const start = webApp()?.initDataUnsafe?.start_param ?? hashParams().get("tgWebAppStartParam");
-  if (start) return start;
-  const fromData = new URLSearchParams(initData()).get("start_param");
-  return fromData || null;
+  return startParam();
 }
 
 /** Returns Telegram's theme colours (bg_color, text_color, ...), possibly empty. */
@@ -154,6 +159,17 @@ export function backButton(back: () => void, shown: () => void): void {
     button.show();
     shown();
   });
+}
+
+/** Returns the signed-in user's Telegram id as a string (as the arena's view names its players), or "". */
+export function userId(): string {
+  try {
+    const user: unknown = JSON.parse(new URLSearchParams(initData()).get("user") ?? "{}");
+    const id = typeof user === "object" && user !== null ? (user as { id?: unknown }).id : undefined;
+    return typeof id === "number" ? String(id) : "";
+  } catch {
+    return "";
+  }
 }
 
 /** Returns the user's language as Telegram gives it (for the texts shown before any game is read), or "". */
