@@ -322,7 +322,7 @@ async function start(): Promise<void> {
   if (arena || play) {
     const texts = await pageTexts(userLanguage());
     if (arena) await startArena(arena, data, texts, userId());
-    else await startPlay(data, texts);
+    else await startPlay(data, texts, userLanguage());
     return;
   }
   const back = backQuery();

@@ -32,16 +32,26 @@ export function wantsPlay(startParam: string | null): boolean {
   return new URLSearchParams(window.location.search).has("play") || startParam === "play";
 }
 
-/** The end of a cool-down as the user's clock reads it: the time, with the date when it is not today. */
-function endTime(unix: number): string {
+/** The end of a cool-down on the user's clock, in their language (`lang`, Telegram's code): the time, with the date
+ * when it is not today. */
+function endTime(unix: number, lang: string): string {
   const end = new Date(unix * 1000);
+  const locales = lang ? [lang] : [];
   const sameDay = end.toDateString() === new Date().toDateString();
-  const time = end.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  return sameDay ? time : `${end.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+  let time: string;
+  let day: string;
+  try {
+    time = end.toLocaleTimeString(locales, { hour: "2-digit", minute: "2-digit" });
+    day = end.toLocaleDateString(locales, { day: "numeric", month: "short" });
+  } catch {
+    time = end.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    day = end.toLocaleDateString([], { day: "numeric", month: "short" });
+  }
+  return sameDay ? time : `${day} ${time}`;
 }
 
 /** Shows the "Play" screen in the page's `#app`. */
-export async function startPlay(initData: string, t: Record<string, string>): Promise<void> {
+export async function startPlay(initData: string, t: Record<string, string>, lang: string): Promise<void> {
   const app = document.getElementById("app");
   if (!app) return;
   document.body.classList.add("tournament-page", "play-page");
@@ -100,7 +110,7 @@ export async function startPlay(initData: string, t: Record<string, string>): Pr
     cooldown.hidden = !(cooling > 0 && view.cooldown_until);
     if (cooling > 0 && view.cooldown_until) {
       cooldown.dataset.until = String(view.cooldown_until);
-      const at = fill(t["webapp.play.cooldown"] ?? "{time}", { time: endTime(view.cooldown_until) });
+      const at = fill(t["webapp.play.cooldown"] ?? "{time}", { time: endTime(view.cooldown_until, lang) });
       const remaining = fill(t["webapp.play.cooldown_left"] ?? "{time}", { time: formatDuration(cooling) });
       cooldown.textContent = `${at} ${remaining}`;
     }
