@@ -169,7 +169,7 @@ class ArenaRecord:
         players: in joining order; ``games`` the counted games in the order they ended; ``running`` the games
             being played; ``late`` the games still running at the end (they finish, but do not count).
         last_game_at: player id → when their last game ended (they wait in the pool since then).
-        card_message_id / card_shown: the card and the hash of what it shows; ``standings_message_id`` /
+        card_message_id / card_shown / card_at: the card, the key of what it shows, when it was last edited; ``standings_message_id`` /
             ``standings_shown`` / ``standings_at``: the standings message, what it shows and when it was last sent
             or edited; ``result_posted``: the final result was posted.
         outbox: notices still to send.
@@ -192,6 +192,7 @@ class ArenaRecord:
     last_game_at: dict[str, float] = field(default_factory=dict)
     card_message_id: int | None = None
     card_shown: str = ""
+    card_at: float = 0.0
     standings_message_id: int | None = None
     standings_shown: str = ""
     standings_at: float = 0.0
