@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bot.storage import CLOSED_PAIRING_RETENTION, PoolEntry, SqliteGameStore, StoredPairing, Store
+from bot.storage import CLOSED_PAIRING_RETENTION, PoolEntry, SqliteGameStore, Store, StoredPairing
 from tests.bot.storage.backends import Backend
 
 T0 = 1_000_000.0
