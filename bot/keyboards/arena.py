@@ -58,4 +58,6 @@ def card_keyboard(
 def back_keyboard(arena_id: str, lang: str) -> InlineKeyboardMarkup:
     """Return the keyboard of the notice to a paused player: one "back" button."""
     data = arena_callback(arena_id, "back")
-    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=tr(lang, "arena.btn.back"), callback_data=data)]])
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=tr(lang, "arena.btn.back"), callback_data=data)]]
+    )

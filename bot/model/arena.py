@@ -169,9 +169,9 @@ class ArenaRecord:
         players: in joining order; ``games`` the counted games in the order they ended; ``running`` the games
             being played; ``late`` the games still running at the end (they finish, but do not count).
         last_game_at: player id → when their last game ended (they wait in the pool since then).
-        card_message_id / card_shown / card_at: the card, the key of what it shows, when it was last edited; ``standings_message_id`` /
-            ``standings_shown`` / ``standings_at``: the standings message, what it shows and when it was last sent
-            or edited; ``result_posted``: the final result was posted.
+        card_message_id / card_shown / card_at: the card, the key of what it shows, when it was last edited;
+            ``standings_message_id`` / ``standings_shown`` / ``standings_at``: the standings message, what it shows
+            and when it was last sent or edited; ``result_posted``: the final result was posted.
         outbox: notices still to send.
     """
 
@@ -222,7 +222,8 @@ class ArenaRecord:
 
     def knows_game(self, game_id: str) -> bool:
         """Return whether the game is one of this arena's (running, counted or late)."""
-        return any(g.game_id == game_id for g in (*self.running, *self.games, *self.late))
+        ids = [g.game_id for g in self.games] + [g.game_id for g in (*self.running, *self.late)]
+        return game_id in ids
 
     def last_opponent(self, user_id: int) -> int | None:
         """Return the opponent of the person's last counted game, or None."""

@@ -11,10 +11,11 @@ import hashlib
 import logging
 
 from aiogram.methods import EditMessageText, GetMe, SendMessage
-from aiogram.types import ReplyParameters
+from aiogram.types import InlineKeyboardMarkup, ReplyParameters
 
 from bot.keyboards.arena import back_keyboard, card_keyboard
 from bot.model.arena import ArenaRecord, Outgoing
+from bot.model.clock import FIRST_MOVE_WINDOW
 from bot.services.arena import texts
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.texts import tr
@@ -36,14 +37,16 @@ class ArenaMessages:
         """Return the key of what the card shows at ``now`` (it is edited only when this changes)."""
         return _digest(texts.card_text(record.lang, record, now))
 
-    async def card(self, arena_id: str, record: ArenaRecord, now: float) -> tuple[str, object]:
+    async def card(self, arena_id: str, record: ArenaRecord, now: float) -> tuple[str, InlineKeyboardMarkup | None]:
         """Return the card's text and keyboard (none once the arena is over)."""
         text = texts.card_text(record.lang, record, now)
         if record.status != "running":
             return text, None
         return text, card_keyboard(arena_id, record.lang, deep_link=await self.deep_link(arena_id))
 
-    async def send_card(self, arena_id: str, record: ArenaRecord, now: float, *, reply_to: int | None = None) -> int | None:
+    async def send_card(
+        self, arena_id: str, record: ArenaRecord, now: float, *, reply_to: int | None = None
+    ) -> int | None:
         """Post the card in the arena's group. Returns: its message id, None when it could not be posted."""
         text, keyboard = await self.card(arena_id, record, now)
         reply = None if reply_to is None else ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
@@ -52,7 +55,7 @@ class ArenaMessages:
                 SendMessage(
                     chat_id=record.chat_id,
                     text=text,
-                    reply_markup=keyboard,  # type: ignore[arg-type]
+                    reply_markup=keyboard,
                     message_thread_id=record.thread,
                     reply_parameters=reply,
                 )
@@ -72,7 +75,7 @@ class ArenaMessages:
             chat_id=record.chat_id,
             message_id=record.card_message_id,
             text=text,
-            reply_markup=keyboard,  # type: ignore[arg-type]
+            reply_markup=keyboard,
         )
         await self.replies.edit(edit)
         return record.card_message_id
@@ -120,7 +123,7 @@ class ArenaMessages:
         nothing; a failure is logged."""
         player = record.player(notice.user_id)
         lang = player.lang if player is not None else record.lang
-        text = tr(lang, "arena.paused.notice", window=60)
+        text = tr(lang, "arena.paused.notice", window=int(FIRST_MOVE_WINDOW))
         try:
             await self.replies.send(
                 SendMessage(chat_id=notice.user_id, text=text, reply_markup=back_keyboard(arena_id, lang))

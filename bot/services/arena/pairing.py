@@ -22,6 +22,7 @@ from bot.model.game import ChatLink, PlayerInfo, TournamentLink
 from bot.services.arena.records import ArenaRecordKeeper
 from bot.services.arena.table import scores
 from bot.storage import GameRecords
+from bot.storage.documents import JSONDict
 from bot.storage.pools import PairingPools, PoolEntry, StoredPairing
 from tournaments.matching import Seeker, arena_pairs
 
@@ -128,8 +129,8 @@ class ArenaPairing:
             if pid in present:
                 continue
             last = record.last_opponent(player.user_id)
-            data: dict[str, object] = {"rating": player.rating, "last": None if last is None else str(last)}
-            entry = PoolEntry(pid, float(table.get(pid, 0)), now, data)  # type: ignore[arg-type]
+            data: JSONDict = {"rating": player.rating, "last": None if last is None else str(last)}
+            entry = PoolEntry(pid, float(table.get(pid, 0)), now, data)
             await self.pools.pool_put(pool, entry)
             waiting.append(entry)
         return waiting

@@ -287,4 +287,3 @@ class ArenaReconciler:
             await self.records.mutate(arena_id, lambda a: a.with_changes(result_posted=True), wake=self.clock())
             is not None
         )
-

@@ -85,9 +85,7 @@ def build_arenas(
     records = ArenaRecordKeeper(store, lambda: config.clock(), retry_after=retry)
     messages = ArenaMessages(replies)
     pairing = ArenaPairing(records, store, matchmaker, store, games, lambda: config.clock())
-    reconciler = ArenaReconciler(
-        records, pairing, store, store, messages, config, scheduler, wave_delay=wave_delay
-    )
+    reconciler = ArenaReconciler(records, pairing, store, store, messages, config, scheduler, wave_delay=wave_delay)
     actions = ArenaActions(records, store, lambda: config.clock(), on_change=reconciler.request)
     return Arenas(records, actions, pairing, reconciler, messages)
 
