@@ -18,10 +18,10 @@ LEFT_STEP: Final = 600.0
 """The card shows the time left in whole tens of minutes (so that it is edited about every ten minutes at most)."""
 
 
-def minutes_left(record: ArenaRecord, now: float) -> int:
-    """Return the minutes left, rounded up to :data:`LEFT_STEP` (0 once it is over)."""
+def minutes_left(record: ArenaRecord, now: float, *, step: float = LEFT_STEP) -> int:
+    """Return the minutes left, rounded up to ``step`` seconds (0 once it is over)."""
     left = max(0.0, record.ends_at - now)
-    return int(math.ceil(left / LEFT_STEP) * LEFT_STEP / 60) if left > 0 else 0
+    return int(math.ceil(left / step) * step / 60) if left > 0 else 0
 
 
 def settings_line(lang: str, record: ArenaRecord) -> str:
@@ -75,7 +75,8 @@ def standings_text(lang: str, record: ArenaRecord, now: float, *, final: bool = 
     """Return the standings as a message: a title (the final result, or the time left), then the best
     :data:`MAX_LISTED` players."""
     table = standings(record)
-    title = tr(lang, "arena.result.title" if final else "arena.standings.title", minutes=minutes_left(record, now))
+    left = minutes_left(record, now, step=60.0)
+    title = tr(lang, "arena.result.title" if final else "arena.standings.title", minutes=left)
     lines = [title, settings_line(lang, record), ""]
     lines += [standing_line(record, s) for s in table[:MAX_LISTED]]
     if len(table) > MAX_LISTED:
