@@ -72,6 +72,7 @@ from bot.storage.redis.keys import cluster_startup_url
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
+    from bot.services.arena.router import CompetitionRouter
     from bot.services.background import PeriodicWork
     from bot.services.clock_watch import ClockWatch
     from bot.services.computer import ComputerTurns
@@ -417,7 +418,7 @@ class TaskiqJobs:
         elif name == CLOCK_DEADLINE:
             parts.clock_watch.run_in_process(key, delay=delay)
         else:
-            parts.tournaments.reconciler.run_in_process(key, delay=delay)
+            parts.competitions.run_in_process(key, delay=delay)
 
     # ---- the ticker ----------------------------------------------------------------------------------------
     async def tick(self) -> bool:
@@ -513,7 +514,12 @@ class JobParts(Protocol):
 
     @property
     def tournaments(self) -> Tournaments:
-        """Runs the ``tournament_reconcile`` jobs."""
+        """The tournaments' parts."""
+        ...
+
+    @property
+    def competitions(self) -> CompetitionRouter:
+        """Runs the ``tournament_reconcile`` jobs: a tournament's or an arena's, by the record's format."""
         ...
 
     @property
@@ -595,7 +601,7 @@ async def _tournament_reconcile(tournament_id: str, delay: float, context: Conte
     async def reconcile() -> None:
         if delay > 0:
             await parts.config.sleep(delay)
-        await parts.tournaments.reconciler.reconcile(tournament_id)
+        await parts.competitions.reconcile(tournament_id)
 
     await _run(context, TOURNAMENT_RECONCILE, reconcile())
 

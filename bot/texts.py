@@ -21,6 +21,7 @@ from typing import Final
 
 from aiogram.utils.i18n import I18n
 
+from bot.arena_texts import ARENA_TEXTS
 from bot.fairness_texts import FAIRNESS_TEXTS
 from bot.i18n import (
     SUPPORTED_LANGUAGES,
@@ -476,6 +477,7 @@ TEXTS: Final[dict[str, Message]] = {
     "tour.text.champion": gettext_noop("🏆 Champion: {name}"),
     "tour.text.score": gettext_noop("{first}–{second}"),
     **TOURNAMENT_TEXTS,
+    **ARENA_TEXTS,
     **FAIRNESS_TEXTS,
     **WEBAPP_TEXTS,
 }

@@ -65,6 +65,8 @@ from bot.middlewares.throttle import ThrottleMiddleware
 from bot.sender import Sender
 from bot.services.actions import GameActions
 from bot.services.analysis import Analyses
+from bot.services.arena.router import CompetitionRouter
+from bot.services.arena.service import Arenas, build_arenas
 from bot.services.background import PeriodicWork
 from bot.services.boards import BoardPresenter
 from bot.services.challenges import Challenges
@@ -79,6 +81,7 @@ from bot.services.game_view import GameViews
 from bot.services.history import History
 from bot.services.inline import InlineGames
 from bot.services.live import FollowLimits, LiveUpdates, LocalLive, RedisLive
+from bot.services.matchmaking import Matchmaker
 from bot.services.media import ChatMedia
 from bot.services.messaging import MessageSender, Replies
 from bot.services.player_stats import PlayerStats
@@ -120,6 +123,10 @@ class Services:
     inline: InlineGames
     sweeper: Sweeper
     tournaments: Tournaments
+    arenas: Arenas
+    """The arenas (:mod:`bot.services.arena`)."""
+    competitions: CompetitionRouter
+    """Sends the work tournaments and arenas share (the job, the sweep, a finished game) by the record's format."""
     periodic: PeriodicWork
     preferences: Preferences
     challenges: Challenges
@@ -147,6 +154,7 @@ class Services:
             "game_config": self.config,
             "inline_games": self.inline,
             "tournaments": self.tournaments,
+            "arenas": self.arenas,
             "preferences": self.preferences,
             "challenges": self.challenges,
             "chat_games": self.chat_games,
@@ -184,13 +192,13 @@ class Services:
         while (
             self.computer_turns.running
             or self.boards.busy_any()
-            or self.tournaments.reconciler.busy()
+            or self.competitions.busy()
             or self.clock_watch.working
         ):
             await self.computer_turns.settle()
             await self.clock_watch.settle()
             await self.boards.settle()
-            await self.tournaments.reconciler.settle()
+            await self.competitions.settle()
 
     async def stop_computer(self) -> None:
         """Cancel the running computer replies, clock wake-ups, board syncs and tournament work (the sweep finishes
@@ -198,7 +206,7 @@ class Services:
         await self.computer_turns.stop()
         await self.clock_watch.stop()
         await self.boards.stop()
-        await self.tournaments.reconciler.stop()
+        await self.competitions.stop()
 
 
 def service_options(settings: Settings) -> dict[str, Any]:
@@ -293,7 +301,10 @@ def assemble(
     boards.connect(release=saver.release, inline=inline)
     sweeper = Sweeper(store, sender, config, boards, saver, computer_turns)
     tournaments = build_tournaments(store, replies, config, scheduler, actions, links=links, media=media)
-    session_end.tournaments = tournaments.reconciler
+    matchmaker = Matchmaker(store, lambda: config.clock())
+    arenas = build_arenas(store, replies, config, scheduler, actions, matchmaker)
+    competitions = CompetitionRouter(store, tournaments.reconciler, arenas.reconciler)
+    session_end.tournaments = competitions
     return Services(
         store=store,
         sender=sender,
@@ -308,7 +319,9 @@ def assemble(
         inline=inline,
         sweeper=sweeper,
         tournaments=tournaments,
-        periodic=PeriodicWork(store, config, sweeper, tournaments.reconciler),
+        arenas=arenas,
+        competitions=competitions,
+        periodic=PeriodicWork(store, config, sweeper, competitions),
         preferences=preferences,
         challenges=Challenges(store),
         chat_games=ChatGames(store),

@@ -12,6 +12,7 @@ from aiogram import Router
 
 from . import (
     analysis,
+    arena,
     challenge,
     computer,
     cube,
@@ -42,12 +43,13 @@ def game_routers() -> list[Router]:
     """Return new game flow routers, in order (they come before :func:`routers`, so that a deep link
     ``/start c_<id>`` reaches the challenge flow; the computer's ``/new bot`` before the challenge's ``/new``;
     typed moves last). Each handler names in its signature the parts it uses (``replies``, ``actions``, ``boards``,
-    ``inline_games``, ``tournaments``, ``game_config``, ``preferences``, ``challenges``, ``chat_games``,
+    ``inline_games``, ``tournaments``, ``arenas``, ``game_config``, ``preferences``, ``challenges``, ``chat_games``,
     ``history``, ``exports``, ``fairness``, ``analyses``, ``player_stats``, ``leaderboards``, ``sender``,
     ``settings``) and ``locale``, the user's language; aiogram passes them from the Dispatcher's data
     (:mod:`bot.wiring`). No handler takes the store: what they read and write goes through those services."""
     modules = (
         tournament,
+        arena,
         computer,
         challenge,
         game,

@@ -20,11 +20,13 @@ from bot.commands import read_number
 from bot.handlers.challenge import display_name
 from bot.handlers.identity import is_proxy_user, proxy_refusal
 from bot.handlers.settings import is_admin
-from bot.keyboards.tournament import SetupCb, TourCb, menu_keyboard, next_settings, setup_keyboard
+from bot.keyboards.tournament import ARENA_CODE, SetupCb, TourCb, menu_keyboard, next_settings, setup_keyboard
+from bot.model.arena import DEFAULT_CLOCK, ArenaSettings
 from bot.model.clock import ClockError, clock_in
 from bot.model.game import PlayerInfo, topic_of
 from bot.model.settings import ChatSettings
 from bot.model.tournament import TournamentRecord, TournamentRecordError, TournamentSettings
+from bot.services.arena.service import Arenas
 from bot.services.boards import BoardPresenter
 from bot.services.game_config import GameConfig
 from bot.services.messaging import SEND_FAILURES, Replies
@@ -175,6 +177,7 @@ async def on_setup(
     preferences: Preferences,
     replies: Replies,
     tournaments: Tournaments,
+    arenas: Arenas,
     locale: str,
 ) -> None:
     """A press on the creation card: change an option, open registration, or close the card (its owner only)."""
@@ -208,6 +211,13 @@ async def on_setup(
         )
         return
     topic = tournament_topic(await preferences.chat(message.chat.id)) or topic_of(message)
+    if callback_data.format == ARENA_CODE:  # the card's format "arena": the arena starts at once on this card
+        arena = ArenaSettings(variant=settings.variant, clock=settings.clock or DEFAULT_CLOCK)
+        arena_id = await arenas.actions.create(
+            message.chat.id, _person(query.from_user, lang), arena, card_message_id=message.message_id, thread=topic
+        )
+        await query.answer(tr(lang, "arena.started" if arena_id else "tour.one_at_a_time"), show_alert=not arena_id)
+        return
     tournament_id = await tournaments.registration.open_registration(
         message.chat.id, _person(query.from_user, lang), settings, message.message_id, thread=topic
     )

@@ -27,8 +27,10 @@ from bot.model.tournament import (
     TournamentSettings,
 )
 from bot.texts import tr
-from bot.variants import OFFERED
+from bot.variants import OFFERED, is_offered
 
+ARENA_CODE: Final = "ar"
+"""The creation card's format code of an arena (not a tournament format: the card then creates an arena)."""
 SetupAction = Literal["v", "f", "n", "d", "p", "m", "r", "go", "x"]
 """What a creation-card button does: cycle the variant (v), format (f), length (n), deadline (d), venue (p),
 limit (m) or Swiss rounds (r); open registration (go); close the card (x)."""
@@ -45,7 +47,8 @@ class SetupCb(CallbackData, prefix="ts"):
     owner: Annotated[int, Field(ge=1, le=10**13)]
     variant: Word
     """A short word; :meth:`settings` checks that it is an offered variant."""
-    format: Literal["rr", "drr", "sw", "se", "de"]
+    format: Literal["rr", "drr", "sw", "se", "de", "ar"]
+    """A format code of :data:`~bot.model.tournament.FORMAT_CODES`, or ``ar``: an arena (:mod:`bot.services.arena`)."""
     length: Annotated[int, Field(ge=1, le=13)]
     deadline: Literal["1h", "6h", "24h", "3d"]
     venue: Literal["private", "group"]
@@ -69,9 +72,14 @@ class SetupCb(CallbackData, prefix="ts"):
             clock = None if self.clock == "-" else TimeControl.parse(self.clock)
         except ClockError as error:
             raise TournamentRecordError(str(error)) from None
-        return TournamentSettings(
+        settings = TournamentSettings(
             self.variant, self.format, self.length, self.deadline, self.venue, self.limit, self.rounds, clock
-        ).checked()
+        )
+        if self.format == ARENA_CODE:  # an arena's card: only the variant and the clock are read
+            if not is_offered(self.variant):
+                raise TournamentRecordError(f"not an offered variant: {self.variant}")
+            return settings
+        return settings.checked()
 
 
 class TourCb(CallbackData, prefix="tt"):
@@ -92,7 +100,7 @@ def next_settings(settings: TournamentSettings, action: SetupAction) -> Tourname
     """Return ``settings`` with the option named by ``action`` moved to its next value (others unchanged)."""
     fields: dict[str, tuple[str, tuple[object, ...]]] = {
         "v": ("variant", OFFERED),
-        "f": ("format", tuple(FORMAT_CODES)),
+        "f": ("format", (*FORMAT_CODES, ARENA_CODE)),
         "n": ("length", LENGTHS),
         "d": ("deadline", tuple(DEADLINES)),
         "p": ("venue", ("private", "group")),
@@ -144,6 +152,10 @@ def setup_keyboard(owner: int, settings: TournamentSettings, lang: str) -> Inlin
         ("v", tr(lang, "tour.opt.variant", value=values["variant"])),
         ("f", tr(lang, "tour.opt.format", value=values["format"])),
     ]
+    if settings.format == ARENA_CODE:  # an arena: its length and clock come from /arena, or the defaults
+        return InlineKeyboardMarkup(
+            inline_keyboard=[*_option_rows(owner, settings, options), _open_row(owner, settings, lang)]
+        )
     if settings.format == "sw":
         options.append(("r", tr(lang, "tour.opt.rounds", value=values["rounds"])))
     options += [
@@ -152,17 +164,26 @@ def setup_keyboard(owner: int, settings: TournamentSettings, lang: str) -> Inlin
         ("p", tr(lang, "tour.opt.venue", value=values["venue"])),
         ("m", tr(lang, "tour.opt.limit", value=values["limit"])),
     ]
-    rows = [
+    return InlineKeyboardMarkup(
+        inline_keyboard=[*_option_rows(owner, settings, options), _open_row(owner, settings, lang)]
+    )
+
+
+def _option_rows(
+    owner: int, settings: TournamentSettings, options: list[tuple[SetupAction, str]]
+) -> list[list[InlineKeyboardButton]]:
+    return [
         [InlineKeyboardButton(text=text, callback_data=setup_callback(owner, settings, action))]
         for action, text in options
     ]
-    rows.append(
-        [
-            InlineKeyboardButton(text=tr(lang, "tour.btn.open"), callback_data=setup_callback(owner, settings, "go")),
-            InlineKeyboardButton(text=tr(lang, "tour.btn.close"), callback_data=setup_callback(owner, settings, "x")),
-        ]
-    )
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _open_row(owner: int, settings: TournamentSettings, lang: str) -> list[InlineKeyboardButton]:
+    opening = "arena.btn.start" if settings.format == ARENA_CODE else "tour.btn.open"
+    return [
+        InlineKeyboardButton(text=tr(lang, opening), callback_data=setup_callback(owner, settings, "go")),
+        InlineKeyboardButton(text=tr(lang, "tour.btn.close"), callback_data=setup_callback(owner, settings, "x")),
+    ]
 
 
 def tour_callback(tournament_id: str, action: TourAction, arg: str = "-") -> str:

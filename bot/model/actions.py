@@ -13,7 +13,7 @@ so old boards still in chats keep working:
 - ``rs<player>-<level>`` — the resignation menu's levels (:class:`ResignAction`);
 - ``cd<die>`` — the double named after an Acey-deucey 1-2 (:class:`ChooseDoubleAction`);
 - the words of :class:`GameCommand`: ``undo``, ``ok``, ``roll``, ``double``, ``take``, ``pass``, ``beaver``,
-  ``raccoon``, ``r-yes``, ``r-no``, ``rematch``, and the "which game?" choices ``board`` and ``rsmenu``.
+  ``raccoon``, ``r-yes``, ``r-no``, ``rematch``, ``berserk``, and the "which game?" choices ``board`` and ``rsmenu``.
 
 :func:`parse_action` accepts exactly the strings ``pack()`` makes (no leading zeros, numbers in range), so
 ``parse_action(a.pack()) == a`` and every other string — forged or garbled — is refused (None).
@@ -53,6 +53,9 @@ class GameCommand(StrEnum):
     """A "which game?" button that re-posts that game's board in the chat."""
     CHOOSE_RESIGN = "rsmenu"
     """A "which game?" button that offers the resignation levels of that game."""
+    BERSERK = "berserk"
+    """An arena game's "berserk" (before the player's first action: half the reserve and no delay, for a point more
+    on a win; docs/rules.md "Arena")."""
 
     def pack(self) -> str:
         """Return the wire form."""

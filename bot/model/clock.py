@@ -7,7 +7,7 @@ per point of the match); a :class:`GameClock` is the state the game record keeps
      "running"?: the player whose action is awaited, "began"?: unix time that action began,
      "started"?: unix time the player's time started to count (the board of the action reached them),
      "first"?: the players whose first action of the session is still to come, "flag"?: the player who ran out of time,
-     "action"?: how many actions have begun on the clock}
+     "action"?: how many actions have begun on the clock, "berserk"?: the players who went berserk}
 
 **A clock runs only once its board is seen.** An action begins when it is saved (``began``), but the player's time
 counts from the moment the board of that action reached them (``started``: the first board of that version or a
@@ -20,6 +20,10 @@ existed has ``started`` alone: its clock runs as it always did.
 **The first action of each player** in a session is timed by the first-move window (:data:`FIRST_MOVE_WINDOW` from
 the delivery, as lichess gives a first move its own countdown) instead of the clock: nothing is taken from the
 reserve, and a missed window ends the session (docs/rules.md §1 "Time control").
+
+**Berserk** (an arena's, docs/rules.md "Arena"): a player may, before their first action of the session, give up half
+their reserve and the delay (:meth:`GameClock.go_berserk`); a berserk side's actions have no delay. A record without
+``"berserk"`` has none.
 
 Everything about the clock is computed from this value and the server's time alone: the reserve left now
 (:meth:`GameClock.left`, for a view that shows it ticking), when the running player's time runs out
@@ -147,7 +151,8 @@ class GameClock:
     clock runs — the computer's turn, between games, the game over); ``began``: when that action began; ``started``:
     when the player's time started to count (None while the clock waits for the board to reach them); ``first``: the
     players whose first action of the session is still to come; ``flag``: the player who lost on time; ``action``:
-    how many actions have begun on this clock (the awaited one's number: what a mark of its board names)."""
+    how many actions have begun on this clock (the awaited one's number: what a mark of its board names); ``berserk``:
+    the players who went berserk (their delay is 0, their reserve was halved)."""
 
     delay: Seconds
     per_point: Seconds
@@ -158,6 +163,7 @@ class GameClock:
     began: Seconds | None = None
     first: tuple[Side, ...] = ()
     action: Annotated[StrictInt, Field(ge=0)] = 0
+    berserk: tuple[Side, ...] = ()
 
     @model_serializer(mode="wrap")
     def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
@@ -165,11 +171,12 @@ class GameClock:
         for key in ("running", "started", "flag", "began"):
             if data[key] is None:
                 del data[key]
-        for key in ("first", "action"):
+        for key in ("first", "action", "berserk"):
             if not data[key]:
                 del data[key]
-        if "first" in data:
-            data["first"] = list(data["first"])
+        for key in ("first", "berserk"):
+            if key in data:
+                data[key] = list(data[key])
         data["reserves"] = list(data["reserves"])
         return data
 
@@ -184,6 +191,25 @@ class GameClock:
     def control(self) -> TimeControl:
         """Return the time control the clock was set to."""
         return TimeControl(self.delay, self.per_point)
+
+    def delay_of(self, side: int) -> float:
+        """Return the delay of ``side``'s actions: none for a berserk side, else the control's."""
+        return 0.0 if side in self.berserk else self.delay
+
+    def may_go_berserk(self, side: int) -> bool:
+        """Return whether ``side`` may still go berserk: their first action of the session is to come, nobody's
+        flag fell and they have not gone berserk yet."""
+        return side in self.first and side not in self.berserk and self.flag is None
+
+    def go_berserk(self, side: int) -> GameClock:
+        """Return the clock with ``side`` berserk: half their reserve taken away and no delay for their actions.
+
+        Raises: ClockError when they may not (:meth:`may_go_berserk`)."""
+        if not self.may_go_berserk(side):
+            raise ClockError("berserk only before one's first action")
+        reserves = list(self.reserves)
+        reserves[side] = reserves[side] / 2
+        return replace(self, reserves=(reserves[0], reserves[1]), berserk=tuple(sorted((*self.berserk, side))))
 
     @property
     def waiting(self) -> bool:
@@ -202,7 +228,7 @@ class GameClock:
             return None
         if self.opening:
             return self.started + FIRST_MOVE_WINDOW
-        return self.started + self.delay + self.reserves[self.running]
+        return self.started + self.delay_of(self.running) + self.reserves[self.running]
 
     def expired(self, now: float) -> bool:
         """Return whether the running player's time has run out at ``now``."""
@@ -214,7 +240,7 @@ class GameClock:
         action not counted, never below 0): what a live view shows ticking."""
         reserve = self.reserves[side]
         if side == self.running and self.started is not None and not self.opening:
-            reserve -= max(0.0, now - self.started - self.delay)
+            reserve -= max(0.0, now - self.started - self.delay_of(side))
         return max(0.0, reserve)
 
     def charge(self, now: float) -> GameClock:

@@ -21,7 +21,7 @@ The layout (every key but ``match``, ``players`` and ``chats`` may be missing in
      "chosen": 0, "turn_base"?: int, "kind": "group" | "private", "confirm": false, "events": [...],
      "reminded": false, "last_action": unix time, "turn_deadline": unix time | null, "op"?: str,
      "stats_plan"?: [{"chat": chat_id, "deltas": {"<user id>": [w, l, d]}}], "rematch"?: game id,
-     "tournament"?: {"tournament_id", "match_id"},
+     "tournament"?: {"tournament_id", "match_id", "arena"?: true},
      "fairness"?: {"server_seed", "client_seed", "commitment"},
      "rating_plan"?: {"variant", "length", "winner": {"id", "name"}, "loser": {"id", "name"}, "chats"} | null,
      "forfeit"?: the player (0 or 1) who lost the session by a tournament forfeit,
@@ -139,14 +139,24 @@ class PlayerInfo:
 
 @dataclass(frozen=True, slots=True)
 class TournamentLink:
-    """The tournament match a game plays: stored as ``{"tournament_id": ..., "match_id": ...}``."""
+    """The tournament match a game plays: stored as ``{"tournament_id": ..., "match_id": ..., "arena"?: true}``;
+    ``arena``: the "tournament" is an arena (:mod:`bot.services.arena`) and ``match_id`` its pairing (a link without
+    it is a tournament's)."""
 
     tournament_id: StrictStr
     match_id: StrictStr
+    arena: StrictBool = False
 
-    def to_dict(self) -> dict[str, str]:
+    @model_serializer(mode="wrap")
+    def _shape(self, handler: SerializerFunctionWrapHandler) -> JsonObject:
+        data: JsonObject = handler(self)
+        if not data.get("arena"):
+            data.pop("arena", None)
+        return data
+
+    def to_dict(self) -> JsonObject:
         """Return the link as stored under ``"tournament"``."""
-        return {"tournament_id": self.tournament_id, "match_id": self.match_id}
+        return dump(self)
 
     @classmethod
     def from_dict(cls, data: object) -> TournamentLink:

@@ -24,7 +24,7 @@ from bot.keyboards.turns import turn_choices
 from bot.model.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction, TurnAction
 from bot.model.clock import GameClock, TimeControl
 from bot.model.game import ChatLink, Event, GameRecord, Kind, PlayerInfo, RecordError, TournamentLink
-from bot.services.boards import BoardPresenter
+from bot.services.boards import BoardPresenter, berserk_allowed
 from bot.services.clocks import awaited_side, earliest
 from bot.services.computer import ComputerTurns, computer_to_act
 from bot.services.engine_flow import advance, load_match, new_fair_seeds
@@ -439,6 +439,8 @@ class GameActions:
             return PressOutcome(PressStatus.GONE, tr(lang, "toast.gone"))
         game = match.game
         events: list[Event] = []
+        if action is GameCommand.BERSERK:
+            return await self._berserk(game_id, version, record, match, index, lang)
         if isinstance(action, ResignAction):
             if action.player != index:
                 return PressOutcome(PressStatus.NOT_TURN, tr(lang, "toast.not_yours"))
@@ -464,6 +466,21 @@ class GameActions:
             return PressOutcome(PressStatus.STALE, tr(lang, "toast.stale"))
         self.computer.after_action(game_id, record, match)
         return PressOutcome(PressStatus.DONE, "", version=saved)
+
+    async def _berserk(
+        self, game_id: str, version: int, record: GameRecord, match: Match, index: int, lang: str
+    ) -> PressOutcome:
+        """Make player ``index`` of an arena game berserk (before their first action: half their reserve and no
+        delay, docs/rules.md "Arena"), saved with the same compare-and-set as any press. Returns: the outcome."""
+        clock = record.clock
+        if clock is None or not berserk_allowed(record, index):
+            return PressOutcome(PressStatus.ILLEGAL, tr(lang, "arena.berserk.late"))
+        record.clock = clock.go_berserk(index)
+        record.events = [{"t": "berserk", "player": index}]
+        saved = await self.saver.save(game_id, version, record, match)
+        if saved is None:
+            return PressOutcome(PressStatus.STALE, tr(lang, "toast.stale"))
+        return PressOutcome(PressStatus.DONE, tr(lang, "arena.berserk.done"), version=saved)
 
     async def _other_message(
         self, stored: StoredGame, record: GameRecord, chat_id: int, message_id: int, seen: int, lang: str

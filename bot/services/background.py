@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Final
+from typing import Final, Protocol
 
 from bot.metrics import Metrics
 from bot.outage import NETWORK_ERRORS, Outage
 from bot.services.game_config import GameConfig
 from bot.services.timers import Sweeper
-from bot.services.tournaments.reconcile import TournamentReconciler
 from bot.storage import Store
 from bot.storage.errors import StoreUnavailableError
 
@@ -27,13 +26,24 @@ STORE_OUTAGE: Final[tuple[type[BaseException], ...]] = (StoreUnavailableError, *
 """What an unavailable store raises (the store wraps network failures; a raw one is counted too)."""
 
 
+class DueRecords(Protocol):
+    """What sweeps the due tournaments and arenas (:class:`bot.services.arena.router.CompetitionRouter`, or the
+    tournaments' reconciler alone)."""
+
+    async def sweep(self, now: float | None = None, *, limit: int = 100) -> int:
+        """Bring every record due by ``now`` up to date. Returns: how many were handled. Raises:
+        StoreUnavailableError."""
+        ...
+
+
 class PeriodicWork:
     """The recovery pass and the sweep, on the parts they drive: the games' sweeper, the tournaments and the
     store's purge."""
 
-    def __init__(self, store: Store, config: GameConfig, sweeper: Sweeper, tournaments: TournamentReconciler) -> None:
-        """Sweep the games with ``sweeper`` and the tournaments with ``tournaments``, purge ``store``; ``config``
-        gives the clock and ``board_retry_after`` (how far ahead a crashed process left its boards' deadlines)."""
+    def __init__(self, store: Store, config: GameConfig, sweeper: Sweeper, tournaments: DueRecords) -> None:
+        """Sweep the games with ``sweeper`` and the tournaments and arenas with ``tournaments``, purge ``store``;
+        ``config`` gives the clock and ``board_retry_after`` (how far ahead a crashed process left its boards'
+        deadlines)."""
         self.store = store
         self.config = config
         self.sweeper = sweeper

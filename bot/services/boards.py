@@ -39,10 +39,12 @@ from aiogram.methods import EditMessageMedia, EditMessageReplyMarkup, EditMessag
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from PIL import Image
 
+from bot.keyboards.callbacks import game_button_data
 from bot.keyboards.game import game_keyboard, over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
 from bot.keyboards.webapp import WebAppLinks, with_app_button
 from bot.log_context import bind_game
+from bot.model.actions import GameCommand
 from bot.model.game import ChatLink, GameRecord, is_private_chat
 from bot.model.settings import ChatSettings, UserSettings
 from bot.sender import SendWithdrawn
@@ -263,9 +265,22 @@ def board_keyboard(
         next_cube=next_cube_value(game.cube_value, game.options),
         undo=bool(pending) and record.chosen > 0,
     )
-    if not turn_rows:
+    rows = [*turn_rows, *(keyboard.inline_keyboard if keyboard else [])]
+    if berserk_allowed(record, game.turn):
+        data = game_button_data(game_id, version, GameCommand.BERSERK)
+        rows.append([InlineKeyboardButton(text=tr(lang, "arena.btn.berserk"), callback_data=data)])
+    elif not turn_rows:
         return keyboard
-    return InlineKeyboardMarkup(inline_keyboard=[*turn_rows, *(keyboard.inline_keyboard if keyboard else [])])
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+def berserk_allowed(record: GameRecord, side: int) -> bool:
+    """Return whether ``side`` may go berserk in the game: an arena game on a clock, a person, their first action
+    of the session still to come (docs/rules.md "Arena")."""
+    link, clock = record.tournament, record.clock
+    if link is None or not link.arena or clock is None or side not in (0, 1) or record.players[side].ai:
+        return False
+    return clock.may_go_berserk(side)
 
 
 def spectators(stored: StoredGame, record: GameRecord) -> list[int]:

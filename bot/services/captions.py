@@ -118,8 +118,13 @@ def caption(record: GameRecord, match: Match, lang: str, game_id: str | None = N
     names = [p.name for p in record.players]
     variant = tr(lang, f"variant.{game.variant.name}")
     lines: list[str] = [f"⚪ {esc(names[0])} — ⚫ {esc(names[1])} · {variant}"]
-    if record.tournament is not None:
+    if record.tournament is not None and record.tournament.arena:
+        lines[0] = f"⚔️ {tr(lang, 'arena.caption')} · {lines[0]}"
+    elif record.tournament is not None:
         lines[0] = f"🏆 {tr(lang, 'tour.caption')} · {lines[0]}"
+    if record.clock is not None and record.clock.berserk:
+        berserkers = ", ".join(names[side] for side in record.clock.berserk)
+        lines.append(tr(lang, "arena.berserk.line", names=berserkers))
     events = list(record.events)
     if game.phase is Phase.OVER and game.result is not None and not any(e.get("t") == "over" for e in events):
         events.append({"t": "over", **game.result.to_dict()})

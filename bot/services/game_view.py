@@ -150,7 +150,7 @@ def clock_view(clock: GameClock, now: float) -> ClockView:
     running = clock.running if clock.started is not None else None
     return ClockView(
         control=clock.control.label,
-        delay=clock.delay,
+        delay=clock.delay if running is None else clock.delay_of(running),
         left=(clock.left(0, now), clock.left(1, now)),
         running=running,
         started=clock.started if running is not None else None,

@@ -3,8 +3,9 @@
 Roles: :mod:`~bot.storage.games` (``GameRecords``), :mod:`~bot.storage.tournaments` (``TournamentRecords``),
 :mod:`~bot.storage.ratings` (``RatingRecords``), :mod:`~bot.storage.challenges` (``ChallengeRecords``),
 :mod:`~bot.storage.settings` (``SettingsRecords``), :mod:`~bot.storage.stats` (``StatsRecords``),
-:mod:`~bot.storage.updates` (``UpdateClaims``), :mod:`~bot.storage.budgets` (``SendBudgets``) and
-:mod:`~bot.storage.rates` (``RateBuckets``);
+:mod:`~bot.storage.updates` (``UpdateClaims``), :mod:`~bot.storage.budgets` (``SendBudgets``),
+:mod:`~bot.storage.rates` (``RateBuckets``) and
+:mod:`~bot.storage.pools` (``PairingPools``);
 :mod:`~bot.storage.store` (``Store``) is all of them.
 """
 
@@ -15,6 +16,7 @@ from .errors import GameNotFoundError, StoreError, StoreUnavailableError, map_st
 from .factory import check_persistence, open_store
 from .games import BoardFence, BoardState, GameRecords, StoredGame
 from .ids import is_valid_id, new_id
+from .pools import CLOSED_PAIRING_RETENTION, PairingPools, PoolEntry, StoredPairing
 from .rates import RateBuckets, RateLimit
 from .ratings import RATED_MATCHES_RETENTION, RatingRecords, StoredRating, check_rating_change, check_variant
 from .redis import RedisGameStore
@@ -26,6 +28,7 @@ from .tournaments import TOURNAMENT_HISTORY_RETENTION, StoredTournament, Tournam
 from .updates import UpdateClaim, UpdateClaims
 
 __all__ = [
+    "CLOSED_PAIRING_RETENTION",
     "COUNTED_GAMES_RETENTION",
     "RATED_MATCHES_RETENTION",
     "TOURNAMENT_HISTORY_RETENTION",
@@ -36,6 +39,8 @@ __all__ = [
     "GameNotFoundError",
     "GameRecords",
     "JSONDict",
+    "PairingPools",
+    "PoolEntry",
     "RateBuckets",
     "RateLimit",
     "RatingRecords",
@@ -51,6 +56,7 @@ __all__ = [
     "StoreUnavailableError",
     "StoredChallenge",
     "StoredGame",
+    "StoredPairing",
     "StoredRating",
     "StoredTournament",
     "TournamentRecords",

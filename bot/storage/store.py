@@ -3,7 +3,7 @@
 Services that need only part of it are typed with the role they use (:mod:`bot.storage.games`,
 :mod:`~bot.storage.tournaments`, :mod:`~bot.storage.ratings`, :mod:`~bot.storage.challenges`,
 :mod:`~bot.storage.settings`, :mod:`~bot.storage.stats`, :mod:`~bot.storage.updates`, :mod:`~bot.storage.budgets`,
-:mod:`~bot.storage.rates`).
+:mod:`~bot.storage.rates`, :mod:`~bot.storage.pools`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 from .budgets import SendBudgets
 from .challenges import ChallengeRecords
 from .games import GameRecords
+from .pools import PairingPools
 from .rates import RateBuckets
 from .ratings import RatingRecords
 from .settings import SettingsRecords
@@ -32,10 +33,11 @@ class Store(
     UpdateClaims,
     SendBudgets,
     RateBuckets,
+    PairingPools,
     Protocol,
 ):
     """Persistent storage of games, tournaments, ratings, challenges, settings, stats, update claims, the bot's
-    send budgets and rate buckets.
+    send budgets, rate buckets and pairing pools.
 
     Every method raises :class:`~bot.storage.errors.StoreUnavailableError` when the back end cannot be
     reached; nothing else is raised for connection trouble.

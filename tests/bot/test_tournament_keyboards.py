@@ -52,7 +52,8 @@ def test_registration_and_menu_buttons_fit() -> None:
 
 def test_each_option_cycles_through_all_its_values_and_back() -> None:
     start = TournamentSettings()
-    for action, count in (("v", len(OFFERED)), ("f", 5), ("n", 7), ("d", 4), ("p", 2), ("m", 4), ("r", 6)):
+    # the formats: five tournament formats and the arena
+    for action, count in (("v", len(OFFERED)), ("f", 6), ("n", 7), ("d", 4), ("p", 2), ("m", 4), ("r", 6)):
         seen = [start]
         current = start
         for _ in range(count):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.keyboards.tournament import describe_settings
+from bot.model.arena import DEFAULT_CLOCK, DEFAULT_MINUTES
 from bot.model.tournament import Entrant, TournamentRecord, TournamentSettings
 from bot.services.captions import cut_caption
 from bot.texts import Html, table_labels, tr
@@ -56,7 +57,14 @@ def settings_lines(lang: str, settings: TournamentSettings) -> list[str]:
 
 
 def setup_text(lang: str, settings: TournamentSettings) -> str:
-    """Return the creation card's text."""
+    """Return the creation card's text (of an arena when its format is ``ar``: the game and the clock it starts
+    with)."""
+    if settings.format == "ar":
+        clock = (settings.clock or DEFAULT_CLOCK).label
+        variant = tr(lang, f"variant.{settings.variant}")
+        summary = tr(lang, "arena.summary", variant=variant, minutes=DEFAULT_MINUTES, control=clock)
+        hint = tr(lang, "arena.setup.hint", minutes=DEFAULT_MINUTES)
+        return "\n".join([tr(lang, "tour.setup.title"), summary, "", hint])
     return "\n".join([tr(lang, "tour.setup.title"), *settings_lines(lang, settings), "", tr(lang, "tour.setup.hint")])
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
+from bot.model.arena import is_arena
 from bot.model.tournament import TournamentRecord
 from bot.storage import StoredTournament, TournamentRecords
 from bot.storage.errors import StoreUnavailableError
@@ -47,11 +48,12 @@ class TournamentRecordKeeper:
         return tournament_id
 
     async def load(self, tournament_id: str) -> tuple[StoredTournament, TournamentRecord] | None:
-        """Return the stored tournament and its record, or None when there is none.
+        """Return the stored tournament and its record, or None when there is none (an arena's record, kept among
+        the tournaments, is none either: :mod:`bot.services.arena`).
 
         Raises: StoreUnavailableError; TournamentRecordError for a malformed record."""
         stored = await self.store.get_tournament(tournament_id)
-        if stored is None:
+        if stored is None or is_arena(stored.data):
             return None
         return stored, TournamentRecord.from_dict(stored.data)
 

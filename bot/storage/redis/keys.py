@@ -40,6 +40,15 @@ Key layout (``P`` = :data:`PREFIX`):
 - ``P{rl:<bucket>}:rate`` — string: the time at which the rate bucket is full again (:mod:`bot.storage.rates`;
   e.g. ``webapp:action:<user>``), expiring a minute after that time. One key per bucket, each its own hash tag, so
   the buckets of many users spread over the slots of a Redis Cluster.
+- ``Ppool:{<pool>}:z`` — sorted set of a pool's waiting members by score (:mod:`bot.storage.pools`);
+  ``Ppool:{<pool>}:e`` — hash member -> entry JSON ``{"m", "s": score as text, "t": since, "x": expiry as text or
+  "", "d": data}``; ``Ppool:{<pool>}:x`` — sorted set of the members whose entry expires, by expiry;
+  ``Ppool:{<pool>}:p`` — hash pairing id -> ``<made>\n<entry JSON>\n<entry JSON>`` (the open pairings);
+  ``Ppool:{<pool>}:pm`` — sorted set of the open pairing ids by made; ``Ppool:{<pool>}:b`` — hash member -> the
+  open pairing it is bound to; ``Ppool:{<pool>}:d`` — sorted set of closed or released pairing ids by that time
+  (trimmed after :data:`~bot.storage.pools.CLOSED_PAIRING_RETENTION`). One hash tag per pool, so every pool script
+  touches one slot of a Redis Cluster. ``Ppools`` — sorted set of the pool names by their last put (which pools
+  ``purge_expired`` visits).
 """
 
 from __future__ import annotations
@@ -72,6 +81,9 @@ SENDS_KEY = PREFIX + "{{tg}}:sends:{chat}"
 ALL_SENDS_KEY = PREFIX + "{tg}:sends"
 NEXT_SEND_KEY = PREFIX + "{{tg}}:next:{chat}"
 RATE_BUCKET_KEY = PREFIX + "{{rl:{bucket}}}:rate"
+POOL_KEY = PREFIX + "pool:{{{pool}}}:{part}"
+"""A key of a pool: ``part`` is ``z``, ``e``, ``x``, ``p``, ``pm``, ``b`` or ``d`` (see above)."""
+POOLS_KEY = PREFIX + "pools"
 
 CLUSTER_SCHEME = "redis+cluster://"
 """``REDIS_URL`` prefix selecting Redis Cluster mode (``redis+cluster://host:port``, any one node)."""

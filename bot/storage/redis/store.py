@@ -1,8 +1,9 @@
 """``Store`` on Redis (redis.asyncio), a single server or a Redis Cluster (``redis+cluster://host:port``).
 
 The store is the union of one class per aggregate (games, tournaments, ratings, challenges, settings, stats, update
-claims, send budgets, rate buckets) over one client (:class:`~bot.storage.redis.client.RedisClient`); the key
-layout is in :mod:`bot.storage.redis.keys`, the Lua scripts in :mod:`bot.storage.redis.scripts`.
+claims, send budgets, rate buckets, pairing pools) over one client (:class:`~bot.storage.redis.client.RedisClient`);
+the key layout is in :mod:`bot.storage.redis.keys`, the Lua scripts in :mod:`bot.storage.redis.scripts` (the pools'
+in :mod:`bot.storage.redis.pool_scripts`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .challenges import RedisChallenges
 from .client import text, texts
 from .games import RedisGames
 from .keys import GAME_KEY, QUARANTINE_KEY
+from .pools import RedisPools
 from .rates import RedisRates
 from .ratings import RedisRatings
 from .settings import RedisSettings
@@ -36,6 +38,7 @@ class RedisGameStore(
     RedisUpdates,
     RedisBudgets,
     RedisRates,
+    RedisPools,
 ):
     """A :class:`~bot.storage.store.Store` on a Redis server or a Redis Cluster."""
 
@@ -43,8 +46,9 @@ class RedisGameStore(
         """See :meth:`bot.storage.store.Store.purge_expired`.
 
         Redis expires records (games, finished tournaments) by itself, and ``apply_ratings`` trims the applied
-        match keys in its script; this only drops entries of vanished games from the quarantine list (other
-        indices are repaired when read). Returns the number of entries dropped.
+        match keys in its script; this drops entries of vanished games from the quarantine list (other
+        indices are repaired when read) and the expired entries of the pairing pools
+        (:meth:`~bot.storage.redis.pools.RedisPools.purge_pools`). Returns the number of entries dropped.
         """
         removed = 0
         async with self._op():
@@ -61,6 +65,7 @@ class RedisGameStore(
                 if gone:
                     removed += int(await self._redis.zrem(QUARANTINE_KEY, *gone))
                 start += len(ids) - len(gone)
+        removed += await self.purge_pools(batch)
         return removed
 
     async def persistence_warning(self) -> str | None:

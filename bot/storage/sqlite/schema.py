@@ -12,7 +12,10 @@ makes "one running tournament per chat" a constraint, so there is no separate po
 ``ratings`` (per variant and user), ``rated_matches`` (which match keys ``apply_ratings`` applied),
 ``chat_rated_players`` (the chats' leaderboards), ``updates`` (claims of incoming updates), ``sends`` and
 ``send_next`` (the send budgets: recent calls per chat, ``*`` for all chats, and each chat's next allowed time),
-``rate_buckets`` (the rate buckets that are not full: the time at which each is full again).
+``rate_buckets`` (the rate buckets that are not full: the time at which each is full again), ``pool_entries`` (the
+members waiting in the pairing pools), ``pool_pairings`` (the pairings claimed from them: open ones with their
+entries, closed or released ones as remembered ids until ``purge_expired``) and ``pool_bound`` (which open pairing a
+claimed member is bound to).
 
 Files made by older versions get the new columns and tables when opened (:func:`prepare`).
 """
@@ -141,6 +144,29 @@ CREATE TABLE IF NOT EXISTS chat_rated_players (
     user_id INTEGER NOT NULL,
     PRIMARY KEY (chat_id, variant, user_id)
 );
+CREATE TABLE IF NOT EXISTS pool_entries (
+    pool TEXT NOT NULL,
+    member TEXT NOT NULL,
+    score REAL NOT NULL,
+    since REAL NOT NULL,
+    data TEXT NOT NULL,
+    expires_at REAL,
+    PRIMARY KEY (pool, member)
+);
+CREATE TABLE IF NOT EXISTS pool_pairings (
+    pool TEXT NOT NULL,
+    pairing_id TEXT NOT NULL,
+    made REAL NOT NULL,
+    entries TEXT,
+    closed_at REAL,
+    PRIMARY KEY (pool, pairing_id)
+);
+CREATE TABLE IF NOT EXISTS pool_bound (
+    pool TEXT NOT NULL,
+    member TEXT NOT NULL,
+    pairing_id TEXT NOT NULL,
+    PRIMARY KEY (pool, member)
+);
 """
 
 ADDED_COLUMNS = {
@@ -164,6 +190,10 @@ CREATE INDEX IF NOT EXISTS tournaments_expires ON tournaments (expires_at) WHERE
 CREATE INDEX IF NOT EXISTS rated_matches_at ON rated_matches (at);
 CREATE INDEX IF NOT EXISTS sends_chat_at ON sends (chat, at);
 CREATE INDEX IF NOT EXISTS rate_buckets_full_at ON rate_buckets (full_at);
+CREATE INDEX IF NOT EXISTS pool_entries_score ON pool_entries (pool, score, member);
+CREATE INDEX IF NOT EXISTS pool_entries_expires ON pool_entries (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS pool_pairings_open ON pool_pairings (pool, made) WHERE closed_at IS NULL;
+CREATE INDEX IF NOT EXISTS pool_pairings_closed ON pool_pairings (closed_at) WHERE closed_at IS NOT NULL;
 """
 """Indexes (created after the columns they use). ``game_chats_game`` and ``game_users_game`` serve the cascading
 deletes of ``purge_expired``: without them every deleted game scans both tables."""

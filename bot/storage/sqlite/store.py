@@ -1,9 +1,10 @@
 """``Store`` on an SQLite file: the embedded default used when ``REDIS_URL`` is unset.
 
 The store is the union of one class per aggregate (games, tournaments, ratings, challenges, settings, stats, update
-claims, send budgets, rate buckets) over one connection (:class:`~bot.storage.sqlite.connection.SqliteConnection`);
-the tables are in :mod:`bot.storage.sqlite.schema`. Expired rows are invisible to readers; they are deleted only by
-``purge_expired`` (in small batches, called periodically by the bot), never inside another write.
+claims, send budgets, rate buckets, pairing pools) over one connection
+(:class:`~bot.storage.sqlite.connection.SqliteConnection`); the tables are in :mod:`bot.storage.sqlite.schema`.
+Expired rows are invisible to readers; they are deleted only by ``purge_expired`` (in small batches, called
+periodically by the bot), never inside another write.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from ..stats import COUNTED_GAMES_RETENTION
 from .budgets import SENDS_RETENTION, SqliteBudgets
 from .challenges import SqliteChallenges
 from .games import SqliteGames
+from .pools import PURGE_SQL as POOL_PURGE_SQL
+from .pools import SqlitePools
 from .rates import SqliteRates
 from .ratings import SqliteRatings
 from .settings import SqliteSettings
@@ -41,6 +44,7 @@ class SqliteGameStore(
     SqliteUpdates,
     SqliteBudgets,
     SqliteRates,
+    SqlitePools,
 ):
     """A :class:`~bot.storage.store.Store` in one SQLite file (or ``":memory:"``, not persistent)."""
 
@@ -50,11 +54,12 @@ class SqliteGameStore(
         Deletes expired games (with their chat, user and board rows), expired challenges and tournaments,
         counted-game entries older than :data:`~bot.storage.stats.COUNTED_GAMES_RETENTION` and applied match keys
         older than :data:`~bot.storage.ratings.RATED_MATCHES_RETENTION`, send-budget entries older than
-        :data:`~bot.storage.sqlite.budgets.SENDS_RETENTION` and rate buckets that are full again (whose rows mean
-        nothing any more), at most ``batch`` rows of each per transaction; other operations queued meanwhile run
-        between two transactions.
+        :data:`~bot.storage.sqlite.budgets.SENDS_RETENTION`, rate buckets that are full again (whose rows mean
+        nothing any more), expired pool entries and the ids of pairings closed or released more than
+        :data:`~bot.storage.pools.CLOSED_PAIRING_RETENTION` ago, at most ``batch`` rows of each per transaction;
+        other operations queued meanwhile run between two transactions.
         Returns: the number of rows deleted (games, challenges, tournaments, counted-game and applied-match
-            entries; not the cascaded rows).
+            entries, pool entries and pairings; not the cascaded rows).
         """
         limit = max(1, int(batch))
         expired = (
@@ -78,6 +83,7 @@ class SqliteGameStore(
                 (old_keys.format(table="send_next"), SENDS_RETENTION),
                 (full_buckets, 0.0),
             ),
+            POOL_PURGE_SQL,
         )
         total = 0
         for group in groups:

@@ -1,0 +1,127 @@
+"""The pairing pools role: players waiting to be paired (the lobby, an arena), and the pairings claimed from them.
+
+A pool holds one entry per waiting member, ordered by ``score`` (a rating in the lobby, an arena score in an arena).
+A worker reads the entries, chooses pairs, and claims each pair: one atomic step that takes both members out of the
+pool and stores the pairing as *open*, exactly once however many workers try. The worker then makes the game (under
+the pairing's id) and *closes* the pairing, or — when the game cannot be made — *releases* it, which puts both
+members back. A pairing left open (its worker died) is found by :meth:`PairingPools.open_pairings` and rolled
+forward or released by another worker (:mod:`bot.services.matchmaking`): nobody is lost, nobody is in two games
+from one pairing.
+
+A member claimed into an open pairing stays bound to it until it is closed or released; putting the member into
+the pool again, or removing it, unbinds it, so that a release never brings back an entry that was replaced or
+withdrawn meanwhile. Closed and released pairing ids are remembered for :data:`CLOSED_PAIRING_RETENTION`: a claim
+under such an id is refused too.
+
+Pool names: ``lobby`` and ``arena:<tournament id>`` (any non-empty string). Times are unix seconds of the caller's
+clock (``now``); expiry (``PoolEntry.expires``) is judged at the ``now`` given, and ``purge_expired`` of the store
+drops expired entries on the store's clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from .documents import JSONDict
+
+CLOSED_PAIRING_RETENTION = 24 * 3600.0
+"""Seconds for which the id of a closed or released pairing is remembered (a claim under it returns None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolEntry:
+    """One waiting member of a pool.
+
+    Attributes:
+        member: the member's id (a user id as a string), unique in its pool.
+        score: the order of the pool (rating or arena score); a finite number.
+        since: when the member started waiting (unix seconds).
+        data: opaque JSON of the caller (name, language, variant, clock, blocked ids, ...).
+        expires: when the entry stops counting (unix seconds), None for never.
+    """
+
+    member: str
+    score: float
+    since: float
+    data: JSONDict
+    expires: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPairing:
+    """A pair claimed from a pool: its id (the game's id too), the pool, both entries as they were claimed (in the
+    order of the claim) and when it was made (the ``now`` of the claim)."""
+
+    pairing_id: str
+    pool: str
+    entries: tuple[PoolEntry, PoolEntry]
+    made: float
+
+
+@runtime_checkable
+class PairingPools(Protocol):
+    """Pools of waiting members and the pairings claimed from them (see the module docstring).
+
+    All methods are coroutines; each raises :class:`~bot.storage.errors.StoreUnavailableError` when the back end
+    cannot be reached, and ValueError for an empty pool name.
+    """
+
+    async def pool_put(self, pool: str, entry: PoolEntry) -> None:
+        """Add ``entry`` to ``pool``, replacing the member's entry when there is one; a member bound to an open
+        pairing is unbound (releasing that pairing will not bring the old entry back). Returns nothing.
+
+        Raises: ValueError when the score (or ``since``, ``expires``) is not a finite number.
+        """
+        ...
+
+    async def pool_remove(self, pool: str, member: str) -> bool:
+        """Take ``member`` out of ``pool`` (a cancelled seek, a player who left): its entry (expired or not) is
+        deleted, and a binding to an open pairing dropped (releasing that pairing will not put it back).
+
+        Returns: True when there was an entry or a binding, else False.
+        """
+        ...
+
+    async def pool_entry(self, pool: str, member: str, now: float) -> PoolEntry | None:
+        """Return the member's entry, or None when it is not waiting in the pool or its entry expired at ``now``."""
+        ...
+
+    async def pool_entries(self, pool: str, now: float, limit: int = 1000) -> list[PoolEntry]:
+        """Return at most ``limit`` unexpired entries of ``pool`` at ``now``, by ascending score (equal scores by
+        member id)."""
+        ...
+
+    async def claim_pair(
+        self, pool: str, pairing_id: str, members: tuple[str, str], now: float
+    ) -> StoredPairing | None:
+        """Atomically, when both members wait in ``pool`` unexpired at ``now``: take both out of the pool, bind them
+        to the pairing and store it as open, made at ``now``. Of any number of concurrent claims (any workers)
+        naming a member, at most one gets it.
+
+        Returns: the pairing; None when a member is missing or expired, or ``pairing_id`` is open or was closed or
+            released before (then nothing changed).
+        Raises: ValueError when both members are the same.
+        """
+        ...
+
+    async def open_pairings(self, pool: str, made_before: float, limit: int = 100) -> list[StoredPairing]:
+        """Return at most ``limit`` open pairings of ``pool`` made before ``made_before`` (strictly), oldest first."""
+        ...
+
+    async def close_pairing(self, pool: str, pairing_id: str) -> bool:
+        """Forget the open pairing: its game exists. Its members are unbound; its id is remembered
+        (:data:`CLOSED_PAIRING_RETENTION`).
+
+        Returns: True when it was open, False when it was not (unknown, closed or released already).
+        """
+        ...
+
+    async def release_pairing(self, pool: str, pairing_id: str) -> bool:
+        """Put each member of the open pairing back into the pool with the entry it was claimed with — unless the
+        member was put into the pool again, removed, or claimed into another pairing meanwhile — and forget the
+        pairing (its id is remembered as for :meth:`close_pairing`).
+
+        Returns: True when it was open, False when it was not (then nothing changed).
+        """
+        ...

@@ -1,0 +1,223 @@
+"""Pairing pools on SQLite (:class:`~bot.storage.pools.PairingPools`): the ``pool_entries``, ``pool_pairings`` and
+``pool_bound`` tables, each operation one transaction (``BEGIN IMMEDIATE``: a claim is exactly once even with
+several processes on one file)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from typing import Any
+
+from ..pools import CLOSED_PAIRING_RETENTION, PoolEntry, StoredPairing
+from .connection import SqliteConnection
+from .versioned import dumps
+
+ENTRY_COLUMNS = "member, score, since, data, expires_at"
+"""The columns of ``pool_entries`` that make a :class:`~bot.storage.pools.PoolEntry` (see :func:`_entry`)."""
+
+
+def _check_pool(pool: str) -> None:
+    """Raise ValueError when ``pool`` is empty (as the Redis store must)."""
+    if not pool:
+        raise ValueError("a pool needs a name")
+
+
+def _check_entry(entry: PoolEntry) -> None:
+    """Raise ValueError when the entry's score, since or expiry is not a finite number."""
+    for what, value in (("score", entry.score), ("since", entry.since), ("expires", entry.expires)):
+        if value is not None and not math.isfinite(float(value)):
+            raise ValueError(f"{what} must be a finite number, not {value!r}")
+
+
+def _entry(row: tuple[Any, ...]) -> PoolEntry:
+    """Return the entry of a row of :data:`ENTRY_COLUMNS`."""
+    member, score, since, data, expires = row
+    return PoolEntry(member=member, score=score, since=since, data=json.loads(data), expires=expires)
+
+
+def _entry_doc(entry: PoolEntry) -> dict[str, Any]:
+    """Return the JSON form of an entry kept in an open pairing."""
+    return {"m": entry.member, "s": entry.score, "t": entry.since, "x": entry.expires, "d": entry.data}
+
+
+def _from_doc(doc: dict[str, Any]) -> PoolEntry:
+    """Return the entry of :func:`_entry_doc`'s form."""
+    return PoolEntry(member=doc["m"], score=doc["s"], since=doc["t"], data=doc["d"], expires=doc["x"])
+
+
+def _pairing(pool: str, pairing_id: str, made: float, entries: str) -> StoredPairing:
+    """Return the pairing of a ``pool_pairings`` row."""
+    first, second = (_from_doc(doc) for doc in json.loads(entries))
+    return StoredPairing(pairing_id=pairing_id, pool=pool, entries=(first, second), made=made)
+
+
+def _unbind(conn: sqlite3.Connection, pool: str, member: str, pairing_id: str) -> bool:
+    """Drop the member's binding when it names ``pairing_id``; return True when it did."""
+    cur = conn.execute(
+        "DELETE FROM pool_bound WHERE pool = ? AND member = ? AND pairing_id = ?", (pool, member, pairing_id)
+    )
+    return cur.rowcount == 1
+
+
+def _put(conn: sqlite3.Connection, pool: str, entry: PoolEntry) -> None:
+    """Insert or replace the member's row of ``pool_entries``."""
+    conn.execute(
+        f"INSERT OR REPLACE INTO pool_entries (pool, {ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+        (pool, entry.member, float(entry.score), float(entry.since), dumps(entry.data), entry.expires),
+    )
+
+
+class SqlitePools(SqliteConnection):
+    """The pairing pools of a :class:`~bot.storage.sqlite.store.SqliteGameStore`."""
+
+    async def pool_put(self, pool: str, entry: PoolEntry) -> None:
+        """See :meth:`bot.storage.pools.PairingPools.pool_put`."""
+        _check_pool(pool)
+        _check_entry(entry)
+
+        def op(conn: sqlite3.Connection) -> None:
+            _put(conn, pool, entry)
+            conn.execute("DELETE FROM pool_bound WHERE pool = ? AND member = ?", (pool, entry.member))
+
+        await self._run(op)
+
+    async def pool_remove(self, pool: str, member: str) -> bool:
+        """See :meth:`bot.storage.pools.PairingPools.pool_remove`."""
+        _check_pool(pool)
+
+        def op(conn: sqlite3.Connection) -> bool:
+            removed = conn.execute("DELETE FROM pool_entries WHERE pool = ? AND member = ?", (pool, member)).rowcount
+            unbound = conn.execute("DELETE FROM pool_bound WHERE pool = ? AND member = ?", (pool, member)).rowcount
+            return removed + unbound > 0
+
+        return await self._run(op)
+
+    async def pool_entry(self, pool: str, member: str, now: float) -> PoolEntry | None:
+        """See :meth:`bot.storage.pools.PairingPools.pool_entry`."""
+        _check_pool(pool)
+        row = await self._run(
+            lambda conn: conn.execute(
+                f"SELECT {ENTRY_COLUMNS} FROM pool_entries WHERE pool = ? AND member = ?"
+                " AND (expires_at IS NULL OR expires_at > ?)",
+                (pool, member, now),
+            ).fetchone()
+        )
+        return None if row is None else _entry(row)
+
+    async def pool_entries(self, pool: str, now: float, limit: int = 1000) -> list[PoolEntry]:
+        """See :meth:`bot.storage.pools.PairingPools.pool_entries`."""
+        _check_pool(pool)
+        if limit <= 0:
+            return []
+        rows = await self._run(
+            lambda conn: conn.execute(
+                f"SELECT {ENTRY_COLUMNS} FROM pool_entries WHERE pool = ? AND (expires_at IS NULL OR expires_at > ?)"
+                " ORDER BY score, member LIMIT ?",
+                (pool, now, int(limit)),
+            ).fetchall()
+        )
+        return [_entry(row) for row in rows]
+
+    async def claim_pair(
+        self, pool: str, pairing_id: str, members: tuple[str, str], now: float
+    ) -> StoredPairing | None:
+        """See :meth:`bot.storage.pools.PairingPools.claim_pair`."""
+        _check_pool(pool)
+        first, second = members
+        if first == second:
+            raise ValueError(f"a member cannot be paired with itself: {first!r}")
+
+        def op(conn: sqlite3.Connection) -> StoredPairing | None:
+            if conn.execute(
+                "SELECT 1 FROM pool_pairings WHERE pool = ? AND pairing_id = ?", (pool, pairing_id)
+            ).fetchone():
+                return None
+            entries = []
+            for member in members:
+                row = conn.execute(
+                    f"SELECT {ENTRY_COLUMNS} FROM pool_entries WHERE pool = ? AND member = ?"
+                    " AND (expires_at IS NULL OR expires_at > ?)",
+                    (pool, member, now),
+                ).fetchone()
+                if row is None:
+                    return None
+                entries.append(_entry(row))
+            conn.executemany(
+                "DELETE FROM pool_entries WHERE pool = ? AND member = ?", ((pool, member) for member in members)
+            )
+            conn.executemany(
+                "INSERT OR REPLACE INTO pool_bound (pool, member, pairing_id) VALUES (?, ?, ?)",
+                ((pool, member, pairing_id) for member in members),
+            )
+            conn.execute(
+                "INSERT INTO pool_pairings (pool, pairing_id, made, entries) VALUES (?, ?, ?, ?)",
+                (pool, pairing_id, now, dumps([_entry_doc(entry) for entry in entries])),
+            )
+            return StoredPairing(pairing_id=pairing_id, pool=pool, entries=(entries[0], entries[1]), made=now)
+
+        return await self._run(op)
+
+    async def open_pairings(self, pool: str, made_before: float, limit: int = 100) -> list[StoredPairing]:
+        """See :meth:`bot.storage.pools.PairingPools.open_pairings`."""
+        _check_pool(pool)
+        if limit <= 0:
+            return []
+        rows = await self._run(
+            lambda conn: conn.execute(
+                "SELECT pairing_id, made, entries FROM pool_pairings WHERE pool = ? AND closed_at IS NULL"
+                " AND made < ? ORDER BY made, pairing_id LIMIT ?",
+                (pool, made_before, int(limit)),
+            ).fetchall()
+        )
+        return [_pairing(pool, row[0], row[1], row[2]) for row in rows]
+
+    async def close_pairing(self, pool: str, pairing_id: str) -> bool:
+        """See :meth:`bot.storage.pools.PairingPools.close_pairing`."""
+        return await self._end_pairing(pool, pairing_id, put_back=False)
+
+    async def release_pairing(self, pool: str, pairing_id: str) -> bool:
+        """See :meth:`bot.storage.pools.PairingPools.release_pairing`."""
+        return await self._end_pairing(pool, pairing_id, put_back=True)
+
+    async def _end_pairing(self, pool: str, pairing_id: str, *, put_back: bool) -> bool:
+        """Close (``put_back`` False) or release the open pairing; return True when it was open."""
+        _check_pool(pool)
+        now = self._clock()
+
+        def op(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "SELECT made, entries FROM pool_pairings WHERE pool = ? AND pairing_id = ? AND closed_at IS NULL",
+                (pool, pairing_id),
+            ).fetchone()
+            if row is None:
+                return False
+            for entry in _pairing(pool, pairing_id, row[0], row[1]).entries:
+                if _unbind(conn, pool, entry.member, pairing_id) and put_back:
+                    conn.execute(
+                        f"INSERT OR IGNORE INTO pool_entries (pool, {ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                        (pool, entry.member, entry.score, entry.since, dumps(entry.data), entry.expires),
+                    )
+            conn.execute(
+                "UPDATE pool_pairings SET entries = NULL, closed_at = ? WHERE pool = ? AND pairing_id = ?",
+                (now, pool, pairing_id),
+            )
+            return True
+
+        return await self._run(op)
+
+
+PURGE_SQL = (
+    (
+        "DELETE FROM pool_entries WHERE rowid IN (SELECT rowid FROM pool_entries"
+        " WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)",
+        0.0,
+    ),
+    (
+        "DELETE FROM pool_pairings WHERE rowid IN (SELECT rowid FROM pool_pairings"
+        " WHERE closed_at IS NOT NULL AND closed_at <= ? LIMIT ?)",
+        CLOSED_PAIRING_RETENTION,
+    ),
+)
+"""The batched deletes of ``purge_expired`` for the pools (SQL taking ``now - retention`` and a batch size, and
+the retention): expired entries, and the remembered ids of pairings closed or released long enough ago."""

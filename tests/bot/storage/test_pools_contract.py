@@ -1,0 +1,208 @@
+"""The contract of the pairing pools role (``PairingPools``): entries put, replaced, removed, listed by score and
+expiring; a pair claimed exactly once (two stores on one back end = two workers); release puts both back unless a
+member re-joined or left meanwhile; open pairings by age; close — on a Redis server, a Redis Cluster and the SQLite
+file."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.storage import CLOSED_PAIRING_RETENTION, PoolEntry, SqliteGameStore, Store, StoredPairing
+from tests.bot.storage.backends import Backend
+
+T0 = 1_000_000.0
+POOL = "arena:t1"
+
+
+def seeker(member: str, score: float, *, since: float = T0, expires: float | None = None, **data: object) -> PoolEntry:
+    return PoolEntry(member=member, score=score, since=since, data={"name": member, **data}, expires=expires)
+
+
+async def members(store: Store, pool: str = POOL, now: float = T0) -> list[str]:
+    return [entry.member for entry in await store.pool_entries(pool, now)]
+
+
+async def test_put_replace_remove_and_the_order_by_score(store: Store) -> None:
+    await store.pool_put(POOL, seeker("7", 1600.0, lang="ru", blocked=["9"]))
+    await store.pool_put(POOL, seeker("5", 1400.5))
+    await store.pool_put(POOL, seeker("6", 1500.0, name="Ёжик"))
+    await store.pool_put(POOL, seeker("4", 1500.0))  # equal scores: by member id
+    assert await members(store) == ["5", "4", "6", "7"]
+    entry = await store.pool_entry(POOL, "7", T0)
+    assert entry == seeker("7", 1600.0, lang="ru", blocked=["9"])
+    assert (await store.pool_entry(POOL, "6", T0)) == seeker("6", 1500.0, name="Ёжик")
+    await store.pool_put(POOL, seeker("5", 1700.0, since=T0 + 3))  # replaced: a new score and a new since
+    assert await members(store) == ["4", "6", "7", "5"]
+    assert (await store.pool_entry(POOL, "5", T0)) == seeker("5", 1700.0, since=T0 + 3)
+    assert await store.pool_remove(POOL, "6") is True
+    assert await store.pool_remove(POOL, "6") is False
+    assert await store.pool_entry(POOL, "6", T0) is None
+    assert await members(store) == ["4", "7", "5"]
+    assert [e.member for e in await store.pool_entries(POOL, T0, limit=2)] == ["4", "7"]
+    assert await store.pool_entries(POOL, T0, limit=0) == []
+    assert await members(store, "lobby") == []  # pools are apart
+    assert await store.pool_entry("lobby", "4", T0) is None
+
+
+async def test_numbers_come_back_exactly(store: Store) -> None:
+    entry = PoolEntry(member="1", score=1512.3456789012345, since=1712345678.1234567, data={}, expires=T0 + 0.1)
+    await store.pool_put("lobby", entry)
+    assert await store.pool_entry("lobby", "1", T0) == entry
+    assert await store.pool_entries("lobby", T0) == [entry]
+    await store.pool_put("lobby", seeker("2", -3.25))
+    pairing = await store.claim_pair("lobby", "pairing001", ("1", "2"), T0)
+    assert pairing is not None and pairing.entries[0] == entry
+    assert await store.release_pairing("lobby", "pairing001")
+    assert await store.pool_entry("lobby", "1", T0) == entry
+
+
+async def test_bad_arguments_are_refused(store: Store) -> None:
+    with pytest.raises(ValueError):
+        await store.pool_put("", seeker("1", 1.0))
+    with pytest.raises(ValueError):
+        await store.pool_put(POOL, seeker("1", float("nan")))
+    with pytest.raises(ValueError):
+        await store.pool_put(POOL, seeker("1", 1.0, expires=float("inf")))
+    await store.pool_put(POOL, seeker("1", 1.0))
+    with pytest.raises(ValueError):
+        await store.claim_pair(POOL, "p000000001", ("1", "1"), T0)
+    assert await members(store) == ["1"]
+
+
+async def test_expired_entries_are_invisible_unclaimable_and_purged(backend: Backend, store: Store) -> None:
+    backend.now = T0
+    await store.pool_put(POOL, seeker("1", 100.0, expires=T0 + 10))
+    await store.pool_put(POOL, seeker("2", 200.0, expires=T0 + 20))
+    await store.pool_put(POOL, seeker("3", 300.0))
+    await store.pool_put("lobby", seeker("1", 100.0, expires=T0 + 10))
+    assert await members(store, now=T0 + 9.9) == ["1", "2", "3"]
+    assert await members(store, now=T0 + 10) == ["2", "3"]  # expires at that very moment
+    assert await store.pool_entry(POOL, "1", T0 + 10) is None
+    assert await store.pool_entry(POOL, "1", T0 + 5) is not None
+    assert await store.claim_pair(POOL, "p000000001", ("1", "3"), T0 + 10) is None
+    assert await members(store, now=T0) == ["1", "2", "3"]  # nothing changed
+    backend.now = T0 + 15
+    assert await store.purge_expired() == 2  # entry 1 of both pools
+    assert await members(store, now=T0) == ["2", "3"]
+    assert await members(store, "lobby", now=T0) == []
+    assert await store.pool_remove(POOL, "1") is False  # gone
+    assert await store.claim_pair(POOL, "p000000002", ("2", "3"), T0 + 15) is not None
+    assert await store.purge_expired() == 0
+
+
+async def test_a_pair_is_claimed_once(store: Store) -> None:
+    for n, score in enumerate((100.0, 200.0, 300.0)):
+        await store.pool_put(POOL, seeker(str(n), score))
+    pairing = await store.claim_pair(POOL, "p000000001", ("2", "0"), T0 + 1)
+    assert pairing == StoredPairing(
+        pairing_id="p000000001", pool=POOL, entries=(seeker("2", 300.0), seeker("0", 100.0)), made=T0 + 1
+    )
+    assert await members(store) == ["1"]
+    assert await store.pool_entry(POOL, "0", T0) is None
+    assert await store.claim_pair(POOL, "p000000002", ("0", "1"), T0 + 1) is None  # 0 is taken
+    assert await store.claim_pair(POOL, "p000000003", ("1", "9"), T0 + 1) is None  # 9 never came
+    assert await members(store) == ["1"]  # a refused claim changes nothing
+    await store.pool_put(POOL, seeker("0", 100.0))  # 0 seeks again while its pairing is still open
+    assert await store.claim_pair(POOL, "p000000001", ("0", "1"), T0 + 2) is None  # the same id: never twice
+    assert await members(store) == ["0", "1"]
+    assert await store.close_pairing(POOL, "p000000001") is True
+    assert await store.claim_pair(POOL, "p000000001", ("0", "1"), T0 + 3) is None  # nor after it was closed
+    assert await store.claim_pair(POOL, "p000000004", ("0", "1"), T0 + 3) is not None
+
+
+async def test_concurrent_claims_of_two_workers_take_nobody_twice(backend: Backend, store: Store) -> None:
+    other = backend.open()  # a second worker on the same back end
+    people = [str(n) for n in range(20)]
+    for n, member in enumerate(people):
+        await store.pool_put(POOL, seeker(member, 1000.0 + n))
+    rng = random.Random(47)
+    pairs = [tuple(rng.sample(people, 2)) for _ in range(50)]
+    results = await asyncio.gather(
+        *((store if n % 2 else other).claim_pair(POOL, f"pairing{n:03d}", (a, b), T0) for n, (a, b) in enumerate(pairs))
+    )
+    won = [pairing for pairing in results if pairing is not None]
+    taken = [entry.member for pairing in won for entry in pairing.entries]
+    assert won and len(taken) == len(set(taken))  # nobody in two pairings
+    left = await members(store)
+    assert sorted(taken + left) == sorted(people)  # and nobody lost
+    assert not set(taken) & set(left)
+    opened = await other.open_pairings(POOL, T0 + 1)
+    assert sorted(p.pairing_id for p in opened) == sorted(p.pairing_id for p in won)
+
+
+async def test_release_puts_both_back_unless_they_came_back_or_left(store: Store) -> None:
+    for member, score in (("1", 100.0), ("2", 200.0), ("3", 300.0), ("4", 400.0), ("5", 500.0), ("6", 600.0)):
+        await store.pool_put(POOL, seeker(member, score, since=T0 - score))
+    a = await store.claim_pair(POOL, "pairing0a1", ("1", "2"), T0)
+    b = await store.claim_pair(POOL, "pairing0b1", ("3", "4"), T0)
+    c = await store.claim_pair(POOL, "pairing0c1", ("5", "6"), T0)
+    assert a and b and c and await members(store) == []
+    assert await store.release_pairing(POOL, "pairing0a1") is True
+    assert await store.pool_entries(POOL, T0) == [
+        seeker("1", 100.0, since=T0 - 100),
+        seeker("2", 200.0, since=T0 - 200),
+    ]
+    assert await store.release_pairing(POOL, "pairing0a1") is False  # once
+    await store.pool_put(POOL, seeker("3", 333.0, since=T0 + 5, fresh=True))  # 3 seeks again meanwhile
+    assert await store.pool_remove(POOL, "4") is True  # 4 cancels its seek while paired
+    assert await store.release_pairing(POOL, "pairing0b1") is True
+    assert await store.pool_entry(POOL, "3", T0) == seeker("3", 333.0, since=T0 + 5, fresh=True)  # not overwritten
+    assert await store.pool_entry(POOL, "4", T0) is None  # not brought back
+    # 5 re-joins and is paired again before the old pairing is released: it stays in its new pairing
+    await store.pool_put(POOL, seeker("5", 555.0))
+    assert await store.claim_pair(POOL, "pairing0d1", ("5", "1"), T0 + 1) is not None
+    assert await store.release_pairing(POOL, "pairing0c1") is True
+    assert await members(store) == ["2", "3", "6"]
+    assert await store.close_pairing(POOL, "pairing0c1") is False
+    assert await store.claim_pair(POOL, "pairing0c1", ("2", "6"), T0 + 2) is None  # a released id is not reused
+
+
+async def test_open_pairings_by_age_and_close(store: Store) -> None:
+    for n in range(8):
+        await store.pool_put(POOL, seeker(str(n), float(n)))
+    for n, made in ((0, T0 + 30), (2, T0 + 10), (4, T0 + 20), (6, T0 + 40)):
+        assert await store.claim_pair(POOL, f"pairing{n:03d}", (str(n), str(n + 1)), made) is not None
+    old = await store.open_pairings(POOL, T0 + 40)  # strictly before
+    assert [(p.pairing_id, p.made) for p in old] == [
+        ("pairing002", T0 + 10),
+        ("pairing004", T0 + 20),
+        ("pairing000", T0 + 30),
+    ]
+    assert [e.member for e in old[0].entries] == ["2", "3"] and old[0].pool == POOL
+    assert [p.pairing_id for p in await store.open_pairings(POOL, T0 + 100, limit=2)] == ["pairing002", "pairing004"]
+    assert await store.open_pairings(POOL, T0 + 10) == []
+    assert await store.open_pairings("lobby", T0 + 100) == []
+    assert await store.close_pairing(POOL, "pairing004") is True
+    assert await store.close_pairing(POOL, "pairing004") is False
+    assert await store.release_pairing(POOL, "pairing004") is False  # closed: its members stay out of the pool
+    assert await store.close_pairing(POOL, "unknown000") is False
+    assert [p.pairing_id for p in await store.open_pairings(POOL, T0 + 100)] == [
+        "pairing002",
+        "pairing000",
+        "pairing006",
+    ]
+    assert await members(store) == []
+    # a member of a closed pairing seeks again and is paired again as usual
+    await store.pool_put(POOL, seeker("4", 4.0))
+    await store.pool_put(POOL, seeker("5", 5.0))
+    assert await store.claim_pair(POOL, "pairing044", ("4", "5"), T0 + 50) is not None
+
+
+async def test_closed_pairing_ids_are_forgotten_after_the_retention(backend: Backend, store: Store) -> None:
+    backend.now = T0
+    for n in range(2):
+        await store.pool_put(POOL, seeker(str(n), float(n)))
+    assert await store.claim_pair(POOL, "pairing001", ("0", "1"), T0) is not None
+    assert await store.close_pairing(POOL, "pairing001")
+    if isinstance(store, SqliteGameStore):
+        assert await store.purge_expired() == 0
+    backend.now = T0 + CLOSED_PAIRING_RETENTION + 1
+    purged = await store.purge_expired()
+    if isinstance(store, SqliteGameStore):
+        assert purged == 1
+    for n in range(2):
+        await store.pool_put(POOL, seeker(str(n), float(n)))
+    assert await store.claim_pair(POOL, "pairing001", ("0", "1"), backend.now) is not None
