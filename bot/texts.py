@@ -33,6 +33,7 @@ from bot.i18n import (
     normalize_language,
     pgettext_noop,
 )
+from bot.lobby_texts import LOBBY_TEXTS
 from bot.tournament_texts import TOURNAMENT_TEXTS
 from nardy.errors import ILLEGAL_MOVE_CODES as ENGINE_ILLEGAL_MOVE_CODES
 from rendering.board import BoardLabels
@@ -476,6 +477,7 @@ TEXTS: Final[dict[str, Message]] = {
     "tour.text.score": gettext_noop("{first}–{second}"),
     **TOURNAMENT_TEXTS,
     **FAIRNESS_TEXTS,
+    **LOBBY_TEXTS,
 }
 """Every text key of :func:`tr` and its English message id; the translations are in the catalogues alone."""
 
