@@ -361,3 +361,46 @@ async def test_play_is_refused_clearly(store: Store) -> None:
     assert len(games) == 2 and game_id in games  # paired with Alice, who waited
     assert len(await store.user_games(alice.id)) == 1
     await env.close()
+
+
+async def test_a_player_found_in_another_game_at_pairing_time_is_taken_out_and_told(store: Store) -> None:
+    now = Now()
+    fake = FakeTelegram()
+    env = worker(store, fake, now)
+    bob, carol = fake.user(781, "Bob", "en"), fake.user(782, "Carol", "en")
+    await env.h.send_text(bob, fake.private_chat(bob), "/play")
+    await env.h.send_text(bob, fake.private_chat(bob), "/new bot")  # a game against the computer meanwhile
+    computer_game = await game_of(store, bob)
+    await env.h.send_text(carol, fake.private_chat(carol), "/play")
+    assert await store.user_games(bob.id) == [computer_game]  # not put into a second game
+    assert await store.user_games(carol.id) == []
+    assert seeking_message(fake, bob).content == shown(EN, "lobby.busy")
+    assert [e.member for e in await store.pool_entries(LOBBY_POOL, now.now)] == [str(carol.id)]
+    await env.close()
+
+
+async def test_a_worker_dying_mid_pairing_loses_nobody(store: Store) -> None:
+    now = Now()
+    fake = FakeTelegram()
+    dying, other = worker(store, fake, now), worker(store, fake, now)
+    alice, bob = fake.user(791, "Alice", "en"), fake.user(792, "Bob", "en")
+    await other.h.send_text(alice, fake.private_chat(alice), "/play")
+    real_start = dying.service.actions.start_game
+
+    async def killed(*args: object, **kwargs: object) -> str | None:
+        raise RuntimeError("the worker died while making the game")
+
+    dying.service.actions.start_game = killed  # type: ignore[method-assign]
+    await dying.h.send_text(bob, fake.private_chat(bob), "/play")
+    dying.service.actions.start_game = real_start  # type: ignore[method-assign]
+    assert await store.user_games(alice.id) == [] and await store.pool_entries(LOBBY_POOL, now.now) == []
+    (open_pairing,) = await store.open_pairings(LOBBY_POOL, now.now + 1)
+    now.now += 31  # beyond the pairing's lease: the other worker's pass rolls it forward
+    await other.service.lobby.sweep()
+    await other.service.settle()
+    assert await store.user_games(alice.id) == [open_pairing.pairing_id] == await store.user_games(bob.id)
+    assert await store.open_pairings(LOBBY_POOL, now.now + 1) == []
+    await other.service.lobby.sweep()
+    assert await store.user_games(alice.id) == [open_pairing.pairing_id]
+    for env in (dying, other):
+        await env.close()
