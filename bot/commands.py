@@ -28,6 +28,7 @@ COMMANDS: tuple[CommandInfo, ...] = (
     CommandInfo(
         "new", gettext_noop("New game: /new and a game (long, short, tavli…), match N; /new bot: the computer")
     ),
+    CommandInfo("play", gettext_noop("Find an opponent of your strength: /play and a game, a clock D+r"), group=False),
     CommandInfo("board", gettext_noop("Show the board of your game again")),
     CommandInfo("resign", gettext_noop("Resign the current game")),
     CommandInfo("stats", gettext_noop("Wins and losses in this chat")),

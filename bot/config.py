@@ -59,6 +59,13 @@ class Settings(BaseSettings):
     """A person can play at most this many active games at once (a clear refusal beyond)."""
     max_games_per_chat: int = Field(default=500, gt=0)
     """A group can hold at most this many active games at once (a clear refusal beyond)."""
+    lobby_seek_ttl: float = Field(default=600.0, gt=0)
+    """Seconds a lobby seek (``/play``) waits for an opponent before it expires (the player is told)."""
+    lobby_pass_interval: float = Field(default=2.0, ge=0)
+    """Seconds between two pairing passes of the lobby while anyone waits (0: only on each seek and each sweep)."""
+    operator_ids: list[int] = Field(default_factory=list)
+    """The Telegram user ids of the bot's operators (a JSON list, ``[123, 456]``): they may read ``/reports``, the
+    lobby players reported by others."""
     computer_processes: int = Field(default=1, ge=0)
     """Worker processes that think for the computer player (0: a thread of the bot's process)."""
 

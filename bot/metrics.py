@@ -15,6 +15,7 @@ What is measured, and where:
 - ``nardy_jobs_total{kind, outcome}``: background work (sweeps, computer turns) counted by :meth:`Metrics.job`.
 - ``nardy_active_games``: games with a pending deadline in the store (every unfinished game has one), read by the
   sweeper after each sweep.
+- ``nardy_lobby_reports_total``: reports of lobby players counted by this worker (``/reports`` lists them all).
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class Metrics:
         )
         self.jobs = Counter("nardy_jobs", "Background jobs by kind and outcome", ("kind", "outcome"), registry=r)
         self.active_games = Gauge("nardy_active_games", "Unfinished games in the store", registry=r)
+        self.lobby_reports = Counter("nardy_lobby_reports", "Lobby players reported by their opponents", registry=r)
 
     def watch_queue(self, depth: Callable[[], int]) -> None:
         """Read the sender's queue depth from ``depth()`` whenever the metrics are scraped."""

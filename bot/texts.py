@@ -34,6 +34,7 @@ from bot.i18n import (
     normalize_language,
     pgettext_noop,
 )
+from bot.lobby_texts import LOBBY_TEXTS
 from bot.tournament_texts import TOURNAMENT_TEXTS
 from bot.webapp_texts import WEBAPP_TEXTS
 from nardy.errors import ILLEGAL_MOVE_CODES as ENGINE_ILLEGAL_MOVE_CODES
@@ -479,6 +480,7 @@ TEXTS: Final[dict[str, Message]] = {
     **TOURNAMENT_TEXTS,
     **ARENA_TEXTS,
     **FAIRNESS_TEXTS,
+    **LOBBY_TEXTS,
     **WEBAPP_TEXTS,
 }
 """Every text key of :func:`tr` and its English message id; the translations are in the catalogues alone."""

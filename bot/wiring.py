@@ -81,6 +81,7 @@ from bot.services.game_view import GameViews
 from bot.services.history import History
 from bot.services.inline import InlineGames
 from bot.services.live import FollowLimits, LiveUpdates, LocalLive, RedisLive
+from bot.services.lobby.service import LobbyParts, build_lobby
 from bot.services.matchmaking import Matchmaker
 from bot.services.media import ChatMedia
 from bot.services.messaging import MessageSender, Replies
@@ -139,6 +140,8 @@ class Services:
     leaderboards: Leaderboards
     views: GameViews
     """The Mini App's views of games (:mod:`bot.services.game_view`)."""
+    lobby: LobbyParts
+    """The lobby (:mod:`bot.services.lobby`): seeks, the buttons after a lobby game, reports, the pairing passes."""
     live: LiveUpdates | None = None
     """Where saved versions are announced to the Mini App's sockets (None: no Mini App configured)."""
     links: WebAppLinks | None = None
@@ -165,6 +168,7 @@ class Services:
             "player_stats": self.player_stats,
             "leaderboards": self.leaderboards,
             "webapp_links": self.links,
+            "lobby": self.lobby,
         }
 
     @property
@@ -201,8 +205,9 @@ class Services:
             await self.competitions.settle()
 
     async def stop_computer(self) -> None:
-        """Cancel the running computer replies, clock wake-ups, board syncs and tournament work (the sweep finishes
-        them after a restart). Returns nothing."""
+        """Cancel the running computer replies, clock wake-ups, board syncs, tournament work and the lobby's passes
+        (the sweep finishes them after a restart). Returns nothing."""
+        await self.lobby.stop()
         await self.computer_turns.stop()
         await self.clock_watch.stop()
         await self.boards.stop()
@@ -226,6 +231,8 @@ def service_options(settings: Settings) -> dict[str, Any]:
         "computer_retry_after": max(float(settings.timeout_sweep_interval), 30.0),
         "inline_secret": hashlib.sha256(b"nardy-inline:" + token.encode()).digest(),
         "invite_ttl": max(float(settings.challenge_ttl), 86400.0),
+        "lobby_seek_ttl": float(settings.lobby_seek_ttl),
+        "lobby_pass_interval": float(settings.lobby_pass_interval),
     }
     if settings.inline_storage_chat_id is not None:
         options["inline_storage_chat"] = settings.inline_storage_chat_id
@@ -261,13 +268,16 @@ def assemble(
     invite_ttl: float = 86400.0,
     live: LiveUpdates | None = None,
     links: WebAppLinks | None = None,
+    lobby_seek_ttl: float = 600.0,
+    lobby_pass_interval: float = 2.0,
 ) -> Services:
     """Return the parts built on ``store``, ``sender`` and ``config``, each given its collaborators.
     ``computer_processes`` worker processes think for the computer (0: a thread). ``inline_secret`` signs inline
     invitations (the same in every worker; None: a random one of this process), ``inline_storage_chat`` takes the
     uploads of inline boards, ``invite_ttl``: seconds an inline invitation can be joined
     (:mod:`bot.services.inline`). ``live`` hears every saved version (the Mini App's sockets) and ``links`` puts
-    the Mini App's button on the boards; both None when no Mini App is configured."""
+    the Mini App's button on the boards; both None when no Mini App is configured. A lobby seek lasts
+    ``lobby_seek_ttl`` seconds and the lobby pairs every ``lobby_pass_interval`` seconds while anyone waits."""
     scheduler = Scheduler()
     replies = Replies(sender)
     session_end = SessionEnd(store)
@@ -305,6 +315,20 @@ def assemble(
     arenas = build_arenas(store, replies, config, scheduler, actions, matchmaker)
     competitions = CompetitionRouter(store, tournaments.reconciler, arenas.reconciler)
     session_end.tournaments = competitions
+    lobby = build_lobby(
+        store,
+        preferences,
+        actions,
+        replies,
+        lambda: config.clock(),
+        sleep=lambda seconds: config.sleep(seconds),
+        seek_ttl=lobby_seek_ttl,
+        interval=lobby_pass_interval,
+        max_games=config.max_games_per_user,
+    )
+    session_end.lobby = lobby.after_game
+    periodic = PeriodicWork(store, config, sweeper, competitions)
+    periodic.lobby = lobby
     return Services(
         store=store,
         sender=sender,
@@ -321,7 +345,7 @@ def assemble(
         tournaments=tournaments,
         arenas=arenas,
         competitions=competitions,
-        periodic=PeriodicWork(store, config, sweeper, competitions),
+        periodic=periodic,
         preferences=preferences,
         challenges=Challenges(store),
         chat_games=ChatGames(store),
@@ -332,6 +356,7 @@ def assemble(
         player_stats=PlayerStats(store),
         leaderboards=Leaderboards(store),
         views=GameViews(store, config.dice, lambda: config.clock()),
+        lobby=lobby,
         live=live,
         links=links,
     )

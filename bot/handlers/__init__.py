@@ -23,6 +23,7 @@ from . import (
     history,
     inline,
     lang,
+    lobby,
     moves,
     ratings,
     rules,
@@ -44,7 +45,7 @@ def game_routers() -> list[Router]:
     ``/start c_<id>`` reaches the challenge flow; the computer's ``/new bot`` before the challenge's ``/new``;
     typed moves last). Each handler names in its signature the parts it uses (``replies``, ``actions``, ``boards``,
     ``inline_games``, ``tournaments``, ``arenas``, ``game_config``, ``preferences``, ``challenges``, ``chat_games``,
-    ``history``, ``exports``, ``fairness``, ``analyses``, ``player_stats``, ``leaderboards``, ``sender``,
+    ``history``, ``exports``, ``fairness``, ``analyses``, ``player_stats``, ``leaderboards``, ``lobby``, ``sender``,
     ``settings``) and ``locale``, the user's language; aiogram passes them from the Dispatcher's data
     (:mod:`bot.wiring`). No handler takes the store: what they read and write goes through those services."""
     modules = (
@@ -52,6 +53,7 @@ def game_routers() -> list[Router]:
         arena,
         computer,
         challenge,
+        lobby,
         game,
         cube,
         settings,

@@ -105,6 +105,15 @@ class InviteCb(CallbackData, prefix="il"):
     sig: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{11}$")]
 
 
+class LobbyCb(CallbackData, prefix="lb"):
+    """A press on a lobby button (:mod:`bot.services.lobby`): ``cancel`` the presser's seek (``ref`` empty);
+    after the lobby game ``ref``: ``rematch`` (both must press), ``new`` (seek a new opponent with the game's
+    settings), ``block`` (never be paired with that opponent again), ``report`` (count a report of the opponent)."""
+
+    action: Literal["cancel", "rematch", "new", "block", "report"]
+    ref: Annotated[str, Field(pattern=r"^([A-Za-z0-9_-]{10})?$")] = ""
+
+
 class MenuCb(CallbackData, prefix="m"):
     """A press on a menu button (e.g. ``new_long``, ``new_portes``, ``more``, ``rules``, ``help``)."""
 
@@ -118,7 +127,7 @@ class SettingsCb(CallbackData, prefix="s"):
     value: Word
 
 
-AnyCallback = GameCb | ChallengeCb | ComputerCb | LangCb | MenuCb | SettingsCb | InviteCb
+AnyCallback = GameCb | ChallengeCb | ComputerCb | LangCb | MenuCb | SettingsCb | InviteCb | LobbyCb
 """Every callback data class of the bot."""
 
 CALLBACK_CLASSES: Final[tuple[type[CallbackData], ...]] = (
@@ -129,6 +138,7 @@ CALLBACK_CLASSES: Final[tuple[type[CallbackData], ...]] = (
     MenuCb,
     SettingsCb,
     InviteCb,
+    LobbyCb,
 )
 _BY_PREFIX: Final[dict[str, type[CallbackData]]] = {cls.__prefix__: cls for cls in CALLBACK_CLASSES}
 

@@ -25,7 +25,8 @@ The layout (every key but ``match``, ``players`` and ``chats`` may be missing in
      "fairness"?: {"server_seed", "client_seed", "commitment"},
      "rating_plan"?: {"variant", "length", "winner": {"id", "name"}, "loser": {"id", "name"}, "chats"} | null,
      "forfeit"?: the player (0 or 1) who lost the session by a tournament forfeit,
-     "clock"?: the game's time control and its state (:class:`bot.model.clock.GameClock`)}
+     "clock"?: the game's time control and its state (:class:`bot.model.clock.GameClock`),
+     "lobby"?: a lobby game's series (:class:`bot.model.lobby.LobbyLink`)}
 
 A record without ``"clock"`` (every record written before time control) is a game without one.
 """
@@ -53,6 +54,7 @@ from pydantic_core import to_json
 
 from bot.model.clock import GameClock
 from bot.model.codec import JsonObject, dump, load, load_json
+from bot.model.lobby import LobbyLink
 from nardy import Options, Step
 
 if TYPE_CHECKING:
@@ -287,6 +289,7 @@ _OMITTED_WHEN_NONE: Final = (
     "fairness",
     "forfeit",
     "clock",
+    "lobby",
 )
 
 
@@ -332,6 +335,8 @@ class GameRecord:
     clock: GameClock | None = None
     """The game's clock (docs/rules.md §1 "Time control"): the reserves, the delay and the running action; None: a
     game without time control."""
+    lobby: LobbyLink | None = None
+    """A lobby game's series (docs/rules.md "Lobby"); None: not a lobby game."""
     schema: StrictInt = SCHEMA
     """The schema the record was read in (a new or saved record is written in :data:`SCHEMA`)."""
     extra: _AsIs = dataclasses.field(default_factory=dict)
@@ -529,9 +534,10 @@ class GameRecord:
         tournament: TournamentLink | None = None,
         fairness: FairSeeds | None = None,
         clock: GameClock | None = None,
+        lobby: LobbyLink | None = None,
     ) -> GameRecord:
         """Return the record of a new game (no board posted yet: the chats' ``message_id`` is None; ``clock``: its
-        time control, None for none)."""
+        time control, None for none; ``lobby``: a lobby game's series, None for a game of another kind)."""
         return cls(
             match=match,
             players=list(players),
@@ -541,6 +547,7 @@ class GameRecord:
             tournament=tournament,
             fairness=fairness,
             clock=clock,
+            lobby=lobby,
         )
 
 

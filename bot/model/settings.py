@@ -5,9 +5,11 @@ the default variant, no confirmation, ...). Each known key has a declared type; 
 ignored by the typed field (it reads as unset) but kept as it was, like every key this version does not know, so
 a save never loses what a newer (or older) release wrote. The JSON shape is the stores' as before:
 
-- user settings: ``{"lang"?: "ru" | "en", "theme"?: str, "dm"?: true, "name"?: str}`` — the chosen language
-  (``/lang``), the board theme of the user's private chats, whether the user has written to the bot in private, and
-  the display name of the host of inline invitations;
+- user settings: ``{"lang"?: "ru" | "en", "theme"?: str, "dm"?: true, "name"?: str, "blocked"?: [user ids],
+  "lobby_abandons"?: {"count", "last", "games"}}`` — the chosen language (``/lang``), the board theme of the user's
+  private chats, whether the user has written to the bot in private, the display name of the host of inline
+  invitations, the players the user blocked in the lobby (never paired with them again) and the lobby games the
+  user abandoned (their cool-down, :class:`bot.model.lobby.Abandons`);
 - chat settings: ``{"variant"?: str, "confirm"?: bool, "cube_long"?: bool, "tournaments"?: "admins" | "anyone",
   "tour_topic"?: int, "theme"?: str, "media_refused"?: int}`` — a group's defaults, chosen by its admins in
   ``/settings``, and what the bot learnt of the chat: when it last refused the bot's pictures (Unix time; see
@@ -32,6 +34,7 @@ from pydantic import (
 from pydantic.dataclasses import dataclass
 
 from bot.model.codec import JsonObject, dump, load
+from bot.model.lobby import Abandons
 
 
 class SettingsError(ValueError):
@@ -101,6 +104,10 @@ class UserSettings(_SettingsDocument):
     theme: StrictStr | None = None
     dm: StrictBool | None = None
     name: StrictStr | None = None
+    blocked: list[StrictInt] | None = None
+    """The users this user blocked in the lobby (docs/rules.md "Lobby"): never paired with them again."""
+    lobby_abandons: Abandons | None = None
+    """The lobby games this user abandoned lately (their cool-down before the next seek)."""
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Keys this version does not know, and known keys stored with a value of another type, written back as read."""
 

@@ -24,6 +24,7 @@ from bot.keyboards.turns import turn_choices
 from bot.model.actions import ChooseDoubleAction, GameAction, GameCommand, ResignAction, StepAction, TurnAction
 from bot.model.clock import GameClock, TimeControl
 from bot.model.game import ChatLink, Event, GameRecord, Kind, PlayerInfo, RecordError, TournamentLink
+from bot.model.lobby import LobbyLink
 from bot.services.boards import BoardPresenter, berserk_allowed
 from bot.services.clocks import awaited_side, earliest
 from bot.services.computer import ComputerTurns, computer_to_act
@@ -207,11 +208,13 @@ class GameActions:
         tournament: TournamentLink | None = None,
         limits: bool = True,
         clock: TimeControl | None = None,
+        lobby: LobbyLink | None = None,
     ) -> str | None:
         """Create a game, play its opening roll and have its boards posted (one per chat).
 
         ``chats``: where the boards go (viewer None in a group); ``tournament``: the tournament match the game
-        plays, kept in the record; ``clock``: the time control (None: none). A player already in
+        plays, kept in the record; ``clock``: the time control (None: none); ``lobby``: the series of a game the
+        lobby paired (:mod:`bot.services.lobby`), kept in the record. A player already in
         ``max_games_per_user`` games, or a chat with ``max_games_per_chat`` games, is refused with a message in the
         first chat (``limits`` False: not checked, for tournament matches, which nobody chose to start). Creation is
         idempotent: the id is chosen first (or given as ``game_id``), so a retry after a
@@ -227,7 +230,14 @@ class GameActions:
         dice = self.config.dice("new", 0) if seeds is None else FairDice(seeds.server_seed, seeds.client_seed)
         match = new_match(variant, length, options=options, dice=dice)
         record = GameRecord.new(
-            match.to_dict(), players, chats, kind=kind, confirm=confirm, tournament=tournament, fairness=seeds
+            match.to_dict(),
+            players,
+            chats,
+            kind=kind,
+            confirm=confirm,
+            tournament=tournament,
+            fairness=seeds,
+            lobby=lobby,
         )
         events: list[Event] = []
         advance(match, record, events)  # the opening roll (and anything automatic) before the first save
@@ -535,8 +545,8 @@ class GameActions:
         """Start a new game with the same players and chats, once per finished game: the new game's id is saved
         in the finished game first (with a wake-up deadline, so its board is brought up to date even after a
         crash), then the game is created under that id, so a retry after a crash creates that same game."""
-        if not stored.finished or record.tournament is not None:
-            return tr(lang, "toast.bad")
+        if not stored.finished or record.tournament is not None or record.lobby is not None:
+            return tr(lang, "toast.bad")  # a lobby game's rematch is agreed by both (bot.services.lobby)
         rematch_id = record.rematch
         if rematch_id is not None:
             if await self.store.get_game(rematch_id) is not None:

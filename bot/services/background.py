@@ -22,6 +22,16 @@ from bot.storage.errors import StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
+
+class LobbySweep(Protocol):
+    """The lobby's part of the sweep (:class:`bot.services.lobby.service.LobbyParts`)."""
+
+    async def sweep(self) -> None:
+        """A pairing pass, the seeks' expiry, the recovery of open pairings, and the passes restarted while anyone
+        waits. Returns nothing. Raises: StoreUnavailableError."""
+        ...
+
+
 STORE_OUTAGE: Final[tuple[type[BaseException], ...]] = (StoreUnavailableError, *NETWORK_ERRORS)
 """What an unavailable store raises (the store wraps network failures; a raw one is counted too)."""
 
@@ -48,6 +58,8 @@ class PeriodicWork:
         self.config = config
         self.sweeper = sweeper
         self.tournaments = tournaments
+        self.lobby: LobbySweep | None = None
+        """The lobby's sweep (set by the composition root; None: no lobby)."""
         self.outage = Outage("periodic work", log, needs="the store", meanwhile="due games wait for the next sweep")
 
     async def recover(self) -> int:
@@ -62,20 +74,24 @@ class PeriodicWork:
         try:
             await self.recover()
             await self.tournaments.sweep(self.config.clock() + self.config.board_retry_after, limit=1000)
+            if self.lobby is not None:
+                await self.lobby.sweep()
         except STORE_OUTAGE as error:
             self.outage.failed(error)
         except Exception:
             log.exception("start-up recovery failed (the sweeper retries)")
 
     async def sweep_once(self, purge_batch: int = 500, metrics: Metrics | None = None) -> None:
-        """Handle due games (boards behind, reminders, timeouts, lost computer replies) and tournaments, and purge
-        expired records in batches of ``purge_batch``; count it in ``metrics`` (job ``sweep``, and the unfinished
-        games as ``nardy_active_games``). Never raises (logs errors; an unavailable store once per outage, see the
-        module docstring)."""
+        """Handle due games (boards behind, reminders, timeouts, lost computer replies), tournaments and the lobby's
+        seeks, and purge expired records in batches of ``purge_batch``; count it in ``metrics`` (job ``sweep``, and
+        the unfinished games as ``nardy_active_games``). Never raises (logs errors; an unavailable store once per
+        outage, see the module docstring)."""
         outcome = "error"
         try:
             await self.sweeper.sweep()
             await self.tournaments.sweep()
+            if self.lobby is not None:
+                await self.lobby.sweep()
             await self.store.purge_expired(purge_batch)
             outcome = "ok"
             if metrics is not None:

@@ -41,6 +41,7 @@ from PIL import Image
 
 from bot.keyboards.callbacks import game_button_data
 from bot.keyboards.game import game_keyboard, over_keyboard
+from bot.keyboards.lobby import lobby_over_keyboard
 from bot.keyboards.turns import turn_buttons, turn_choices
 from bot.keyboards.webapp import WebAppLinks, with_app_button
 from bot.log_context import bind_game
@@ -232,7 +233,7 @@ def board_keyboard(
     record: GameRecord, match: Match, game_id: str, version: int, lang: str, *, group: bool = False
 ) -> InlineKeyboardMarkup | None:
     """Return the keyboard of the board at ``version``: the game's buttons, or the game-over buttons (none for a
-    tournament match).
+    tournament match, the lobby's for a lobby game).
 
     In a group (``group``) a move is offered as whole-turn buttons whenever the turns left to choose from are few
     (:mod:`bot.keyboards.turns`), so that a turn costs one board edit; otherwise, and in private chats, as single
@@ -240,6 +241,8 @@ def board_keyboard(
     game = match.game
     if game.phase is Phase.OVER and record.tournament is not None:
         return None  # a tournament match is not replayed: the tournament pairs the next one
+    if game.phase is Phase.OVER and record.lobby is not None:
+        return lobby_over_keyboard(game_id, lang)  # rematch by agreement, new opponent, block, report
     if game.phase is Phase.OVER:
         return over_keyboard(game_id, version, game_name(match), lang, computer=record.against_computer)
     pending = list(record.pending_steps)

@@ -14,6 +14,7 @@ from bot.keyboards.game import step_label
 from bot.model.clock import FIRST_MOVE_WINDOW, format_reserve
 from bot.model.game import Event, GameRecord
 from bot.services.engine_flow import match_finished
+from bot.services.series import series_score
 from bot.texts import Html, code, dice_name, esc, number, tr
 from nardy import Match, Phase
 
@@ -193,6 +194,10 @@ def caption(record: GameRecord, match: Match, lang: str, game_id: str | None = N
             lines.append(tr(lang, "match.over", name=names[winner], won=number(lang, won), lost=number(lang, lost)))
         elif game.crawford and game.variant.cube_enabled(game.options):
             lines.append(tr(lang, "crawford"))
+    if record.lobby is not None:
+        a, b = series_score(record, finished=game.phase is Phase.OVER)
+        if a or b:
+            lines.append(tr(lang, "lobby.series", a=a, b=b))
     clock = record.clock
     if clock is not None and clock.flag is None and game.phase is not Phase.OVER:
         # the reserves as of the last action: the caption changes with the saved version only (no timer edits)

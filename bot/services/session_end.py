@@ -25,17 +25,31 @@ class MatchResults(Protocol):
         ...
 
 
+class LobbyResults(Protocol):
+    """What a finished lobby game means for its players (:class:`bot.services.lobby.after_game.AfterGame`)."""
+
+    async def game_finished(self, game_id: str, record: GameRecord) -> None:
+        """Count a lobby game's abandonment for the abandoner's cool-down (once per game). Returns nothing.
+
+        Raises: StoreUnavailableError."""
+        ...
+
+
 class SessionEnd:
-    """Rates a finished match and hands a tournament match's result to the tournaments."""
+    """Rates a finished match, hands a tournament match's result to the tournaments and a lobby game's end to the
+    lobby."""
 
     def __init__(self, store: Store) -> None:
-        """Write ratings to ``store``; :attr:`tournaments` (what records a tournament match's result) is set once
-        the tournament service exists (it is built after the saver that calls this)."""
+        """Write ratings to ``store``; :attr:`tournaments` (what records a tournament match's result) and
+        :attr:`lobby` (what counts a lobby game's abandonment) are set once those services exist (they are built
+        after the saver that calls this)."""
         self.store = store
         self.tournaments: MatchResults | None = None
+        self.lobby: LobbyResults | None = None
 
     async def after_finish(self, game_id: str, record: GameRecord) -> None:
-        """Rate the match (docs/rules.md §8) and record a tournament match's result. Returns nothing.
+        """Rate the match (docs/rules.md §8), record a tournament match's result and a lobby game's abandonment.
+        Returns nothing.
 
         Raises: StoreUnavailableError."""
         plan = record.rating_plan  # written by the finishing save (bot.services.saving)
@@ -46,3 +60,5 @@ class SessionEnd:
             await self.tournaments.match_finished(
                 game_id, record.tournament.tournament_id, record.tournament.match_id, record
             )
+        if record.lobby is not None and self.lobby is not None:
+            await self.lobby.game_finished(game_id, record)
