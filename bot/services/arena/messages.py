@@ -14,6 +14,7 @@ from aiogram.methods import EditMessageText, GetMe, SendMessage
 from aiogram.types import InlineKeyboardMarkup, ReplyParameters
 
 from bot.keyboards.arena import back_keyboard, card_keyboard
+from bot.keyboards.webapp import WebAppLinks, arena_button
 from bot.model.arena import ArenaRecord, Outgoing
 from bot.model.clock import FIRST_MOVE_WINDOW
 from bot.services.arena import texts
@@ -26,9 +27,11 @@ log = logging.getLogger(__name__)
 class ArenaMessages:
     """Sends and edits the arenas' messages (see the module docstring)."""
 
-    def __init__(self, replies: Replies) -> None:
-        """Talk to the chats through ``replies``."""
+    def __init__(self, replies: Replies, links: WebAppLinks | None = None) -> None:
+        """Talk to the chats through ``replies``; ``links``: where the Mini App lives (the card then opens the arena's
+        live view in it; None: no such button)."""
         self.replies = replies
+        self.links = links
         self._username: str | None = None
 
     # ------------------------------------------------------------------ the card
@@ -42,7 +45,8 @@ class ArenaMessages:
         text = texts.card_text(record.lang, record, now)
         if record.status != "running":
             return text, None
-        return text, card_keyboard(arena_id, record.lang, deep_link=await self.deep_link(arena_id))
+        live = arena_button(self.links, arena_id, record.lang, private=False)
+        return text, card_keyboard(arena_id, record.lang, deep_link=await self.deep_link(arena_id), app_button=live)
 
     async def send_card(
         self, arena_id: str, record: ArenaRecord, now: float, *, reply_to: int | None = None

@@ -3,8 +3,9 @@
 why everything converges after a crash and what happens exactly once.
 
 :func:`build_arenas` assembles the parts for the composition root, as :class:`Arenas`; its methods are what the
-handlers and the Mini App call: :meth:`Arenas.view` (the arena as a viewer sees it), and :meth:`Arenas.join`,
-:meth:`Arenas.leave`, :meth:`Arenas.pause`, :meth:`Arenas.resume`, each returning the toast to show.
+handlers and the Mini App call: :meth:`Arenas.view` (the arena as a viewer sees it), :meth:`Arenas.version` (what
+the Mini App's poll compares), and :meth:`Arenas.join`, :meth:`Arenas.leave`, :meth:`Arenas.pause`,
+:meth:`Arenas.resume`, each returning the toast to show.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.keyboards.webapp import WebAppLinks
+from bot.model.arena import is_arena
 from bot.model.game import PlayerInfo
 from bot.services.arena.actions import ArenaActions
 from bot.services.arena.messages import ArenaMessages
@@ -47,6 +50,14 @@ class Arenas:
         record = loaded[1]
         return arena_view(arena_id, record, viewer_id, self.records.clock(), lang or record.lang)
 
+    async def version(self, arena_id: str) -> int | None:
+        """Return the stored version of the arena's record, which grows with every change its view shows (a join, a
+        pause, a game started or ended, the end), or None when there is no such arena (or the id is a tournament's):
+        the Mini App's poll compares it with the version the page shows before building a view. Raises:
+        StoreUnavailableError."""
+        stored = await self.records.store.get_tournament(arena_id)
+        return None if stored is None or not is_arena(stored.data) else stored.version
+
     async def join(self, arena_id: str, user: PlayerInfo) -> str:
         """Join the arena (:meth:`ArenaActions.join`). Returns: the toast. Raises: StoreUnavailableError."""
         return await self.actions.join(arena_id, user)
@@ -75,15 +86,17 @@ def build_arenas(
     *,
     retry_after: float | None = None,
     wave_delay: float = 2.0,
+    links: WebAppLinks | None = None,
 ) -> Arenas:
     """Return the arenas' parts: records kept in ``store`` (its tournaments and pairing pools), messages through
     ``replies``, the clock and sleep of ``config``, reconciling on the job queue of ``scheduler`` when it has one,
     games started with ``games``, pairs claimed with ``matchmaker``. ``retry_after``: how soon after a save the
     sweeper looks again when the work it implies was not finished (default: ``config.board_retry_after``);
-    ``wave_delay``: seconds between a game's end and its pairing wave."""
+    ``wave_delay``: seconds between a game's end and its pairing wave; ``links``: where the Mini App lives (the card
+    opens the arena's live view there)."""
     retry = config.board_retry_after if retry_after is None else retry_after
     records = ArenaRecordKeeper(store, lambda: config.clock(), retry_after=retry)
-    messages = ArenaMessages(replies)
+    messages = ArenaMessages(replies, links)
     pairing = ArenaPairing(records, store, matchmaker, store, games, lambda: config.clock())
     reconciler = ArenaReconciler(records, pairing, store, store, messages, config, scheduler, wave_delay=wave_delay)
     actions = ArenaActions(records, store, lambda: config.clock(), on_change=reconciler.request)
