@@ -312,7 +312,7 @@ def assemble(
     sweeper = Sweeper(store, sender, config, boards, saver, computer_turns)
     tournaments = build_tournaments(store, replies, config, scheduler, actions, links=links, media=media)
     matchmaker = Matchmaker(store, lambda: config.clock())
-    arenas = build_arenas(store, replies, config, scheduler, actions, matchmaker)
+    arenas = build_arenas(store, replies, config, scheduler, actions, matchmaker, links=links)
     competitions = CompetitionRouter(store, tournaments.reconciler, arenas.reconciler)
     session_end.tournaments = competitions
     lobby = build_lobby(
@@ -389,6 +389,10 @@ def webapp_parts(settings: Settings, services: Services) -> WebAppParts | None:
         tournaments=TournamentViews(services.tournaments.records),
         limiter=request_limiter(settings, services.store),
         clock_starts=services.boards.clock_starts,
+        arenas=services.arenas,
+        lobby=services.lobby.lobby,
+        rating_window=services.lobby.lobby.window.at,
+        clock=lambda: services.config.clock(),
     )
 
 

@@ -74,7 +74,7 @@ async def get_arena(request: web.Request) -> web.StreamResponse:
     arenas, arena_id, version = found
     if _matches(request, etag(version)):
         return web.Response(status=304, headers={"ETag": etag(version), "Cache-Control": "private, no-cache"})
-    view = await arenas.view(arena_id, who.user_id)
+    view = await arenas.view(arena_id, who.user_id, who.language)
     if view is None:
         return refused(request, who, 404, "not_found", "webapp.arena.not_found")
     return _answer(view.to_json(), version)
@@ -97,7 +97,7 @@ async def post_arena_action(request: web.Request) -> web.Response:
     press = {"join": arenas.join, "leave": arenas.leave, "pause": arenas.pause, "back": arenas.resume}[action]
     toast = await press(arena_id, user)
     version = await arenas.version(arena_id)
-    view = await arenas.view(arena_id, who.user_id)
+    view = await arenas.view(arena_id, who.user_id, who.language)
     if view is None or version is None:
         return refused(request, who, 404, "not_found", "webapp.arena.not_found")
     return _answer({**view.to_json(), "toast": toast}, version)

@@ -6,9 +6,9 @@
   lobby offers with their names in the caller's language, and the usual clocks). The page asks every
   :data:`POLL_SECONDS` while it seeks and is shown.
 - ``POST /webapp/api/lobby/seek`` with exactly ``{"variant": str, "clock": "D+r"}``: seek an opponent; 200 with the
-  status and the service's ``toast`` (a cool-down, a running game or a seek already made are told there and in the
-  status: ``cooldown_until``, ``state``); 400 when the body is not exactly that (over :data:`MAX_SEEK_BODY` bytes,
-  not JSON, a variant the lobby does not offer, a clock that is not a valid ``D+r``).
+  status, and the service's refusal as ``toast`` (a cool-down, a running game or a seek already made are told there
+  and in the status: ``cooldown_until``, ``state``); 400 when the body is not exactly that (over
+  :data:`MAX_SEEK_BODY` bytes, not JSON, a variant the lobby does not offer, a clock that is not a valid ``D+r``).
 - ``POST /webapp/api/lobby/cancel``: withdraw the seek; 200 with the status (the body, if any, is not read).
 
 Refusals as the other routes (:mod:`bot.webapp.server`): 401 untrusted, 429 over the caller's rate, 404 when the bot
@@ -93,8 +93,8 @@ async def get_lobby(request: web.Request) -> web.Response:
     return web.json_response(await _status(request.app[PARTS], lobby, who), headers={"Cache-Control": "no-store"})
 
 
-async def _seek_body(request: web.Request) -> tuple[str, str] | None:
-    """Return ``(variant, clock label)`` of a seek's body, or None when it is not exactly ``{"variant", "clock"}``
+async def _seek_body(request: web.Request) -> tuple[str, TimeControl] | None:
+    """Return ``(variant, clock)`` of a seek's body, or None when it is not exactly ``{"variant", "clock"}``
     with a variant of :data:`LOBBY_VARIANTS` and a valid clock (or too long, cut off, slow, not JSON)."""
     raw = await read_body(request, MAX_SEEK_BODY, BODY_TIMEOUT)
     if raw is None:
@@ -109,7 +109,7 @@ async def _seek_body(request: web.Request) -> tuple[str, str] | None:
     if not isinstance(variant, str) or variant not in LOBBY_VARIANTS or not isinstance(clock, str) or len(clock) > 16:
         return None
     try:
-        return variant, TimeControl.parse(clock).label
+        return variant, TimeControl.parse(clock)
     except ClockError:
         return None
 
@@ -126,24 +126,23 @@ async def post_seek(request: web.Request) -> web.Response:
     if seek is None:
         return refused(request, who, 400, "bad_request", "webapp.play.bad_seek")
     variant, clock = seek
-    toast = await lobby.seek(PlayerInfo(id=who.user_id, name=who.name, lang=who.language), variant, clock)
+    outcome = await lobby.seek(PlayerInfo(id=who.user_id, name=who.name, lang=who.language), variant, clock)
     body = await _status(request.app[PARTS], lobby, who)
-    return web.json_response({**body, "toast": toast}, headers={"Cache-Control": "no-store"})
+    if outcome.text:
+        body["toast"] = str(outcome.text)
+    return web.json_response(body, headers={"Cache-Control": "no-store"})
 
 
 async def post_cancel(request: web.Request) -> web.Response:
-    """Withdraw the caller's seek (200 with the status, and the service's ``toast`` when it gives a text), or
-    401/404/429."""
+    """Withdraw the caller's seek (200 with the status), or 401/404/429."""
     who = await signed_in(request, RequestKind.ACTION)
     if isinstance(who, web.Response):
         return who
     lobby = _lobby_of(request, who)
     if isinstance(lobby, web.Response):
         return lobby
-    said = await lobby.cancel(who.user_id)
+    await lobby.cancel(who.user_id)
     body = await _status(request.app[PARTS], lobby, who)
-    if isinstance(said, str):
-        body["toast"] = said
     return web.json_response(body, headers={"Cache-Control": "no-store"})
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from bot.model.clock import TimeControl
 from bot.model.game import PlayerInfo
 
 
@@ -25,19 +26,20 @@ class JsonView(Protocol):
 class ArenaPort(Protocol):
     """The arena service as the Mini App uses it.
 
-    ``view(...).to_json()`` is ``{"id", "title", "variant", "clock", "ends_at", "now", "finished", "players": [{"id",
-    "name", "rank", "score", "fire", "sheet": [{"points", "fire", "berserk", "won"}], "games", "paused",
-    "withdrawn", "playing"}], "me": {"joined", "paused", "game"}}`` (times in Unix seconds; ``playing`` and
-    ``me.game`` a game id or null)."""
+    :class:`bot.services.arena.service.Arenas` is one. ``view(...).to_json()`` is ``{"id", "title", "variant",
+    "clock", "ends_at", "now", "finished", "players": [{"id", "name", "rank", "score", "fire", "sheet": [{"points",
+    "fire", "berserk", "won"}], "games", "paused", "withdrawn", "playing"}], "me": {"joined", "paused", "game"}}``
+    (times in Unix seconds; a player's ``id`` their Telegram user id, ``playing`` whether they play a game now,
+    ``me.game`` the id of the viewer's game or null)."""
 
     async def version(self, arena_id: str) -> int | None:
         """Return the stored version of the arena's record (it grows with every change that the view shows), or
         None when there is no such arena. Raises: StoreUnavailableError."""
         ...
 
-    async def view(self, arena_id: str, viewer_id: int) -> JsonView | None:
-        """Return the arena as ``viewer_id`` sees it, or None when there is no such arena.
-        Raises: StoreUnavailableError."""
+    async def view(self, arena_id: str, viewer_id: int, lang: str | None = None) -> JsonView | None:
+        """Return the arena as ``viewer_id`` sees it, its words in ``lang`` (None: the arena's), or None when there
+        is no such arena. Raises: StoreUnavailableError."""
         ...
 
     async def join(self, arena_id: str, user: PlayerInfo) -> str:
@@ -57,21 +59,33 @@ class ArenaPort(Protocol):
         ...
 
 
+class SeekAnswer(Protocol):
+    """What became of a seek, as the page is told: ``text``, the refusal to show ("" when the seek was taken)."""
+
+    @property
+    def text(self) -> str:
+        """The refusal to show, or ""."""
+        ...
+
+
 class LobbyPort(Protocol):
-    """The lobby service as the Mini App uses it.
+    """The lobby service as the Mini App uses it; :class:`bot.services.lobby.seeking.Lobby` is one.
 
     ``status(...).to_json()`` is ``{"state": "idle" | "seeking" | "playing", "since", "variant", "clock", "game",
     "cooldown_until"}`` (times in Unix seconds or null); it may add ``"window"`` (the rating window now, ± points;
-    null when any rating is taken) and ``"rating"``, which the page shows when they are there."""
+    null when any rating is taken), which the page shows when it is there."""
 
-    async def seek(self, user: PlayerInfo, variant: str, clock: str) -> str:
-        """Seek an opponent for ``user`` in ``variant`` on ``clock`` (``D+r``). Returns: the text saying what
-        happened (seeking, paired, or why not: a cool-down, a running game, already seeking)."""
+    async def seek(
+        self, player: PlayerInfo, variant: str | None = None, clock: TimeControl | None = None
+    ) -> SeekAnswer:
+        """Seek an opponent for ``player`` in ``variant`` on ``clock`` (None: the lobby's defaults). Returns: what
+        became of it (its ``text`` says why not: a cool-down, a running game, already seeking). Raises:
+        StoreUnavailableError."""
         ...
 
     async def cancel(self, user_id: int) -> object:
-        """Withdraw the seek of ``user_id`` (nothing when there is none). Returns: anything; a text (``str``) is
-        shown to the player."""
+        """Withdraw the seek of ``user_id`` (nothing when there is none). Returns: anything (not shown). Raises:
+        StoreUnavailableError."""
         ...
 
     async def status(self, user_id: int) -> JsonView:

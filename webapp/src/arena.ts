@@ -13,7 +13,8 @@ export interface ArenaSheetEntry {
 }
 
 export interface ArenaPlayer {
-  id: string;
+  /** the player's Telegram user id */
+  id: number | string;
   name: string;
   rank: number;
   score: number;
@@ -22,8 +23,8 @@ export interface ArenaPlayer {
   games: number;
   paused: boolean;
   withdrawn: boolean;
-  /** the game being played (its id), or null */
-  playing: string | boolean | null;
+  /** whether the player is in a game now */
+  playing: boolean | string | null;
 }
 
 export interface ArenaView {
@@ -70,8 +71,8 @@ function leaderboard(view: ArenaView, t: Record<string, string>, me: string): HT
   table.appendChild(el("thead")).appendChild(head);
   const body = el("tbody");
   for (const p of view.players) {
-    const row = el("tr", p.id === me ? "you" : undefined);
-    row.dataset.player = p.id;
+    const row = el("tr", String(p.id) === me ? "you" : undefined);
+    row.dataset.player = String(p.id);
     row.dataset.fire = String(p.fire);
     row.appendChild(el("td", "place", String(p.rank)));
     const name = el("td", "name");

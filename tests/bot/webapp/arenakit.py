@@ -14,6 +14,7 @@ from aiogram.types import User
 from aiohttp.test_utils import TestClient, TestServer
 from multidict import CIMultiDictProxy
 
+from bot.model.clock import TimeControl
 from bot.model.game import PlayerInfo
 from bot.storage import Store
 from bot.webapp.parts import WebAppParts
@@ -91,15 +92,15 @@ class FakeArenas:
         arena = self.arenas.get(arena_id)
         return None if arena is None else arena.version
 
-    async def view(self, arena_id: str, viewer_id: int) -> JsonOf | None:
-        self.calls.append(("view", arena_id, viewer_id))
+    async def view(self, arena_id: str, viewer_id: int, lang: str | None = None) -> JsonOf | None:
+        self.calls.append(("view", arena_id, (viewer_id, lang)))
         arena = self.arenas.get(arena_id)
         if arena is None:
             return None
         ranked = sorted(arena.rows, key=lambda r: (-r.score, r.id))
         players = [
             {
-                "id": r.id,
+                "id": int(r.id),
                 "name": r.name,
                 "rank": rank,
                 "score": r.score,
@@ -108,7 +109,7 @@ class FakeArenas:
                 "games": len(r.sheet),
                 "paused": r.paused,
                 "withdrawn": r.withdrawn,
-                "playing": r.playing,
+                "playing": r.playing is not None,
             }
             for rank, r in enumerate(ranked, 1)
         ]
@@ -174,6 +175,13 @@ class FakeArenas:
         return sum(1 for call in self.calls if call[0] == kind)
 
 
+@dataclass(frozen=True)
+class Said:
+    """What became of a fake seek: the refusal's text ("" when taken)."""
+
+    text: str
+
+
 @dataclass
 class Seat:
     """A user's place in the fake lobby."""
@@ -203,22 +211,24 @@ class FakeLobby:
         seat = self.seat(user_id)
         seat.state, seat.game, seat.since = "playing", game_id, None
 
-    async def seek(self, user: PlayerInfo, variant: str, clock: str) -> str:
-        self.calls.append(("seek", (user, variant, clock)))
-        seat = self.seat(user.id)
+    async def seek(self, player: PlayerInfo, variant: str | None = None, clock: TimeControl | None = None) -> Said:
+        label = None if clock is None else clock.label
+        self.calls.append(("seek", (player, variant, label)))
+        seat = self.seat(player.id)
         if seat.cooldown_until is not None and seat.cooldown_until > self.clock():
-            return "cooling down"
+            return Said("cooling down")
         if seat.state != "idle":
-            return "already"
-        seat.state, seat.since, seat.variant, seat.clock = "seeking", self.clock(), variant, clock
-        return "seeking"
+            return Said("already")
+        seat.state, seat.since, seat.variant, seat.clock = "seeking", self.clock(), variant, label
+        return Said("")
 
-    async def cancel(self, user_id: int) -> str:
+    async def cancel(self, user_id: int) -> bool:
         self.calls.append(("cancel", user_id))
         seat = self.seat(user_id)
-        if seat.state == "seeking":
-            seat.state, seat.since = "idle", None
-        return "cancelled"
+        if seat.state != "seeking":
+            return False
+        seat.state, seat.since = "idle", None
+        return True
 
     async def status(self, user_id: int) -> JsonOf:
         self.calls.append(("status", user_id))

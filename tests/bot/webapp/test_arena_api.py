@@ -51,8 +51,10 @@ async def test_the_view_is_the_services_json_tagged_with_the_arenas_version(sqli
         assert status == 200, view
         assert set(view) == {"id", "title", "variant", "clock", "ends_at", "now", "finished", "players", "me"}
         assert [p["name"] for p in view["players"]] == ["Alice", "Boris", "Vera"]
+        assert app.arenas.calls[-1] == ("view", ARENA_ID, (901, "en"))  # in the viewer's language
         assert all(set(p) == PLAYER_KEYS for p in view["players"])
         alice = view["players"][0]
+        assert alice["id"] == 901 and alice["playing"] is True
         assert alice["fire"] and alice["rank"] == 1 and [e["fire"] for e in alice["sheet"]] == [False, False, True]
         assert view["me"] == {"joined": True, "paused": False, "game": "g000000001"}
         assert headers["ETag"] == '"a1"' and "no-cache" in headers["Cache-Control"]
