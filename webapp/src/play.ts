@@ -156,8 +156,8 @@ export async function startPlay(initData: string, t: Record<string, string>, lan
       open.dataset.game = game;
       open.onclick = () => openBoard(game, "play=1");
       buttons.appendChild(open);
-      // paired while the page waited: the game opens at once
-      if (before?.state === "seeking") openBoard(game, "play=1");
+      // paired while the page waited, or at once by the seek itself: the game opens
+      if (before && before.state !== "playing") openBoard(game, "play=1");
     } else {
       const seek = el("button", "primary", t["webapp.play.seek"] ?? "");
       seek.dataset.lobby = "seek";
