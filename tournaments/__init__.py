@@ -4,11 +4,14 @@ Synchronous and free of I/O; values are immutable. A tournament is a frozen stat
 :func:`double_round_robin`, :func:`swiss`, :func:`single_elimination` or :func:`double_elimination` and advanced
 with ``record(result)`` and ``withdraw(player)``; ``playable()`` lists the matches to play now, ``is_over`` and
 ``winners()`` tell the end, ``standings()`` the table; :func:`tournament_to_dict` and :func:`tournament_from_dict`
-save and load one as JSON-compatible data. Every error is a ``ValueError`` subclass.
+save and load one as JSON-compatible data. An arena (issue 47) is scored by :func:`arena_standings` over its finished
+games (:class:`ArenaGame`); :func:`arena_pairs` and :func:`lobby_pairs` pair the players waiting in an arena or in the
+lobby. Every error is a ``ValueError`` subclass.
 """
 
 from __future__ import annotations
 
+from tournaments.arena import ArenaGame, ArenaRules, ArenaStanding, SheetEntry, arena_standings, game_points
 from tournaments.elimination import Elimination, bracket_order, double_elimination, single_elimination
 from tournaments.errors import (
     InvalidOptionError,
@@ -21,6 +24,7 @@ from tournaments.errors import (
     TournamentOverError,
     UnknownPlayerError,
 )
+from tournaments.matching import RatingWindow, Seeker, arena_pairs, lobby_pairs
 from tournaments.model import START_RATING, Bye, Match, Player, Result, Round, forfeit, match_points, seeded
 from tournaments.pairing import pair_round
 from tournaments.ratings import Rating, experience_boost, k_factor, rate_match, rating_change, win_probability
@@ -51,6 +55,9 @@ __all__ = [
     "SCHEMA_VERSION",
     "START_RATING",
     "SWISS_BYE_POINTS",
+    "ArenaGame",
+    "ArenaRules",
+    "ArenaStanding",
     "Bye",
     "CrossCell",
     "CrossTable",
@@ -64,17 +71,22 @@ __all__ = [
     "NotPlayableError",
     "Player",
     "Rating",
+    "RatingWindow",
     "Result",
     "Round",
     "RoundRobin",
     "RoundRobinRow",
     "ScoreMismatchError",
+    "Seeker",
+    "SheetEntry",
     "Swiss",
     "SwissRow",
     "Tournament",
     "TournamentError",
     "TournamentOverError",
     "UnknownPlayerError",
+    "arena_pairs",
+    "arena_standings",
     "bracket_order",
     "circle_rounds",
     "cross_table",
@@ -85,7 +97,9 @@ __all__ = [
     "experience_boost",
     "forfeit",
     "format_name",
+    "game_points",
     "k_factor",
+    "lobby_pairs",
     "match_points",
     "pair_round",
     "rate_match",

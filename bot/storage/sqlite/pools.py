@@ -207,17 +207,18 @@ class SqlitePools(SqliteConnection):
         return await self._run(op)
 
 
-PURGE_SQL = (
-    (
-        "DELETE FROM pool_entries WHERE rowid IN (SELECT rowid FROM pool_entries"
-        " WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)",
-        0.0,
-    ),
-    (
-        "DELETE FROM pool_pairings WHERE rowid IN (SELECT rowid FROM pool_pairings"
-        " WHERE closed_at IS NOT NULL AND closed_at <= ? LIMIT ?)",
-        CLOSED_PAIRING_RETENTION,
-    ),
+PURGE_EXPIRED_ENTRIES = (
+    "DELETE FROM pool_entries WHERE rowid IN (SELECT rowid FROM pool_entries"
+    " WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)",
+    0.0,
 )
-"""The batched deletes of ``purge_expired`` for the pools (SQL taking ``now - retention`` and a batch size, and
-the retention): expired entries, and the remembered ids of pairings closed or released long enough ago."""
+"""The batched delete of expired pool entries for ``purge_expired``: SQL taking ``now - retention`` and a batch
+size, and the retention (none)."""
+
+PURGE_CLOSED_PAIRINGS = (
+    "DELETE FROM pool_pairings WHERE rowid IN (SELECT rowid FROM pool_pairings"
+    " WHERE closed_at IS NOT NULL AND closed_at <= ? LIMIT ?)",
+    CLOSED_PAIRING_RETENTION,
+)
+"""The same for the remembered ids of pairings closed or released more than
+:data:`~bot.storage.pools.CLOSED_PAIRING_RETENTION` ago."""

@@ -19,8 +19,7 @@ from ..stats import COUNTED_GAMES_RETENTION
 from .budgets import SENDS_RETENTION, SqliteBudgets
 from .challenges import SqliteChallenges
 from .games import SqliteGames
-from .pools import PURGE_SQL as POOL_PURGE_SQL
-from .pools import SqlitePools
+from .pools import PURGE_CLOSED_PAIRINGS, PURGE_EXPIRED_ENTRIES, SqlitePools
 from .rates import SqliteRates
 from .ratings import SqliteRatings
 from .settings import SqliteSettings
@@ -70,20 +69,21 @@ class SqliteGameStore(
         full_buckets = (
             "DELETE FROM rate_buckets WHERE rowid IN (SELECT rowid FROM rate_buckets WHERE full_at <= ? LIMIT ?)"
         )
-        # Each transaction deletes at most ``limit`` rows of each table of one group (records; challenges; keys).
+        # Each transaction deletes at most ``limit`` rows of each table of one group (records; challenges, updates and
+        # pool entries; keys and remembered pairing ids; send budgets).
         groups: tuple[tuple[tuple[str, float], ...], ...] = (
             ((expired.format(table="games"), 0.0), (expired.format(table="tournaments"), 0.0)),
-            ((expired.format(table="challenges"), 0.0), (expired.format(table="updates"), 0.0)),
+            ((expired.format(table="challenges"), 0.0), (expired.format(table="updates"), 0.0), PURGE_EXPIRED_ENTRIES),
             (
                 (old_keys.format(table="counted_games"), COUNTED_GAMES_RETENTION),
                 (old_keys.format(table="rated_matches"), RATED_MATCHES_RETENTION),
+                PURGE_CLOSED_PAIRINGS,
             ),
             (
                 (old_keys.format(table="sends"), SENDS_RETENTION),
                 (old_keys.format(table="send_next"), SENDS_RETENTION),
                 (full_buckets, 0.0),
             ),
-            POOL_PURGE_SQL,
         )
         total = 0
         for group in groups:
