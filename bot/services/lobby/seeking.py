@@ -229,7 +229,10 @@ class Lobby:
         without the lead. Returns: whether anyone still waits. Raises: StoreUnavailableError."""
         if await self.store.try_lead_pool(LOBBY_POOL, self.owner, self.lead_ttl, self.clock()):
             await self.pass_once()
-        return await self.waiting()
+        waiting = await self.waiting()
+        if not waiting:  # the ticker stops: the next seek's ticker, on any worker, leads at once
+            await self.give_up_lead()
+        return waiting
 
     async def give_up_lead(self) -> None:
         """Give up the lead of the passes (at shutdown: another worker's ticker leads at once). Returns nothing;
