@@ -66,6 +66,12 @@ def help_text() -> str:
             "/rating — your ratings, per game\n"
             "/top [game] — the group's leaderboard"
         )
+        + "\n\n"
+        + _(
+            "<b>Lobby</b>\n"
+            "/play [game] [clock D+r] — in a private chat: an opponent of your strength from any chat of the bot, "
+            "on a clock (12+2 unless you name one)"
+        )
     )
 
 

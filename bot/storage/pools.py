@@ -13,6 +13,12 @@ the pool again, or removing it, unbinds it, so that a release never brings back 
 withdrawn meanwhile. Closed and released pairing ids are remembered for :data:`CLOSED_PAIRING_RETENTION`: a claim
 under such an id is refused too.
 
+A pass over a big pool reads it page by page (:func:`read_pool`), claims its pairs in batches
+(:meth:`PairingPools.claim_pairs`, :data:`CLAIM_BATCH` a round trip) and closes them in batches
+(:meth:`PairingPools.close_pairings`). Workers take turns on a pool with a short lease
+(:meth:`PairingPools.try_lead_pool`): one pass at a time, so that two workers do not choose the same pairs and lose
+half their claims to each other.
+
 Pool names: ``lobby`` and ``arena:<tournament id>`` (any non-empty string). Times are unix seconds of the caller's
 clock (``now``); expiry (``PoolEntry.expires``) is judged at the ``now`` given, and ``purge_expired`` of the store
 drops expired entries on the store's clock.
@@ -20,6 +26,7 @@ drops expired entries on the store's clock.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -27,6 +34,9 @@ from .documents import JSONDict
 
 CLOSED_PAIRING_RETENTION = 24 * 3600.0
 """Seconds for which the id of a closed or released pairing is remembered (a claim under it returns None)."""
+
+CLAIM_BATCH = 500
+"""The most claims one :meth:`PairingPools.claim_pairs` call is meant for (a Lua script of a few milliseconds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +97,14 @@ class PairingPools(Protocol):
         """Return the member's entry, or None when it is not waiting in the pool or its entry expired at ``now``."""
         ...
 
-    async def pool_entries(self, pool: str, now: float, limit: int = 1000) -> list[PoolEntry]:
+    async def pool_entries(
+        self, pool: str, now: float, limit: int = 1000, *, after: tuple[float, str] | None = None
+    ) -> list[PoolEntry]:
         """Return at most ``limit`` unexpired entries of ``pool`` at ``now``, by ascending score (equal scores by
-        member id)."""
+        member id, in code-point order). ``after``: a ``(score, member)`` cursor — only entries that come after
+        it in that order (the last entry of the previous page; that entry need not be in the pool any more). A
+        whole pool is read page by page with :func:`read_pool`; fewer than ``limit`` entries means the last page.
+        """
         ...
 
     async def claim_pair(
@@ -105,6 +120,19 @@ class PairingPools(Protocol):
         """
         ...
 
+    async def claim_pairs(
+        self, pool: str, claims: Sequence[tuple[str, tuple[str, str]]], now: float
+    ) -> list[StoredPairing]:
+        """Claim a batch of pairs in one atomic step (one Lua script, one transaction): each ``(pairing_id,
+        members)`` of ``claims``, in order, exactly as :meth:`claim_pair` would one after the other — so a member
+        named by two claims of the batch goes to the first that can have it, and a refused claim changes nothing.
+        Meant for batches of up to a few hundred pairs (:data:`CLAIM_BATCH`).
+
+        Returns: the pairings claimed, in the order of ``claims`` (the refused ones left out).
+        Raises: ValueError when a claim pairs a member with itself (then nothing is claimed).
+        """
+        ...
+
     async def open_pairings(self, pool: str, made_before: float, limit: int = 100) -> list[StoredPairing]:
         """Return at most ``limit`` open pairings of ``pool`` made before ``made_before`` (strictly), oldest first."""
         ...
@@ -117,6 +145,13 @@ class PairingPools(Protocol):
         """
         ...
 
+    async def close_pairings(self, pool: str, pairing_ids: Sequence[str]) -> int:
+        """Close each of the pairings, as :meth:`close_pairing` does, in one atomic step.
+
+        Returns: how many of them were open (and are closed now).
+        """
+        ...
+
     async def release_pairing(self, pool: str, pairing_id: str) -> bool:
         """Put each member of the open pairing back into the pool with the entry it was claimed with — unless the
         member was put into the pool again, removed, or claimed into another pairing meanwhile — and forget the
@@ -125,3 +160,44 @@ class PairingPools(Protocol):
         Returns: True when it was open, False when it was not (then nothing changed).
         """
         ...
+
+    async def try_lead_pool(self, pool: str, owner: str, ttl: float, now: float) -> bool:
+        """Take or renew the short lease on the pairing passes of ``pool`` (one pass at a time across workers):
+        granted when nobody holds it, when ``owner`` holds it already, or when its holder's lease ran out
+        (``now`` at or past the holder's ``now + ttl``); then held by ``owner`` until ``now + ttl``. A holder that
+        dies loses it after ``ttl``. The lease only saves work: claims are exactly once without it.
+
+        Returns: True when ``owner`` holds the lease now, False when another owner does.
+        Raises: ValueError when ``ttl`` is not a positive finite number.
+        """
+        ...
+
+    async def release_pool_lead(self, pool: str, owner: str) -> bool:
+        """Give up the lease of :meth:`try_lead_pool` when ``owner`` holds it (another worker may pass at once).
+
+        Returns: True when ``owner`` held it, else False (nothing changed).
+        """
+        ...
+
+
+async def read_pool(
+    pools: PairingPools, pool: str, now: float, *, page: int = 1000, limit: int | None = None
+) -> list[PoolEntry]:
+    """Return the unexpired entries of ``pool`` at ``now`` by ascending score, read page by page (``page``
+    entries a round trip, each page after the last entry of the one before): the whole pool, or its first
+    ``limit`` entries. An entry put or removed while the pages are read may be missed or seen (never twice).
+
+    Raises: StoreUnavailableError (see :class:`PairingPools`); ValueError when ``page`` is not positive.
+    """
+    if page <= 0:
+        raise ValueError(f"a page holds at least one entry, not {page}")
+    entries: list[PoolEntry] = []
+    after: tuple[float, str] | None = None
+    while limit is None or len(entries) < limit:
+        size = page if limit is None else min(page, limit - len(entries))
+        chunk = await pools.pool_entries(pool, now, size, after=after)
+        entries.extend(chunk)
+        if len(chunk) < size:
+            break
+        after = (chunk[-1].score, chunk[-1].member)
+    return entries

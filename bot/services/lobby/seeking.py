@@ -12,7 +12,9 @@ matchmaker's recovery makes the game or puts both back.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -31,6 +33,7 @@ from bot.services.lobby.status import LobbyStatus, SeekOutcome, SeekStatus
 from bot.services.matchmaking import Matchmaker
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.storage import GameRecords, RatingRecords
+from bot.storage.errors import StoreUnavailableError
 from bot.storage.pools import PairingPools, PoolEntry, StoredPairing
 from bot.texts import Html, tr
 from tournaments.matching import RatingWindow, lobby_pairs
@@ -72,11 +75,13 @@ class Lobby:
         max_games: int = 20,
         window: RatingWindow | None = None,
         lease: float = 30.0,
+        lead_ttl: float = 6.0,
     ) -> None:
         """Keep the seeks in ``store``'s pool ``lobby`` (ratings and games read there too), make the pairs' games
         with ``games``, read blocks and cool-downs with ``profiles``, talk through ``replies``, on ``clock``. A seek
         lasts ``seek_ttl`` seconds; a user with ``max_games`` running games is refused; ``window`` widens the rating
-        difference accepted with the wait; an open pairing is recovered after ``lease`` seconds."""
+        difference accepted with the wait; an open pairing is recovered after ``lease`` seconds; the ticker's passes are
+        led by one worker at a time, whose lead runs out ``lead_ttl`` seconds after its last pass."""
         self.store = store
         self.games = games
         self.profiles = profiles
@@ -90,6 +95,9 @@ class Lobby:
         """Called after every accepted seek (the ticker's :meth:`~.ticker.LobbyTicker.ensure`), set by the
         composition root."""
         self._busy: set[int] = set()
+        self.owner = secrets.token_hex(8)
+        """This process's name for the lead of the ticker's passes (:meth:`tick`)."""
+        self.lead_ttl = lead_ttl
 
     # ------------------------------------------------------------------ seeking
 
@@ -215,10 +223,22 @@ class Lobby:
         return bool(await self.store.pool_entries(LOBBY_POOL, self.clock(), limit=1))
 
     async def tick(self) -> bool:
-        """A pass of the ticker (:meth:`pass_once`). Returns: whether anyone still waits. Raises:
-        StoreUnavailableError."""
-        await self.pass_once()
-        return await self.waiting()
+        """A pass of the ticker (:meth:`pass_once`), made only while this worker leads the lobby's passes (one
+        worker at a time, :meth:`~bot.storage.pools.PairingPools.try_lead_pool`; another takes the lead when the
+        leader stops passing): the other workers' tickers only watch whether anyone waits. Seeks and sweeps pass
+        without the lead. Returns: whether anyone still waits. Raises: StoreUnavailableError."""
+        if await self.store.try_lead_pool(LOBBY_POOL, self.owner, self.lead_ttl, self.clock()):
+            await self.pass_once()
+        waiting = await self.waiting()
+        if not waiting:  # the ticker stops: the next seek's ticker, on any worker, leads at once
+            await self.give_up_lead()
+        return waiting
+
+    async def give_up_lead(self) -> None:
+        """Give up the lead of the passes (at shutdown: another worker's ticker leads at once). Returns nothing;
+        an unavailable store is ignored (the lead runs out by itself)."""
+        with contextlib.suppress(StoreUnavailableError):
+            await self.store.release_pool_lead(LOBBY_POOL, self.owner)
 
     def _choose(self, entries: list[PoolEntry], now: float) -> list[tuple[str, str]]:
         seekers = []

@@ -45,8 +45,9 @@ class LobbyParts:
             self.ticker.ensure()
 
     async def stop(self) -> None:
-        """Stop the ticker. Returns nothing."""
+        """Stop the ticker and give up the lead of the passes. Returns nothing."""
         await self.ticker.stop()
+        await self.lobby.give_up_lead()
 
 
 def build_lobby(
@@ -68,7 +69,17 @@ def build_lobby(
     games, ``window`` widens the accepted rating difference with the wait."""
     profiles = LobbyProfiles(preferences)
     games = LobbyGames(store, actions, replies)
-    lobby = Lobby(store, games, profiles, replies, clock, seek_ttl=seek_ttl, max_games=max_games, window=window)
+    lobby = Lobby(
+        store,
+        games,
+        profiles,
+        replies,
+        clock,
+        seek_ttl=seek_ttl,
+        max_games=max_games,
+        window=window,
+        lead_ttl=max(3 * interval, 5.0),
+    )
     ticker = LobbyTicker(lobby.tick, interval=interval, sleep=sleep)
     lobby.on_seek = ticker.ensure
     reports = Reports(store)

@@ -2,9 +2,11 @@
 
 Every worker that takes a seek starts its ticker (:meth:`LobbyTicker.ensure`), and so does every worker whose sweep
 (or start-up recovery) finds seekers waiting (:meth:`bot.services.lobby.service.LobbyParts.sweep`): after a restart,
-or when the worker that took a seek stops, the next sweep of any worker takes the passes over. Several workers
-passing at once is safe — a pair is claimed once across all of them (:mod:`bot.storage.pools`) — and only costs a
-few reads. The ticker stops by itself once the pool is empty.
+or when the worker that took a seek stops, the next sweep of any worker takes the passes over. Of the workers whose
+ticker runs, one leads the passes at a time (the pool's lead in the store,
+:meth:`bot.services.lobby.seeking.Lobby.tick`); the others only watch whether anyone waits, and take the lead when
+the leader stops passing. Passing at once would be safe anyway — a pair is claimed once across all workers
+(:mod:`bot.storage.pools`) — the lead only saves the work. The ticker stops by itself once the pool is empty.
 """
 
 from __future__ import annotations

@@ -46,9 +46,10 @@ Key layout (``P`` = :data:`PREFIX`):
   ``Ppool:{<pool>}:p`` — hash pairing id -> ``<made>\n<entry JSON>\n<entry JSON>`` (the open pairings);
   ``Ppool:{<pool>}:pm`` — sorted set of the open pairing ids by made; ``Ppool:{<pool>}:b`` — hash member -> the
   open pairing it is bound to; ``Ppool:{<pool>}:d`` — sorted set of closed or released pairing ids by that time
-  (trimmed after :data:`~bot.storage.pools.CLOSED_PAIRING_RETENTION`). One hash tag per pool, so every pool script
-  touches one slot of a Redis Cluster. ``Ppools`` — sorted set of the pool names by their last put (which pools
-  ``purge_expired`` visits).
+  (trimmed after :data:`~bot.storage.pools.CLOSED_PAIRING_RETENTION`); ``Ppool:{<pool>}:l`` — string
+  ``<until>\n<owner>``: the lease on the pool's pairing passes (:meth:`~bot.storage.pools.PairingPools.try_lead_pool`),
+  expiring after its ttl. One hash tag per pool, so every pool script touches one slot of a Redis Cluster.
+  ``Ppools`` — sorted set of the pool names by their last put (which pools ``purge_expired`` visits).
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ ALL_SENDS_KEY = PREFIX + "{tg}:sends"
 NEXT_SEND_KEY = PREFIX + "{{tg}}:next:{chat}"
 RATE_BUCKET_KEY = PREFIX + "{{rl:{bucket}}}:rate"
 POOL_KEY = PREFIX + "pool:{{{pool}}}:{part}"
-"""A key of a pool: ``part`` is ``z``, ``e``, ``x``, ``p``, ``pm``, ``b`` or ``d`` (see above)."""
+"""A key of a pool: ``part`` is ``z``, ``e``, ``x``, ``p``, ``pm``, ``b``, ``d`` or ``l`` (see above)."""
 POOLS_KEY = PREFIX + "pools"
 
 CLUSTER_SCHEME = "redis+cluster://"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from ..pools import CLOSED_PAIRING_RETENTION, PoolEntry, StoredPairing
@@ -36,6 +37,16 @@ def pool_keys(pool: str) -> list[str]:
     if not pool:
         raise ValueError("a pool needs a name")
     return [POOL_KEY.format(pool=pool, part=part) for part in POOL_PARTS]
+
+
+def lead_key(pool: str) -> str:
+    """Return the key of the lease on ``pool``'s pairing passes (its part ``l``, under the pool's hash tag).
+
+    Raises: ValueError when ``pool`` is empty.
+    """
+    if not pool:
+        raise ValueError("a pool needs a name")
+    return POOL_KEY.format(pool=pool, part="l")
 
 
 def _number(value: float, what: str) -> str:
@@ -86,6 +97,10 @@ class RedisPools(RedisClient):
         self._pool_remove = self._redis.register_script(pool_scripts.POOL_REMOVE_SCRIPT)
         self._pool_entries = self._redis.register_script(pool_scripts.POOL_ENTRIES_SCRIPT)
         self._claim_pair = self._redis.register_script(pool_scripts.CLAIM_PAIR_SCRIPT)
+        self._claim_pairs = self._redis.register_script(pool_scripts.CLAIM_PAIRS_SCRIPT)
+        self._close_pairings = self._redis.register_script(pool_scripts.CLOSE_PAIRINGS_SCRIPT)
+        self._lead_pool = self._redis.register_script(pool_scripts.LEAD_POOL_SCRIPT)
+        self._unlead_pool = self._redis.register_script(pool_scripts.UNLEAD_POOL_SCRIPT)
         self._open_pairings = self._redis.register_script(pool_scripts.OPEN_PAIRINGS_SCRIPT)
         self._close_pairing = self._redis.register_script(pool_scripts.CLOSE_PAIRING_SCRIPT)
         self._release_pairing = self._redis.register_script(pool_scripts.RELEASE_PAIRING_SCRIPT)
@@ -118,13 +133,16 @@ class RedisPools(RedisClient):
         entry = parse_entry(raw)
         return None if entry.expires is not None and entry.expires <= now else entry
 
-    async def pool_entries(self, pool: str, now: float, limit: int = 1000) -> list[PoolEntry]:
+    async def pool_entries(
+        self, pool: str, now: float, limit: int = 1000, *, after: tuple[float, str] | None = None
+    ) -> list[PoolEntry]:
         """See :meth:`bot.storage.pools.PairingPools.pool_entries`."""
         keys = pool_keys(pool)
         if limit <= 0:
             return []
+        cursor = ["", ""] if after is None else [_number(after[0], "the cursor's score"), after[1]]
         async with self._op():
-            raws = texts(await self._pool_entries(keys=keys, args=[repr(float(now)), int(limit)]))
+            raws = texts(await self._pool_entries(keys=keys, args=[repr(float(now)), int(limit), *cursor]))
         return [parse_entry(raw) for raw in raws]
 
     async def claim_pair(
@@ -143,6 +161,29 @@ class RedisPools(RedisClient):
         a, b = texts(raws)
         return StoredPairing(pairing_id=pairing_id, pool=pool, entries=(parse_entry(a), parse_entry(b)), made=now)
 
+    async def claim_pairs(
+        self, pool: str, claims: Sequence[tuple[str, tuple[str, str]]], now: float
+    ) -> list[StoredPairing]:
+        """See :meth:`bot.storage.pools.PairingPools.claim_pairs` (one script call for the batch)."""
+        keys = pool_keys(pool)
+        args: list[str] = [repr(float(now))]
+        for pairing_id, (first, second) in claims:
+            if first == second:
+                raise ValueError(f"a member cannot be paired with itself: {first!r}")
+            args += [pairing_id, first, second]
+        if not claims:
+            return []
+        async with self._op():
+            flat = await self._claim_pairs(keys=keys, args=args)
+        made = []
+        for i in range(0, len(flat), 3):
+            pairing_id = claims[int(flat[i]) - 1][0]
+            a, b = texts(flat[i + 1 : i + 3])
+            made.append(
+                StoredPairing(pairing_id=pairing_id, pool=pool, entries=(parse_entry(a), parse_entry(b)), made=now)
+            )
+        return made
+
     async def open_pairings(self, pool: str, made_before: float, limit: int = 100) -> list[StoredPairing]:
         """See :meth:`bot.storage.pools.PairingPools.open_pairings`."""
         keys = pool_keys(pool)
@@ -156,6 +197,18 @@ class RedisPools(RedisClient):
         """See :meth:`bot.storage.pools.PairingPools.close_pairing`."""
         return await self._end_pairing(self._close_pairing, pool, pairing_id)
 
+    async def close_pairings(self, pool: str, pairing_ids: Sequence[str]) -> int:
+        """See :meth:`bot.storage.pools.PairingPools.close_pairings` (one script call)."""
+        keys = pool_keys(pool)
+        if not pairing_ids:
+            return 0
+        now = self._clock()
+        async with self._op():
+            closed = await self._close_pairings(
+                keys=keys, args=[repr(now), repr(now - CLOSED_PAIRING_RETENTION), *pairing_ids]
+            )
+        return int(closed)
+
     async def release_pairing(self, pool: str, pairing_id: str) -> bool:
         """See :meth:`bot.storage.pools.PairingPools.release_pairing`."""
         return await self._end_pairing(self._release_pairing, pool, pairing_id)
@@ -167,6 +220,25 @@ class RedisPools(RedisClient):
         async with self._op():
             done = await script(keys=keys, args=[pairing_id, repr(now), repr(now - CLOSED_PAIRING_RETENTION)])
         return bool(done)
+
+    async def try_lead_pool(self, pool: str, owner: str, ttl: float, now: float) -> bool:
+        """See :meth:`bot.storage.pools.PairingPools.try_lead_pool` (the key ``l`` of the pool, under its hash tag;
+        it also expires on the server's clock after ``ttl``)."""
+        key = lead_key(pool)
+        if not (math.isfinite(ttl) and ttl > 0):
+            raise ValueError(f"a lease lasts a positive finite time, not {ttl!r}")
+        until = _number(now + ttl, "the lease's end")
+        async with self._op():
+            granted = await self._lead_pool(
+                keys=[key], args=[owner, repr(float(now)), until, max(1, math.ceil(ttl * 1000))]
+            )
+        return bool(granted)
+
+    async def release_pool_lead(self, pool: str, owner: str) -> bool:
+        """See :meth:`bot.storage.pools.PairingPools.release_pool_lead`."""
+        key = lead_key(pool)
+        async with self._op():
+            return bool(await self._unlead_pool(keys=[key], args=[owner]))
 
     async def purge_pools(self, batch: int) -> int:
         """Delete the expired entries of every pool (at most ``batch`` per script call) and trim the remembered

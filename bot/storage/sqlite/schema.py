@@ -14,8 +14,8 @@ makes "one running tournament per chat" a constraint, so there is no separate po
 ``send_next`` (the send budgets: recent calls per chat, ``*`` for all chats, and each chat's next allowed time),
 ``rate_buckets`` (the rate buckets that are not full: the time at which each is full again), ``pool_entries`` (the
 members waiting in the pairing pools), ``pool_pairings`` (the pairings claimed from them: open ones with their
-entries, closed or released ones as remembered ids until ``purge_expired``) and ``pool_bound`` (which open pairing a
-claimed member is bound to).
+entries, closed or released ones as remembered ids until ``purge_expired``), ``pool_bound`` (which open pairing a
+claimed member is bound to) and ``pool_leads`` (the lease on each pool's pairing passes: its owner and until when).
 
 Files made by older versions get the new columns and tables when opened (:func:`prepare`).
 """
@@ -166,6 +166,11 @@ CREATE TABLE IF NOT EXISTS pool_bound (
     member TEXT NOT NULL,
     pairing_id TEXT NOT NULL,
     PRIMARY KEY (pool, member)
+);
+CREATE TABLE IF NOT EXISTS pool_leads (
+    pool TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until REAL NOT NULL
 );
 """
 

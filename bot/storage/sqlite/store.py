@@ -19,7 +19,7 @@ from ..stats import COUNTED_GAMES_RETENTION
 from .budgets import SENDS_RETENTION, SqliteBudgets
 from .challenges import SqliteChallenges
 from .games import SqliteGames
-from .pools import PURGE_CLOSED_PAIRINGS, PURGE_EXPIRED_ENTRIES, SqlitePools
+from .pools import PURGE_CLOSED_PAIRINGS, PURGE_EXPIRED_ENTRIES, PURGE_EXPIRED_LEADS, SqlitePools
 from .rates import SqliteRates
 from .ratings import SqliteRatings
 from .settings import SqliteSettings
@@ -54,11 +54,11 @@ class SqliteGameStore(
         counted-game entries older than :data:`~bot.storage.stats.COUNTED_GAMES_RETENTION` and applied match keys
         older than :data:`~bot.storage.ratings.RATED_MATCHES_RETENTION`, send-budget entries older than
         :data:`~bot.storage.sqlite.budgets.SENDS_RETENTION`, rate buckets that are full again (whose rows mean
-        nothing any more), expired pool entries and the ids of pairings closed or released more than
-        :data:`~bot.storage.pools.CLOSED_PAIRING_RETENTION` ago, at most ``batch`` rows of each per transaction;
-        other operations queued meanwhile run between two transactions.
+        nothing any more), expired pool entries, expired leases on pools' pairing passes and the ids of pairings
+        closed or released more than :data:`~bot.storage.pools.CLOSED_PAIRING_RETENTION` ago, at most ``batch``
+        rows of each per transaction; other operations queued meanwhile run between two transactions.
         Returns: the number of rows deleted (games, challenges, tournaments, counted-game and applied-match
-            entries, pool entries and pairings; not the cascaded rows).
+            entries, pool entries, leases and pairings; not the cascaded rows).
         """
         limit = max(1, int(batch))
         expired = (
@@ -70,7 +70,7 @@ class SqliteGameStore(
             "DELETE FROM rate_buckets WHERE rowid IN (SELECT rowid FROM rate_buckets WHERE full_at <= ? LIMIT ?)"
         )
         # Each transaction deletes at most ``limit`` rows of each table of one group (records; challenges, updates and
-        # pool entries; keys and remembered pairing ids; send budgets).
+        # pool entries; keys and remembered pairing ids; send budgets and pool leases).
         groups: tuple[tuple[tuple[str, float], ...], ...] = (
             ((expired.format(table="games"), 0.0), (expired.format(table="tournaments"), 0.0)),
             ((expired.format(table="challenges"), 0.0), (expired.format(table="updates"), 0.0), PURGE_EXPIRED_ENTRIES),
@@ -83,6 +83,7 @@ class SqliteGameStore(
                 (old_keys.format(table="sends"), SENDS_RETENTION),
                 (old_keys.format(table="send_next"), SENDS_RETENTION),
                 (full_buckets, 0.0),
+                PURGE_EXPIRED_LEADS,
             ),
         )
         total = 0

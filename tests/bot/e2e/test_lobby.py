@@ -160,6 +160,8 @@ async def test_the_passes_widen_the_rating_window_with_the_wait(store: Store) ->
     for second in range(2, 62, 2):
         await now.advance(START + second)
         await passes_done(now, (one, two))
+        if second == 2:  # one of the two workers leads the passes; a third could not
+            assert not await store.try_lead_pool(LOBBY_POOL, "a third worker", 6.0, now.now)
         if await store.user_games(carol.id):
             break
     game_id = await game_of(store, carol)

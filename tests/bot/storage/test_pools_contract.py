@@ -11,6 +11,7 @@ import random
 import pytest
 
 from bot.storage import CLOSED_PAIRING_RETENTION, PoolEntry, SqliteGameStore, Store, StoredPairing
+from bot.storage.pools import read_pool
 from tests.bot.storage.backends import Backend
 
 T0 = 1_000_000.0
@@ -206,3 +207,136 @@ async def test_closed_pairing_ids_are_forgotten_after_the_retention(backend: Bac
     for n in range(2):
         await store.pool_put(POOL, seeker(str(n), float(n)))
     assert await store.claim_pair(POOL, "pairing001", ("0", "1"), backend.now) is not None
+
+
+async def test_a_batch_of_claims_is_claimed_as_one_by_one(backend: Backend, store: Store) -> None:
+    backend.now = T0
+    for n in range(10):
+        await store.pool_put(POOL, seeker(str(n), float(n), expires=T0 + 5 if n == 8 else None))
+    await store.pool_put(POOL, seeker("a", 50.0))
+    assert await store.claim_pair(POOL, "pairing0x1", ("a", "9"), T0) is not None
+    assert await store.close_pairing(POOL, "pairing0x1")
+    claims = [
+        ("pairing001", ("1", "0")),
+        ("pairing002", ("0", "2")),  # 0 went to the claim before
+        ("pairing003", ("3", "missing")),
+        ("pairing004", ("4", "8")),  # 8 expired at T0 + 5
+        ("pairing001", ("4", "5")),  # the id is taken by the first claim of the batch
+        ("pairing0x1", ("4", "5")),  # closed before
+        ("pairing005", ("5", "4")),
+        ("pairing006", ("6", "7")),
+    ]
+    made = await store.claim_pairs(POOL, claims, T0 + 5)
+    assert [(p.pairing_id, tuple(e.member for e in p.entries)) for p in made] == [
+        ("pairing001", ("1", "0")),
+        ("pairing005", ("5", "4")),
+        ("pairing006", ("6", "7")),
+    ]
+    assert made[0] == StoredPairing("pairing001", POOL, (seeker("1", 1.0), seeker("0", 0.0)), T0 + 5)
+    assert await members(store, now=T0) == ["2", "3", "8"]
+    opened = await store.open_pairings(POOL, T0 + 6)
+    assert sorted(p.pairing_id for p in opened) == ["pairing001", "pairing005", "pairing006"]
+    assert await store.claim_pairs(POOL, [], T0) == []
+    assert await store.claim_pairs(POOL, [("pairing007", ("2", "missing"))], T0) == []  # refused: nothing changed
+    assert await members(store, now=T0) == ["2", "3", "8"]
+    with pytest.raises(ValueError):  # a pair of one member: nothing at all is claimed
+        await store.claim_pairs(POOL, [("pairing008", ("2", "3")), ("pairing009", ("8", "8"))], T0)
+    assert await members(store, now=T0) == ["2", "3", "8"]
+
+
+async def test_a_full_batch_and_two_workers_batching_at_once(backend: Backend, store: Store) -> None:
+    other = backend.open()
+    people = [f"u{n:04d}" for n in range(1000)]
+    for first in range(0, len(people), 100):
+        await asyncio.gather(
+            *(store.pool_put(POOL, seeker(m, float(n))) for n, m in enumerate(people[first : first + 100], first))
+        )
+    rng = random.Random(47)
+    batches = []
+    for worker in range(2):
+        order = people[:]
+        rng.shuffle(order)
+        batches.append([(f"w{worker}p{i:03d}", (order[2 * i], order[2 * i + 1])) for i in range(500)])
+    won = await asyncio.gather(store.claim_pairs(POOL, batches[0], T0), other.claim_pairs(POOL, batches[1], T0))
+    taken = [e.member for pairings in won for p in pairings for e in p.entries]
+    assert len(won[0]) == 500 or len(won[1]) == 500  # one batch ran first, whole
+    assert len(taken) == len(set(taken))  # nobody twice
+    left = await members(store)
+    assert sorted(taken + left) == sorted(people)  # nobody lost
+
+
+async def test_closing_a_batch_of_pairings(store: Store) -> None:
+    for n in range(6):
+        await store.pool_put(POOL, seeker(str(n), float(n)))
+    made = await store.claim_pairs(POOL, [(f"pairing00{n}", (str(2 * n), str(2 * n + 1))) for n in range(3)], T0)
+    assert len(made) == 3
+    assert await store.close_pairing(POOL, "pairing001")
+    assert await store.close_pairings(POOL, ["pairing000", "pairing001", "unknown000", "pairing002"]) == 2
+    assert await store.close_pairings(POOL, []) == 0
+    assert await store.open_pairings(POOL, T0 + 1) == []
+    assert await store.release_pairing(POOL, "pairing002") is False  # closed: nobody comes back
+    assert await members(store) == []
+    for n in (0, 1):
+        await store.pool_put(POOL, seeker(str(n), float(n)))  # unbound: they seek and are paired again
+    assert await store.claim_pairs(POOL, [("pairing000", ("0", "1")), ("pairing009", ("0", "1"))], T0) != []
+    assert [p.pairing_id for p in await store.open_pairings(POOL, T0 + 1)] == ["pairing009"]
+
+
+async def test_pages_after_a_cursor_and_the_whole_pool(store: Store) -> None:
+    for member, score in (("b", 1.0), ("a", 1.0), ("c", 1.0), ("d", 2.0), ("é", 2.0), ("E", 2.0), ("f", -1.5)):
+        await store.pool_put(POOL, seeker(member, score, expires=T0 + 1 if member == "d" else None))
+    assert await members(store) == ["f", "a", "b", "c", "E", "d", "é"]
+
+    async def page(after: tuple[float, str] | None, limit: int = 2, now: float = T0) -> list[str]:
+        return [e.member for e in await store.pool_entries(POOL, now, limit, after=after)]
+
+    assert await page(None) == ["f", "a"]
+    assert await page((1.0, "a")) == ["b", "c"]
+    assert await page((1.0, "c")) == ["E", "d"]
+    assert await page((2.0, "d"), now=T0 + 1) == ["é"]  # the expired one is skipped
+    assert await page((2.0, "E"), now=T0 + 1) == ["é"]
+    assert await page((2.0, "é")) == []
+    assert await page((-1.5, "f"), limit=0) == []
+    await store.pool_remove(POOL, "b")  # the cursor's entry left: the page starts where it was
+    assert await page((1.0, "b")) == ["c", "E"]
+    assert await page((1.0, "bb")) == ["c", "E"]
+    assert await page((0.5, "zz")) == ["a", "c"]
+    await store.pool_put(POOL, seeker("c", 7.0))  # moved on: the cursor is where it was, not where it went
+    assert await page((1.0, "c")) == ["E", "d"]
+    assert await page((7.0, "c")) == []
+    assert await page((-1e300, "")) == ["f", "a"]
+    everyone = [e.member for e in await read_pool(store, POOL, T0, page=2)]
+    assert everyone == ["f", "a", "E", "d", "é", "c"]
+    assert [e.member for e in await read_pool(store, POOL, T0, page=4, limit=5)] == everyone[:5]
+
+
+async def test_the_whole_of_a_pool_bigger_than_a_page(store: Store) -> None:
+    count = 2345
+    for first in range(0, count, 200):
+        await asyncio.gather(
+            *(store.pool_put(POOL, seeker(str(n), float(n % 700))) for n in range(first, min(count, first + 200)))
+        )
+    assert len(await store.pool_entries(POOL, T0)) == 1000  # one page
+    everyone = await read_pool(store, POOL, T0)  # pages of 1000
+    assert len(everyone) == count and len({e.member for e in everyone}) == count
+    assert [(e.score, e.member) for e in everyone] == sorted((e.score, e.member) for e in everyone)
+
+
+async def test_one_pass_lease_per_pool(store: Store) -> None:
+    assert await store.try_lead_pool(POOL, "worker-a", 100.0, T0) is True
+    assert await store.try_lead_pool(POOL, "worker-b", 100.0, T0 + 10) is False
+    assert await store.try_lead_pool("lobby", "worker-b", 100.0, T0 + 10) is True  # pools are apart
+    assert await store.try_lead_pool(POOL, "worker-a", 100.0, T0 + 50) is True  # renewed: until T0 + 150
+    assert await store.try_lead_pool(POOL, "worker-b", 100.0, T0 + 149.9) is False
+    assert await store.release_pool_lead(POOL, "worker-b") is False  # not b's to release
+    assert await store.release_pool_lead(POOL, "worker-a") is True
+    assert await store.release_pool_lead(POOL, "worker-a") is False
+    assert await store.try_lead_pool(POOL, "worker-b", 100.0, T0 + 60) is True
+    # b dies holding it: a gets it when b's lease has run out, not before
+    assert await store.try_lead_pool(POOL, "worker-a", 100.0, T0 + 159.9) is False
+    assert await store.try_lead_pool(POOL, "worker-a", 100.0, T0 + 160) is True
+    assert await store.try_lead_pool(POOL, "worker-b", 100.0, T0 + 170) is False
+    with pytest.raises(ValueError):
+        await store.try_lead_pool(POOL, "worker-a", 0.0, T0)
+    with pytest.raises(ValueError):
+        await store.try_lead_pool(POOL, "worker-a", float("inf"), T0)
