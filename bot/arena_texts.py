@@ -22,7 +22,7 @@ ARENA_TEXTS: Final[dict[str, Message]] = {
         "An arena starts at once and lasts {minutes} minutes; players join and leave at any time. Other lengths and "
         "clocks: /arena short 30 clock 12+1."
     ),
-    "arena.left": ngettext_noop("minutes", "About {minutes} minute left.", "About {minutes} minutes left."),
+    "arena.left": ngettext_noop("count", "About {count} minute left.", "About {count} minutes left."),
     "arena.players": ngettext_noop(
         "count", "{count} player in, {playing} playing now.", "{count} players in, {playing} playing now."
     ),
@@ -41,11 +41,10 @@ ARENA_TEXTS: Final[dict[str, Message]] = {
         "{count} games still running at the end do not count.",
     ),
     "arena.standings.title": ngettext_noop(
-        "minutes", "⚔️ Arena standings · about {minutes} minute left", "⚔️ Arena standings · about {minutes} minutes left"
+        "count", "⚔️ Arena standings · about {count} minute left", "⚔️ Arena standings · about {count} minutes left"
     ),
     "arena.result.title": gettext_noop("🏁 Arena result"),
     "arena.result.games": ngettext_noop("games", "{games} game counted.", "{games} games counted."),
-    "arena.more": gettext_noop("… and {count} more"),
     "arena.nobody": gettext_noop("Nobody has played yet."),
     "arena.btn.join": gettext_noop("⚔️ Join"),
     "arena.btn.leave": gettext_noop("🚪 Leave"),

@@ -45,7 +45,7 @@ def card_text(lang: str, record: ArenaRecord, now: float) -> str:
     lines = [tr(lang, "arena.title"), settings_line(lang, record), ""]
     active = [p for p in record.players if not p.withdrawn]
     if record.status == "running":
-        lines.append(tr(lang, "arena.left", minutes=minutes_left(record, now)))
+        lines.append(tr(lang, "arena.left", count=minutes_left(record, now)))
         lines.append(tr(lang, "arena.players", count=len(active), playing=len(record.busy())))
         lines += ["", tr(lang, "arena.hint")]
     else:
@@ -76,11 +76,11 @@ def standings_text(lang: str, record: ArenaRecord, now: float, *, final: bool = 
     :data:`MAX_LISTED` players."""
     table = standings(record)
     left = minutes_left(record, now, step=60.0)
-    title = tr(lang, "arena.result.title" if final else "arena.standings.title", minutes=left)
+    title = tr(lang, "arena.result.title" if final else "arena.standings.title", count=left)
     lines = [title, settings_line(lang, record), ""]
     lines += [standing_line(record, s) for s in table[:MAX_LISTED]]
     if len(table) > MAX_LISTED:
-        lines.append(tr(lang, "arena.more", count=len(table) - MAX_LISTED))
+        lines.append(tr(lang, "tour.more", count=len(table) - MAX_LISTED))
     if not table:
         lines.append(tr(lang, "arena.nobody"))
     if final:

@@ -200,7 +200,7 @@ def test_actions_pack_to_the_old_wire_form_and_back(action: GameAction, wire: st
 def test_the_commands_keep_their_wire_words() -> None:
     assert {c.value for c in GameCommand} == {
         "undo", "ok", "roll", "double", "take", "pass", "beaver", "raccoon", "r-yes", "r-no", "rematch", "board",
-        "rsmenu",
+        "rsmenu", "berserk",
     }  # fmt: skip
 
 
