@@ -325,6 +325,7 @@ def assemble(
         seek_ttl=lobby_seek_ttl,
         interval=lobby_pass_interval,
         max_games=config.max_games_per_user,
+        links=links,
     )
     session_end.lobby = lobby.after_game
     periodic = PeriodicWork(store, config, sweeper, competitions)

@@ -12,12 +12,14 @@ PLAY_DEEP_LINK = "play"
 """The ``/start`` argument of the link that opens the private chat and seeks (``t.me/<bot>?start=play``)."""
 
 
-def seeking_keyboard(lang: str) -> InlineKeyboardMarkup:
-    """Return the Cancel button of a "seeking…" message."""
+def seeking_keyboard(lang: str, app: InlineKeyboardButton | None = None) -> InlineKeyboardMarkup:
+    """Return the Cancel button of a "seeking…" message, and ``app`` (the Mini App's "Play" screen, where the seek
+    can be watched and the game opens by itself) under it when given."""
     cancel = LobbyCb(action="cancel")
-    return InlineKeyboardMarkup(
-        inline_keyboard=[[InlineKeyboardButton(text=tr(lang, "btn.lobby_cancel"), callback_data=cancel.pack())]]
-    )
+    rows = [[InlineKeyboardButton(text=tr(lang, "btn.lobby_cancel"), callback_data=cancel.pack())]]
+    if app is not None:
+        rows.append([app])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def lobby_over_keyboard(game_id: str, lang: str) -> InlineKeyboardMarkup:

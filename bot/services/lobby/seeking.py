@@ -23,6 +23,7 @@ from typing import Protocol
 from aiogram.methods import SendMessage
 
 from bot.keyboards.lobby import seeking_keyboard
+from bot.keyboards.webapp import WebAppLinks, play_button
 from bot.model.clock import TimeControl
 from bot.model.game import GameRecord, PlayerInfo, RecordError
 from bot.services.lobby.entries import Seek, new_seek
@@ -76,12 +77,15 @@ class Lobby:
         window: RatingWindow | None = None,
         lease: float = 30.0,
         lead_ttl: float = 6.0,
+        links: WebAppLinks | None = None,
     ) -> None:
         """Keep the seeks in ``store``'s pool ``lobby`` (ratings and games read there too), make the pairs' games
         with ``games``, read blocks and cool-downs with ``profiles``, talk through ``replies``, on ``clock``. A seek
         lasts ``seek_ttl`` seconds; a user with ``max_games`` running games is refused; ``window`` widens the rating
         difference accepted with the wait; an open pairing is recovered after ``lease`` seconds; the ticker's passes are
-        led by one worker at a time, whose lead runs out ``lead_ttl`` seconds after its last pass."""
+        led by one worker at a time, whose lead runs out ``lead_ttl`` seconds after its last pass; ``links``: the Mini
+        App's (its "Play" button goes under the "seeking…" message; None: not configured)."""
+        self.links = links
         self.store = store
         self.games = games
         self.profiles = profiles
@@ -157,7 +161,11 @@ class Lobby:
         )
         try:
             sent = await self.replies.send(
-                SendMessage(chat_id=seek.user_id, text=text, reply_markup=seeking_keyboard(lang))
+                SendMessage(
+                    chat_id=seek.user_id,
+                    text=text,
+                    reply_markup=seeking_keyboard(lang, play_button(self.links, lang, private=True)),
+                )
             )
         except SEND_FAILURES as error:
             log.info("the lobby's message to %s failed: %s", seek.user_id, error)

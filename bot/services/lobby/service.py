@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.keyboards.webapp import WebAppLinks
 from bot.services.actions import GameActions
 from bot.services.lobby.after_game import AfterGame
 from bot.services.lobby.games import LobbyGames
@@ -62,11 +63,13 @@ def build_lobby(
     interval: float = 2.0,
     max_games: int = 20,
     window: RatingWindow | None = None,
+    links: WebAppLinks | None = None,
 ) -> LobbyParts:
     """Return the lobby's parts on ``store`` (settings through ``preferences``), making games with ``actions`` and
     talking through ``replies``, on ``clock``/``sleep``: seeks last ``seek_ttl`` seconds, a pass runs every
     ``interval`` seconds while anyone waits (0: only on seeks and sweeps), a user plays at most ``max_games``
-    games, ``window`` widens the accepted rating difference with the wait."""
+    games, ``window`` widens the accepted rating difference with the wait; ``links``: the Mini App's (None: not
+    configured)."""
     profiles = LobbyProfiles(preferences)
     games = LobbyGames(store, actions, replies)
     lobby = Lobby(
@@ -79,6 +82,7 @@ def build_lobby(
         max_games=max_games,
         window=window,
         lead_ttl=max(3 * interval, 5.0),
+        links=links,
     )
     ticker = LobbyTicker(lobby.tick, interval=interval, sleep=sleep)
     lobby.on_seek = ticker.ensure
