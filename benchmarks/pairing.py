@@ -5,8 +5,9 @@
    and running :meth:`bot.services.matchmaking.matchmaker.Matchmaker.pair` passes back to back (a pause of 10 ms
    after a pass that made nothing) with ``tournaments.matching.lobby_pairs`` as the chooser over the whole pool —
    pair them for ``--seconds`` (30). A pair's "game" lasts a random time, uniform in ``--game-min``..``--game-max``
-   seconds (1–5); then both players seek again (put back by the worker that paired them). Printed per store (Redis
-   when ``--redis-url`` answers; SQLite, two processes on one file) and worker count: pairings made per second,
+   seconds (1–5); then both players seek again (put back by the worker that paired them, at most
+   :data:`RETURNS_AT_ONCE` games at once). Printed per store (Redis when ``--redis-url`` answers; SQLite, two
+   processes on one file) and worker count: pairings made per second,
    the median and the 99th percentile of the time-to-pair (from a seek, or from the start of the run for the first
    wave, to the claim), the passes (how many chose pairs — the others found the pool's pass lease held by the other
    worker, or fewer than two waiting — and of those: the median and longest pass, the median pairs a pass), claims
@@ -36,6 +37,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -51,6 +53,9 @@ from tournaments.matching import Seeker, lobby_pairs
 
 POOL = "lobby"
 KEY = "short/12+2"
+RETURNS_AT_ONCE = 16
+"""The most games whose players a worker puts back into the pool at once: thousands of games ending together would
+otherwise take every connection of the store (waiting longer than its timeout) from the matchmaker too."""
 
 
 def lobby_chooser(entries: list[PoolEntry], now: float) -> list[tuple[str, str]]:
@@ -121,11 +126,14 @@ async def _work(kind: str, location: str, load: Load, ready: Any, seed: int) -> 
         result.chosen += len(pairs)
         return pairs
 
+    returns = asyncio.Semaphore(RETURNS_AT_ONCE)
+
     async def play(pairing: StoredPairing, seconds: float) -> None:
         await asyncio.sleep(seconds)
-        if time.time() < stop_at:
+        async with returns:
             for entry in pairing.entries:
-                await store.pool_put(POOL, PoolEntry(entry.member, entry.score, time.time(), entry.data))
+                if time.time() < stop_at:
+                    await store.pool_put(POOL, PoolEntry(entry.member, entry.score, time.time(), entry.data))
 
     async def start(pairing: StoredPairing) -> bool:
         claimed = time.time()
@@ -197,7 +205,12 @@ def run_pool(kind: str, location: str, workers: int, load: Load) -> dict[str, An
     ]
     for process in processes:
         process.start()
-    results: list[WorkerResult] = [queue.get() for _ in processes]
+    try:
+        results: list[WorkerResult] = [queue.get(timeout=load.seconds + 300) for _ in processes]
+    except Empty:
+        for process in processes:
+            process.kill()
+        raise RuntimeError(f"a {kind} worker died or hung (its traceback is above)") from None
     for process in processes:
         process.join()
     waiting, still_open = asyncio.run(_waiting(kind, location, load.players))
