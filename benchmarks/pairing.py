@@ -10,7 +10,8 @@
    processes on one file) and worker count: pairings made per second,
    the median and the 99th percentile of the time-to-pair (from a seek, or from the start of the run for the first
    wave, to the claim), the passes (how many chose pairs — the others found the pool's pass lease held by the other
-   worker, or fewer than two waiting — and of those: the median and longest pass, the median pairs a pass), claims
+   worker, or fewer than two waiting — and of those: the median and longest pass, the median pairs a pass; and the
+   first pass, over everyone seeking at once: its pairs, its time and so the matchmaker's own pairs a second), claims
    lost to the other worker, the players still waiting at the end, and the pairs a second as a ratio to the same
    run's first configuration (Redis with one worker when Redis answers). References
    measured in the same run: one ``lobby_pairs`` call over all players (the chooser's share of a pass) and each
@@ -231,6 +232,7 @@ def run_pool(kind: str, location: str, workers: int, load: Load) -> dict[str, An
         "pass_ms": 1000 * statistics.median(led_seconds) if led else float("nan"),
         "pass_max_ms": 1000 * led_seconds[-1] if led else float("nan"),
         "pass_pairs": statistics.median(pairs for _, pairs in led) if led else 0,
+        "first": max((r.led[0] for r in results if r.led), key=lambda p: p[1], default=(float("nan"), 0)),
         "waiting": waiting,
         "open": still_open,
     }
@@ -299,7 +301,9 @@ def print_run(label: str, figures: dict[str, Any], reference: float | None) -> f
         f" {figures['passes']} passes, {figures['led']} of them chose (the others: another worker held the pool's"
         f" lease, or fewer than 2 waited); a pass that chose: median {figures['pass_ms']:.0f} ms, longest"
         f" {figures['pass_max_ms']:.0f} ms, median {figures['pass_pairs']:g} pairs, chooser {figures['choose_ms']:.1f}"
-        f" ms; {figures['lost']} chosen pairs not claimed (taken by the other worker, or gone);"
+        f" ms; the first pass (everyone waiting at once) made {figures['first'][1]} pairs in"
+        f" {1000 * figures['first'][0]:.0f} ms ({figures['first'][1] / figures['first'][0]:.0f}/s);"
+        f" {figures['lost']} chosen pairs not claimed (taken by the other worker, or gone);"
         f" {figures['waiting']} waiting and {figures['open']} pairings open at the end"
     )
     return float(figures["per_second"])
