@@ -5,11 +5,15 @@
    and running :meth:`bot.services.matchmaking.matchmaker.Matchmaker.pair` passes back to back (a pause of 10 ms
    after a pass that made nothing) with ``tournaments.matching.lobby_pairs`` as the chooser over the whole pool —
    pair them for ``--seconds`` (30). A pair's "game" lasts a random time, uniform in ``--game-min``..``--game-max``
-   seconds (1–5); then both players seek again (put back by the worker that paired them). Printed per store (Redis
-   when ``--redis-url`` answers; SQLite, two processes on one file) and worker count: pairings made per second,
+   seconds (1–5); then both players seek again (put back by the worker that paired them, at most
+   :data:`RETURNS_AT_ONCE` games at once). Printed per store (Redis when ``--redis-url`` answers; SQLite, two
+   processes on one file) and worker count: pairings made per second,
    the median and the 99th percentile of the time-to-pair (from a seek, or from the start of the run for the first
-   wave, to the claim), claims lost to the other worker, the players still waiting at the end, and the pairs a
-   second as a ratio to the same run's first configuration (Redis with one worker when Redis answers). References
+   wave, to the claim), the passes (how many chose pairs — the others found the pool's pass lease held by the other
+   worker, or fewer than two waiting — and of those: the median and longest pass, the median pairs a pass; and the
+   first pass, over everyone seeking at once: its pairs, its time and so the matchmaker's own pairs a second), claims
+   lost to the other worker, the players still waiting at the end, and the pairs a second as a ratio to the same
+   run's first configuration (Redis with one worker when Redis answers). References
    measured in the same run: one ``lobby_pairs`` call over all players (the chooser's share of a pass) and each
    store's round trip (``ping``), which says how loaded the machine is.
 2. A 200-player arena of 30 minutes on virtual time (``tournaments.arena_sim.simulate_arena``,
@@ -34,6 +38,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -43,11 +48,15 @@ from redis.exceptions import RedisError
 from benchmarks.redis_db import reserved_db
 from bot.services.matchmaking import Matchmaker
 from bot.storage import PoolEntry, RedisGameStore, SqliteGameStore, Store, StoredPairing, StoreUnavailableError
+from bot.storage.pools import read_pool
 from tournaments.arena_sim import LONG_WAIT, ArenaSimulation, simulate_arena
 from tournaments.matching import Seeker, lobby_pairs
 
 POOL = "lobby"
 KEY = "short/12+2"
+RETURNS_AT_ONCE = 16
+"""The most games whose players a worker puts back into the pool at once: thousands of games ending together would
+otherwise take every connection of the store (waiting longer than its timeout) from the matchmaker too."""
 
 
 def lobby_chooser(entries: list[PoolEntry], now: float) -> list[tuple[str, str]]:
@@ -82,6 +91,7 @@ class WorkerResult:
     seconds: float = 0.0
     waits: list[float] = field(default_factory=list)
     choose_seconds: float = 0.0
+    led: list[tuple[float, int]] = field(default_factory=list)  # (seconds, pairs made) of each pass that chose
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,18 +116,25 @@ async def _work(kind: str, location: str, load: Load, ready: Any, seed: int) -> 
     stop_at = run_start + load.seconds
     games: set[asyncio.Task[None]] = set()
 
+    chose = False
+
     def choose(entries: list[PoolEntry], now: float) -> list[tuple[str, str]]:
+        nonlocal chose
+        chose = True
         began = time.perf_counter()
         pairs = lobby_chooser(entries, now)
         result.choose_seconds += time.perf_counter() - began
         result.chosen += len(pairs)
         return pairs
 
+    returns = asyncio.Semaphore(RETURNS_AT_ONCE)
+
     async def play(pairing: StoredPairing, seconds: float) -> None:
         await asyncio.sleep(seconds)
-        if time.time() < stop_at:
+        async with returns:
             for entry in pairing.entries:
-                await store.pool_put(POOL, PoolEntry(entry.member, entry.score, time.time(), entry.data))
+                if time.time() < stop_at:
+                    await store.pool_put(POOL, PoolEntry(entry.member, entry.score, time.time(), entry.data))
 
     async def start(pairing: StoredPairing) -> bool:
         claimed = time.time()
@@ -127,13 +144,17 @@ async def _work(kind: str, location: str, load: Load, ready: Any, seed: int) -> 
         game.add_done_callback(games.discard)
         return True
 
-    matchmaker = Matchmaker(store, time.time, batch=load.players)
+    matchmaker = Matchmaker(store, time.time)
     try:
         while time.time() < stop_at:
             chosen_before = len(result.waits)
+            chose = False
+            began = time.perf_counter()
             made = await matchmaker.pair(POOL, choose, start)
             result.passes += 1
             result.pairs += len(made)
+            if chose:
+                result.led.append((time.perf_counter() - began, len(made)))
             if len(result.waits) == chosen_before:
                 await asyncio.sleep(0.01)
         result.seconds = time.time() - run_start
@@ -168,7 +189,7 @@ async def _waiting(kind: str, location: str, players: int) -> tuple[int, int]:
     store = open_store(kind, location)
     try:
         now = time.time()
-        return len(await store.pool_entries(POOL, now, players)), len(await store.open_pairings(POOL, now + 1))
+        return len(await read_pool(store, POOL, now)), len(await store.open_pairings(POOL, now + 1))
     finally:
         await store.close()
 
@@ -185,13 +206,20 @@ def run_pool(kind: str, location: str, workers: int, load: Load) -> dict[str, An
     ]
     for process in processes:
         process.start()
-    results: list[WorkerResult] = [queue.get() for _ in processes]
+    try:
+        results: list[WorkerResult] = [queue.get(timeout=load.seconds + 300) for _ in processes]
+    except Empty:
+        for process in processes:
+            process.kill()
+        raise RuntimeError(f"a {kind} worker died or hung (its traceback is above)") from None
     for process in processes:
         process.join()
     waiting, still_open = asyncio.run(_waiting(kind, location, load.players))
     waits = sorted(w for r in results for w in r.waits)
     pairs = sum(r.pairs for r in results)
     lost = sum(r.chosen - len(r.waits) // 2 for r in results)
+    led = [pass_ for r in results for pass_ in r.led]
+    led_seconds = sorted(seconds for seconds, _ in led)
     return {
         "lost": lost,
         "pairs": pairs,
@@ -199,7 +227,12 @@ def run_pool(kind: str, location: str, workers: int, load: Load) -> dict[str, An
         "p50": statistics.median(waits) if waits else float("nan"),
         "p99": waits[min(len(waits) - 1, int(0.99 * len(waits)))] if waits else float("nan"),
         "passes": sum(r.passes for r in results),
-        "choose_ms": 1000 * sum(r.choose_seconds for r in results) / max(1, sum(r.passes for r in results)),
+        "choose_ms": 1000 * sum(r.choose_seconds for r in results) / max(1, len(led)),
+        "led": len(led),
+        "pass_ms": 1000 * statistics.median(led_seconds) if led else float("nan"),
+        "pass_max_ms": 1000 * led_seconds[-1] if led else float("nan"),
+        "pass_pairs": statistics.median(pairs for _, pairs in led) if led else 0,
+        "first": max((r.led[0] for r in results if r.led), key=lambda p: p[1], default=(float("nan"), 0)),
         "waiting": waiting,
         "open": still_open,
     }
@@ -265,8 +298,12 @@ def print_run(label: str, figures: dict[str, Any], reference: float | None) -> f
     print(
         f"{label}: {figures['pairs']} pairings, {figures['per_second']:.0f}/s{ratio};"
         f" time-to-pair median {1000 * figures['p50']:.0f} ms, p99 {1000 * figures['p99']:.0f} ms;"
-        f" {figures['passes']} passes (chooser {figures['choose_ms']:.1f} ms a pass), {figures['lost']} chosen pairs"
-        " not claimed (taken by the other worker, or gone);"
+        f" {figures['passes']} passes, {figures['led']} of them chose (the others: another worker held the pool's"
+        f" lease, or fewer than 2 waited); a pass that chose: median {figures['pass_ms']:.0f} ms, longest"
+        f" {figures['pass_max_ms']:.0f} ms, median {figures['pass_pairs']:g} pairs, chooser {figures['choose_ms']:.1f}"
+        f" ms; the first pass (everyone waiting at once) made {figures['first'][1]} pairs in"
+        f" {1000 * figures['first'][0]:.0f} ms ({figures['first'][1] / figures['first'][0]:.0f}/s);"
+        f" {figures['lost']} chosen pairs not claimed (taken by the other worker, or gone);"
         f" {figures['waiting']} waiting and {figures['open']} pairings open at the end"
     )
     return float(figures["per_second"])

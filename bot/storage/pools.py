@@ -185,19 +185,21 @@ async def read_pool(
 ) -> list[PoolEntry]:
     """Return the unexpired entries of ``pool`` at ``now`` by ascending score, read page by page (``page``
     entries a round trip, each page after the last entry of the one before): the whole pool, or its first
-    ``limit`` entries. An entry put or removed while the pages are read may be missed or seen (never twice).
+    ``limit`` entries. An entry put or removed while the pages are read may be missed or seen; a member whose
+    entry was replaced by one with a higher score meanwhile is listed once, with the entry seen first.
 
     Raises: StoreUnavailableError (see :class:`PairingPools`); ValueError when ``page`` is not positive.
     """
     if page <= 0:
         raise ValueError(f"a page holds at least one entry, not {page}")
-    entries: list[PoolEntry] = []
+    entries: dict[str, PoolEntry] = {}
     after: tuple[float, str] | None = None
     while limit is None or len(entries) < limit:
         size = page if limit is None else min(page, limit - len(entries))
         chunk = await pools.pool_entries(pool, now, size, after=after)
-        entries.extend(chunk)
+        for entry in chunk:
+            entries.setdefault(entry.member, entry)
         if len(chunk) < size:
             break
         after = (chunk[-1].score, chunk[-1].member)
-    return entries
+    return list(entries.values())[:limit]

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import cast
 
 import pytest
 
-from bot.storage import CLOSED_PAIRING_RETENTION, PoolEntry, SqliteGameStore, Store, StoredPairing
+from bot.storage import CLOSED_PAIRING_RETENTION, PairingPools, PoolEntry, SqliteGameStore, Store, StoredPairing
 from bot.storage.pools import read_pool
 from tests.bot.storage.backends import Backend
 
@@ -308,6 +309,19 @@ async def test_pages_after_a_cursor_and_the_whole_pool(store: Store) -> None:
     everyone = [e.member for e in await read_pool(store, POOL, T0, page=2)]
     assert everyone == ["f", "a", "E", "d", "é", "c"]
     assert [e.member for e in await read_pool(store, POOL, T0, page=4, limit=5)] == everyone[:5]
+
+    class Moving:  # "f", on the first page, moves to the end of the pool before the second page is read
+        async def pool_entries(
+            self, pool: str, now: float, limit: int = 1000, *, after: tuple[float, str] | None = None
+        ) -> list[PoolEntry]:
+            entries = await store.pool_entries(pool, now, limit, after=after)
+            if after is None:
+                await store.pool_put(POOL, seeker("f", 99.0))
+            return entries
+
+    moved = await read_pool(cast(PairingPools, Moving()), POOL, T0, page=2)
+    assert [e.member for e in moved] == everyone  # listed once, as seen first
+    assert moved[0] == seeker("f", -1.5)
 
 
 async def test_the_whole_of_a_pool_bigger_than_a_page(store: Store) -> None:

@@ -9,11 +9,12 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import pytest
 
 from bot.services.matchmaking import Matchmaker, Starter
-from bot.storage import PoolEntry, RedisGameStore, SqliteGameStore, Store, StoredPairing
+from bot.storage import PairingPools, PoolEntry, RedisGameStore, SqliteGameStore, Store, StoredPairing
 
 POOL = "lobby"
 T0 = 1_000_000.0
@@ -140,6 +141,98 @@ async def test_a_bad_chooser_harms_nobody(store: Store) -> None:
     assert pairs and set(pairs) <= {("0", "1"), ("1", "2"), ("2", "3")}
     taken = [m for pair in pairs for m in pair]
     assert len(taken) == len(set(taken))
+
+
+class Counting:
+    """The store, counting the calls of each of its methods (the round trips of a pass)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.calls: dict[str, int] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        self.calls[name] = self.calls.get(name, 0) + 1
+        return getattr(self.store, name)
+
+
+async def test_a_pass_claims_and_closes_in_batches(store: Store) -> None:
+    await seed(store, 21)
+    counting = Counting(store)
+    games = Games()
+    matchmaker = Matchmaker(cast(PairingPools, counting), Clock(), claim_batch=3, page=4)
+    made = await matchmaker.pair(POOL, adjacent, games.start)
+    assert [tuple(e.member for e in p.entries) for p in made] == [(str(n), str(n + 1)) for n in range(0, 20, 2)]
+    assert len(games.made) == 10
+    assert counting.calls["claim_pairs"] == 4 and counting.calls["close_pairings"] == 4  # 10 pairs, 3 a batch
+    assert counting.calls["pool_entries"] == 6  # 21 entries, 4 a page
+    assert "claim_pair" not in counting.calls and "close_pairing" not in counting.calls
+    assert counting.calls["try_lead_pool"] == 5 and counting.calls["release_pool_lead"] == 1  # taken, 4 renewals
+    assert [e.member for e in await store.pool_entries(POOL, T0)] == ["20"]
+    assert await store.open_pairings(POOL, T0 + 1000) == []
+
+
+async def test_a_pass_reads_the_whole_pool(store: Store) -> None:
+    await seed(store, 250)
+    games = Games()
+    made = await Matchmaker(store, Clock(), page=100).pair(POOL, adjacent, games.start)
+    assert len(made) == 125  # the highest scores are paired too
+    assert ("248", "249") in games.made.values()
+    assert await store.pool_entries(POOL, T0) == []
+    await seed(store, 250)
+    made = await Matchmaker(store, Clock(), page=100, limit=120).pair(POOL, adjacent, games.start)
+    assert len(made) == 60 and len(await store.pool_entries(POOL, T0)) == 130  # a limit, when asked for
+
+
+async def test_a_worker_skips_a_pool_another_leads_until_that_lease_runs_out(store: Store) -> None:
+    await seed(store, 4)
+    clock, games = Clock(), Games()
+    chosen: list[int] = []
+
+    def counted(entries: list[PoolEntry], now: float) -> list[tuple[str, str]]:
+        chosen.append(len(entries))
+        return adjacent(entries, now)
+
+    assert await store.try_lead_pool(POOL, "crashed-worker", 10.0, T0)  # then it died mid-pass
+    worker = Matchmaker(store, clock, pass_lease=10.0)
+    assert await worker.pair(POOL, counted, games.start) == []
+    assert chosen == [] and len(await store.pool_entries(POOL, T0)) == 4  # skipped: nothing read or claimed
+    clock.now = T0 + 9.5
+    assert await worker.pair(POOL, counted, games.start) == []
+    clock.now = T0 + 10
+    assert len(await worker.pair(POOL, counted, games.start)) == 2  # the dead worker's lease ran out
+    assert chosen == [4]
+    assert await store.try_lead_pool(POOL, "other-worker", 10.0, clock.now)  # given up after the pass
+    await seed(store, 4)
+    assert await Matchmaker(store, clock, pass_lease=None).pair(POOL, counted, games.start) != []  # no lease
+
+
+async def test_two_workers_passing_at_once_lose_no_claims(
+    store: Store, request: pytest.FixtureRequest, sqlite_path: str
+) -> None:
+    other: Store
+    if isinstance(store, SqliteGameStore):
+        other = SqliteGameStore(sqlite_path)  # a second worker on the same file
+    else:
+        other = RedisGameStore.from_url(request.getfixturevalue("redis_url"))
+    clock, games = Clock(), Games()
+    chosen: list[tuple[str, str]] = []
+
+    def recording(entries: list[PoolEntry], now: float) -> list[tuple[str, str]]:
+        pairs = adjacent(entries, now)
+        chosen.extend(pairs)
+        return pairs
+
+    workers = [Matchmaker(store, clock, claim_batch=7), Matchmaker(other, clock, claim_batch=7)]
+    try:
+        for _ in range(5):
+            await seed(store, 60)
+            results = await asyncio.gather(*(worker.pair(POOL, recording, games.start) for worker in workers))
+            paired = [e.member for result in results for p in result for e in p.entries]
+            assert len(paired) == len(set(paired)) == 60  # everyone paired, nobody twice
+        assert len(chosen) == len(games.made) == 150  # every pair chosen was claimed: none lost to the other worker
+        assert await store.open_pairings(POOL, T0 + 1000) == []
+    finally:
+        await other.close()
 
 
 @dataclass
