@@ -23,7 +23,7 @@ from bot.services.arena.records import ArenaRecordKeeper
 from bot.services.arena.table import scores
 from bot.storage import GameRecords
 from bot.storage.documents import JSONDict
-from bot.storage.pools import PairingPools, PoolEntry, StoredPairing
+from bot.storage.pools import PairingPools, PoolEntry, StoredPairing, read_pool
 from tournaments.matching import Seeker, arena_pairs
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ class ArenaPairing:
         entry of a player who is not free. Returns: the entries waiting now. Raises: StoreUnavailableError."""
         pool = pool_name(arena_id)
         now = self.clock()
-        entries = await self.pools.pool_entries(pool, now)
+        entries = await read_pool(self.pools, pool, now)
         claimed = {e.member for p in await self.pools.open_pairings(pool, now + 1e9) for e in p.entries}
         free = {p.pid: p for p in record.free()}
         waiting: list[PoolEntry] = []
@@ -138,7 +138,7 @@ class ArenaPairing:
     async def clear(self, arena_id: str) -> None:
         """Take everyone out of the arena's pool (it is over). Returns nothing. Raises: StoreUnavailableError."""
         pool = pool_name(arena_id)
-        for entry in await self.pools.pool_entries(pool, self.clock()):
+        for entry in await read_pool(self.pools, pool, self.clock()):
             await self.pools.pool_remove(pool, entry.member)
 
     def _starter(self, arena_id: str) -> Start:

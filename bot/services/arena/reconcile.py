@@ -25,7 +25,7 @@ from bot.services.arena.records import ArenaRecordKeeper
 from bot.services.tasks import KeyedTasks, Scheduler
 from bot.storage import GameRecords
 from bot.storage.errors import StoreUnavailableError
-from bot.storage.pools import PairingPools
+from bot.storage.pools import PairingPools, read_pool
 from nardy import NardyError
 
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ class ArenaReconciler:
             return None
         times = [record.ends_at]
         alone_after = record.settings.alone_after
-        entries = await self.pools.pool_entries(pool_name(arena_id), now)
+        entries = await read_pool(self.pools, pool_name(arena_id), now)
         if len(entries) >= 2:  # a pair waits for someone's patience to run out (or a fresh opponent)
             times.append(max(now + 1.0, min(e.since for e in entries) + alone_after))
         if self.messages.card_key(record, now) != record.card_shown:

@@ -16,6 +16,9 @@ from bot.services.series import game_winner, series_score
 from bot.variants import DEFAULT, KINDS, OFFERED, resolve
 
 LOBBY_POOL: Final = "lobby"
+LOBBY_TICKER_LEAD: Final = "lobby-ticker"
+"""The name under which one worker at a time leads the ticker's passes (a lead of its own: the matchmaker's pass lease
+on :data:`LOBBY_POOL` serialises the passes themselves, whoever starts them)."""
 """The pairing pool of the lobby (:mod:`bot.storage.pools`)."""
 DEFAULT_CLOCK: Final = TimeControl(12.0, 2.0)
 """The lobby's clock when none is asked: a delay of 12 s per action and a reserve of 2 minutes (the standard
@@ -138,6 +141,7 @@ __all__ = [
     "DEFAULT_CLOCK",
     "GAME_LENGTH",
     "LOBBY_POOL",
+    "LOBBY_TICKER_LEAD",
     "ClockError",
     "PlayArgsError",
     "PlayRequest",

@@ -29,13 +29,20 @@ from bot.model.game import GameRecord, PlayerInfo, RecordError
 from bot.services.lobby.entries import Seek, new_seek
 from bot.services.lobby.games import LobbyGames, tell
 from bot.services.lobby.profiles import LobbyProfiles
-from bot.services.lobby.rules import DEFAULT_CLOCK, LOBBY_POOL, cooldown_until, default_variant, lobby_variants
+from bot.services.lobby.rules import (
+    DEFAULT_CLOCK,
+    LOBBY_POOL,
+    LOBBY_TICKER_LEAD,
+    cooldown_until,
+    default_variant,
+    lobby_variants,
+)
 from bot.services.lobby.status import LobbyStatus, SeekOutcome, SeekStatus
 from bot.services.matchmaking import Matchmaker
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.storage import GameRecords, RatingRecords
 from bot.storage.errors import StoreUnavailableError
-from bot.storage.pools import PairingPools, PoolEntry, StoredPairing
+from bot.storage.pools import PairingPools, PoolEntry, StoredPairing, read_pool
 from bot.texts import Html, tr
 from tournaments.matching import RatingWindow, lobby_pairs
 
@@ -217,7 +224,7 @@ class Lobby:
         made and both told), take out the players found in another game meanwhile, and roll forward the pairings a
         dead worker left open. Returns: the pairings made. Raises: StoreUnavailableError."""
         now = self.clock()
-        for entry in await self.store.pool_entries(LOBBY_POOL, now):
+        for entry in await read_pool(self.store, LOBBY_POOL, now):
             seek = Seek.of(entry)
             if seek is None or seek.expired(now):
                 await self._expire(entry, seek)
@@ -235,7 +242,7 @@ class Lobby:
         worker at a time, :meth:`~bot.storage.pools.PairingPools.try_lead_pool`; another takes the lead when the
         leader stops passing): the other workers' tickers only watch whether anyone waits. Seeks and sweeps pass
         without the lead. Returns: whether anyone still waits. Raises: StoreUnavailableError."""
-        if await self.store.try_lead_pool(LOBBY_POOL, self.owner, self.lead_ttl, self.clock()):
+        if await self.store.try_lead_pool(LOBBY_TICKER_LEAD, self.owner, self.lead_ttl, self.clock()):
             await self.pass_once()
         waiting = await self.waiting()
         if not waiting:  # the ticker stops: the next seek's ticker, on any worker, leads at once
@@ -246,7 +253,7 @@ class Lobby:
         """Give up the lead of the passes (at shutdown: another worker's ticker leads at once). Returns nothing;
         an unavailable store is ignored (the lead runs out by itself)."""
         with contextlib.suppress(StoreUnavailableError):
-            await self.store.release_pool_lead(LOBBY_POOL, self.owner)
+            await self.store.release_pool_lead(LOBBY_TICKER_LEAD, self.owner)
 
     def _choose(self, entries: list[PoolEntry], now: float) -> list[tuple[str, str]]:
         seekers = []

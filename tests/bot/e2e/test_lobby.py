@@ -13,7 +13,7 @@ from aiogram.types import User
 
 from bot.model.clock import FIRST_MOVE_WINDOW
 from bot.model.game import GameRecord
-from bot.services.lobby.rules import LOBBY_POOL
+from bot.services.lobby.rules import LOBBY_POOL, LOBBY_TICKER_LEAD
 from bot.storage import RedisGameStore, SqliteGameStore, Store, StoredRating
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.test_clock import START, Now
@@ -161,7 +161,7 @@ async def test_the_passes_widen_the_rating_window_with_the_wait(store: Store) ->
         await now.advance(START + second)
         await passes_done(now, (one, two))
         if second == 2:  # one of the two workers leads the passes; a third could not
-            assert not await store.try_lead_pool(LOBBY_POOL, "a third worker", 6.0, now.now)
+            assert not await store.try_lead_pool(LOBBY_TICKER_LEAD, "a third worker", 6.0, now.now)
         if await store.user_games(carol.id):
             break
     game_id = await game_of(store, carol)
