@@ -15,6 +15,7 @@ from bot.model.clock import FIRST_MOVE_WINDOW
 from bot.model.game import GameRecord
 from bot.services.lobby.rules import LOBBY_POOL, LOBBY_TICKER_LEAD
 from bot.storage import RedisGameStore, SqliteGameStore, Store, StoredRating
+from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.test_clock import START, Now
 from tests.bot.e2e.texts import EN, has_entry, shown
@@ -405,4 +406,33 @@ async def test_a_worker_dying_mid_pairing_loses_nobody(store: Store) -> None:
     await other.service.lobby.sweep()
     assert await store.user_games(alice.id) == [open_pairing.pairing_id]
     for env in (dying, other):
+        await env.close()
+
+
+async def test_a_lobby_game_played_out_is_rated(store: Store) -> None:
+    now = Now()
+    fake = FakeTelegram()
+    one, two = worker(store, fake, now), worker(store, fake, now)
+    alice, bob = fake.user(741, "Alice", "en"), fake.user(742, "Bob", "en")
+    game_id = await pair(one, two, alice, bob)
+    users = {alice.id: alice, bob.id: bob}
+    for _ in range(3000):  # each action on the worker of its player's /play, until the game is over
+        stored, match = await state(one, game_id)
+        if stored.finished:
+            break
+        user = awaited_user(stored, match, users)
+        env = one if user.id == alice.id else two
+        await press_first(env, user, user.id)
+        await env.service.settle()
+    else:
+        raise AssertionError("the lobby game did not end after 3000 actions")
+    result = match.game.result
+    assert result is not None and result.winner is not None
+    ids = [p["id"] for p in stored.data["players"]]
+    winner, loser = ids[result.winner], ids[1 - result.winner]
+    assert stored.data["rating_plan"]["winner"]["id"] == winner  # a lobby game is rated as a match to 1
+    ratings = await store.get_ratings("short", [winner, loser])
+    assert (ratings[winner].rating, ratings[winner].matches) == (1510.0, 1)
+    assert (ratings[loser].rating, ratings[loser].matches) == (1490.0, 1)
+    for env in (one, two):
         await env.close()
