@@ -162,6 +162,8 @@ class ArenaPairing:
         def change(record: ArenaRecord) -> ArenaRecord | str | None:
             if record.knows_game(game_id):
                 return None  # started already (a retry)
+            if now >= record.ends_at:  # over, though the end is not noted yet: no new game
+                return f"{first} {second}"
             free = {p.user_id for p in record.free()}
             refused = [u for u in (first, second) if u not in free]
             if refused:

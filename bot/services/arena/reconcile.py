@@ -76,7 +76,8 @@ class ArenaReconciler:
 
     async def match_finished(self, game_id: str, arena_id: str, pairing_id: str, record: GameRecord) -> None:
         """Record the result of an arena game whose session has finished (idempotent: nothing changes when the game
-        is not running in the arena any more). A game that ended after the arena's end does not count. A player who
+        is not running in the arena any more). A game that ended after the arena's end does not count, even when the
+        end is not noted in the record yet (it stays running until :meth:`_end` makes it a late one). A player who
         missed their first move lost on time and is paused, and told so in private. Returns nothing.
 
         Raises: StoreUnavailableError."""
@@ -86,10 +87,15 @@ class ArenaReconciler:
             log.exception("arena game %s cannot be read: not counted", game_id)
             outcome = None
         now = self.clock()
+        after_end = False
 
         def change(arena: ArenaRecord) -> ArenaRecord | None:
+            nonlocal after_end
             running = next((g for g in arena.running if g.game_id == game_id), None)
             if running is None:
+                return None
+            if now >= arena.ends_at:  # ended after the end, before the end was noted: :meth:`_end` makes it late
+                after_end = True
                 return None
             rest = tuple(g for g in arena.running if g.game_id != game_id)
             last = {**arena.last_game_at, **{str(u): now for u in running.players}}
@@ -114,7 +120,9 @@ class ArenaReconciler:
             return changed
 
         done = await self.records.mutate(arena_id, change, wake=now + self.wave_delay)
-        if done is not None:
+        if after_end:
+            self.request(arena_id)
+        elif done is not None:
             self.request(arena_id, delay=self.wave_delay)
 
     # ================================================================== converging

@@ -178,6 +178,7 @@ class AfterGame:
         other = record.players[1 - index].id
         if not await self.profiles.block(user_id, other):
             return tr(lang, "lobby.blocked_already")
+        await self.lobby.blocks_changed(user_id, await self.profiles.blocked(user_id))
         log.info("lobby: %s blocked %s after game %s", user_id, other, game_id)
         return tr(lang, "lobby.blocked")
 

@@ -185,6 +185,14 @@ class Lobby:
         seek = None if entry is None else Seek.of(entry)
         return None if seek is None or seek.expired(now) else seek
 
+    async def blocks_changed(self, user_id: int, blocked: tuple[int, ...]) -> None:
+        """The user's blocks are now ``blocked``: a seek of theirs already waiting is put again with them (its place
+        in the line kept), so that it never meets a player they blocked after making it. Returns nothing. Raises:
+        StoreUnavailableError."""
+        seek = await self._seeking(user_id, self.clock())
+        if seek is not None and not set(blocked) <= set(seek.blocked):
+            await self.store.pool_put(LOBBY_POOL, replace(seek, blocked=blocked).entry())
+
     async def cancel(self, user_id: int) -> bool:
         """Cancel the user's seek; its "seeking…" message says so. Returns: whether there was one. Raises:
         StoreUnavailableError."""
