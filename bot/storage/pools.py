@@ -10,7 +10,9 @@ from one pairing.
 
 A member claimed into an open pairing stays bound to it until it is closed or released; putting the member into
 the pool again, or removing it, unbinds it, so that a release never brings back an entry that was replaced or
-withdrawn meanwhile. Closed and released pairing ids are remembered for :data:`CLOSED_PAIRING_RETENTION`: a claim
+withdrawn meanwhile. A member that withdraws itself (a cancelled seek) uses :meth:`PairingPools.pool_withdraw`
+instead, which never touches a binding: once claimed, the pair is made (or released) as it would have been, so a
+player is never told the seek was cancelled while its game is being made. Closed and released pairing ids are remembered for :data:`CLOSED_PAIRING_RETENTION`: a claim
 under such an id is refused too.
 
 A pass over a big pool reads it page by page (:func:`read_pool`), claims its pairs in batches
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from .documents import JSONDict
@@ -69,6 +72,17 @@ class StoredPairing:
     made: float
 
 
+class Withdrawal(StrEnum):
+    """What :meth:`PairingPools.pool_withdraw` found."""
+
+    REMOVED = "removed"
+    """The member's entry was deleted."""
+    PAIRED = "paired"
+    """The member is bound to an open pairing (claimed, its game being made): nothing changed."""
+    ABSENT = "absent"
+    """The member neither waits nor is bound: nothing changed."""
+
+
 @runtime_checkable
 class PairingPools(Protocol):
     """Pools of waiting members and the pairings claimed from them (see the module docstring).
@@ -91,6 +105,20 @@ class PairingPools(Protocol):
 
         Returns: True when there was an entry or a binding, else False.
         """
+        ...
+
+    async def pool_withdraw(self, pool: str, member: str) -> Withdrawal:
+        """Atomically: when ``member`` is bound to an open pairing of ``pool``, change nothing (the pairing goes on:
+        its game is made, or a release puts the member back); else delete its entry (expired or not).
+
+        Returns: :attr:`Withdrawal.PAIRED` when bound, :attr:`Withdrawal.REMOVED` when an entry was deleted, else
+            :attr:`Withdrawal.ABSENT`.
+        """
+        ...
+
+    async def pool_binding(self, pool: str, member: str) -> str | None:
+        """Return the id of the open pairing of ``pool`` the member is bound to (claimed, not yet closed or
+        released), or None."""
         ...
 
     async def pool_entry(self, pool: str, member: str, now: float) -> PoolEntry | None:

@@ -65,6 +65,18 @@ return 0
 """
 )
 
+POOL_WITHDRAW_SCRIPT = (
+    _FORGET_ENTRY
+    + """
+-- ARGV[1]: member. When it is bound to an open pairing: changes nothing, returns 2. Else deletes its entry and
+-- returns 1 when there was one, else 0.
+if redis.call('HEXISTS', KEYS[6], ARGV[1]) == 1 then return 2 end
+local had = redis.call('HEXISTS', KEYS[2], ARGV[1])
+forget_entry(ARGV[1])
+return had
+"""
+)
+
 POOL_ENTRIES_SCRIPT = """
 -- ARGV[1]: now; ARGV[2]: limit; ARGV[3], ARGV[4]: the cursor's score (text) and member, or "" and "" for none.
 -- Returns the entry JSONs of at most ``limit`` members unexpired at ``now``, by score (then member, byte order as

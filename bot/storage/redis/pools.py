@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..pools import CLOSED_PAIRING_RETENTION, PoolEntry, StoredPairing
+from ..pools import CLOSED_PAIRING_RETENTION, PoolEntry, StoredPairing, Withdrawal
 from . import pool_scripts
 from .client import RedisClient, dumps, text, texts
 from .keys import POOL_KEY, POOLS_KEY
@@ -95,6 +95,7 @@ class RedisPools(RedisClient):
         super().__init__(*args, **kwargs)
         self._pool_put = self._redis.register_script(pool_scripts.POOL_PUT_SCRIPT)
         self._pool_remove = self._redis.register_script(pool_scripts.POOL_REMOVE_SCRIPT)
+        self._pool_withdraw = self._redis.register_script(pool_scripts.POOL_WITHDRAW_SCRIPT)
         self._pool_entries = self._redis.register_script(pool_scripts.POOL_ENTRIES_SCRIPT)
         self._claim_pair = self._redis.register_script(pool_scripts.CLAIM_PAIR_SCRIPT)
         self._claim_pairs = self._redis.register_script(pool_scripts.CLAIM_PAIRS_SCRIPT)
@@ -122,6 +123,19 @@ class RedisPools(RedisClient):
         keys = pool_keys(pool)
         async with self._op():
             return bool(await self._pool_remove(keys=keys, args=[member]))
+
+    async def pool_withdraw(self, pool: str, member: str) -> Withdrawal:
+        """See :meth:`bot.storage.pools.PairingPools.pool_withdraw`."""
+        keys = pool_keys(pool)
+        async with self._op():
+            found = int(await self._pool_withdraw(keys=keys, args=[member]))
+        return (Withdrawal.ABSENT, Withdrawal.REMOVED, Withdrawal.PAIRED)[found]
+
+    async def pool_binding(self, pool: str, member: str) -> str | None:
+        """See :meth:`bot.storage.pools.PairingPools.pool_binding`."""
+        keys = pool_keys(pool)
+        async with self._op():
+            return text(await self._redis.hget(keys[5], member))
 
     async def pool_entry(self, pool: str, member: str, now: float) -> PoolEntry | None:
         """See :meth:`bot.storage.pools.PairingPools.pool_entry`."""

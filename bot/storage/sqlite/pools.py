@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from ..pools import CLOSED_PAIRING_RETENTION, PoolEntry, StoredPairing
+from ..pools import CLOSED_PAIRING_RETENTION, PoolEntry, StoredPairing, Withdrawal
 from .connection import SqliteConnection
 from .versioned import dumps
 
@@ -150,6 +150,28 @@ class SqlitePools(SqliteConnection):
             return removed + unbound > 0
 
         return await self._run(op)
+
+    async def pool_withdraw(self, pool: str, member: str) -> Withdrawal:
+        """See :meth:`bot.storage.pools.PairingPools.pool_withdraw`."""
+        _check_pool(pool)
+
+        def op(conn: sqlite3.Connection) -> Withdrawal:
+            if conn.execute("SELECT 1 FROM pool_bound WHERE pool = ? AND member = ?", (pool, member)).fetchone():
+                return Withdrawal.PAIRED
+            removed = conn.execute("DELETE FROM pool_entries WHERE pool = ? AND member = ?", (pool, member)).rowcount
+            return Withdrawal.REMOVED if removed else Withdrawal.ABSENT
+
+        return await self._run(op)
+
+    async def pool_binding(self, pool: str, member: str) -> str | None:
+        """See :meth:`bot.storage.pools.PairingPools.pool_binding`."""
+        _check_pool(pool)
+        row = await self._run(
+            lambda conn: conn.execute(
+                "SELECT pairing_id FROM pool_bound WHERE pool = ? AND member = ?", (pool, member)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
 
     async def pool_entry(self, pool: str, member: str, now: float) -> PoolEntry | None:
         """See :meth:`bot.storage.pools.PairingPools.pool_entry`."""

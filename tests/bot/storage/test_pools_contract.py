@@ -12,7 +12,7 @@ from typing import cast
 import pytest
 
 from bot.storage import CLOSED_PAIRING_RETENTION, PairingPools, PoolEntry, SqliteGameStore, Store, StoredPairing
-from bot.storage.pools import read_pool
+from bot.storage.pools import Withdrawal, read_pool
 from tests.bot.storage.backends import Backend
 
 T0 = 1_000_000.0
@@ -160,6 +160,30 @@ async def test_release_puts_both_back_unless_they_came_back_or_left(store: Store
     assert await members(store) == ["2", "3", "6"]
     assert await store.close_pairing(POOL, "pairing0c1") is False
     assert await store.claim_pair(POOL, "pairing0c1", ("2", "6"), T0 + 2) is None  # a released id is not reused
+
+
+async def test_a_withdrawal_never_touches_a_member_bound_to_an_open_pairing(store: Store) -> None:
+    for member, score in (("1", 100.0), ("2", 200.0), ("3", 300.0)):
+        await store.pool_put(POOL, seeker(member, score))
+    await store.pool_put(POOL, seeker("9", 900.0, expires=T0 - 1))  # expired, still kept by the store
+    assert await store.pool_binding(POOL, "1") is None
+    assert await store.claim_pair(POOL, "pairing0w1", ("1", "2"), T0) is not None
+    assert await store.pool_binding(POOL, "1") == "pairing0w1" == await store.pool_binding(POOL, "2")
+    # 1 cancels its seek after the claim: nothing changes, the pairing goes on
+    assert await store.pool_withdraw(POOL, "1") is Withdrawal.PAIRED
+    assert await store.pool_binding(POOL, "1") == "pairing0w1"
+    assert await store.release_pairing(POOL, "pairing0w1") is True  # its game could not be made: both are back
+    assert await members(store) == ["1", "2", "3"]
+    assert await store.pool_binding(POOL, "1") is None
+    assert await store.pool_withdraw(POOL, "1") is Withdrawal.REMOVED
+    assert await store.pool_withdraw(POOL, "1") is Withdrawal.ABSENT
+    assert await store.pool_withdraw(POOL, "9") is Withdrawal.REMOVED  # an expired entry is deleted too
+    assert await store.pool_withdraw("lobby", "2") is Withdrawal.ABSENT  # pools are apart
+    assert await store.claim_pair(POOL, "pairing0w2", ("2", "3"), T0) is not None
+    assert await store.close_pairing(POOL, "pairing0w2") is True
+    assert await store.pool_binding(POOL, "2") is None and await store.pool_binding(POOL, "3") is None
+    assert await store.pool_withdraw(POOL, "2") is Withdrawal.ABSENT
+    assert await members(store) == []
 
 
 async def test_open_pairings_by_age_and_close(store: Store) -> None:
