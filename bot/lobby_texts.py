@@ -29,6 +29,12 @@ LOBBY_TEXTS: Final[dict[str, Message]] = {
         "You are looking for an opponent already. To change the game or the clock, cancel that seek first (the "
         "button under it)."
     ),
+    "lobby.just_found": gettext_noop(
+        "An opponent has just been found for your seek: the game is starting, its board comes here."
+    ),
+    "lobby.cancel_too_late": gettext_noop(
+        "Too late to cancel: an opponent has just been found. The game is starting; its board comes here."
+    ),
     "lobby.playing": gettext_noop(
         "You are playing a game. Finish it first, or send /play more to look for another game beside it."
     ),

@@ -21,6 +21,7 @@ from bot.metrics import Metrics
 from bot.model.clock import ClockError
 from bot.services.lobby.rules import PlayArgsError, parse_play
 from bot.services.lobby.service import LobbyParts
+from bot.services.lobby.status import CancelOutcome
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.texts import norm_lang, tr
 
@@ -77,8 +78,12 @@ async def on_lobby_button(
     lang = norm_lang(locale)
     action, ref = callback_data.action, callback_data.ref
     if action == "cancel":
-        if await lobby.lobby.cancel(user.id):
+        cancelled = await lobby.lobby.cancel(user.id)
+        if cancelled is CancelOutcome.CANCELLED:
             await query.answer()
+            return
+        if cancelled is CancelOutcome.FOUND:  # too late: the pair stands, the board comes
+            await query.answer(tr(lang, "lobby.cancel_too_late"))
             return
         await query.answer(tr(lang, "lobby.not_seeking"))
         message = query.message

@@ -12,8 +12,8 @@ A member claimed into an open pairing stays bound to it until it is closed or re
 the pool again, or removing it, unbinds it, so that a release never brings back an entry that was replaced or
 withdrawn meanwhile. A member that withdraws itself (a cancelled seek) uses :meth:`PairingPools.pool_withdraw`
 instead, which never touches a binding: once claimed, the pair is made (or released) as it would have been, so a
-player is never told the seek was cancelled while its game is being made. Closed and released pairing ids are remembered for :data:`CLOSED_PAIRING_RETENTION`: a claim
-under such an id is refused too.
+player is never told the seek was cancelled while its game is being made. Closed and released pairing ids are
+remembered for :data:`CLOSED_PAIRING_RETENTION`: a claim under such an id is refused too.
 
 A pass over a big pool reads it page by page (:func:`read_pool`), claims its pairs in batches
 (:meth:`PairingPools.claim_pairs`, :data:`CLAIM_BATCH` a round trip) and closes them in batches

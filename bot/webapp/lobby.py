@@ -9,7 +9,8 @@
   status, and the service's refusal as ``toast`` (a cool-down, a running game or a seek already made are told there
   and in the status: ``cooldown_until``, ``state``); 400 when the body is not exactly that (over
   :data:`MAX_SEEK_BODY` bytes, not JSON, a variant the lobby does not offer, a clock that is not a valid ``D+r``).
-- ``POST /webapp/api/lobby/cancel``: withdraw the seek; 200 with the status (the body, if any, is not read).
+- ``POST /webapp/api/lobby/cancel``: withdraw the seek; 200 with the status (the body, if any, is not read), and a
+  ``toast`` when it is too late (the seek was just paired: the game comes).
 
 Refusals as the other routes (:mod:`bot.webapp.server`): 401 untrusted, 429 over the caller's rate, 404 when the bot
 has no lobby; a malformed body is refused before the lobby is asked anything.
@@ -141,8 +142,10 @@ async def post_cancel(request: web.Request) -> web.Response:
     lobby = _lobby_of(request, who)
     if isinstance(lobby, web.Response):
         return lobby
-    await lobby.cancel(who.user_id)
+    cancelled = await lobby.cancel(who.user_id)
     body = await _status(request.app[PARTS], lobby, who)
+    if cancelled == "found":  # too late: the pair stands, the board comes
+        body["toast"] = str(tr(who.language, "lobby.cancel_too_late"))
     return web.json_response(body, headers={"Cache-Control": "no-store"})
 
 

@@ -84,8 +84,9 @@ class LobbyPort(Protocol):
         ...
 
     async def cancel(self, user_id: int) -> object:
-        """Withdraw the seek of ``user_id`` (nothing when there is none). Returns: anything (not shown). Raises:
-        StoreUnavailableError."""
+        """Withdraw the seek of ``user_id`` (nothing when there is none). Returns: what became of it, equal to
+        ``"found"`` when it was too late (the seek was just paired: the game comes; told as a toast); anything else
+        is not shown. Raises: StoreUnavailableError."""
         ...
 
     async def status(self, user_id: int) -> JsonView:

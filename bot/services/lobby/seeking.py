@@ -37,12 +37,12 @@ from bot.services.lobby.rules import (
     default_variant,
     lobby_variants,
 )
-from bot.services.lobby.status import LobbyStatus, SeekOutcome, SeekStatus
+from bot.services.lobby.status import CancelOutcome, LobbyStatus, SeekOutcome, SeekStatus
 from bot.services.matchmaking import Matchmaker
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.storage import GameRecords, RatingRecords
 from bot.storage.errors import StoreUnavailableError
-from bot.storage.pools import PairingPools, PoolEntry, StoredPairing, read_pool
+from bot.storage.pools import PairingPools, PoolEntry, StoredPairing, Withdrawal, read_pool
 from bot.texts import Html, tr
 from tournaments.matching import RatingWindow, lobby_pairs
 
@@ -116,9 +116,9 @@ class Lobby:
         self, player: PlayerInfo, variant: str | None = None, clock: TimeControl | None = None, *, more: bool = False
     ) -> SeekOutcome:
         """Seek an opponent for ``player`` in ``variant`` (None: short nardy) on ``clock`` (None: the lobby's
-        12+2): refused when the variant is not the lobby's, during a cool-down, while seeking already, or while
-        playing a game (unless ``more``). Otherwise the "seeking…" message (with Cancel) goes to the player's private
-        chat, the seek joins the pool and a pairing pass runs at once.
+        12+2): refused when the variant is not the lobby's, during a cool-down, while seeking already (or while the
+        seek's pairing is being made), or while playing a game (unless ``more``). Otherwise the "seeking…" message
+        (with Cancel) goes to the player's private chat, the seek joins the pool and a pairing pass runs at once.
 
         Returns: the outcome (its ``text`` is the refusal to show). Raises: StoreUnavailableError."""
         lang = player.lang
@@ -133,6 +133,8 @@ class Lobby:
             return SeekOutcome(SeekStatus.COOLDOWN, text, until=until)
         if await self._seeking(player.id, now) is not None:
             return SeekOutcome(SeekStatus.ALREADY, tr(lang, "lobby.already"))
+        if await self.store.pool_binding(LOBBY_POOL, str(player.id)) is not None:  # a new seek would unbind it
+            return SeekOutcome(SeekStatus.FOUND, tr(lang, "lobby.just_found"))
         running = await self.store.user_games(player.id)
         if running and not more:
             return SeekOutcome(SeekStatus.PLAYING, tr(lang, "lobby.playing"))
@@ -193,17 +195,21 @@ class Lobby:
         if seek is not None and not set(blocked) <= set(seek.blocked):
             await self.store.pool_put(LOBBY_POOL, replace(seek, blocked=blocked).entry())
 
-    async def cancel(self, user_id: int) -> bool:
-        """Cancel the user's seek; its "seeking…" message says so. Returns: whether there was one. Raises:
-        StoreUnavailableError."""
+    async def cancel(self, user_id: int, key: str = "lobby.cancelled", **values: object) -> CancelOutcome:
+        """Cancel the user's seek; its "seeking…" message says so (the text ``key`` with ``values``). A seek already
+        claimed into a pairing is not cancelled: the pair stands and its game comes (or, if it cannot be made, the
+        seek goes on). Returns: what became of it. Raises: StoreUnavailableError."""
         entry = await self.store.pool_entry(LOBBY_POOL, str(user_id), self.clock())
-        if not await self.store.pool_remove(LOBBY_POOL, str(user_id)):
-            return False
+        withdrawn = await self.store.pool_withdraw(LOBBY_POOL, str(user_id))
+        if withdrawn is Withdrawal.PAIRED:
+            return CancelOutcome.FOUND
+        if withdrawn is Withdrawal.ABSENT:
+            return CancelOutcome.NONE
         seek = None if entry is None else Seek.of(entry)
         if seek is not None:
-            await tell(self.replies, user_id, seek.message, tr(seek.lang, "lobby.cancelled"))
+            await tell(self.replies, user_id, seek.message, tr(seek.lang, key, **values))
         log.info("lobby: %s cancelled the seek", user_id)
-        return True
+        return CancelOutcome.CANCELLED
 
     async def status(self, user_id: int) -> LobbyStatus:
         """Return where the user stands: seeking (since when, what), playing a lobby game (the newest), or idle;
@@ -286,15 +292,18 @@ class Lobby:
         now = self.clock()
         for user_id in busy:
             entry = await self.store.pool_entry(LOBBY_POOL, str(user_id), now)
-            if entry is not None and await self.store.pool_remove(LOBBY_POOL, str(user_id)):
+            if entry is None:
+                continue
+            # a player claimed again meanwhile (by another worker's pass) stays in that pairing
+            if await self.store.pool_withdraw(LOBBY_POOL, str(user_id)) is Withdrawal.REMOVED:
                 seek = Seek.of(entry)
                 if seek is not None:
                     await tell(self.replies, user_id, seek.message, tr(seek.lang, "lobby.busy"))
 
     async def _expire(self, entry: PoolEntry, seek: Seek | None) -> None:
         """Take an ended (or malformed) seek out of the pool; the worker that took it out tells the player."""
-        if not await self.store.pool_remove(LOBBY_POOL, entry.member):
-            return  # another worker took it out (and tells)
+        if await self.store.pool_withdraw(LOBBY_POOL, entry.member) is not Withdrawal.REMOVED:
+            return  # another worker took it out (and tells), or paired it (on a clock a little behind)
         if seek is None:
             return
         log.info("lobby: the seek of %s expired", seek.user_id)

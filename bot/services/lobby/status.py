@@ -17,12 +17,25 @@ class SeekStatus(StrEnum):
     """Paired at once: the game was started."""
     ALREADY = "already"
     """Refused: the user seeks already."""
+    FOUND = "found"
+    """Refused: the user's seek was just paired; its game is being made."""
     PLAYING = "playing"
     """Refused: the user plays a game (a lobby game beside it is asked with ``more``)."""
     COOLDOWN = "cooldown"
     """Refused: the user abandoned lobby games lately and waits out the cool-down (``until``)."""
     BAD = "bad"
     """Refused: the variant or the clock cannot be played in the lobby."""
+
+
+class CancelOutcome(StrEnum):
+    """What became of a cancel (:meth:`bot.services.lobby.seeking.Lobby.cancel`)."""
+
+    CANCELLED = "cancelled"
+    """The seek was taken out of the pool."""
+    FOUND = "found"
+    """Too late: the seek was just paired and its game is being made (the pair stands)."""
+    NONE = "none"
+    """The user was not seeking."""
 
 
 @dataclass(frozen=True, slots=True)

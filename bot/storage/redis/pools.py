@@ -135,7 +135,8 @@ class RedisPools(RedisClient):
         """See :meth:`bot.storage.pools.PairingPools.pool_binding`."""
         keys = pool_keys(pool)
         async with self._op():
-            return text(await self._redis.hget(keys[5], member))
+            found = text(await self._redis.hget(keys[5], member))
+        return None if found is None else str(found)
 
     async def pool_entry(self, pool: str, member: str, now: float) -> PoolEntry | None:
         """See :meth:`bot.storage.pools.PairingPools.pool_entry`."""

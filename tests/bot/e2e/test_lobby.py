@@ -14,6 +14,7 @@ from aiogram.types import User
 from bot.model.clock import FIRST_MOVE_WINDOW
 from bot.model.game import GameRecord
 from bot.services.lobby.rules import LOBBY_POOL, LOBBY_TICKER_LEAD
+from bot.services.lobby.status import CancelOutcome
 from bot.storage import RedisGameStore, SqliteGameStore, Store, StoredRating
 from tests.bot.e2e.drive import awaited_user, press_first, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
@@ -352,7 +353,7 @@ async def test_play_is_refused_clearly(store: Store) -> None:
     await env.h.send_text(alice, chat, "/play long")
     assert lobby_messages(fake, alice)[-1].content == shown(EN, "lobby.already")
     assert [e.member for e in await store.pool_entries(LOBBY_POOL, now.now)] == [str(alice.id)]  # never herself
-    assert await env.service.lobby.lobby.cancel(alice.id)
+    assert await env.service.lobby.lobby.cancel(alice.id) is CancelOutcome.CANCELLED
 
     # a player in a game is refused unless they ask for one more
     game_id = await pair(env, env, bob, carol)

@@ -222,13 +222,15 @@ class FakeLobby:
         seat.state, seat.since, seat.variant, seat.clock = "seeking", self.clock(), variant, label
         return Said("")
 
-    async def cancel(self, user_id: int) -> bool:
+    async def cancel(self, user_id: int) -> str:
         self.calls.append(("cancel", user_id))
         seat = self.seat(user_id)
+        if seat.state == "claimed":  # paired, the game being made: too late
+            return "found"
         if seat.state != "seeking":
-            return False
+            return "none"
         seat.state, seat.since = "idle", None
-        return True
+        return "cancelled"
 
     async def status(self, user_id: int) -> JsonOf:
         self.calls.append(("status", user_id))

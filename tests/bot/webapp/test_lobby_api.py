@@ -10,6 +10,7 @@ from aiogram.types import User
 
 from bot.model.game import PlayerInfo
 from bot.storage import Store
+from bot.texts import tr
 from bot.webapp.lobby import LOBBY_CLOCKS, LOBBY_VARIANTS, MAX_SEEK_BODY
 from tests.bot.webapp.arenakit import ArenaAppEnv
 from tests.bot.webapp.initdata import signed_init_data
@@ -74,6 +75,16 @@ async def test_a_cool_down_is_shown_when_a_seek_is_refused(sqlite_store: Store) 
         status, _, refused = await app.call("POST", "lobby/seek", ALICE, json={"variant": "short", "clock": "12+2"})
         assert (status, refused["state"], refused["toast"]) == (200, "idle", "cooling down")
         assert refused["cooldown_until"] == clock.now + 300
+
+
+async def test_a_cancel_too_late_is_told(sqlite_store: Store) -> None:
+    async with ArenaAppEnv(sqlite_store) as app:
+        app.lobby.seat(ALICE.id).state = "claimed"
+        status, _, answer = await app.call("POST", "lobby/cancel", ALICE)
+        assert status == 200 and answer["toast"] == tr("en", "lobby.cancel_too_late")
+        app.lobby.seat(ALICE.id).state = "seeking"
+        status, _, answer = await app.call("POST", "lobby/cancel", ALICE)
+        assert status == 200 and answer["state"] == "idle" and "toast" not in answer
 
 
 async def test_malformed_seeks_never_reach_the_lobby(sqlite_store: Store) -> None:
