@@ -3,7 +3,9 @@ press it), New opponent, Block, Report — and what its end means for the player
 
 Rematch is agreed in the finished game's record: the first press is saved there (``lobby.votes``, compare-and-set)
 and the opponent is asked; the second press saves the new game's id in the record first (``rematch``), then makes
-that game — so a double press, two workers or a crash in between make one rematch, never two."""
+that game — so a double press, two workers or a crash in between make one rematch, never two. Either press is
+refused while either player plays another game (or their seek was just paired), and the rematch cancels both
+players' seeks: it never puts a player into a second game they did not ask for."""
 
 from __future__ import annotations
 
@@ -100,8 +102,16 @@ class AfterGame:
         if other.id in await self.profiles.blocked(me.id) or me.id in await self.profiles.blocked(other.id):
             return tr(lang, "lobby.rematch_refused")
         if record.rematch is not None:  # agreed already: make the game (again: idempotent)
-            await self._start_rematch(record, record.rematch)
+            if await self.store.get_game(record.rematch) is None:  # not made yet (a crash in between)
+                refusal = await self._busy(record, user_id, lang, besides={game_id, record.rematch})
+                if refusal is not None:
+                    return refusal
+                await self._start_rematch(record, record.rematch)
+                await self._end_seeks(record)
             return tr(lang, "lobby.rematch_started")
+        refusal = await self._busy(record, user_id, lang, besides={game_id})
+        if refusal is not None:
+            return refusal
         votes = tuple(sorted({*link.votes, index}))
         if votes != (0, 1):
             if index in link.votes:
@@ -117,7 +127,27 @@ class AfterGame:
         if await self.store.update_game(game_id, stored.version, record.to_dict()) is None:
             return tr(lang, "toast.stale")
         await self._start_rematch(record, rematch_id)
+        await self._end_seeks(record)
         return tr(lang, "lobby.rematch_started")
+
+    async def _busy(self, record: GameRecord, user_id: int, lang: str, *, besides: set[str]) -> str | None:
+        """Return the refusal of a rematch when either player plays a game other than ``besides`` or was just
+        paired in the lobby (the pressing player ``user_id`` is told "you"), else None."""
+        for player in record.players:
+            games = [g for g in await self.store.user_games(player.id) if g not in besides]
+            if games or await self.lobby.pairing_of(player.id) is not None:
+                if player.id == user_id:
+                    return tr(lang, "lobby.rematch_you_busy")
+                return tr(lang, "lobby.rematch_busy", name=player.name)
+        return None
+
+    async def _end_seeks(self, record: GameRecord) -> None:
+        """Cancel both players' lobby seeks (the rematch started: no second game beside it), telling each. A seek
+        claimed meanwhile is left to its pairing, which finds the player busy (unless they sought with ``more``)
+        and puts the partner back."""
+        for index, player in enumerate(record.players):
+            opponent = record.players[1 - index]
+            await self.lobby.cancel(player.id, "lobby.cancelled_rematch", name=opponent.name)
 
     async def _ask(self, record: GameRecord, game_id: str, me: PlayerInfo, other: PlayerInfo) -> None:
         a, b = series_score(record, finished=True)

@@ -133,7 +133,7 @@ class Lobby:
             return SeekOutcome(SeekStatus.COOLDOWN, text, until=until)
         if await self._seeking(player.id, now) is not None:
             return SeekOutcome(SeekStatus.ALREADY, tr(lang, "lobby.already"))
-        if await self.store.pool_binding(LOBBY_POOL, str(player.id)) is not None:  # a new seek would unbind it
+        if await self.pairing_of(player.id) is not None:  # a new seek would unbind it
             return SeekOutcome(SeekStatus.FOUND, tr(lang, "lobby.just_found"))
         running = await self.store.user_games(player.id)
         if running and not more:
@@ -210,6 +210,11 @@ class Lobby:
             await tell(self.replies, user_id, seek.message, tr(seek.lang, key, **values))
         log.info("lobby: %s cancelled the seek", user_id)
         return CancelOutcome.CANCELLED
+
+    async def pairing_of(self, user_id: int) -> str | None:
+        """Return the id of the pairing the user's seek was just claimed into (its game being made), or None.
+        Raises: StoreUnavailableError."""
+        return await self.store.pool_binding(LOBBY_POOL, str(user_id))
 
     async def status(self, user_id: int) -> LobbyStatus:
         """Return where the user stands: seeking (since when, what), playing a lobby game (the newest), or idle;

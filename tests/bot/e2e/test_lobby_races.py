@@ -9,11 +9,13 @@ import asyncio
 
 from bot.services.lobby.rules import LOBBY_POOL
 from bot.storage import Store
-from tests.bot.e2e.helpers import Env
+from tests.bot.e2e.helpers import Env, board_message
 from tests.bot.e2e.test_clock import Now
 from tests.bot.e2e.test_lobby import (  # noqa: F401 - the store fixture
+    finish,
     game_of,
     lobby_messages,
+    pair,
     seeking_message,
     store,
     worker,
@@ -90,5 +92,66 @@ async def test_a_cancel_before_the_pair_is_claimed_makes_no_game(store: Store) -
     await asyncio.gather(one.service.lobby.sweep(), two.service.lobby.sweep())
     assert await store.user_games(alice.id) == [] and await store.user_games(bob.id) == []
     assert [e.member for e in await store.pool_entries(LOBBY_POOL, now.now)] == [str(bob.id)]
+    for env in (one, two):
+        await env.close()
+
+
+async def test_a_rematch_is_refused_while_either_player_plays_another_game(store: Store) -> None:  # noqa: F811
+    now = Now()
+    fake = FakeTelegram()
+    one, two = worker(store, fake, now), worker(store, fake, now)
+    alice, bob, carol = (fake.user(820 + i, name, "en") for i, name in enumerate(("Alice", "Bob", "Carol"), 1))
+    first = await pair(one, two, alice, bob)
+    await finish(one, first, loser=1)
+    final = board_message(fake, alice.id)
+    # Alice offers a rematch, then presses New opponent and is paired with Carol
+    await one.h.press_button(alice, final, shown(EN, "btn.lobby_rematch"))
+    offer = lobby_messages(fake, bob)[-1]
+    await one.h.press_button(alice, final, shown(EN, "btn.lobby_new"))
+    await two.h.send_text(carol, fake.private_chat(carol), "/play")
+    with_carol = await game_of(store, alice)
+    # Bob accepts: refused, Alice plays another game; nothing is made
+    await two.h.press_button(bob, offer, shown(EN, "btn.lobby_rematch"))
+    assert fake.toasts_for(bob.id)[-1] == shown(EN, "lobby.rematch_busy", name="Alice")
+    assert await store.user_games(alice.id) == [with_carol] and await store.user_games(bob.id) == []
+    # Alice pressing it again is told it is her
+    await one.h.press_button(alice, final, shown(EN, "btn.lobby_rematch"))
+    assert fake.toasts_for(alice.id)[-1] == shown(EN, "lobby.rematch_you_busy")
+    # once the other game is over, Bob's press makes the rematch (Alice's offer stands)
+    await finish(one, with_carol, loser=1)
+    await two.h.press_button(bob, offer, shown(EN, "btn.lobby_rematch"))
+    await two.service.settle()
+    assert fake.toasts_for(bob.id)[-1] == shown(EN, "lobby.rematch_started")
+    rematch = await game_of(store, alice)
+    assert await store.user_games(bob.id) == [rematch] and rematch not in (first, with_carol)
+    for env in (one, two):
+        await env.close()
+
+
+async def test_a_rematch_cancels_both_players_seeks(store: Store) -> None:  # noqa: F811
+    now = Now()
+    fake = FakeTelegram()
+    one, two = worker(store, fake, now), worker(store, fake, now)
+    alice, bob, carol = (fake.user(830 + i, name, "en") for i, name in enumerate(("Alice", "Bob", "Carol"), 1))
+    first = await pair(one, two, alice, bob)
+    await finish(one, first, loser=1)
+    await one.h.press_button(alice, board_message(fake, alice.id), shown(EN, "btn.lobby_rematch"))
+    offer = lobby_messages(fake, bob)[-1]
+    await one.h.press_button(alice, board_message(fake, alice.id), shown(EN, "btn.lobby_new"))  # short 12+2
+    await two.h.send_text(bob, fake.private_chat(bob), "/play long")
+    assert {e.member for e in await store.pool_entries(LOBBY_POOL, now.now)} == {str(alice.id), str(bob.id)}
+    await two.h.press_button(bob, offer, shown(EN, "btn.lobby_rematch"))
+    await two.service.settle()
+    rematch = await game_of(store, alice)
+    assert await store.user_games(bob.id) == [rematch]
+    assert await store.pool_entries(LOBBY_POOL, now.now) == []
+    assert seeking_message(fake, alice).content == shown(EN, "lobby.cancelled_rematch", name="Bob")
+    assert seeking_message(fake, bob).content == shown(EN, "lobby.cancelled_rematch", name="Alice")
+    # a newcomer is not paired with either of them
+    dan = fake.user(834, "Dan", "en")
+    await one.h.send_text(carol, fake.private_chat(carol), "/play")
+    await one.h.send_text(dan, fake.private_chat(dan), "/play long")
+    assert await store.user_games(alice.id) == [rematch] and await store.user_games(bob.id) == [rematch]
+    assert await store.user_games(carol.id) == [] and await store.user_games(dan.id) == []
     for env in (one, two):
         await env.close()
