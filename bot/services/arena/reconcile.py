@@ -1,13 +1,13 @@
 """The arenas' state machine: from the saved record alone, do the first thing that is owed — end the arena at its time,
 send the notices of its outbox, create the running games not created yet, run a pairing wave, update the card, post
 the standings, post the result — note it in the record, and repeat; then set the next wake-up (the end, the moment a
-lone player's patience runs out, the next card or standings update). The wake-up is the record's deadline in the
-store (the sweep's safety net, found after a restart or by any worker) and also a timer of this process
-(:class:`~bot.services.tasks.Alarms`, one per arena, replaced by the next reconcile) that requests a reconcile at
-that time: the sweep runs only every ``TIMEOUT_SWEEP_INTERVAL`` (60 s), and the 20 s patience, the end and the result
-must not wait for it. Also: a finished game's result (:meth:`ArenaReconciler.match_finished`), the requests to
-reconcile (on the job queue, whose ``tournament_reconcile`` job reaches the arenas through
-:mod:`bot.services.arena.router`, or in a keyed task of this process).
+lone player's patience runs out, the next card or standings update, a look at players busy in another game). The
+wake-up is the record's deadline in the store (the sweep's safety net, found after a restart or by any worker) and
+also a timer of this process (:class:`~bot.services.tasks.Alarms`, one per arena, replaced by the next reconcile)
+that requests a reconcile at that time: the sweep runs only every ``TIMEOUT_SWEEP_INTERVAL`` (60 s), and the 20 s
+patience, the end and the result must not wait for it. Also: a finished game's result
+(:meth:`ArenaReconciler.match_finished`), the requests to reconcile (on the job queue, whose ``tournament_reconcile``
+job reaches the arenas through :mod:`bot.services.arena.router`, or in a keyed task of this process).
 
 Every change is one compare-and-set of the record with a wake-up deadline a few seconds ahead, and every effect is
 derived from the saved record, so a crash anywhere converges on the next wake-up: a game's result is recorded once (a
@@ -41,6 +41,9 @@ RECONCILE_PASSES: Final = 32
 """A bound on the steps of one :meth:`ArenaReconciler.reconcile` (each does one thing)."""
 CARD_EVERY: Final = 60.0
 """The card is edited at most once a minute (joins and leaves in between show together)."""
+BUSY_RECHECK: Final = 10.0
+"""While a free player of the arena is out of its pool (playing a game elsewhere: a lobby, casual or other arena's
+game), the arena looks again this often, so that they are back in the pool within seconds of that game's end."""
 MIN_ALARM: Final = 1.0
 """The shortest wait of the wake-up timer (a wake-up due now still waits this long: no busy loop)."""
 
@@ -228,6 +231,9 @@ class ArenaReconciler:
         times = [record.ends_at]
         alone_after = record.settings.alone_after
         entries = await read_pool(self.pools, pool_name(arena_id), now)
+        waiting = {e.member for e in entries}
+        if any(p.pid not in waiting for p in record.free()):  # busy elsewhere (or claimed): look again soon
+            times.append(now + BUSY_RECHECK)
         if len(entries) >= 2:  # a pair waits for someone's patience to run out (or a fresh opponent)
             times.append(max(now + 1.0, min(e.since for e in entries) + alone_after))
         if self.messages.card_key(record, now) != record.card_shown:
