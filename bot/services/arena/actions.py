@@ -86,7 +86,7 @@ class ArenaActions:
                 return tr(person.lang, "arena.closed")
             player = record.player(person.id)
             if player is not None and not player.withdrawn:
-                return tr(person.lang, "arena.already")
+                return tr(person.lang, "arena.already.paused" if player.paused else "arena.already")
             if player is not None:
                 return record.with_player(person.id, withdrawn=False, paused=False, name=person.name)
             if len(record.players) >= MAX_PLAYERS:
