@@ -58,6 +58,11 @@ ARENA_TEXTS: Final[dict[str, Message]] = {
     "arena.already": gettext_noop("You are in already: wait for your opponent."),
     "arena.already.paused": gettext_noop("You are in, but paused: press ▶️ Back to get opponents again."),
     "arena.full": gettext_noop("The arena is full."),
+    "arena.not_member": gettext_noop("Only members of the arena's group can join it: join the group first."),
+    "arena.member_unknown": gettext_noop(
+        "Telegram could not say whether you are in the arena's group: try again, or press Join on the card in the "
+        "group."
+    ),
     "arena.joined": gettext_noop("You are in! Your games come to your private chat with the bot."),
     "arena.joined.open_bot": gettext_noop(
         "You are in! Open the bot in private (the button under the card) so that your games can come there."
