@@ -231,7 +231,7 @@ async def run_polling(settings: Settings, *, handle_signals: bool = True) -> Non
         store, bot = await open_store_and_bot(settings, stop)
     sender = Sender(bot, sender_limits(settings), budgets=store)
     dp, services = build_dispatcher(settings, store, sender, jobs=create_jobs(settings))
-    webapp = await start_webapp_server(settings, webapp_parts(settings, services))
+    webapp = await start_webapp_server(settings, webapp_parts(settings, services, bot))
     freeze_startup_objects()
     try:
         await dp.start_polling(
@@ -272,7 +272,7 @@ async def run_webhook(settings: Settings, *, handle_signals: bool = True, stop: 
     sender = Sender(bot, sender_limits(settings), budgets=store)
     metrics.watch_queue(sender.pending)
     dp, services = build_dispatcher(settings, store, sender, metrics=metrics, jobs=create_jobs(settings, metrics))
-    parts = webapp_parts(settings, services)
+    parts = webapp_parts(settings, services, bot)
     webapp = create_webapp(parts) if parts is not None else None
     app = create_webhook_app(dp, bot, store, settings, metrics, stop=stop, webapp=webapp)
     runner: web.AppRunner | None = None

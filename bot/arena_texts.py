@@ -31,10 +31,9 @@ ARENA_TEXTS: Final[dict[str, Message]] = {
         "chat with the bot. Win 2, a win after two wins in a row doubles. Pause or leave at any time."
     ),
     "arena.over": ngettext_noop(
-        "games",
-        "The arena is over: {count} players, {games} game.",
-        "The arena is over: {count} players, {games} games.",
+        "count", "The arena is over: {count} player, {games}.", "The arena is over: {count} players, {games}."
     ),
+    "arena.over.games": ngettext_noop("games", "{games} game", "{games} games"),
     "arena.late": ngettext_noop(
         "count",
         "{count} game still running at the end does not count.",
@@ -57,7 +56,13 @@ ARENA_TEXTS: Final[dict[str, Message]] = {
     "arena.gone": gettext_noop("This arena is gone."),
     "arena.closed": gettext_noop("This arena is over."),
     "arena.already": gettext_noop("You are in already: wait for your opponent."),
+    "arena.already.paused": gettext_noop("You are in, but paused: press ▶️ Back to get opponents again."),
     "arena.full": gettext_noop("The arena is full."),
+    "arena.not_member": gettext_noop("Only members of the arena's group can join it: join the group first."),
+    "arena.member_unknown": gettext_noop(
+        "Telegram could not say whether you are in the arena's group: try again, or press Join on the card in the "
+        "group."
+    ),
     "arena.joined": gettext_noop("You are in! Your games come to your private chat with the bot."),
     "arena.joined.open_bot": gettext_noop(
         "You are in! Open the bot in private (the button under the card) so that your games can come there."
@@ -73,8 +78,9 @@ ARENA_TEXTS: Final[dict[str, Message]] = {
         "new opponent. Press Back when you are ready to play again."
     ),
     "arena.usage": gettext_noop(
-        "Usage: /arena [game] [minutes] [clock D+r], e.g. /arena short 60 clock 12+2 — an arena of this group: "
-        "everyone who joins plays game after game until the time is up."
+        "Usage: /arena [game] [minutes] [clock D+r] [status], e.g. /arena short 60 clock 12+2 — an arena of this "
+        "group: everyone who joins plays game after game until the time is up. With status, a gammon scores 1 more "
+        "and a backgammon 2 more."
     ),
     "arena.private": gettext_noop("An arena is played by a group: send /arena in the group."),
     "arena.one_at_a_time": gettext_noop("This chat has a tournament or an arena already; one at a time."),

@@ -45,10 +45,11 @@ import dataclasses
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from aiogram import Bot, Dispatcher, Router
+from aiogram.methods import TelegramMethod
 from aiogram.utils.i18n import I18n
 
 from bot.commands import set_bot_commands
@@ -65,6 +66,7 @@ from bot.middlewares.throttle import ThrottleMiddleware
 from bot.sender import Sender
 from bot.services.actions import GameActions
 from bot.services.analysis import Analyses
+from bot.services.arena.membership import chat_member_check
 from bot.services.arena.router import CompetitionRouter
 from bot.services.arena.service import Arenas, build_arenas
 from bot.services.background import PeriodicWork
@@ -375,9 +377,12 @@ def request_limiter(settings: Settings, store: RateBuckets) -> RequestLimiter:
     )
 
 
-def webapp_parts(settings: Settings, services: Services) -> WebAppParts | None:
+def webapp_parts(
+    settings: Settings, services: Services, bot: Callable[[TelegramMethod[Any]], Awaitable[Any]] | None = None
+) -> WebAppParts | None:
     """Return what the Mini App's server (:mod:`bot.webapp`) needs, or None when ``WEBAPP_URL`` is unset (then no
-    server is mounted and nothing changes)."""
+    server is mounted and nothing changes). ``bot`` (the Bot) answers whether a user who joins an arena from the
+    app is a member of its group (None: not checked)."""
     if not settings.webapp_url or services.live is None:
         return None
     return WebAppParts(
@@ -391,6 +396,7 @@ def webapp_parts(settings: Settings, services: Services) -> WebAppParts | None:
         limiter=request_limiter(settings, services.store),
         clock_starts=services.boards.clock_starts,
         arenas=services.arenas,
+        arena_members=None if bot is None else chat_member_check(bot),
         lobby=services.lobby.lobby,
         rating_window=services.lobby.lobby.window.at,
         clock=lambda: services.config.clock(),

@@ -142,6 +142,12 @@ class Alarms:
         else:  # due at once: work under way from now on
             self._working.add(task)
 
+    def cancel(self, key: str) -> None:
+        """Drop the key's wake-up still waiting (a work already under way goes on). Returns nothing."""
+        pending = self._waiting.pop(key, None)
+        if pending is not None:
+            pending.cancel()
+
     def pending(self, key: str) -> bool:
         """Return whether the key has a wake-up still waiting."""
         return key in self._waiting

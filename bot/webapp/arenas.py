@@ -6,7 +6,8 @@
   version (no view is built, nothing is sent). 404 no such arena.
 - ``POST /webapp/api/arenas/{arena_id}/{join|leave|pause|back}``: the caller joins, leaves, pauses or comes back
   (``back`` is the service's ``resume``); 200 with the arena's view and the service's ``toast``. The body, if any,
-  is not read.
+  is not read. A join is refused (in the toast) to a caller who is not a member of the arena's group: the app's
+  link ``startapp=arena_<id>`` may be forwarded anywhere (``getChatMember``, :attr:`WebAppParts.arena_members`).
 
 Refusals as the other routes (:mod:`bot.webapp.server`): 401 untrusted, 429 over the caller's rate (reads for the
 view, actions for the buttons), then an id that is not an arena id's shape is 404 at once (no store asked). The
@@ -94,8 +95,11 @@ async def post_arena_action(request: web.Request) -> web.Response:
         return found
     arenas, arena_id, _ = found
     user = PlayerInfo(id=who.user_id, name=who.name, lang=who.language)
-    press = {"join": arenas.join, "leave": arenas.leave, "pause": arenas.pause, "back": arenas.resume}[action]
-    toast = await press(arena_id, user)
+    if action == "join":
+        toast = await arenas.join(arena_id, user, is_member=request.app[PARTS].arena_members)
+    else:
+        press = {"leave": arenas.leave, "pause": arenas.pause, "back": arenas.resume}[action]
+        toast = await press(arena_id, user)
     version = await arenas.version(arena_id)
     view = await arenas.view(arena_id, who.user_id, who.language)
     if view is None or version is None:

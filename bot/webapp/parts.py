@@ -16,6 +16,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.services.actions import GameActions
+from bot.services.arena.membership import MemberCheck
 from bot.services.clock_start import ClockStarts
 from bot.services.game_view import GameViews, VersionViews
 from bot.services.live import LiveUpdates
@@ -57,6 +58,10 @@ class WebAppParts:
     (:mod:`bot.webapp.live`): a script opening sockets in a loop gets at most one refusal per connection every 2 s."""
     arenas: ArenaPort | None = None
     """The arena service (:class:`~bot.webapp.ports.ArenaPort`); None: the arena routes answer 404."""
+    arena_members: MemberCheck | None = None
+    """Whether a user is a member of an arena's group (the Bot API's ``getChatMember``,
+    :func:`bot.services.arena.membership.chat_member_check`): a join through the app is refused to anyone else.
+    None: not checked (tests with fakes)."""
     lobby: LobbyPort | None = None
     """The lobby service (:class:`~bot.webapp.ports.LobbyPort`); None: the lobby routes answer 404."""
     rating_window: Callable[[float], float] | None = None

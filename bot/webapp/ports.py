@@ -9,6 +9,7 @@ services (or thin adapters over them). The JSON each view gives is the contract 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from bot.model.clock import TimeControl
@@ -42,8 +43,12 @@ class ArenaPort(Protocol):
         is no such arena. Raises: StoreUnavailableError."""
         ...
 
-    async def join(self, arena_id: str, user: PlayerInfo) -> str:
-        """Enter ``user`` into the arena (or back after leaving). Returns: the toast saying what happened."""
+    async def join(
+        self, arena_id: str, user: PlayerInfo, *, is_member: Callable[[int, int], Awaitable[bool | None]] | None = None
+    ) -> str:
+        """Enter ``user`` into the arena (or back after leaving); ``is_member(chat_id, user_id)``: when given, a user
+        who is not a member of the arena's group (False) is refused, and so is one Telegram cannot tell about (None).
+        Returns: the toast saying what happened."""
         ...
 
     async def leave(self, arena_id: str, user: PlayerInfo) -> str:

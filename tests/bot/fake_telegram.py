@@ -286,6 +286,8 @@ class FakeTelegram(BaseSession):
         self.users: dict[int, User] = {}
         self.toasts: list[Toast] = []
         self.admins: dict[int, set[int]] = {}
+        self.outsiders: dict[int, set[int]] = {}
+        """Chat id → the users ``getChatMember`` says have left it (everyone else is a member)."""
         self.file_store: dict[str, bytes] = {}
         self._failures: list[tuple[str, int, str, int | None]] = []
         self._message_ids: dict[int, itertools.count[int]] = {}
@@ -632,6 +634,8 @@ class FakeTelegram(BaseSession):
         chat_id, user_id = int(call.payload["chat_id"]), int(call.payload["user_id"])
         user = self.users.get(user_id, User(id=user_id, is_bot=False, first_name=f"user{user_id}"))
         user_json = user.model_dump(mode="json", exclude_none=True)
+        if user_id in self.outsiders.get(chat_id, set()):
+            return {"status": "left", "user": user_json}
         if user_id in self.admins.get(chat_id, set()):
             return {
                 "status": "administrator",

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from bot.model.arena import MAX_PLAYERS, ArenaPlayer, ArenaRecord, ArenaSettings
 from bot.model.game import PlayerInfo
+from bot.services.arena.membership import MemberCheck
 from bot.services.arena.records import ArenaChange, ArenaRecordKeeper
 from bot.storage import RatingRecords
 from bot.texts import tr
@@ -71,12 +72,20 @@ class ArenaActions:
         self.on_change(arena_id)
         return tr(lang, done)
 
-    async def join(self, arena_id: str, person: PlayerInfo) -> str:
+    async def join(self, arena_id: str, person: PlayerInfo, *, is_member: MemberCheck | None = None) -> str:
         """Add ``person`` to the arena (again, after leaving it: their score is still theirs); they are paired as
-        soon as someone is free. Returns: the toast. Raises: StoreUnavailableError."""
+        soon as someone is free. ``is_member``: when given (a join through the Mini App, whose link anyone may have),
+        the person must be a member of the arena's group, else they are refused. Returns: the toast. Raises:
+        StoreUnavailableError."""
         loaded = await self.records.load(arena_id)
         if loaded is None:
             return tr(person.lang, "arena.gone")
+        if is_member is not None and loaded[1].status == "running":
+            member = await is_member(loaded[1].chat_id, person.id)
+            if member is None:
+                return tr(person.lang, "arena.member_unknown")
+            if not member:
+                return tr(person.lang, "arena.not_member")
         variant = loaded[1].settings.variant
         rating = float((await self.ratings.get_ratings(variant, [person.id]))[person.id].rating)
         now = self.clock()
@@ -86,7 +95,7 @@ class ArenaActions:
                 return tr(person.lang, "arena.closed")
             player = record.player(person.id)
             if player is not None and not player.withdrawn:
-                return tr(person.lang, "arena.already")
+                return tr(person.lang, "arena.already.paused" if player.paused else "arena.already")
             if player is not None:
                 return record.with_player(person.id, withdrawn=False, paused=False, name=person.name)
             if len(record.players) >= MAX_PLAYERS:

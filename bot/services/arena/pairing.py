@@ -10,6 +10,12 @@ still free in it (:meth:`ArenaPairing.start`); the game is created after that, u
 (the matchmaker's recovery after a crash, or another worker's) creates the same game. Hence however many workers
 run waves at once, nobody is ever started in two games: a pair that the record refuses is released by the
 matchmaker, and the refused player's entry is removed first, so that the release does not bring it back.
+
+**Nor in a game elsewhere.** A player who has an unfinished game that is not this pairing's (a lobby game, a casual
+one, a game of another group's arena: the store's ``user_games``) is busy: the wave does not put them into the pool,
+and :meth:`ArenaPairing.start` refuses a pair with them (their entry is removed, their partner waits on). They come
+back into the pool at the first wave after that game ends (the reconciler looks again every few seconds while a
+free player is out of the pool: :data:`bot.services.arena.reconcile.BUSY_RECHECK`).
 """
 
 from __future__ import annotations
@@ -126,7 +132,7 @@ class ArenaPairing:
         present = {e.member for e in entries} | claimed
         table = scores(record) if free else {}
         for pid, player in free.items():
-            if pid in present:
+            if pid in present or await self.busy_elsewhere(player.user_id):
                 continue
             last = record.last_opponent(player.user_id)
             data: JSONDict = {"rating": player.rating, "last": None if last is None else str(last)}
@@ -134,6 +140,11 @@ class ArenaPairing:
             await self.pools.pool_put(pool, entry)
             waiting.append(entry)
         return waiting
+
+    async def busy_elsewhere(self, user_id: int, game_id: str | None = None) -> bool:
+        """Return whether the user has an unfinished game other than ``game_id`` (anywhere: a lobby, casual or
+        other arena's game). Raises: StoreUnavailableError."""
+        return any(g != game_id for g in await self.game_records.user_games(user_id))
 
     async def clear(self, arena_id: str) -> None:
         """Take everyone out of the arena's pool (it is over). Returns nothing. Raises: StoreUnavailableError."""
@@ -151,20 +162,22 @@ class ArenaPairing:
         """Start the pairing's game (idempotent): one compare-and-set adds it to the record's running games when
         both players are free there (or it is there already), then the game is created under the pairing's id.
 
-        Returns: True when the game exists now; False when the record refuses the pair (the refused players'
-        entries are removed, so that releasing the pairing brings back only the free one).
+        Returns: True when the game exists now; False when the record refuses the pair, or a player has another
+        unfinished game (:meth:`busy_elsewhere`): the refused players' entries are removed, so that releasing the
+        pairing brings back only the free one.
         Raises: StoreUnavailableError."""
         game_id = pairing.pairing_id
         users = tuple(int(e.member) for e in pairing.entries)
         first, second = users[0], users[1]
         now = self.clock()
+        busy = {u for u in (first, second) if await self.busy_elsewhere(u, game_id)}
 
         def change(record: ArenaRecord) -> ArenaRecord | str | None:
             if record.knows_game(game_id):
                 return None  # started already (a retry)
             if now >= record.ends_at:  # over, though the end is not noted yet: no new game
                 return f"{first} {second}"
-            free = {p.user_id for p in record.free()}
+            free = {p.user_id for p in record.free()} - busy
             refused = [u for u in (first, second) if u not in free]
             if refused:
                 return " ".join(str(u) for u in refused)

@@ -1,14 +1,18 @@
-"""The arenas' state machine: from the saved record alone, do the first thing that is owed — end the arena at its
-time, send the notices of its outbox, create the running games not created yet, run a pairing wave, update the card,
-post the standings, post the result — note it in the record, and repeat; then set the next wake-up (the end, the
-moment a lone player's patience runs out, the next card or standings update). Also: a finished game's result
+"""The arenas' state machine: from the saved record alone, do the first thing that is owed — end the arena at its time,
+send the notices of its outbox, create the running games not created yet, run a pairing wave, update the card, post
+the standings, post the result — note it in the record, and repeat; then set the next wake-up (the end, the moment a
+lone player's patience runs out, the next card or standings update, a look at players busy in another game). The
+wake-up is the record's deadline in the store (the sweep's safety net, found after a restart or by any worker) and
+also a timer of this process (:class:`~bot.services.tasks.Alarms`, one per arena, replaced by the next reconcile)
+that requests a reconcile at that time: the sweep runs only every ``TIMEOUT_SWEEP_INTERVAL`` (60 s), and the 20 s
+patience, the end and the result must not wait for it. Also: a finished game's result
 (:meth:`ArenaReconciler.match_finished`), the requests to reconcile (on the job queue, whose ``tournament_reconcile``
 job reaches the arenas through :mod:`bot.services.arena.router`, or in a keyed task of this process).
 
 Every change is one compare-and-set of the record with a wake-up deadline a few seconds ahead, and every effect is
-derived from the saved record, so a crash anywhere converges on the next wake-up: a game's result is recorded once
-(a result for a game that is not running is ignored), games are created under their pairing's id, and pairing is
-exactly once (:mod:`bot.services.arena.pairing`). Messages are sent at least once."""
+derived from the saved record, so a crash anywhere converges on the next wake-up: a game's result is recorded once (a
+result for a game that is not running is ignored), games are created under their pairing's id, and pairing is exactly
+once (:mod:`bot.services.arena.pairing`). Messages are sent at least once."""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ from bot.services.arena.messages import ArenaMessages
 from bot.services.arena.outcome import game_outcome
 from bot.services.arena.pairing import ArenaPairing, pool_name
 from bot.services.arena.records import ArenaRecordKeeper
-from bot.services.tasks import KeyedTasks, Scheduler
+from bot.services.tasks import Alarms, KeyedTasks, Scheduler
 from bot.storage import GameRecords
 from bot.storage.errors import StoreUnavailableError
 from bot.storage.pools import PairingPools, read_pool
@@ -37,6 +41,11 @@ RECONCILE_PASSES: Final = 32
 """A bound on the steps of one :meth:`ArenaReconciler.reconcile` (each does one thing)."""
 CARD_EVERY: Final = 60.0
 """The card is edited at most once a minute (joins and leaves in between show together)."""
+BUSY_RECHECK: Final = 10.0
+"""While a free player of the arena is out of its pool (playing a game elsewhere: a lobby, casual or other arena's
+game), the arena looks again this often, so that they are back in the pool within seconds of that game's end."""
+MIN_ALARM: Final = 1.0
+"""The shortest wait of the wake-up timer (a wake-up due now still waits this long: no busy loop)."""
 
 
 class ArenaReconciler:
@@ -67,6 +76,7 @@ class ArenaReconciler:
         self.scheduler = scheduler
         self.wave_delay = wave_delay
         self.tasks = KeyedTasks("arena", sleep=lambda seconds: config.sleep(seconds))
+        self.alarms = Alarms("arena-wake", sleep=lambda seconds: config.sleep(seconds))
 
     def clock(self) -> float:
         """Return the current time (the services' clock)."""
@@ -165,8 +175,20 @@ class ArenaReconciler:
         await self.tasks.settle()
 
     async def stop(self) -> None:
-        """Cancel the background work (the sweeper finishes it after a restart). Returns nothing."""
+        """Cancel the background work and the wake-ups (the sweeper finishes it after a restart). Returns nothing."""
+        await self.alarms.stop()
         await self.tasks.stop()
+
+    def wake_at(self, arena_id: str, wake: float | None) -> None:
+        """Request a reconcile of the arena at ``wake`` (at least :data:`MIN_ALARM` from now), instead of the wake-up
+        this process had for it; None: none. Returns nothing."""
+        if wake is None:
+            self.alarms.cancel(arena_id)
+            return
+        self.alarms.set(arena_id, self._woken, delay=max(MIN_ALARM, wake - self.clock()))
+
+    async def _woken(self, arena_id: str) -> None:
+        self.request(arena_id)
 
     async def reconcile(self, arena_id: str) -> None:
         """Do everything the saved record implies and is not done yet, then set the next wake-up. Returns nothing.
@@ -178,7 +200,9 @@ class ArenaReconciler:
                 return
             stored, record = loaded
             if not await self._step(arena_id, record):
-                await self.records.set_wake(arena_id, stored.version, await self._next_wake(arena_id, record))
+                wake = await self._next_wake(arena_id, record)
+                await self.records.set_wake(arena_id, stored.version, wake)
+                self.wake_at(arena_id, wake)
                 return
 
     async def _step(self, arena_id: str, record: ArenaRecord) -> bool:
@@ -199,13 +223,17 @@ class ArenaReconciler:
 
     async def _next_wake(self, arena_id: str, record: ArenaRecord) -> float | None:
         """Return when the arena must be looked at next: its end, a lone player's patience, the card, the
-        standings; None once it is over and everything is said."""
+        standings, a free player out of the pool (busy in another game: :data:`BUSY_RECHECK`); None once it is over
+        and everything is said."""
         now = self.clock()
         if record.status != "running":
             return None
         times = [record.ends_at]
         alone_after = record.settings.alone_after
         entries = await read_pool(self.pools, pool_name(arena_id), now)
+        waiting = {e.member for e in entries}
+        if any(p.pid not in waiting for p in record.free()):  # busy elsewhere (or claimed): look again soon
+            times.append(now + BUSY_RECHECK)
         if len(entries) >= 2:  # a pair waits for someone's patience to run out (or a fresh opponent)
             times.append(max(now + 1.0, min(e.since for e in entries) + alone_after))
         if self.messages.card_key(record, now) != record.card_shown:

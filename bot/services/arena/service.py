@@ -17,6 +17,7 @@ from bot.keyboards.webapp import WebAppLinks
 from bot.model.arena import is_arena
 from bot.model.game import PlayerInfo
 from bot.services.arena.actions import ArenaActions
+from bot.services.arena.membership import MemberCheck
 from bot.services.arena.messages import ArenaMessages
 from bot.services.arena.pairing import ArenaPairing, PairMaker
 from bot.services.arena.reconcile import ArenaReconciler
@@ -58,9 +59,10 @@ class Arenas:
         stored = await self.records.store.get_tournament(arena_id)
         return None if stored is None or not is_arena(stored.data) else stored.version
 
-    async def join(self, arena_id: str, user: PlayerInfo) -> str:
-        """Join the arena (:meth:`ArenaActions.join`). Returns: the toast. Raises: StoreUnavailableError."""
-        return await self.actions.join(arena_id, user)
+    async def join(self, arena_id: str, user: PlayerInfo, *, is_member: MemberCheck | None = None) -> str:
+        """Join the arena (:meth:`ArenaActions.join`; ``is_member``: the group's membership is checked first, for
+        a join from the Mini App). Returns: the toast. Raises: StoreUnavailableError."""
+        return await self.actions.join(arena_id, user, is_member=is_member)
 
     async def leave(self, arena_id: str, user: PlayerInfo) -> str:
         """Leave the arena (:meth:`ArenaActions.leave`). Returns: the toast. Raises: StoreUnavailableError."""

@@ -49,7 +49,8 @@ def card_text(lang: str, record: ArenaRecord, now: float) -> str:
         lines.append(tr(lang, "arena.players", count=len(active), playing=len(record.busy())))
         lines += ["", tr(lang, "arena.hint")]
     else:
-        lines.append(tr(lang, "arena.over", count=len(record.players), games=len(record.games)))
+        games = tr(lang, "arena.over.games", games=len(record.games))
+        lines.append(tr(lang, "arena.over", count=len(record.players), games=games))
         if record.late:
             lines.append(tr(lang, "arena.late", count=len(record.late)))
     return "\n".join(lines)

@@ -136,7 +136,7 @@ class FakeArenas:
     def _row(self, arena_id: str, user: PlayerInfo) -> Row | None:
         return next((r for r in self.arenas[arena_id].rows if r.id == str(user.id)), None)
 
-    async def join(self, arena_id: str, user: PlayerInfo) -> str:
+    async def join(self, arena_id: str, user: PlayerInfo, *, is_member: Any = None) -> str:
         self.calls.append(("join", arena_id, user))
         row = self._row(arena_id, user)
 

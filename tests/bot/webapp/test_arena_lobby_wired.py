@@ -10,6 +10,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.services.arena.membership import chat_member_check
 from bot.storage import Store
 from bot.webapp.parts import WebAppParts
 from tests.bot.webapp.appkit import AppEnv, create_webapp_mounted
@@ -30,6 +31,7 @@ class WiredEnv(AppEnv):
             actions=services.actions,
             live=self.live,
             arenas=services.arenas,
+            arena_members=chat_member_check(self.env.bot),
             lobby=lobby,
             rating_window=lobby.window.at,
             clock=lambda: services.config.clock(),
@@ -85,6 +87,30 @@ async def test_an_arena_through_the_mini_app(sqlite_store: Store) -> None:
         # a tournament's id is no arena's
         status, _, body = await app.call("GET", "arenas/AAAAAAAAAA", bob)
         assert (status, body["error"]) == (404, "not_found")
+
+
+async def test_only_members_of_the_group_join_through_the_mini_app(sqlite_store: Store) -> None:
+    async with WiredEnv(sqlite_store, "wired-members") as app:
+        fake, h = app.env.fake, app.env.h
+        alice, bob, eve = fake.user(1, "Alice", "en"), fake.user(2, "Bob", "en"), fake.user(3, "Eve", "en")
+        group = fake.group_chat(-4791, admins=[alice.id])
+        fake.outsiders[group.id] = {eve.id}  # Eve has a forwarded link, but is not in the group
+        await h.send_text(alice, group, "/arena short 30")
+        arena_id = await sqlite_store.chat_tournament(group.id)
+        assert arena_id is not None
+        earlier = len(fake.calls)
+        status, _, view = await app.call("POST", f"arenas/{arena_id}/join", eve)
+        assert status == 200 and not view["me"]["joined"] and view["players"] == [], view
+        assert view["toast"] == "Only members of the arena's group can join it: join the group first."
+        asked = [c for c in fake.calls[earlier:] if c.name == "getChatMember"]
+        assert [(int(c.payload["chat_id"]), int(c.payload["user_id"])) for c in asked] == [(group.id, eve.id)]
+        status, _, view = await app.call("POST", f"arenas/{arena_id}/join", bob)
+        assert status == 200 and view["me"]["joined"] and [p["id"] for p in view["players"]] == [bob.id], view
+        # the card's Join button in the group asks nothing: the presser sees the group
+        card = fake.last_message(group.id)
+        before = len([c for c in fake.calls if c.name == "getChatMember"])
+        await h.press_button(alice, fake.chats[group.id][card.message_id], "Join")
+        assert len([c for c in fake.calls if c.name == "getChatMember"]) == before
 
 
 async def test_a_lobby_seek_through_the_mini_app(sqlite_store: Store) -> None:
