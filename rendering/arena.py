@@ -138,7 +138,7 @@ PALETTES: Final[dict[str, Palette]] = {
         fire=(255, 140, 20),
         fire_text=(14, 16, 22),
         fire_edge=(255, 214, 150),
-        bolt=(255, 230, 40),
+        bolt=(255, 96, 214),
         bolt_edge=(14, 16, 22),
         loss=(170, 178, 194),
     ),
