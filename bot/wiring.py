@@ -314,7 +314,7 @@ def assemble(
     sweeper = Sweeper(store, sender, config, boards, saver, computer_turns)
     tournaments = build_tournaments(store, replies, config, scheduler, actions, links=links, media=media)
     matchmaker = Matchmaker(store, lambda: config.clock())
-    arenas = build_arenas(store, replies, config, scheduler, actions, matchmaker, links=links)
+    arenas = build_arenas(store, replies, config, scheduler, actions, matchmaker, links=links, media=media)
     competitions = CompetitionRouter(store, tournaments.reconciler, arenas.reconciler)
     session_end.tournaments = competitions
     lobby = build_lobby(

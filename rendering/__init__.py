@@ -73,6 +73,14 @@ beyond caches of fonts, sprites and board backgrounds.
     an ``..._image`` twin returning the image; ``labels`` (:class:`rendering.standings.TableLabels`) are the
     caller's words for the headers. See :mod:`rendering.standings`.
 
+``render_arena_standings(rows, names, *, theme, labels, title, minutes_left, paused, left, max_rows, fmt, quality)``
+    An arena's standings (:func:`tournaments.arena.arena_standings`, best first): rank, name (cleaned as on the
+    board), a flame while on fire, a mark for a paused player and for one who left, arena score, games, and the score
+    sheet of the last games (a win in a square, a win on fire in an orange flame, a berserk game with a bolt: a shape
+    each, never colour alone), under a header line with the minutes left or "finished"; at most 20 players and a
+    "+N more" line. ``labels`` (:class:`rendering.arena.ArenaLabels`) are the caller's words.
+    ``render_arena_standings_image`` returns the image. See :mod:`rendering.arena`.
+
 ``render_bracket(tournament, names, *, ratings=None, theme, labels, title, fmt, quality) -> bytes``
     A single or double elimination (a :class:`tournaments.Elimination`): its whole bracket with results on one
     picture, rounds as columns (seed, name, rating if given, score; winners highlighted, byes, empty slots still
@@ -90,6 +98,7 @@ beyond caches of fonts, sprites and board backgrounds.
 Review images: ``python -m rendering.gallery OUTDIR [--png]``. See ``rendering/README.md``.
 """
 
+from rendering.arena import ArenaLabels, render_arena_standings, render_arena_standings_image
 from rendering.board import render_board, render_board_image
 from rendering.bracket import render_bracket, render_bracket_image
 from rendering.leaderboard import LeaderboardRow, render_leaderboard, render_leaderboard_image
@@ -104,7 +113,10 @@ from rendering.standings import (
 from rendering.theme import theme_names
 
 __all__ = [
+    "ArenaLabels",
     "LeaderboardRow",
+    "render_arena_standings",
+    "render_arena_standings_image",
     "render_board",
     "render_board_image",
     "render_bracket",

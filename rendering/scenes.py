@@ -13,12 +13,14 @@ from typing import Any
 
 from nardy.move import RESERVE_POINT, Step
 from nardy.position import PINNED_OFFSET, PINNED_SIDE_LENGTH, Position, Side, make_side
+from rendering.arena import ArenaLabels, render_arena_standings
 from rendering.board import BoardLabels, render_board
 from rendering.bracket import BracketLabels, render_bracket, render_bracket_pages
 from rendering.encode import ImageFormat
 from rendering.leaderboard import LeaderboardRow, render_leaderboard
 from rendering.standings import TableLabels, render_swiss_standings
 from tournaments import Elimination, Player, Result, Swiss, Tournament, double_elimination, single_elimination, swiss
+from tournaments.arena import ArenaGame, arena_standings
 
 RU_BOARD_LABELS = BoardLabels(pips="пипсы", to_move="ходит", match="Матч до {length}", crawford="Кроуфорд")
 """The board's captions in Russian, as the bot passes them from its catalogue (the scenes show Russian boards)."""
@@ -532,6 +534,62 @@ def hard_names_leaderboard(theme: str, width: int, fmt: ImageFormat) -> bytes:
     return render_leaderboard(rows, title="Топ 🏆", theme=theme, fmt=fmt)
 
 
+RU_ARENA_LABELS = ArenaLabels(
+    player="Игрок",
+    score="Очки",
+    games="Игр",
+    sheet="Партии",
+    time_left="осталось {minutes} мин",
+    finished="Арена окончена",
+    more="и ещё {count}",
+    nobody="Ещё никто не сыграл.",
+    fire="в огне: победа вдвойне",
+    berserk="берсерк",
+    paused="на паузе",
+    left="покинул арену",
+)
+"""The arena picture's words in Russian, as the bot passes them from its catalogue."""
+
+
+def hard_names_arena_rows() -> tuple[list[str], list[ArenaGame]]:
+    """Return the players (``p0``.. of :func:`_hard_players`) and games of :func:`hard_names_arena`: streaks on
+    fire, a gammon and a backgammon, berserk wins and a berserk loss."""
+    players, _ = _hard_players()
+    ids = [p.id for p in players]
+    plan = [(0, 1, 0, 1), (0, 2, 0, 2), (0, 3, 0, 1), (0, 4, 0, 3), (1, 5, 0, 1), (2, 5, 1, 1), (3, 6, 0, 1)]
+    plan += [(1, 3, 0, 1), (1, 4, 0, 1), (1, 6, 0, 2), (0, 5, 1, 1), (4, 6, 0, 1), (2, 4, 0, 1)]
+    games = [
+        ArenaGame(
+            (ids[a], ids[b]),
+            winner=w,
+            points=p,
+            berserk=(n % 4 == 1, n % 5 == 2),
+            moves=(9, 9),
+        )
+        for n, (a, b, w, p) in enumerate(plan)
+    ]
+    return ids, games
+
+
+def hard_names_arena(theme: str, width: int, fmt: ImageFormat) -> bytes:
+    """Return an arena's standings among players named :data:`HARD_NAMES`, one paused and one gone (``width`` is
+    unused)."""
+    _, names = _hard_players()
+    ids, games = hard_names_arena_rows()
+    rows = arena_standings(ids, games, {p.id: p.rating for p in _hard_players()[0]})
+    return render_arena_standings(
+        rows,
+        names,
+        theme=theme,
+        labels=RU_ARENA_LABELS,
+        title="⚔️ Арена · короткие нарды",
+        minutes_left=17,
+        paused={ids[6]},
+        left={ids[5]},
+        fmt=fmt,
+    )
+
+
 def short_finished(theme: str, width: int, fmt: ImageFormat) -> bytes:
     """Return a finished short-nardy game: player 0 bore off all 15 (its last turn 2/off 1/off) and wins a gammon
     with the cube on 2 it owns (the caller's label "Победа: 4 оч."), player 1 has all 15 checkers on the board."""
@@ -680,6 +738,7 @@ SCENES: dict[str, Scene] = {
     "hard_names_standings": hard_names_standings,
     "hard_names_bracket": hard_names_bracket,
     "hard_names_leaderboard": hard_names_leaderboard,
+    "hard_names_arena": hard_names_arena,
     **{f"bracket_double16_page{i + 1}": _double16_page(i) for i in range(DOUBLE16_PAGES)},
 }
 

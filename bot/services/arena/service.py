@@ -23,7 +23,9 @@ from bot.services.arena.pairing import ArenaPairing, PairMaker
 from bot.services.arena.reconcile import ArenaReconciler
 from bot.services.arena.records import ArenaRecordKeeper
 from bot.services.arena.view_model import ArenaView, arena_view
+from bot.services.media import ChatMedia
 from bot.services.messaging import Replies
+from bot.services.preferences import Preferences
 from bot.services.tasks import Scheduler
 from bot.storage import Store
 
@@ -89,16 +91,18 @@ def build_arenas(
     retry_after: float | None = None,
     wave_delay: float = 2.0,
     links: WebAppLinks | None = None,
+    media: ChatMedia | None = None,
 ) -> Arenas:
     """Return the arenas' parts: records kept in ``store`` (its tournaments and pairing pools), messages through
     ``replies``, the clock and sleep of ``config``, reconciling on the job queue of ``scheduler`` when it has one,
     games started with ``games``, pairs claimed with ``matchmaker``. ``retry_after``: how soon after a save the
     sweeper looks again when the work it implies was not finished (default: ``config.board_retry_after``);
     ``wave_delay``: seconds between a game's end and its pairing wave; ``links``: where the Mini App lives (the card
-    opens the arena's live view there)."""
+    opens the arena's live view there); ``media``: the chats that forbid the bot's pictures (the standings and the
+    result go there as text; None: every picture is tried, and a refused one still goes out as text)."""
     retry = config.board_retry_after if retry_after is None else retry_after
     records = ArenaRecordKeeper(store, lambda: config.clock(), retry_after=retry)
-    messages = ArenaMessages(replies, links)
+    messages = ArenaMessages(replies, links, media=media, preferences=Preferences(store))
     pairing = ArenaPairing(records, store, matchmaker, store, games, lambda: config.clock())
     reconciler = ArenaReconciler(records, pairing, store, store, messages, config, scheduler, wave_delay=wave_delay)
     actions = ArenaActions(records, store, lambda: config.clock(), on_change=reconciler.request)

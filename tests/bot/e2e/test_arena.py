@@ -3,18 +3,25 @@ Bot API: six people in a group for ten virtual minutes — joins (two of them la
 missed (lost on time and paused, then back), games resigned as soon as they have lasted a little — and the result.
 What each one sees is checked (the boards in their private chats, the notice to the paused player, the group's card
 and standings and result), that nobody is ever in two games at once, and that the group's sends and edits stayed
-within its budget of about twenty a minute."""
+within its budget of about twenty a minute. The group's standings and result are pictures (one standings message,
+edited in place); in a group whose admins forbid the bot's media they are the text table, and the admins are told
+once."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
+import pytest
 from aiogram.methods import TelegramMethod
 from aiogram.types import User
+from PIL import Image
 
 from bot.model.arena import ArenaRecord
 from bot.model.game import GameRecord
+from bot.services.arena.table import standings
 from bot.storage import Store
+from bot.texts import tr
 from tests.bot.e2e.drive import awaited_user, state
 from tests.bot.e2e.helpers import Env, board_message, seeded
 from tests.bot.e2e.test_clock import START, Now
@@ -64,7 +71,8 @@ async def make_first_move(env: Env, game_id: str, users: dict[int, User]) -> Use
     raise AssertionError("the turn did not pass")
 
 
-async def test_an_arena_of_six_in_a_group_for_ten_minutes(sqlite_store: Store) -> None:
+@pytest.mark.parametrize("forbids_media", [False, True], ids=["pictures", "media-forbidden"])
+async def test_an_arena_of_six_in_a_group_for_ten_minutes(sqlite_store: Store, forbids_media: bool) -> None:
     now = Now()
     env = Env(sqlite_store, seeded("arena-1"), clock=now)
     env.service.arenas.reconciler.wave_delay = 0.0
@@ -76,6 +84,8 @@ async def test_an_arena_of_six_in_a_group_for_ten_minutes(sqlite_store: Store) -
     alice, bob, carol, dave, erin, frank = people
     users = {u.id: u for u in people}
     group = fake.group_chat(GROUP, admins=[alice.id])
+    if forbids_media:
+        fake.media_forbidden.add(group.id)  # "Send media" is off for members, and the bot is no admin
     for user in people:  # each opens the bot in private, where the games come
         await h.send_text(user, fake.private_chat(user), "/start")
 
@@ -198,8 +208,27 @@ async def test_an_arena_of_six_in_a_group_for_ten_minutes(sqlite_store: Store) -
     card = fake.chats[group.id][card.message_id]
     assert "The arena is over" in card.content and "do not count" in card.content, card.content
     result = fake.last_message(group.id)
-    assert "Arena result" in result.content and "Alice" in result.content, result.content
-    assert not [m for m in fake.messages(group.id) if m.photo is not None or m.photo_file_id is not None]
+    assert "Arena result" in result.content and "games counted" in result.content, result.content
+    assert result.reply_to == card.message_id
+    assert record.standings_message_id is not None
+    live = fake.chats[group.id][record.standings_message_id]
+    assert "Arena standings" in live.content and "10 min" in live.content, live.content
+    photos = [m for m in fake.messages(group.id) if m.photo is not None or m.photo_file_id is not None]
+    notices = [m for m in fake.messages(group.id) if m.content == tr("en", "media.notice")]
+    if forbids_media:  # the text table in the pictures' place, and the admins told once
+        assert not photos and live.photo is None and result.photo is None
+        assert "Alice" in result.content and "1. " in result.content, result.content
+        assert len(notices) == 1
+    else:  # the group's only pictures: the standings (one message, edited in place) and the result, no boards
+        assert {m.message_id for m in photos} == {live.message_id, result.message_id}
+        assert live.edits > 0
+        for shown in (live, result):
+            assert shown.photo is not None
+            image = Image.open(io.BytesIO(shown.photo))
+            assert image.format == "JPEG" and 400 <= image.width <= 860, image.size
+        winner = record.player(int(standings(record)[0].player))
+        assert winner is not None and f"🥇 {winner.name}" in result.content, result.content
+        assert not notices
     in_group = sorted(t for t, _name, chat in log.calls if chat == GROUP)
     window = max(sum(1 for u in in_group if t <= u < t + 60.0) for t in in_group)
     print(f"group calls: {len(in_group)} in {END / 60:.0f} min, at most {window} in 60 s; games {len(record.games)}")
