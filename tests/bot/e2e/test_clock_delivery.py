@@ -237,6 +237,29 @@ async def test_a_later_action_s_clock_starts_when_the_paced_edit_of_its_board_la
     await line.until(env.close())
 
 
+async def _landed_and_marked(
+    env: Env, delivered: list[int], count: int, landed: dict[tuple[int, str], float], before: set[tuple[int, str]]
+) -> None:
+    """Wait until ``count`` boards have landed and, when the last is the awaited player's (the only board with the
+    game's buttons), until its clock counts (the delivery mark written), so that virtual time moves on only
+    afterwards, however slow the machine is."""
+    for _ in range(4000):
+        if len(delivered) >= count:
+            pending = False
+            for chat_id, part in set(landed) - before:
+                stored = await env.store.get_game(part)
+                if stored is None:
+                    continue  # a part of the callback data that is not a game id
+                clock = GameRecord.from_stored(stored).clock
+                players = stored.data["players"]
+                awaited = clock is not None and clock.running is not None and players[clock.running]["id"] == chat_id
+                pending = pending or (awaited and clock is not None and clock.started is None)
+            if not pending:
+                return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"board {count} did not land, or its clock did not start")
+
+
 async def test_a_clocked_round_of_eight_boards_starts_each_clock_when_its_own_board_lands(sqlite_store: Store) -> None:
     now = Now()
     env = tournament_env(Env(sqlite_store, seeded("deliver-8"), clock=now, sleep=now.sleep))
@@ -245,6 +268,7 @@ async def test_a_clocked_round_of_eight_boards_starts_each_clock_when_its_own_bo
     group = fake.group_chat(-4508, admins=[players[0].id])
     landed: dict[tuple[int, str], float] = {}  # (private chat, game id) -> when its first board landed
     held: list[asyncio.Future[None]] = []
+    delivered: list[int] = []  # the private chats whose board landed, in order
     make_request = fake.make_request
 
     async def boards_one_by_one(bot: Any, method: TelegramMethod[Any], timeout: int | None = None) -> Any:
@@ -255,6 +279,7 @@ async def test_a_clocked_round_of_eight_boards_starts_each_clock_when_its_own_bo
         held.append(release)
         await release  # a slow upload: the test lets the boards through one by one, 4 s apart
         result = await make_request(bot, method, timeout)
+        delivered.append(chat_id)
         markup = getattr(method, "reply_markup", None)
         data = [b.callback_data or "" for row in getattr(markup, "inline_keyboard", []) for b in row]
         for game_id in {part for each in data for part in each.split(":")}:
@@ -279,9 +304,12 @@ async def test_a_clocked_round_of_eight_boards_starts_each_clock_when_its_own_bo
             await asyncio.sleep(0.01)
         assert len(held) > released, f"only {released} boards came"
         now.now += 4.0
+        before = set(landed)
         held[released].set_result(None)
         released += 1
-        await asyncio.sleep(0.05)  # the board lands and its clock starts at this moment of virtual time
+        await _landed_and_marked(
+            env, delivered, released, landed, before
+        )  # its clock starts at this moment of virtual time
     await start
     games = await active_games(env, tournament_id)
     assert len(games) == 8
