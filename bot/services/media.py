@@ -246,3 +246,34 @@ class ChatMedia:
                 await self.claims.release_update(key)
         except StoreUnavailableError as error:
             log.warning("claim of a media notice not settled (store unavailable: %s)", error)
+
+
+async def picture_mode(media: ChatMedia | None, chat_id: int) -> MediaMode:
+    """Return how to show pictures in the chat (:meth:`ChatMedia.mode`; pictures when there is no memory)."""
+    return MediaMode.PICTURES if media is None else await media.mode(chat_id)
+
+
+async def picture_refused(
+    media: ChatMedia | None, chat_id: int, error: BaseException, *, lang: str, thread: int | None, what: str
+) -> bool:
+    """Return whether the failure ``error`` of a picture (``what``: "an arena picture", for the log) calls for text in
+    its place: the chat forbids media (then remembered in ``media``, and its admins told once) or Telegram refuses
+    this picture. Raises: StoreUnavailableError from ``media``."""
+    verdict = media_verdict(error)
+    if verdict is MediaVerdict.CHAT_FORBIDS:
+        if media is None:
+            log.info("chat %s refused %s (%s): text in its place", chat_id, what, error)
+        else:
+            await media.refused(chat_id, lang=lang, thread=thread)  # it logs the refusal
+        return True
+    if verdict is MediaVerdict.PICTURE_REFUSED:
+        log.warning("Telegram refused %s in chat %s (%s): text in its place", what, chat_id, error)
+        return True
+    return False
+
+
+async def picture_accepted(media: ChatMedia | None, chat_id: int, mode: MediaMode) -> None:
+    """Note that a picture tried again (``mode`` RETRY) got through: the chat has its pictures back. Returns
+    nothing."""
+    if mode is MediaMode.RETRY and media is not None:
+        await media.accepted(chat_id)

@@ -25,13 +25,22 @@ from bot.model.arena import ArenaRecord, Outgoing
 from bot.model.clock import FIRST_MOVE_WINDOW
 from bot.services.arena import pictures, texts
 from bot.services.boards import known_theme
-from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
+from bot.services.media import (
+    ChatMedia,
+    MediaMode,
+    picture_accepted,
+    picture_mode,
+    picture_refused,
+)
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.preferences import Preferences
 from bot.storage import StoreUnavailableError
 from bot.texts import tr
 
 log = logging.getLogger(__name__)
+
+PICTURE = "an arena picture"
+"""What the log calls this module's pictures."""
 
 
 class ArenaMessages:
@@ -127,7 +136,7 @@ class ArenaMessages:
         """Show the standings in the group: edit the standings message, or post a new one when there is none or it
         cannot be edited. The picture, or the text in a chat that takes no pictures (or refuses this one). Returns:
         the id of the message showing them, None when they could not be posted."""
-        mode = await self._mode(record.chat_id)
+        mode = await picture_mode(self.media, record.chat_id)
         if mode is not MediaMode.TEXT:
             try:
                 shown = await self._picture(arena_id, record, now, record.standings_message_id)
@@ -135,7 +144,7 @@ class ArenaMessages:
                 pass
             else:
                 if shown is not None:
-                    await self._accepted(record.chat_id, mode)
+                    await picture_accepted(self.media, record.chat_id, mode)
                 return shown
         text = texts.standings_text(record.lang, record, now)
         if record.standings_message_id is not None:
@@ -151,7 +160,7 @@ class ArenaMessages:
         """Post the final standings in the group, as a reply to the card: the picture, or the text in a chat that
         takes no pictures (or refuses this one). Returns nothing."""
         now = record.finished_at or record.ends_at
-        mode = await self._mode(record.chat_id)
+        mode = await picture_mode(self.media, record.chat_id)
         if mode is not MediaMode.TEXT:
             try:
                 shown = await self._picture(arena_id, record, now, None, final=True)
@@ -159,7 +168,7 @@ class ArenaMessages:
                 pass
             else:
                 if shown is not None:
-                    await self._accepted(record.chat_id, mode)
+                    await picture_accepted(self.media, record.chat_id, mode)
                 return
         text = texts.standings_text(record.lang, record, now, final=True)
         await self.say(record.chat_id, text, thread=record.thread, reply_to=record.card_message_id)
@@ -195,7 +204,9 @@ class ArenaMessages:
                 await self.replies.sender.edit(EditMessageMedia(chat_id=chat_id, message_id=message_id, media=media))
                 return message_id
             except SEND_FAILURES as error:
-                if await self._refused(chat_id, error, lang, record.thread):
+                if await picture_refused(
+                    self.media, chat_id, error, lang=lang, thread=record.thread, what="an arena picture"
+                ):
                     raise _TextInstead from error
                 log.info("arena %s: standings cannot be edited (%s): posting them anew", arena_id, error)
         reply_to = record.card_message_id if final else None
@@ -211,35 +222,13 @@ class ArenaMessages:
                 )
             )
         except SEND_FAILURES as error:
-            if await self._refused(chat_id, error, lang, record.thread):
+            if await picture_refused(
+                self.media, chat_id, error, lang=lang, thread=record.thread, what="an arena picture"
+            ):
                 raise _TextInstead from error
             log.info("arena %s: standings picture not posted: %s", arena_id, error)
             return None
         return int(sent.message_id)
-
-    async def _mode(self, chat_id: int) -> MediaMode:
-        """Return how to show pictures in the chat (:meth:`ChatMedia.mode`; pictures without the memory)."""
-        return MediaMode.PICTURES if self.media is None else await self.media.mode(chat_id)
-
-    async def _refused(self, chat_id: int, error: BaseException, lang: str, thread: int | None) -> bool:
-        """Return whether the picture's failure ``error`` calls for text in its place: the chat forbids media
-        (then remembered, and its admins told once) or Telegram refuses this picture."""
-        verdict = media_verdict(error)
-        if verdict is MediaVerdict.CHAT_FORBIDS:
-            if self.media is None:
-                log.info("chat %s refused an arena picture (%s): text in its place", chat_id, error)
-            else:
-                await self.media.refused(chat_id, lang=lang, thread=thread)  # it logs the refusal
-            return True
-        if verdict is MediaVerdict.PICTURE_REFUSED:
-            log.warning("Telegram refused an arena picture in chat %s (%s): text in its place", chat_id, error)
-            return True
-        return False
-
-    async def _accepted(self, chat_id: int, mode: MediaMode) -> None:
-        """Note that a picture tried again (``mode`` RETRY) got through: the chat has its pictures back."""
-        if mode is MediaMode.RETRY and self.media is not None:
-            await self.media.accepted(chat_id)
 
     # ------------------------------------------------------------------ private notices
 

@@ -34,7 +34,13 @@ from bot.keyboards.webapp import WebAppLinks, tournament_button
 from bot.model.game import is_private_chat
 from bot.model.tournament import TournamentRecord
 from bot.services.boards import known_theme
-from bot.services.media import ChatMedia, MediaMode, MediaVerdict, media_verdict
+from bot.services.media import (
+    ChatMedia,
+    MediaMode,
+    picture_accepted,
+    picture_mode,
+    picture_refused,
+)
 from bot.services.messaging import SEND_FAILURES, Replies
 from bot.services.preferences import Preferences
 from bot.services.tournaments import chat_views as views
@@ -44,6 +50,9 @@ from bot.texts import tr
 from tournaments import Elimination, Match, Tournament
 
 log = logging.getLogger(__name__)
+
+PICTURE = "a tournament picture"
+"""What the log calls this module's pictures."""
 
 _Picture = TypeVar("_Picture")
 
@@ -168,7 +177,7 @@ class TournamentMessages:
         self, tournament_id: str, record: TournamentRecord, tournament: Tournament, where: _Where
     ) -> int | None:
         """Show the standings ``where`` says: see :meth:`show_standings`."""
-        mode = await self._mode(where.chat_id)
+        mode = await picture_mode(self.media, where.chat_id)
         if mode is not MediaMode.TEXT:
             try:
                 shown = await self._standings_picture(tournament_id, record, tournament, where)
@@ -176,7 +185,7 @@ class TournamentMessages:
                 pass
             else:
                 if shown is not None:
-                    await self._accepted(where.chat_id, mode)
+                    await picture_accepted(self.media, where.chat_id, mode)
                 return shown
         return await self._standings_text(tournament_id, record, tournament, where)
 
@@ -200,7 +209,9 @@ class TournamentMessages:
                 await self.replies.sender.edit(edit)
                 return where.message_id
             except SEND_FAILURES as error:
-                if await self._refused(chat_id, error, where.lang, where.thread):
+                if await picture_refused(
+                    self.media, chat_id, error, lang=where.lang, thread=where.thread, what="a tournament picture"
+                ):
                     raise _TextInstead from error
                 log.info("standings of tournament %s cannot be edited (%s): posting them anew", tournament_id, error)
         try:
@@ -214,7 +225,9 @@ class TournamentMessages:
                 )
             )
         except SEND_FAILURES as error:
-            if await self._refused(chat_id, error, where.lang, where.thread):
+            if await picture_refused(
+                self.media, chat_id, error, lang=where.lang, thread=where.thread, what="a tournament picture"
+            ):
                 raise _TextInstead from error
             log.info("standings of tournament %s not posted: %s", tournament_id, error)
             return None
@@ -284,7 +297,7 @@ class TournamentMessages:
         errors are logged."""
         if not isinstance(tournament, Elimination):
             return 0
-        mode = await self._mode(chat_id)
+        mode = await picture_mode(self.media, chat_id)
         if mode is not MediaMode.TEXT:
             theme = await self.theme(chat_id)
             pictures = await _draw("bracket", views.bracket_pictures, lang, record, tournament, theme)
@@ -293,7 +306,7 @@ class TournamentMessages:
                 sent = await self._send_albums(chat_id, pictures, caption, lang, thread)
                 if sent is not None:
                     if sent == len(pictures):
-                        await self._accepted(chat_id, mode)
+                        await picture_accepted(self.media, chat_id, mode)
                     return sent
         await self.say(chat_id, text_views.bracket_text(lang, record, tournament), thread=thread)
         return 0
@@ -319,7 +332,7 @@ class TournamentMessages:
                     await self.replies.send(SendMediaGroup(chat_id=chat_id, media=media, message_thread_id=thread))
                 sent += len(files)
         except SEND_FAILURES as error:
-            if await self._refused(chat_id, error, lang, thread):
+            if await picture_refused(self.media, chat_id, error, lang=lang, thread=thread, what=PICTURE):
                 return None
             log.info("bracket of a tournament not sent to %s: %s", chat_id, error)
         return sent
@@ -334,30 +347,6 @@ class TournamentMessages:
             )
         except SEND_FAILURES as error:
             log.info("tournament message to %s failed: %s", chat_id, error)
-
-    async def _mode(self, chat_id: int) -> MediaMode:
-        """Return how to show pictures in the chat (:meth:`ChatMedia.mode`; pictures without the memory)."""
-        return MediaMode.PICTURES if self.media is None else await self.media.mode(chat_id)
-
-    async def _refused(self, chat_id: int, error: BaseException, lang: str, thread: int | None) -> bool:
-        """Return whether the picture's failure ``error`` calls for text in its place: the chat forbids media
-        (then remembered, and its admins told once) or Telegram refuses this picture."""
-        verdict = media_verdict(error)
-        if verdict is MediaVerdict.CHAT_FORBIDS:
-            if self.media is None:
-                log.info("chat %s refused a tournament picture (%s): text in its place", chat_id, error)
-            else:
-                await self.media.refused(chat_id, lang=lang, thread=thread)  # it logs the refusal
-            return True
-        if verdict is MediaVerdict.PICTURE_REFUSED:
-            log.warning("Telegram refused a tournament picture in chat %s (%s): text in its place", chat_id, error)
-            return True
-        return False
-
-    async def _accepted(self, chat_id: int, mode: MediaMode) -> None:
-        """Note that a picture tried again (``mode`` RETRY) got through: the chat has its pictures back."""
-        if mode is MediaMode.RETRY and self.media is not None:
-            await self.media.accepted(chat_id)
 
 
 async def _draw(what: str, draw: Callable[..., _Picture], *args: object) -> _Picture | None:
